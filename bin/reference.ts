@@ -1,0 +1,128 @@
+// Runs the embedded reference as a stand-alone server, so the suite (or curl) can be pointed at it.
+import { parseArgs } from 'node:util';
+import { faults } from '../reference/faults.ts';
+import { startReference, type ReferenceOptions } from '../reference/server.ts';
+import { houseStyles } from '../reference/styles.ts';
+import { bookingHooksForReference, settingsForStyle } from './reference-settings.ts';
+
+const EXIT_BAD_ARGS = 3;
+
+function usage(): string {
+  const width = Math.max(...faults.map((fault) => fault.name.length));
+  return [
+    'Usage: npm run reference -- [--port N] [--host H] [--token T] [--style NAME] [--fault NAME]',
+    '',
+    'Starts the embedded reference of the Zone Management Service (API 2026-07) and prints the',
+    'ZONES_* settings that point the conformance suite at it. Stop it with Ctrl-C.',
+    '',
+    '  --port N      port to listen on (default: a free port)',
+    '  --host H      address to listen on (default: 127.0.0.1)',
+    '  --token T     the access token to require (default: a random one)',
+    '  --style NAME  how the shop spells the interface (default: default)',
+    '  --fault NAME  run a mutant with exactly one defect, to prove the suite catches it',
+    '  --help        this text',
+    '',
+    'Styles:',
+    ...Object.values(houseStyles).map(
+      (style) =>
+        `  ${style.name.padEnd(14)} ${style.authHeader}${style.authScheme ? ` (${style.authScheme})` : ''}, ` +
+        `statuses ${style.statuses.join('/')}, filter ?${style.statusParam}=, ${style.envelope}, ${style.idStyle} ids in "${style.idField}"`,
+    ),
+    '',
+    'Faults:',
+    ...faults.map((fault) => `  ${fault.name.padEnd(width)}  breaks ${fault.breaks.join(', ')}: ${fault.description}`),
+  ].join('\n');
+}
+
+function fail(message: string): never {
+  console.error(`reference: ${message}\nRun with --help for usage.`);
+  process.exit(EXIT_BAD_ARGS);
+}
+
+function readOptions(): ReferenceOptions | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        token: { type: 'string' },
+        style: { type: 'string' },
+        fault: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const { values } = parsed;
+  if (values.help) return 'help';
+  const options: ReferenceOptions = {};
+  if (values.port !== undefined) {
+    const port = Number(values.port);
+    if (!/^\d+$/.test(values.port) || port > 65535) fail(`--port must be a whole number from 0 to 65535 (got "${values.port}")`);
+    options.port = port;
+  }
+  if (values.host !== undefined) options.host = values.host;
+  if (values.token !== undefined) {
+    if (values.token.trim() === '' || /\s/.test(values.token)) fail('--token must be non-empty and contain no spaces');
+    options.token = values.token;
+  }
+  if (values.style !== undefined) {
+    if (!Object.hasOwn(houseStyles, values.style)) fail(`unknown style "${values.style}"; known styles: ${Object.keys(houseStyles).join(', ')}`);
+    options.style = values.style;
+  }
+  if (values.fault !== undefined) {
+    if (!faults.some((fault) => fault.name === values.fault)) fail(`unknown fault "${values.fault}"; known faults: ${faults.map((f) => f.name).join(', ')}`);
+    options.fault = values.fault;
+  }
+  return options;
+}
+
+const options = readOptions();
+if (options === 'help') {
+  console.log(usage());
+  process.exit(0);
+}
+
+let running;
+try {
+  running = await startReference(options);
+} catch (error) {
+  fail(`could not start: ${(error as Error).message}`);
+}
+
+const settings = { ...settingsForStyle(running.style, running.url, running.token), ...bookingHooksForReference() };
+const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
+const authValue = running.style.authScheme ? `${running.style.authScheme} ${running.token}` : running.token;
+console.log(
+  [
+    `Reference zone service listening on ${running.url}`,
+    `  style:  ${running.style.name}${running.fault ? `   FAULT: ${running.fault.name} (breaks ${running.fault.breaks.join(', ')})` : ''}`,
+    `  token:  ${running.token}`,
+    `  auth:   ${running.style.authHeader}: ${authValue}`,
+    '',
+    'Point the suite at it with:',
+    ...Object.entries(settings).map(([name, value]) => `  export ${name}=${quote(value)}`),
+    '',
+    'TEST-ONLY: give a zone booking history (or clear it) through the control route, e.g.',
+    `  curl -X POST ${running.url}/__reference__/zones/<zone_id>/bookings`,
+    `  curl -X DELETE ${running.url}/__reference__/zones/<zone_id>/bookings`,
+    '',
+    'Ctrl-C stops it.',
+  ].join('\n'),
+);
+
+const server = running;
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\nreference: ${signal}, stopping`);
+  await server.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,0 +1,31 @@
+// The booking fixture for DELETE-02. What a booking is, the specification does not show, so the
+// operator says how to get one: an existing booked zone, or a hook command that books a zone.
+import { spawn } from 'node:child_process';
+import type { TargetConfig } from './config.ts';
+import { PreconditionError } from './outcomes.ts';
+import type { ZoneId } from './records.ts';
+
+const HOOK_TIME_LIMIT_MS = 60_000;
+
+/** Why a booked zone stays: the teardown has no way to remove its booking history. */
+export const BOOKED_WITHOUT_HOOK = 'has booking history and ZONES_BOOKING_CLEANUP_HOOK is not set';
+
+export function runBookingHook(config: TargetConfig, command: string, id: ZoneId, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', command], {
+      env: { ...process.env, ZONES_BASE_URL: config.baseUrl, ZONES_ACCESS_TOKEN: config.token, ZONE_ID: id.text },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: HOOK_TIME_LIMIT_MS,
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+    });
+    child.on('error', (error) => reject(new PreconditionError(`${what} could not start: ${error.message}`)));
+    child.on('close', (code, signal) => {
+      if (code === 0) return resolve();
+      const said = (config.token === '' ? stderr : stderr.split(config.token).join('<redacted>')).trim();
+      reject(new PreconditionError(`${what} for zone ${id.text} ended with ${signal ?? `exit code ${code}`}${said ? `: ${said}` : ''}`));
+    });
+  });
+}

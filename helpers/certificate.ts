@@ -1,0 +1,125 @@
+// The conformance certificate: built once from the run, written as conformance.json for machines
+// and conformance.md for people, with the same content. The token never appears in either.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describeTarget, type TargetConfig } from './config.ts';
+import type { CleanupRecord } from './meta.ts';
+import { exitCodeOf, judgeRules, verdictOf, type RuleResult, type TestOutcome, type Verdict } from './outcome.ts';
+
+export interface ConformanceReport {
+  suite: 'zones-conformance';
+  specification: string;
+  verdict: Verdict;
+  exitCode: number;
+  runId: string;
+  startedAt: string;
+  finishedAt: string;
+  target: { baseUrl: string; embedded: boolean; settings: Record<string, unknown> };
+  summary: Record<'must' | 'should', Record<'passed' | 'failed' | 'notVerified', number>>;
+  rules: RuleResult[];
+  requests: { total: number; tests: number; cleanup: number; preflight: number };
+  cleanup: CleanupRecord;
+  suiteErrors: string[];
+}
+
+export interface RunFacts {
+  config: TargetConfig;
+  runId: string;
+  startedAt: Date;
+  finishedAt: Date;
+  outcomes: readonly TestOutcome[];
+  runErrors: readonly string[];
+  cleanup: CleanupRecord;
+  requests: { preflight: number; sweep: number };
+}
+
+export function buildReport(facts: RunFacts): ConformanceReport {
+  const rules = judgeRules(facts.outcomes);
+  const suiteErrors = [
+    ...facts.runErrors,
+    ...facts.outcomes.filter((o) => o.state === 'suite-error').map((o) => `${o.title}: ${o.reason}`),
+  ];
+  const verdict = verdictOf(rules, suiteErrors);
+  const count = (level: 'must' | 'should') => {
+    const mine = rules.filter((rule) => rule.level === level);
+    return {
+      passed: mine.filter((rule) => rule.status === 'passed').length,
+      failed: mine.filter((rule) => rule.status === 'failed').length,
+      notVerified: mine.filter((rule) => rule.status === 'not-verified').length,
+    };
+  };
+  const tests = facts.outcomes.reduce((sum, o) => sum + o.requests, 0);
+  const cleanup = facts.outcomes.reduce((sum, o) => sum + o.cleanupRequests, 0) + facts.requests.sweep;
+  return {
+    suite: 'zones-conformance',
+    specification: `Zone Management Service, API version ${facts.config.apiVersion}`,
+    verdict,
+    exitCode: exitCodeOf(verdict),
+    runId: facts.runId,
+    startedAt: facts.startedAt.toISOString(),
+    finishedAt: facts.finishedAt.toISOString(),
+    target: { baseUrl: facts.config.baseUrl, embedded: facts.config.embedded, settings: describeTarget(facts.config) },
+    summary: { must: count('must'), should: count('should') },
+    rules,
+    requests: { total: tests + cleanup + facts.requests.preflight, tests, cleanup, preflight: facts.requests.preflight },
+    cleanup: facts.cleanup,
+    suiteErrors,
+  };
+}
+
+const STATUS_MARK: Record<string, string> = { passed: 'passed', failed: '**FAILED**', 'not-verified': '*not verified*' };
+
+export function renderMarkdown(report: ConformanceReport): string {
+  const lines = [
+    `# Conformance certificate: ${report.verdict.toUpperCase()}`,
+    '',
+    `${report.specification}, checked by zones-conformance.`,
+    '',
+    '| | |',
+    '|---|---|',
+    `| Target | ${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''} |`,
+    `| Verdict | **${report.verdict}** (exit code ${report.exitCode}) |`,
+    `| MUST rules | ${report.summary.must.passed} passed, ${report.summary.must.failed} failed, ${report.summary.must.notVerified} not verified |`,
+    `| SHOULD rules | ${report.summary.should.passed} passed, ${report.summary.should.failed} warnings, ${report.summary.should.notVerified} not verified |`,
+    `| Run | ${report.runId}, ${report.startedAt} to ${report.finishedAt} |`,
+    `| Requests | ${report.requests.total} (tests ${report.requests.tests}, clean-up ${report.requests.cleanup}, preflight ${report.requests.preflight}) |`,
+    `| Clean-up | ${report.cleanup.created} created, ${report.cleanup.deleted} deleted, ${report.cleanup.leftBehind.length} left behind |`,
+    '',
+    '## Rules',
+    '',
+    '| Rule | Level | Status | Rule text |',
+    '|---|---|---|---|',
+    ...report.rules.map((rule) => `| ${rule.id} | ${rule.level.toUpperCase()} | ${STATUS_MARK[rule.status]} | ${rule.title} |`),
+  ];
+  const open = report.rules.filter((rule) => rule.status !== 'passed');
+  if (open.length > 0) {
+    lines.push('', '## What broke or could not be checked', '');
+    for (const rule of open) {
+      lines.push(`### ${rule.id} ${rule.status === 'failed' ? 'FAILED' : 'not verified'} (${rule.level.toUpperCase()})`, '', rule.title, '');
+      for (const test of rule.tests.filter((t) => t.state !== 'passed')) {
+        lines.push(`- ${test.title}: ${test.state}`, '', '```', (test.reason ?? '').trim(), '```', '');
+      }
+      if (rule.tests.length === 0) lines.push(`- ${rule.reason}`, '');
+    }
+  }
+  if (report.cleanup.leftBehind.length > 0) {
+    lines.push('## Zones left behind', '', ...report.cleanup.leftBehind.map((z) => `- ${z.id}: ${z.reason}`), '');
+  }
+  if (report.suiteErrors.length > 0) lines.push('## Suite errors', '', ...report.suiteErrors.map((e) => `- ${e}`), '');
+  lines.push('## Settings', '', '```json', JSON.stringify(report.target.settings, null, 2), '```', '');
+  return `${lines.join('\n')}\n`;
+}
+
+/** The last guard: no byte of the token leaves the process in a report. */
+function withoutToken(text: string, token: string): string {
+  return token === '' ? text : text.split(token).join('<redacted>');
+}
+
+export function writeReport(report: ConformanceReport, config: TargetConfig): { json: string; markdown: string } {
+  mkdirSync(config.reportsDir, { recursive: true });
+  const json = join(config.reportsDir, 'conformance.json');
+  const markdown = join(config.reportsDir, 'conformance.md');
+  writeFileSync(json, withoutToken(`${JSON.stringify(report, null, 2)}\n`, config.token));
+  writeFileSync(markdown, withoutToken(renderMarkdown(report), config.token));
+  return { json, markdown };
+}

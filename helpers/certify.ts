@@ -1,0 +1,58 @@
+// A whole certification: preflight, the suites, the final sweep and the report, for one target or
+// many at once (the mutation gallery). The CLI and the self-tests both come through here.
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { buildReport, type ConformanceReport } from './certificate.ts';
+import type { TargetConfig } from './config.ts';
+import { ledgerAt } from './ledger.ts';
+import { preflight } from './preflight.ts';
+import { runSuites, type SuiteRunOptions } from './run-suites.ts';
+import { sweepLedger } from './sweep.ts';
+
+export interface CertifyTarget {
+  name: string;
+  config: TargetConfig;
+}
+
+/** A run id that sorts by time and tells its own age: `npm run sweep --by-prefix` reads it back. */
+export function newRunId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').toLowerCase();
+  return `${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+export function ledgerPathFor(config: TargetConfig, runId: string, targetName?: string): string {
+  return join(config.reportsDir, 'ledgers', `${runId}${targetName ? `-${targetName}` : ''}.jsonl`);
+}
+
+export interface CertifyOptions extends Omit<SuiteRunOptions, 'runId'> {
+  runId?: string;
+}
+
+export async function certify(targets: readonly CertifyTarget[], options: CertifyOptions = {}): Promise<Map<string, ConformanceReport>> {
+  const runId = options.runId ?? newRunId();
+  const startedAt = new Date();
+  const many = targets.length > 1;
+  const prepared = [];
+  for (const target of targets) {
+    const ledgerPath = ledgerPathFor(target.config, runId, many ? target.name : undefined);
+    const preflightRequests = await preflight(target.config, ledgerAt(ledgerPath));
+    prepared.push({ ...target, ledgerPath, preflightRequests });
+  }
+  const run = await runSuites(prepared, { ...options, runId });
+  const reports = new Map<string, ConformanceReport>();
+  for (const target of prepared) {
+    const swept = await sweepLedger(target.config, target.ledgerPath);
+    const { requests: sweepRequests, ...cleanup } = swept;
+    reports.set(target.name, buildReport({
+      config: target.config,
+      runId,
+      startedAt,
+      finishedAt: new Date(),
+      outcomes: run.outcomes.get(target.name) ?? [],
+      runErrors: run.errors,
+      cleanup,
+      requests: { preflight: target.preflightRequests, sweep: sweepRequests },
+    }));
+  }
+  return reports;
+}

@@ -1,0 +1,248 @@
+// The one place that talks to the target: paths, credential, envelopes, time limits, the ownership
+// guard and the record of every exchange. Tests never build a URL or a header themselves.
+import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'undici';
+import type { TargetConfig } from './config.ts';
+import type { Ledger } from './ledger.ts';
+import { parseJson, stringifyJson } from './json.ts';
+import { readZone, readZoneList, type ZoneId, type ZoneRecord } from './records.ts';
+
+export type AuthMode = 'valid' | 'none' | 'wrong';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface Exchange {
+  method: Method;
+  url: string;
+  auth: AuthMode;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  status?: number;
+  responseHeaders: Record<string, string>;
+  responseBody: string;
+  durationMs: number;
+  /** A transport problem: no answer came back. */
+  error?: string;
+}
+
+export interface Answer {
+  exchange: Exchange;
+  status: number;
+  /** The parsed body, or undefined when it was empty or not JSON. */
+  body: unknown;
+}
+
+export interface ListAnswer extends Answer {
+  /** The zones of every page, or why the answer could not be read as a list. */
+  zones: ZoneRecord[] | string;
+  pages: Answer[];
+}
+
+export interface ZoneAnswer extends Answer {
+  zone: ZoneRecord | string;
+}
+
+export class OwnershipError extends Error {
+  constructor(method: Method, id: ZoneId) {
+    super(`refused to send ${method} to zone ${id.text}: this run did not create it (ownership ledger)`);
+    this.name = 'OwnershipError';
+  }
+}
+
+export class TransportError extends Error {
+  constructor(readonly exchange: Exchange) {
+    super(`${exchange.method} ${exchange.url} got no answer: ${exchange.error}`);
+    this.name = 'TransportError';
+  }
+}
+
+export interface ClientOptions {
+  ledger: Ledger;
+  onExchange?: (exchange: Exchange) => void;
+}
+
+const MAX_PAGES = 100;
+const agents = new Map<number, Agent>();
+
+function agentFor(timeoutMs: number): Agent {
+  let agent = agents.get(timeoutMs);
+  if (!agent) agents.set(timeoutMs, (agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 8 })));
+  return agent;
+}
+
+export class ZonesClient {
+  private readonly wrongToken = `zc-wrong-${randomBytes(12).toString('hex')}`;
+  private readonly creationListeners: ((id: ZoneId) => void)[] = [];
+
+  constructor(readonly config: TargetConfig, private readonly options: ClientOptions) {}
+
+  get ledger(): Ledger {
+    return this.options.ledger;
+  }
+
+  /** Told of every zone a create brought into being, so its owner can clean it up. */
+  whenCreated(listener: (id: ZoneId) => void): void {
+    this.creationListeners.push(listener);
+  }
+
+  collectionUrl(): string {
+    return `${this.config.baseUrl}/admin/api/${this.config.apiVersion}/zones.json`;
+  }
+
+  zoneUrl(id: ZoneId): string {
+    return `${this.config.baseUrl}/admin/api/${this.config.apiVersion}/zones/${encodeURIComponent(id.text)}.json`;
+  }
+
+  async listZones(options: { status?: string; auth?: AuthMode } = {}): Promise<ListAnswer> {
+    const url = new URL(this.collectionUrl());
+    if (options.status !== undefined) url.searchParams.set(this.config.statusParam, options.status);
+    const pages: Answer[] = [];
+    const zones: ZoneRecord[] = [];
+    let next: string | undefined = url.toString();
+    let problem: string | undefined;
+    // Pagination is a profile assumption (Link rel="next"): a list is whole only across its pages.
+    while (next !== undefined && pages.length < MAX_PAGES) {
+      const page = await this.send('GET', next, options.auth ?? 'valid');
+      pages.push(page);
+      if (page.status < 200 || page.status > 299) break;
+      const read = readZoneList(this.config, page.body);
+      if (typeof read === 'string') {
+        problem = read;
+        break;
+      }
+      zones.push(...read);
+      next = nextPageUrl(page.exchange.responseHeaders.link, next);
+    }
+    const last = pages[pages.length - 1]!;
+    return { ...last, pages, zones: problem ?? zones };
+  }
+
+  async createZone(fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
+    const answer = await this.send('POST', this.collectionUrl(), auth, this.body(fields));
+    const zone = readZone(this.config, answer.body);
+    // Whatever credential was used: a zone that exists because of us is ours to clean up.
+    if (isSuccess(answer) && typeof zone !== 'string') {
+      this.options.ledger.recordCreated(zone.id.text, String(fields.name));
+      for (const listener of this.creationListeners) listener(zone.id);
+    }
+    return { ...answer, zone };
+  }
+
+  async updateZone(id: ZoneId, fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
+    this.assertMayWrite('PUT', id);
+    const answer = await this.send('PUT', this.zoneUrl(id), auth, this.body(fields));
+    return { ...answer, zone: readZone(this.config, answer.body) };
+  }
+
+  async deleteZone(id: ZoneId, auth: AuthMode = 'valid'): Promise<Answer> {
+    this.assertMayWrite('DELETE', id);
+    const answer = await this.send('DELETE', this.zoneUrl(id), auth);
+    if (isSuccess(answer) && this.options.ledger.owns(id.text)) this.options.ledger.recordDeleted(id.text);
+    return answer;
+  }
+
+  /** The guard that keeps the suite off other people's zones, enforced here rather than by habit. */
+  private assertMayWrite(method: Method, id: ZoneId): void {
+    if (this.options.ledger.owns(id.text)) return;
+    if (method === 'DELETE' && id.text === this.config.bookedZoneId) return;
+    throw new OwnershipError(method, id);
+  }
+
+  private body(fields: Record<string, unknown>): string {
+    return stringifyJson(this.config.envelope === 'wrapped' ? { zone: fields } : fields);
+  }
+
+  private credential(auth: AuthMode): string | undefined {
+    if (auth === 'none') return undefined;
+    const token = auth === 'valid' ? this.config.token : this.wrongToken;
+    return this.config.authScheme === '' ? token : `${this.config.authScheme} ${token}`;
+  }
+
+  private async send(method: Method, url: string, auth: AuthMode, body?: string): Promise<Answer> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const credential = this.credential(auth);
+    if (credential !== undefined) headers[this.config.authHeader.toLowerCase()] = credential;
+    const started = performance.now();
+    const exchange: Exchange = {
+      method,
+      url,
+      auth,
+      requestHeaders: this.redactHeaders(headers),
+      requestBody: body,
+      responseHeaders: {},
+      responseBody: '',
+      durationMs: 0,
+    };
+    try {
+      const response = await request(url, {
+        method,
+        headers,
+        body,
+        dispatcher: agentFor(this.config.timeoutMs),
+        signal: AbortSignal.timeout(this.config.timeoutMs),
+      });
+      const text = await response.body.text();
+      exchange.status = response.statusCode;
+      exchange.responseHeaders = this.redactHeaders(flattenHeaders(response.headers));
+      exchange.responseBody = this.redact(text);
+    } catch (error) {
+      exchange.error = this.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    }
+    exchange.durationMs = Math.round(performance.now() - started);
+    this.options.onExchange?.(exchange);
+    if (exchange.status === undefined) throw new TransportError(exchange);
+    return { exchange, status: exchange.status, body: parseBody(exchange.responseBody) };
+  }
+
+  /** The token never reaches a record, even when a target echoes it back. */
+  private redact(text: string): string {
+    return this.config.token === '' ? text : text.split(this.config.token).join('<redacted>');
+  }
+
+  private redactHeaders(headers: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      out[name] = name === this.config.authHeader.toLowerCase() ? '<redacted>' : this.redact(value);
+    }
+    return out;
+  }
+}
+
+export function isSuccess(answer: Answer): boolean {
+  return answer.status >= 200 && answer.status <= 299;
+}
+
+export function isRefusal(answer: Answer): boolean {
+  return answer.status >= 400 && answer.status <= 499;
+}
+
+function parseBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return parseJson(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** The rel="next" target of a Link header, resolved against the page it came with. */
+export function nextPageUrl(link: string | undefined, current: string): string | undefined {
+  if (!link) return undefined;
+  for (const part of link.split(/,(?=\s*<)/)) {
+    const match = /^\s*<([^>]*)>(.*)$/.exec(part);
+    if (match && /;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2]!)) {
+      const next = new URL(match[1]!, current);
+      // Never follow a link off the target: the credential would go with it.
+      return next.origin === new URL(current).origin ? next.toString() : undefined;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,62 @@
+// A vitest reporter that keeps each test's outcome, per project (one project per target), for the
+// verdict. It runs in the main process and reads what the workers put in task.meta.
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import './meta.ts';
+import { classify, ruleIdOfTitle, type TestOutcome } from './outcome.ts';
+
+export interface CollectedRun {
+  outcomes: Map<string, TestOutcome[]>;
+  /** Problems outside any one test: a suite file that failed to load, an unhandled error. */
+  errors: string[];
+}
+
+export class OutcomeCollector implements Reporter {
+  readonly run: CollectedRun = { outcomes: new Map(), errors: [] };
+
+  constructor(private readonly onOutcome?: (project: string, outcome: TestOutcome) => void) {}
+
+  onTestCaseResult(testCase: TestCase): void {
+    const outcome = outcomeOf(testCase);
+    const project = testCase.project.name;
+    const list = this.run.outcomes.get(project) ?? [];
+    list.push(outcome);
+    this.run.outcomes.set(project, list);
+    this.onOutcome?.(project, outcome);
+  }
+
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string }>): void {
+    for (const module of testModules) {
+      for (const error of module.errors()) this.run.errors.push(`${module.moduleId}: ${error.message}`);
+    }
+    for (const error of unhandledErrors) this.run.errors.push(`unhandled: ${error.message ?? String(error)}`);
+  }
+}
+
+function outcomeOf(testCase: TestCase): TestOutcome {
+  const result = testCase.result();
+  const meta = testCase.meta();
+  const error = result.errors?.[0];
+  const requests = meta.requests ?? 0;
+  const ruleId = ruleIdOfTitle(testCase.name);
+  const judged = ruleId === undefined
+    ? { state: 'suite-error' as const, reason: 'suite defect: the title does not start with a catalogue rule id' }
+    : classify({
+        state: result.state,
+        notVerified: meta.notVerified,
+        skipNote: result.state === 'skipped' ? result.note : undefined,
+        requests,
+        errorName: error?.name,
+        errorMessage: error?.message,
+      });
+  return {
+    title: testCase.name,
+    file: testCase.module.relativeModuleId,
+    ruleId,
+    ...judged,
+    requests,
+    cleanupRequests: meta.cleanupRequests ?? 0,
+    exchanges: meta.exchanges ?? [],
+    cleanup: meta.cleanup,
+    durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
+  };
+}

@@ -1,0 +1,158 @@
+// Settings to a validated, typed target. Validation happens once, before any request, and names
+// every bad variable in one message: a run against a half-configured shop is worse than no run.
+import { existsSync, readFileSync } from 'node:fs';
+import { parse as parseDotenv } from 'dotenv';
+import { canonicalJson, parseJson } from './json.ts';
+import { knownSettingNames, settingDocs } from './settings.ts';
+
+export type Envelope = 'wrapped' | 'bare';
+
+export type BookingFixture =
+  | { kind: 'none' }
+  | { kind: 'zone-id'; zoneId: string }
+  | { kind: 'hook'; command: string; cleanupCommand?: string };
+
+/** The target as the test workers see it. Serializable: it crosses into workers through provide(). */
+export interface TargetConfig {
+  /** No trailing slash. Empty until the embedded reference has been started. */
+  baseUrl: string;
+  token: string;
+  authHeader: string;
+  authScheme: string;
+  apiVersion: string;
+  statusParam: string;
+  statuses: string[];
+  envelope: Envelope;
+  idField: string;
+  /** Kept as JSON text so that numbers beyond 2^53 survive the trip into workers. */
+  coverageSamples: string[];
+  bookedZoneId?: string;
+  bookingHook?: string;
+  bookingCleanupHook?: string;
+  timeoutMs: number;
+  reportsDir: string;
+  /** True when the suite started its own reference server. */
+  embedded: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`bad settings: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export type Environment = Record<string, string | undefined>;
+
+/** The process environment first, then the values of a .env file for what it leaves unset. */
+export function loadEnvironment(processEnv: Environment = process.env, envFile = '.env'): Environment {
+  const fromFile = existsSync(envFile) ? parseDotenv(readFileSync(envFile)) : {};
+  return { ...fromFile, ...processEnv };
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const PATH_SEGMENT = /^[A-Za-z0-9._~-]+$/;
+
+export function readTargetConfig(env: Environment): TargetConfig {
+  const problems: string[] = [];
+  const value = (name: string): string => {
+    const raw = env[name];
+    if (raw !== undefined && raw.trim() !== '') return raw.trim();
+    return settingDocs.find((doc) => doc.name === name)?.default ?? '';
+  };
+  const bad = (name: string, why: string) => problems.push(`${name} ${why}`);
+
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('ZONES_') && !knownSettingNames.has(name)) bad(name, 'is not a setting of this suite (see --help)');
+  }
+
+  let baseUrl = value('ZONES_BASE_URL');
+  if (baseUrl !== '') {
+    let url: URL | undefined;
+    try {
+      url = new URL(baseUrl);
+    } catch {
+      bad('ZONES_BASE_URL', `is not a URL (got "${baseUrl}")`);
+    }
+    if (url && url.protocol !== 'http:' && url.protocol !== 'https:') bad('ZONES_BASE_URL', 'must start with http:// or https://');
+    if (url && (url.search !== '' || url.hash !== '')) bad('ZONES_BASE_URL', 'must not carry a query or fragment');
+    baseUrl = baseUrl.replace(/\/+$/, '');
+  }
+  const token = value('ZONES_ACCESS_TOKEN');
+  if (baseUrl !== '' && token === '') bad('ZONES_ACCESS_TOKEN', 'is required when ZONES_BASE_URL is set');
+
+  const authHeader = value('ZONES_AUTH_HEADER');
+  if (!HEADER_NAME.test(authHeader)) bad('ZONES_AUTH_HEADER', `is not a valid header name (got "${authHeader}")`);
+  const authScheme = value('ZONES_AUTH_SCHEME');
+  if (authScheme !== '' && !HEADER_NAME.test(authScheme)) bad('ZONES_AUTH_SCHEME', `must be one word such as Bearer (got "${authScheme}")`);
+
+  const apiVersion = value('ZONES_API_VERSION');
+  if (!PATH_SEGMENT.test(apiVersion)) bad('ZONES_API_VERSION', `must be one path segment such as 2026-07 (got "${apiVersion}")`);
+  const statusParam = value('ZONES_STATUS_PARAM');
+
+  const statuses = value('ZONES_STATUSES').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (!statuses.includes('draft') || statuses.length < 2) {
+    bad('ZONES_STATUSES', `must contain draft and at least one other status (got "${statuses.join(',')}")`);
+  } else if (new Set(statuses).size !== statuses.length) {
+    bad('ZONES_STATUSES', 'must not repeat a status');
+  }
+
+  const envelope = value('ZONES_ENVELOPE');
+  if (envelope !== 'wrapped' && envelope !== 'bare') bad('ZONES_ENVELOPE', `must be wrapped or bare (got "${envelope}")`);
+  const idField = value('ZONES_ID_FIELD');
+
+  const coverageSamples = readCoverageSamples(value('ZONES_COVERAGE_SAMPLES'), (why) => bad('ZONES_COVERAGE_SAMPLES', why));
+
+  const bookingHook = value('ZONES_BOOKING_HOOK') || undefined;
+  const bookingCleanupHook = value('ZONES_BOOKING_CLEANUP_HOOK') || undefined;
+  if (bookingCleanupHook && !bookingHook) bad('ZONES_BOOKING_CLEANUP_HOOK', 'needs ZONES_BOOKING_HOOK as well');
+
+  const timeoutText = value('ZONES_TIMEOUT_MS');
+  const timeoutMs = Number(timeoutText);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600_000) {
+    bad('ZONES_TIMEOUT_MS', `must be a whole number of milliseconds between 100 and 600000 (got "${timeoutText}")`);
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    baseUrl,
+    token: baseUrl === '' ? '' : token,
+    authHeader,
+    authScheme,
+    apiVersion,
+    statusParam,
+    statuses,
+    envelope: envelope as Envelope,
+    idField,
+    coverageSamples,
+    bookedZoneId: value('ZONES_BOOKED_ZONE_ID') || undefined,
+    bookingHook,
+    bookingCleanupHook,
+    timeoutMs,
+    reportsDir: value('ZONES_REPORTS_DIR'),
+    embedded: baseUrl === '',
+  };
+}
+
+function readCoverageSamples(text: string, bad: (why: string) => void): string[] {
+  let samples: unknown;
+  try {
+    samples = parseJson(text);
+  } catch {
+    bad('is not valid JSON');
+    return [];
+  }
+  if (!Array.isArray(samples) || samples.length < 2) {
+    bad('must be a JSON array of at least two coverage values');
+    return [];
+  }
+  const texts = samples.map(canonicalJson);
+  if (new Set(texts).size !== texts.length) bad('must hold distinct values');
+  return texts;
+}
+
+/** The settings for a report: everything but the token. */
+export function describeTarget(config: TargetConfig): Record<string, unknown> {
+  const { token: _token, ...shown } = config;
+  return { ...shown, token: config.token === '' ? '(none)' : '(set, not shown)' };
+}

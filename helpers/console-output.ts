@@ -1,0 +1,32 @@
+// What a person sees in the terminal: a line per test as it finishes, then the verdict and, for each
+// rule that broke, why, so one glance tells what to fix.
+import type { ConformanceReport } from './certificate.ts';
+import type { TestOutcome } from './outcome.ts';
+import { findRule } from './rules.ts';
+
+const MARKS: Record<TestOutcome['state'], string> = { passed: 'pass', failed: 'FAIL', 'not-verified': 'n/v ', 'suite-error': 'ERR ' };
+
+export function printOutcome(outcome: TestOutcome): void {
+  const rule = outcome.ruleId ? findRule(outcome.ruleId) : undefined;
+  const mark = outcome.state === 'failed' && rule?.level === 'should' ? 'warn' : MARKS[outcome.state];
+  console.log(`  ${mark}  ${outcome.title}`);
+}
+
+export function printSummary(report: ConformanceReport, files: { json: string; markdown: string }): void {
+  const { must, should } = report.summary;
+  console.log('');
+  for (const rule of report.rules.filter((r) => r.status !== 'passed')) {
+    const label = rule.status === 'failed' ? (rule.level === 'must' ? 'FAILED ' : 'WARNING') : 'NOT VERIFIED';
+    console.log(`${label} ${rule.id} ${rule.title}`);
+    const reason = (rule.reason ?? '').split('\n')[0]!;
+    console.log(`        ${reason.length > 300 ? `${reason.slice(0, 300)}...` : reason}`);
+  }
+  if (report.cleanup.leftBehind.length > 0) {
+    console.log(`LEFT BEHIND ${report.cleanup.leftBehind.map((z) => `${z.id} (${z.reason})`).join(', ')}`);
+  }
+  for (const error of report.suiteErrors) console.log(`SUITE ERROR ${error}`);
+  console.log('');
+  console.log(`verdict: ${report.verdict.toUpperCase()}  MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.failed} warning(s)`);
+  console.log(`requests: ${report.requests.total}; zones created ${report.cleanup.created}, deleted ${report.cleanup.deleted}, left ${report.cleanup.leftBehind.length}`);
+  console.log(`report: ${files.markdown} and ${files.json} (exit code ${report.exitCode})`);
+}

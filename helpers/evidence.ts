@@ -1,0 +1,32 @@
+// How an exchange reads in a failure message, a report or an attachment: the request and the
+// answer, credential already masked by the client, long bodies shortened.
+import type { Answer, Exchange } from './client.ts';
+
+const BODY_LIMIT = 1500;
+
+function shorten(text: string): string {
+  return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}... (${text.length} characters)` : text;
+}
+
+export function formatExchange(exchange: Exchange): string {
+  const lines = [`> ${exchange.method} ${exchange.url}  [credential: ${exchange.auth}]`];
+  if (exchange.requestBody !== undefined) lines.push(`  ${shorten(exchange.requestBody)}`);
+  if (exchange.status === undefined) {
+    lines.push(`< no answer after ${exchange.durationMs} ms: ${exchange.error}`);
+  } else {
+    const type = exchange.responseHeaders['content-type'];
+    lines.push(`< ${exchange.status}${type ? ` ${type}` : ''} (${exchange.durationMs} ms)`);
+    if (exchange.responseBody !== '') lines.push(`  ${shorten(exchange.responseBody)}`);
+  }
+  return lines.join('\n');
+}
+
+export function formatAnswers(...answers: Answer[]): string {
+  return answers.map((answer) => formatExchange(answer.exchange)).join('\n');
+}
+
+/** One line per exchange, for the report: enough to see what a test did. */
+export function summarizeExchange(exchange: Exchange): string {
+  const outcome = exchange.status === undefined ? `no answer (${exchange.error})` : String(exchange.status);
+  return `${exchange.method} ${exchange.url} [${exchange.auth}] -> ${outcome}`;
+}

@@ -1,0 +1,84 @@
+// The ownership ledger: every zone this run created, appended to a file the moment the create answer
+// arrives, before any test uses the id. The client asks it before every PUT or DELETE, so the suite
+// cannot change a zone it merely observed; the final sweep and `npm run sweep` read it back.
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type LedgerEvent =
+  | { event: 'created'; id: string; name: string; at: string }
+  | { event: 'deleted'; id: string; at: string }
+  | { event: 'left'; id: string; reason: string; at: string };
+
+export class Ledger {
+  private readonly owned = new Set<string>();
+  private readonly deleted = new Set<string>();
+
+  constructor(readonly path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    // Several test files of one run share the file; each worker learns what the others created.
+    for (const entry of readLedger(path)) if (entry.event === 'created') this.owned.add(entry.id);
+  }
+
+  owns(id: string): boolean {
+    if (this.owned.has(id)) return true;
+    for (const entry of readLedger(this.path)) if (entry.event === 'created') this.owned.add(entry.id);
+    return this.owned.has(id);
+  }
+
+  recordCreated(id: string, name: string): void {
+    this.owned.add(id);
+    this.append({ event: 'created', id, name, at: new Date().toISOString() });
+  }
+
+  /** Deleted by this process after it was created: tear-down need not try again. */
+  isDeleted(id: string): boolean {
+    return this.deleted.has(id);
+  }
+
+  recordDeleted(id: string): void {
+    this.deleted.add(id);
+    this.append({ event: 'deleted', id, at: new Date().toISOString() });
+  }
+
+  recordLeft(id: string, reason: string): void {
+    this.append({ event: 'left', id, reason, at: new Date().toISOString() });
+  }
+
+  private append(entry: LedgerEvent): void {
+    // One small write with O_APPEND per event: lines from parallel workers do not interleave.
+    appendFileSync(this.path, `${JSON.stringify(entry)}\n`);
+  }
+}
+
+export function readLedger(path: string): LedgerEvent[] {
+  if (!existsSync(path)) return [];
+  const entries: LedgerEvent[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      entries.push(JSON.parse(line) as LedgerEvent);
+    } catch {
+      // A line cut short by a killed run: the lines around it are still good.
+    }
+  }
+  return entries;
+}
+
+/** Ids the ledger says were created and not (yet) deleted, with their names. */
+export function stillOwned(entries: readonly LedgerEvent[]): Map<string, string> {
+  const open = new Map<string, string>();
+  for (const entry of entries) {
+    if (entry.event === 'created') open.set(entry.id, entry.name);
+    if (entry.event === 'deleted') open.delete(entry.id);
+  }
+  return open;
+}
+
+const ledgers = new Map<string, Ledger>();
+
+/** One ledger object per file and process, so every client of a worker sees the same ownership. */
+export function ledgerAt(path: string): Ledger {
+  let ledger = ledgers.get(path);
+  if (!ledger) ledgers.set(path, (ledger = new Ledger(path)));
+  return ledger;
+}

@@ -1,0 +1,101 @@
+// Assertions that speak the rules' language and carry the evidence: every failure shows the
+// request and the answer behind it, so a reader sees what broke without re-running anything.
+import { expect, inject } from 'vitest';
+import type { Answer, ListAnswer } from './client.ts';
+import { formatAnswers } from './evidence.ts';
+import { canonicalJson, jsonEqual } from './json.ts';
+import './meta.ts';
+import { findZone, type ZoneId } from './records.ts';
+import { validatorFor, type SchemaName } from './schemas.ts';
+
+export interface ExpectedFields {
+  name?: unknown;
+  coverage?: unknown;
+  status?: unknown;
+}
+
+interface ZoneMatchers<R = unknown> {
+  /** A 4xx answer. A 2xx with an error body is not a refusal, and neither is a 5xx. */
+  toBeRefused(): R;
+  toSucceed(): R;
+  toHaveStatusIn(codes: readonly number[]): R;
+  toMatchSchema(name: SchemaName): R;
+  /** The (whole, all pages) list holds a zone with this id. */
+  toListZone(id: ZoneId): R;
+  /** The list holds the zone with these field values. */
+  toShowZone(id: ZoneId, fields: ExpectedFields): R;
+}
+
+declare module 'vitest' {
+  interface Matchers<T = any> extends ZoneMatchers<T> {}
+}
+
+type Result = { pass: boolean; message: () => string };
+
+function verdict(pass: boolean, isNot: boolean, expectation: string, actual: string, ...answers: Answer[]): Result {
+  const evidence = answers.length > 0 ? `\n\n${formatAnswers(...answers)}` : '';
+  return { pass, message: () => `expected ${isNot ? 'not ' : ''}${expectation}, ${actual}${evidence}` };
+}
+
+function statusText(answer: Answer): string {
+  return `got ${answer.status}`;
+}
+
+function listProblem(list: ListAnswer): Result | undefined {
+  if (list.status < 200 || list.status > 299) {
+    return { pass: false, message: () => `expected a readable list, got status ${list.status}\n\n${formatAnswers(list)}` };
+  }
+  if (typeof list.zones === 'string') {
+    return { pass: false, message: () => `expected a readable list, but ${list.zones}\n\n${formatAnswers(list)}` };
+  }
+  return undefined;
+}
+
+function describeValue(value: unknown): string {
+  return value === undefined ? 'nothing' : canonicalJson(value);
+}
+
+expect.extend({
+  toBeRefused(received: Answer) {
+    const pass = received.status >= 400 && received.status <= 499;
+    return verdict(pass, this.isNot, 'a refusal (4xx)', statusText(received), received);
+  },
+  toSucceed(received: Answer) {
+    const pass = received.status >= 200 && received.status <= 299;
+    return verdict(pass, this.isNot, 'success (2xx)', statusText(received), received);
+  },
+  toHaveStatusIn(received: Answer, codes: readonly number[]) {
+    return verdict(codes.includes(received.status), this.isNot, `status ${codes.join(' or ')}`, statusText(received), received);
+  },
+  toMatchSchema(received: Answer, name: SchemaName) {
+    const validate = validatorFor(inject('zonesTarget'), name);
+    let body: unknown;
+    try {
+      // Plain JSON.parse is right here: a schema checks types, and rounding cannot change a type.
+      body = received.exchange.responseBody === '' ? undefined : JSON.parse(received.exchange.responseBody);
+    } catch {
+      return verdict(false, this.isNot, `a JSON body matching the ${name} schema`, 'got a body that is not JSON', received);
+    }
+    const pass = validate(body) === true;
+    const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`).join('; ');
+    return verdict(pass, this.isNot, `a body matching the ${name} schema`, pass ? 'and it does' : `but ${errors}`, received);
+  },
+  toListZone(received: ListAnswer, id: ZoneId) {
+    const problem = listProblem(received);
+    if (problem) return { ...problem, pass: this.isNot };
+    const zones = received.zones as Exclude<ListAnswer['zones'], string>;
+    const pass = findZone(zones, id) !== undefined;
+    return verdict(pass, this.isNot, `the list to hold zone ${id.text}`, `the list has ${zones.length} zone(s)`, ...received.pages);
+  },
+  toShowZone(received: ListAnswer, id: ZoneId, fields: ExpectedFields) {
+    const problem = listProblem(received);
+    if (problem) return { ...problem, pass: this.isNot };
+    const zone = findZone(received.zones as Exclude<ListAnswer['zones'], string>, id);
+    if (!zone) return verdict(false, this.isNot, `the list to show zone ${id.text}`, 'it is not in the list', ...received.pages);
+    const differences = (Object.keys(fields) as (keyof ExpectedFields)[])
+      .filter((key) => !jsonEqual(zone[key], fields[key]))
+      .map((key) => `${key} is ${describeValue(zone[key])} instead of ${describeValue(fields[key])}`);
+    const wanted = Object.entries(fields).map(([key, value]) => `${key} ${describeValue(value)}`).join(', ');
+    return verdict(differences.length === 0, this.isNot, `zone ${id.text} to show ${wanted}`, differences.join('; ') || 'it does', ...received.pages);
+  },
+});

@@ -1,0 +1,33 @@
+// What crosses between the runner and the test workers: the target going in (provide/inject),
+// and what a test tells the reporter beyond pass and fail coming out (task.meta).
+import type { TargetConfig } from './config.ts';
+
+export interface CleanupRecord {
+  created: number;
+  deleted: number;
+  leftBehind: { id: string; reason: string }[];
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    zonesTarget: TargetConfig;
+    runId: string;
+    ledgerPath: string;
+  }
+}
+
+// TaskMeta lives in the runner package; vitest only re-exports it.
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    /** Requests the test body sent; a check with none behind it proves nothing. */
+    requests?: number;
+    /** Requests the fixture sent to clean up after the test. */
+    cleanupRequests?: number;
+    notVerified?: string;
+    cleanup?: CleanupRecord;
+    /** One line per exchange of the test body, for the report. */
+    exchanges?: string[];
+  }
+}
+
+export {};

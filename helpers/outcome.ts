@@ -1,0 +1,96 @@
+// One test's outcome as the reporter saw it, and how outcomes become rule verdicts. Pure functions:
+// the self-tests check the judging without a target.
+import type { CleanupRecord } from './meta.ts';
+import { ruleIdOfTitle, rules, type Rule, type RuleLevel } from './rules.ts';
+
+export type TestState = 'passed' | 'failed' | 'not-verified' | 'suite-error';
+
+export interface TestOutcome {
+  title: string;
+  file: string;
+  ruleId?: string;
+  state: TestState;
+  reason?: string;
+  requests: number;
+  cleanupRequests: number;
+  exchanges: string[];
+  cleanup?: CleanupRecord;
+  durationMs: number;
+}
+
+export type RuleStatus = 'passed' | 'failed' | 'not-verified';
+
+export interface RuleResult {
+  id: string;
+  level: RuleLevel;
+  title: string;
+  source: string;
+  status: RuleStatus;
+  reason?: string;
+  tests: { title: string; state: TestState; reason?: string; requests: number; exchanges: string[] }[];
+}
+
+export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
+
+/** Errors that say the suite, not the target, went wrong. */
+const SUITE_ERROR_NAMES = new Set(['OwnershipError']);
+
+export function classify(input: {
+  state: 'passed' | 'failed' | 'skipped' | 'pending';
+  notVerified?: string;
+  skipNote?: string;
+  requests: number;
+  errorName?: string;
+  errorMessage?: string;
+}): { state: TestState; reason?: string } {
+  if (input.state === 'skipped' || input.state === 'pending') {
+    return { state: 'not-verified', reason: input.notVerified ?? input.skipNote ?? 'the test did not run' };
+  }
+  if (input.errorName && SUITE_ERROR_NAMES.has(input.errorName)) {
+    return { state: 'suite-error', reason: `suite defect: ${input.errorMessage ?? input.errorName}` };
+  }
+  // A check with no request behind it proves nothing about the target, whichever way it went.
+  if (input.requests === 0) {
+    return { state: 'suite-error', reason: `suite defect: the test ${input.state} without sending a request${input.errorMessage ? ` (${firstLine(input.errorMessage)})` : ''}` };
+  }
+  if (input.state === 'failed') return { state: 'failed', reason: input.errorMessage ?? 'failed' };
+  return { state: 'passed' };
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]!;
+}
+
+export function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
+  const mine = outcomes.filter((outcome) => outcome.ruleId === rule.id);
+  const tests = mine.map(({ title, state, reason, requests, exchanges }) => ({ title, state, reason, requests, exchanges }));
+  const base = { id: rule.id, level: rule.level, title: rule.title, source: rule.source, tests };
+  const failed = mine.filter((outcome) => outcome.state === 'failed');
+  if (failed.length > 0) {
+    return { ...base, status: 'failed', reason: failed.map((o) => `${o.title}: ${firstLine(o.reason ?? '')}`).join(' | ') };
+  }
+  if (mine.length === 0) return { ...base, status: 'not-verified', reason: 'no test of this rule ran' };
+  const open = mine.filter((outcome) => outcome.state !== 'passed');
+  if (open.length > 0) {
+    const reasons = [...new Set(open.map((o) => firstLine(o.reason ?? 'not verified')))];
+    return { ...base, status: 'not-verified', reason: reasons.join(' | ') };
+  }
+  return { ...base, status: 'passed' };
+}
+
+export function judgeRules(outcomes: readonly TestOutcome[]): RuleResult[] {
+  return rules.map((rule) => judgeRule(rule, outcomes));
+}
+
+export function verdictOf(results: readonly RuleResult[], suiteErrors: readonly string[] = []): Verdict {
+  const must = results.filter((result) => result.level === 'must');
+  if (must.some((result) => result.status === 'failed')) return 'non-conformant';
+  if (suiteErrors.length > 0 || must.some((result) => result.status !== 'passed')) return 'incomplete';
+  return 'conformant';
+}
+
+export function exitCodeOf(verdict: Verdict): 0 | 1 | 2 {
+  return verdict === 'conformant' ? 0 : verdict === 'non-conformant' ? 1 : 2;
+}
+
+export { ruleIdOfTitle };

@@ -1,0 +1,72 @@
+// Reading and writing zone records in the target's envelope. Ids are opaque: a string, a safe
+// integer, or an integer beyond 2^53 kept as its exact text, and always sent back as received.
+import type { TargetConfig } from './config.ts';
+import { isLosslessNumber, jsonEqual } from './json.ts';
+
+export interface ZoneId {
+  /** The id exactly as it goes into the path. */
+  text: string;
+}
+
+export interface ZoneRecord {
+  id: ZoneId;
+  name: unknown;
+  coverage: unknown;
+  status: unknown;
+  raw: Record<string, unknown>;
+}
+
+export function zoneIdOf(value: unknown): ZoneId | undefined {
+  if (typeof value === 'string' && value !== '') return { text: value };
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return { text: String(value) };
+  if (isLosslessNumber(value)) return { text: value.value };
+  return undefined;
+}
+
+export function sameId(a: ZoneId, b: ZoneId): boolean {
+  return a.text === b.text;
+}
+
+export function wrapZone(config: TargetConfig, fields: Record<string, unknown>): unknown {
+  return config.envelope === 'wrapped' ? { zone: fields } : fields;
+}
+
+function asObject(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** The zone record of a create or update answer, or why it could not be read. */
+export function readZone(config: TargetConfig, body: unknown): ZoneRecord | string {
+  const record = asObject(config.envelope === 'wrapped' ? asObject(body)?.zone : body);
+  if (!record) return config.envelope === 'wrapped' ? 'the body has no "zone" object' : 'the body is not a zone object';
+  return toZoneRecord(config, record);
+}
+
+/** The zone records of a list answer, or why they could not be read. */
+export function readZoneList(config: TargetConfig, body: unknown): ZoneRecord[] | string {
+  const list = config.envelope === 'wrapped' ? asObject(body)?.zones : body;
+  if (!Array.isArray(list)) return config.envelope === 'wrapped' ? 'the body has no "zones" array' : 'the body is not an array';
+  const zones: ZoneRecord[] = [];
+  for (const [index, item] of list.entries()) {
+    const record = asObject(item);
+    const zone = record ? toZoneRecord(config, record) : `item ${index} is not an object`;
+    if (typeof zone === 'string') return `list item ${index}: ${zone}`;
+    zones.push(zone);
+  }
+  return zones;
+}
+
+function toZoneRecord(config: TargetConfig, record: Record<string, unknown>): ZoneRecord | string {
+  const id = zoneIdOf(record[config.idField]);
+  if (!id) return `the record has no usable "${config.idField}" (got ${JSON.stringify(String(record[config.idField]))})`;
+  return { id, name: record.name, coverage: record.coverage, status: record.status, raw: record };
+}
+
+export function findZone(zones: readonly ZoneRecord[], id: ZoneId): ZoneRecord | undefined {
+  return zones.find((zone) => sameId(zone.id, id));
+}
+
+/** The parts of a zone the specification lets a client set: what "unchanged" compares. */
+export function sameSettableFields(a: ZoneRecord, b: ZoneRecord): boolean {
+  return jsonEqual(a.name, b.name) && jsonEqual(a.coverage, b.coverage) && jsonEqual(a.status, b.status);
+}

@@ -1,0 +1,92 @@
+// How a conformance test is declared: its title comes from the catalogue (so it always leads with a
+// known rule id), and it gets the target, a recording client and a fixture of its own zones.
+import * as allure from 'allure-js-commons';
+import { inject, test as baseTest, type TestContext } from 'vitest';
+import { ZonesClient, type Exchange } from './client.ts';
+import type { TargetConfig } from './config.ts';
+import { formatExchange, summarizeExchange } from './evidence.ts';
+import { ledgerAt } from './ledger.ts';
+import './matchers.ts';
+import './meta.ts';
+import { notVerified, PreconditionError } from './outcomes.ts';
+import { ruleById } from './rules.ts';
+import { OwnZones } from './zones.ts';
+
+interface ConformanceFixtures {
+  target: TargetConfig;
+  api: ZonesClient;
+  zones: OwnZones;
+}
+
+export type ConformanceContext = Pick<TestContext, 'task' | 'skip'> & ConformanceFixtures;
+
+const exchangesOf = new WeakMap<object, Exchange[]>();
+
+export const test = baseTest.extend<ConformanceFixtures>({
+  target: async ({}, use) => {
+    await use(inject('zonesTarget'));
+  },
+  api: async ({ target, task }, use) => {
+    const exchanges: Exchange[] = [];
+    exchangesOf.set(task, exchanges);
+    let cleaningUp = false;
+    const api = new ZonesClient(target, {
+      ledger: ledgerAt(inject('ledgerPath')),
+      onExchange: (exchange) => {
+        if (cleaningUp) {
+          task.meta.cleanupRequests = (task.meta.cleanupRequests ?? 0) + 1;
+          return;
+        }
+        exchanges.push(exchange);
+        task.meta.requests = exchanges.length;
+        task.meta.exchanges = exchanges.map(summarizeExchange);
+      },
+    });
+    await use(api);
+    cleaningUp = true;
+  },
+  zones: async ({ api, task }, use) => {
+    const zones = new OwnZones(api, inject('runId'));
+    await use(zones);
+    task.meta.cleanup = await zones.cleanUp();
+  },
+});
+
+export function ruleTitle(id: string): string {
+  return `${id} ${ruleById(id).title}`;
+}
+
+type Check = (context: ConformanceContext) => Promise<void>;
+
+/** Labels for the Allure report, the precondition outcome, and the exchanges as an attachment. */
+async function runCheck(id: string, context: ConformanceContext, check: Check): Promise<void> {
+  const rule = ruleById(id);
+  await allure.label('rule', id);
+  await allure.feature(id.split('-')[0]!);
+  await allure.severity(rule.level === 'must' ? 'critical' : 'normal');
+  await allure.tag(rule.level.toUpperCase());
+  try {
+    await check(context);
+  } catch (error) {
+    if (error instanceof PreconditionError) notVerified(context, error.message);
+    throw error;
+  } finally {
+    const exchanges = exchangesOf.get(context.task) ?? [];
+    if (exchanges.length > 0) await allure.attachment('exchanges', exchanges.map(formatExchange).join('\n\n'), 'text/plain');
+  }
+}
+
+/** One rule, one check. */
+export function ruleTest(id: string, check: Check): void {
+  // vitest reads the destructuring to decide which fixtures to set up, so it is spelled out.
+  test(ruleTitle(id), ({ task, skip, target, api, zones }) => runCheck(id, { task, skip, target, api, zones }, check));
+}
+
+/** One rule checked over a table of cases, e.g. each status or each endpoint. */
+export function ruleCases<C extends { label: string }>(id: string, cases: readonly C[], check: (item: C, context: ConformanceContext) => Promise<void>): void {
+  // A plain loop rather than test.for: its $label interpolation quotes and shortens the label.
+  for (const item of cases) {
+    test(`${ruleTitle(id)}: ${item.label}`, ({ task, skip, target, api, zones }) =>
+      runCheck(id, { task, skip, target, api, zones }, (context) => check(item, context)));
+  }
+}

@@ -1,0 +1,63 @@
+// Runs the conformance suites through vitest's node API, one vitest project per target. One
+// toolchain serves any number of targets: the mutation gallery certifies dozens in one go.
+import { fileURLToPath } from 'node:url';
+import { startVitest, type TestUserConfig } from 'vitest/node';
+import type { TargetConfig } from './config.ts';
+import { OutcomeCollector, type CollectedRun } from './collector.ts';
+import type { TestOutcome } from './outcome.ts';
+
+export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+export interface SuiteTarget {
+  name: string;
+  config: TargetConfig;
+  ledgerPath: string;
+}
+
+export interface SuiteRunOptions {
+  runId: string;
+  /** Extra vitest reporters, e.g. junit and allure for a certificate run. */
+  reporters?: NonNullable<TestUserConfig['reporters']>;
+  /** Only tests whose title matches, e.g. "CREATE" for one family. */
+  testNamePattern?: string;
+  maxWorkers?: number;
+  onOutcome?: (project: string, outcome: TestOutcome) => void;
+  /** Called with a function that stops the run early, e.g. on SIGINT. */
+  onStarted?: (stop: () => Promise<void>) => void;
+}
+
+export async function runSuites(targets: readonly SuiteTarget[], options: SuiteRunOptions): Promise<CollectedRun> {
+  const collector = new OutcomeCollector(options.onOutcome);
+  const timeout = Math.max(...targets.map((t) => t.config.timeoutMs)) * 4 + 10_000;
+  const reporters = [collector, ...(Array.isArray(options.reporters) ? options.reporters : options.reporters ? [options.reporters] : [])];
+  const projects: TestUserConfig['projects'] = targets.map((target) => ({
+    test: {
+      name: target.name,
+      root: projectRoot,
+      include: ['suites/*.test.ts'],
+      setupFiles: ['allure-vitest/setup'],
+      provide: { zonesTarget: target.config, runId: options.runId, ledgerPath: target.ledgerPath },
+      testTimeout: timeout,
+      hookTimeout: timeout,
+      pool: 'threads',
+    },
+  }));
+  const vitest = await startVitest('test', [], {
+    config: false,
+    root: projectRoot,
+    watch: false,
+    reporters: reporters as TestUserConfig['reporters'],
+    testNamePattern: options.testNamePattern,
+    maxWorkers: options.maxWorkers ?? 4,
+    passWithNoTests: true,
+    // The CLI options type lacks `projects`, which the inline config accepts.
+    ...({ projects } as object),
+  });
+  options.onStarted?.(async () => {
+    await vitest.close();
+  });
+  await vitest.close();
+  // vitest sets a failing exit code for failed tests; the verdict decides the exit code instead.
+  process.exitCode = 0;
+  return collector.run;
+}

@@ -1,0 +1,30 @@
+// Every setting the suite reads, as data: --help, .env.example and the validator all use this list,
+// so a setting cannot exist in one place and be missing from another.
+
+export interface SettingDoc {
+  name: string;
+  default: string;
+  help: string;
+}
+
+export const DEFAULT_COVERAGE_SAMPLES = '[{"countries":["DE","AT"]},{"countries":["FR"],"provinces":["IDF"]}]';
+
+export const settingDocs: readonly SettingDoc[] = [
+  { name: 'ZONES_BASE_URL', default: '', help: 'Address of the shop, e.g. https://staging.example.com. Unset: start the embedded reference on 127.0.0.1, certify it, stop it.' },
+  { name: 'ZONES_ACCESS_TOKEN', default: '', help: 'The credential. Required when ZONES_BASE_URL is set. Never printed or written to a report.' },
+  { name: 'ZONES_AUTH_HEADER', default: 'X-Shopify-Access-Token', help: 'Header that carries the credential, e.g. Authorization.' },
+  { name: 'ZONES_AUTH_SCHEME', default: '', help: 'Scheme before the token in that header; empty sends the bare token, Bearer sends "Bearer <token>".' },
+  { name: 'ZONES_API_VERSION', default: '2026-07', help: 'Version segment of the path: /admin/api/<version>/zones.json.' },
+  { name: 'ZONES_STATUS_PARAM', default: 'status', help: 'Query parameter of the list filter by publish status.' },
+  { name: 'ZONES_STATUSES', default: 'draft,published', help: 'Comma-separated status names; must contain draft and at least one other.' },
+  { name: 'ZONES_ENVELOPE', default: 'wrapped', help: 'wrapped: {"zone":{...}} and {"zones":[...]}; bare: the zone object and a plain array.' },
+  { name: 'ZONES_ID_FIELD', default: 'id', help: 'Field of a zone record that holds its id (read without loss, sent back exactly).' },
+  { name: 'ZONES_COVERAGE_SAMPLES', default: DEFAULT_COVERAGE_SAMPLES, help: 'JSON array of at least two distinct coverage values; coverage is opaque JSON that must round-trip equal.' },
+  { name: 'ZONES_BOOKED_ZONE_ID', default: '', help: 'For DELETE-02: an existing zone with booking history. The suite only tries to delete it and checks it stays.' },
+  { name: 'ZONES_BOOKING_HOOK', default: '', help: 'For DELETE-02: shell command run with the suite environment plus ZONE_ID that gives that zone booking history (exit 0 = done).' },
+  { name: 'ZONES_BOOKING_CLEANUP_HOOK', default: '', help: 'Same shape; removes the history so that teardown can delete the zone. Without it the booked zone is left behind and reported.' },
+  { name: 'ZONES_TIMEOUT_MS', default: '30000', help: 'Time limit of one request, in milliseconds.' },
+  { name: 'ZONES_REPORTS_DIR', default: 'reports', help: 'Where conformance.json, conformance.md, junit.xml, allure-results/ and the ledger go.' },
+];
+
+export const knownSettingNames = new Set(settingDocs.map((doc) => doc.name));

@@ -1,0 +1,53 @@
+// The final sweep: whatever the ledger says this run created and nothing deleted yet is deleted now.
+// It runs after the suites, and on SIGINT or SIGTERM before the process exits.
+import { BOOKED_WITHOUT_HOOK } from './bookings.ts';
+import { isSuccess, ZonesClient } from './client.ts';
+import type { TargetConfig } from './config.ts';
+import { ledgerAt, readLedger, stillOwned } from './ledger.ts';
+import type { CleanupRecord } from './meta.ts';
+import { findZone } from './records.ts';
+
+export interface SweepResult extends CleanupRecord {
+  requests: number;
+}
+
+export async function sweepLedger(config: TargetConfig, ledgerPath: string): Promise<SweepResult> {
+  let requests = 0;
+  const ledger = ledgerAt(ledgerPath);
+  const api = new ZonesClient(config, { ledger, onExchange: () => (requests += 1) });
+  const entries = readLedger(ledgerPath);
+  const lastLeftReason = new Map<string, string>();
+  for (const entry of entries) if (entry.event === 'left') lastLeftReason.set(entry.id, entry.reason);
+  const leftBehind: { id: string; reason: string }[] = [];
+
+  for (const id of stillOwned(entries).keys()) {
+    const earlier = lastLeftReason.get(id);
+    // Deleting it again would only be refused again: the booking history is still there.
+    if (earlier === BOOKED_WITHOUT_HOOK) {
+      leftBehind.push({ id, reason: earlier });
+      continue;
+    }
+    const reason = await deleteOne(api, { text: id });
+    if (reason !== undefined) {
+      leftBehind.push({ id, reason });
+      ledger.recordLeft(id, reason);
+    }
+  }
+  const created = entries.filter((entry) => entry.event === 'created').length;
+  return { created, deleted: created - leftBehind.length, leftBehind, requests };
+}
+
+async function deleteOne(api: ZonesClient, id: { text: string }): Promise<string | undefined> {
+  try {
+    const answer = await api.deleteZone(id);
+    if (isSuccess(answer)) return undefined;
+    const list = await api.listZones();
+    if (typeof list.zones !== 'string' && isSuccess(list) && !findZone(list.zones, id)) {
+      api.ledger.recordDeleted(id.text);
+      return undefined;
+    }
+    return `DELETE answered ${answer.status} and the zone is still listed`;
+  } catch (error) {
+    return error instanceof Error ? error.message.split('\n')[0] : String(error);
+  }
+}

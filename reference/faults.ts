@@ -1,0 +1,75 @@
+// Mutants of the reference, each with exactly one defect. The suite is only worth trusting if it
+// fails every one of them on the rules listed in `breaks`, and on no other rule.
+
+export interface Fault {
+  name: string;
+  breaks: string[];
+  description: string;
+}
+
+interface FaultEntry {
+  readonly breaks: readonly string[];
+  readonly description: string;
+}
+
+const catalogue = {
+  'list-open': { breaks: ['AUTH-01'], description: 'GET without any credential answers 200 with the zones; a wrong credential is still refused.' },
+  'list-refusal-leaks-zones': { breaks: ['AUTH-01'], description: 'GET without a credential is answered 401, but the body carries the zone list.' },
+  'create-open': { breaks: ['AUTH-02'], description: 'POST without any credential creates the zone; a wrong credential is still refused.' },
+  'update-open': { breaks: ['AUTH-03'], description: 'PUT without any credential updates the zone; a wrong credential is still refused.' },
+  'delete-open': { breaks: ['AUTH-04'], description: 'DELETE without any credential deletes the zone; a wrong credential is still refused.' },
+  'unauth-200-error-body': { breaks: ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04'], description: 'A call without a credential is answered 200 with {"errors":"unauthorized"} and has no effect.' },
+  'refused-create-still-creates': { breaks: ['AUTH-05'], description: 'POST without a credential is answered 401 but the zone is created anyway.' },
+  'refused-update-still-applies': { breaks: ['AUTH-05'], description: 'PUT without a credential is answered 401 but the update is applied anyway.' },
+  'refused-delete-still-deletes': { breaks: ['AUTH-05'], description: 'DELETE without a credential is answered 401 but the zone is deleted anyway.' },
+  'any-token-accepted': { breaks: ['AUTH-06'], description: 'Any non-empty credential is accepted; only a missing one is refused.' },
+  'wrong-token-accepted-on-delete': { breaks: ['AUTH-06'], description: 'DELETE accepts a wrong credential; the other endpoints refuse it.' },
+  'create-drops-coverage': { breaks: ['CREATE-01'], description: 'POST stores an empty coverage instead of the one sent.' },
+  'create-truncates-name': { breaks: ['CREATE-01'], description: 'POST stores only the first 8 characters of the name.' },
+  'create-unlisted': { breaks: ['CREATE-01'], description: 'A new zone is missing from every list until it has been updated once.' },
+  'create-as-published': { breaks: ['CREATE-02'], description: 'A new zone gets the second status of the style instead of draft.' },
+  'create-honours-body-status': { breaks: ['CREATE-03'], description: 'A valid status in the POST body is applied to the new zone.' },
+  'list-hides-non-draft': { breaks: ['LIST-01'], description: 'GET without a filter returns only the draft zones.' },
+  'filter-ignored': { breaks: ['LIST-02'], description: 'The status filter is ignored: every zone is returned.' },
+  'filter-only-draft': { breaks: ['LIST-02'], description: 'The status filter works for draft only; any other status returns every zone.' },
+  'filter-drops-last-status': { breaks: ['LIST-02'], description: 'Filtering by the last status of the style returns an empty list.' },
+  'update-ignores-name': { breaks: ['UPDATE-01'], description: 'PUT leaves the name unchanged.' },
+  'update-echoes-name': { breaks: ['UPDATE-01'], description: 'PUT answers with the new name but stores the old one.' },
+  'update-ignores-coverage': { breaks: ['UPDATE-02'], description: 'PUT leaves the coverage unchanged.' },
+  'update-echoes-coverage': { breaks: ['UPDATE-02'], description: 'PUT answers with the new coverage but stores the old one.' },
+  'update-ignores-status': { breaks: ['UPDATE-03'], description: 'PUT leaves the status unchanged.' },
+  'update-status-unfiltered': { breaks: ['UPDATE-03'], description: 'PUT stores and shows the new status, but the filter keeps using the status the zone was created with.' },
+  'update-same-name-too': { breaks: ['UPDATE-04'], description: 'PUT is also applied to every other zone that had the same name.' },
+  'delete-keeps-zone': { breaks: ['DELETE-01'], description: 'DELETE answers 200 but keeps the zone.' },
+  'delete-refuses-all': { breaks: ['DELETE-01'], description: 'Every DELETE of an existing zone is answered 422, booked or not.' },
+  'delete-soft': { breaks: ['DELETE-01'], description: 'A deleted zone vanishes from the lists, but PUT and DELETE on its id still answer 200.' },
+  'delete-ignores-bookings': { breaks: ['DELETE-02'], description: 'A zone with booking history is deleted.' },
+  'delete-booked-500': { breaks: ['DELETE-02'], description: 'DELETE of a zone with booking history answers 500; the zone is kept.' },
+  'delete-booked-200-error-body': { breaks: ['DELETE-02'], description: 'DELETE of a zone with booking history answers 200 with an errors body; the zone is kept.' },
+  'update-path-without-json': { breaks: ['PATH-01'], description: 'PUT answers only at zones/{id} without the .json suffix; zones/{id}.json gives 404.' },
+  'delete-path-without-json': { breaks: ['PATH-01'], description: 'DELETE answers only at zones/{id} without the .json suffix; zones/{id}.json gives 404.' },
+} as const satisfies Record<string, FaultEntry>;
+
+export type FaultName = keyof typeof catalogue;
+
+export const faults: Fault[] = Object.entries(catalogue).map(([name, entry]: [string, FaultEntry]) => ({
+  name,
+  breaks: [...entry.breaks],
+  description: entry.description,
+}));
+
+export function findFault(name: string): Fault | undefined {
+  return faults.find((fault) => fault.name === name);
+}
+
+export function resolveFault(name: string | undefined): Fault | undefined {
+  if (name === undefined || name === '') return undefined;
+  const found = findFault(name);
+  if (!found) throw new Error(`unknown fault "${name}"; known faults: ${faults.map((fault) => fault.name).join(', ')}`);
+  return found;
+}
+
+/** The one question the server asks at each point where a mutant differs from the reference. */
+export function has(fault: Fault | undefined, name: FaultName): boolean {
+  return fault?.name === name;
+}

@@ -1,0 +1,54 @@
+// Ids live as text from birth to wire: a JS number would silently round the big-ids style, and path
+// ids must match exactly what the shop once sent.
+import { randomInt, randomUUID } from 'node:crypto';
+import { LosslessNumber } from 'lossless-json';
+import type { HouseStyle } from './styles.ts';
+
+export type IdSource = () => string;
+
+// Every id stays odd, and odd integers between 2^53 and 2^54 have no exact double: a client that
+// parses them as JS numbers is caught on its first round trip.
+const FIRST_UNSAFE_ODD = 9007199254740993n;
+const BIG_ID_STEP = 2n;
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+function randomToken(length: number): string {
+  let text = '';
+  for (let i = 0; i < length; i++) text += ALPHABET[randomInt(ALPHABET.length)];
+  return text;
+}
+
+export function createIdSource(style: HouseStyle): IdSource {
+  switch (style.idStyle) {
+    case 'number': {
+      // A random start keeps a suite from passing by assuming ids begin at 1.
+      let next = 1000 + randomInt(9000);
+      return () => String(next++);
+    }
+    case 'big-number': {
+      let next = FIRST_UNSAFE_ODD + 2n * BigInt(randomInt(500));
+      return () => {
+        const id = next;
+        next += BIG_ID_STEP;
+        return id.toString();
+      };
+    }
+    case 'string': {
+      if (style.stringIdShape === 'uuid') return () => randomUUID();
+      const issued = new Set<string>();
+      return () => {
+        let id: string;
+        do id = `zn_${randomToken(6)}`;
+        while (issued.has(id));
+        issued.add(id);
+        return id;
+      };
+    }
+  }
+}
+
+/** The JSON value an id is written as: numeric styles go out as unquoted digits, exactly. */
+export function idForJson(style: HouseStyle, id: string): string | LosslessNumber {
+  return style.idStyle === 'string' ? id : new LosslessNumber(id);
+}

@@ -1,0 +1,35 @@
+import { has } from '../faults.ts';
+import { reply, type Reply } from '../respond.ts';
+import { draftStatus, now, type ZoneService } from '../service.ts';
+import { checkCreate, type CreateFields } from '../zone-input.ts';
+import { oneZoneBody, zoneRecord } from '../zone-view.ts';
+
+function initialStatus({ fault, style }: ZoneService, fields: CreateFields): string {
+  if (has(fault, 'create-as-published')) return style.statuses[1] ?? draftStatus(style);
+  const asked = fields.requestedStatus;
+  if (has(fault, 'create-honours-body-status') && typeof asked === 'string' && style.statuses.includes(asked)) return asked;
+  return draftStatus(style);
+}
+
+export function createZone(service: ZoneService, body: unknown): Reply {
+  const { fault, style, store } = service;
+  const checked = checkCreate(style, body);
+  if (!checked.ok) return reply(422, { errors: checked.errors });
+  const fields = checked.value;
+  const status = initialStatus(service, fields);
+  const createdAt = now();
+  const zone = {
+    id: service.nextId(),
+    name: has(fault, 'create-truncates-name') ? [...fields.name].slice(0, 8).join('') : fields.name,
+    coverage: has(fault, 'create-drops-coverage') ? {} : fields.coverage,
+    status,
+    createdAt,
+    updatedAt: createdAt,
+    bookings: 0,
+    statusAtCreation: status,
+    awaitingFirstUpdate: has(fault, 'create-unlisted'),
+    softDeleted: false,
+  };
+  store.put(zone);
+  return reply(201, oneZoneBody(style, zoneRecord(style, zone)));
+}

@@ -1,0 +1,22 @@
+import { has } from '../faults.ts';
+import { notFound, reply, type Reply } from '../respond.ts';
+import type { ZoneService } from '../service.ts';
+
+const bookedRefusal = { errors: { base: ['the zone has booking history and cannot be deleted'] } };
+
+export function deleteZone(service: ZoneService, id: string): Reply {
+  const { fault, store } = service;
+  const zone = store.find(id);
+  if (!zone) return notFound();
+  if (has(fault, 'delete-refuses-all')) return reply(422, bookedRefusal);
+
+  if (zone.bookings > 0 && !has(fault, 'delete-ignores-bookings')) {
+    if (has(fault, 'delete-booked-500')) return reply(500, { errors: 'Internal Server Error' });
+    if (has(fault, 'delete-booked-200-error-body')) return reply(200, bookedRefusal);
+    return reply(422, bookedRefusal);
+  }
+
+  if (has(fault, 'delete-soft')) store.put({ ...zone, softDeleted: true });
+  else if (!has(fault, 'delete-keeps-zone')) store.remove(id);
+  return reply(200, {});
+}

@@ -1,0 +1,32 @@
+import { has } from '../faults.ts';
+import { reply, type Reply } from '../respond.ts';
+import { draftStatus, type ZoneService } from '../service.ts';
+import type { StoredZone } from '../zone-store.ts';
+import { zoneListBody, zoneRecord, type ZoneRecord } from '../zone-view.ts';
+
+function unfiltered(service: ZoneService, zones: StoredZone[]): StoredZone[] {
+  if (has(service.fault, 'list-hides-non-draft')) return zones.filter((zone) => zone.status === draftStatus(service.style));
+  return zones;
+}
+
+function filtered(service: ZoneService, zones: StoredZone[], wanted: string): StoredZone[] {
+  const { fault, style } = service;
+  if (has(fault, 'filter-ignored')) return zones;
+  if (has(fault, 'filter-only-draft') && wanted !== draftStatus(style)) return zones;
+  if (has(fault, 'filter-drops-last-status') && wanted === style.statuses.at(-1)) return [];
+  const statusOf = (zone: StoredZone) => (has(fault, 'update-status-unfiltered') ? zone.statusAtCreation : zone.status);
+  return zones.filter((zone) => statusOf(zone) === wanted);
+}
+
+/** The records a GET would show; also what a leaky refusal gives away. */
+export function listedRecords(service: ZoneService, query: URLSearchParams): ZoneRecord[] {
+  const visible = service.store.all().filter((zone) => !zone.softDeleted && !zone.awaitingFirstUpdate);
+  // An empty filter value is treated as no filter, as most query-string handling does.
+  const wanted = query.get(service.style.statusParam);
+  const chosen = wanted ? filtered(service, visible, wanted) : unfiltered(service, visible);
+  return chosen.map((zone) => zoneRecord(service.style, zone));
+}
+
+export function listZones(service: ZoneService, query: URLSearchParams): Reply {
+  return reply(200, zoneListBody(service.style, listedRecords(service, query)));
+}

@@ -1,0 +1,46 @@
+import { has } from '../faults.ts';
+import { notFound, reply, type Reply } from '../respond.ts';
+import { now, type ZoneService } from '../service.ts';
+import { checkUpdate, type ZoneChanges } from '../zone-input.ts';
+import type { StoredZone } from '../zone-store.ts';
+import { oneZoneBody, zoneRecord } from '../zone-view.ts';
+
+function withChanges(zone: StoredZone, changes: ZoneChanges, at: string): StoredZone {
+  return { ...zone, ...changes, updatedAt: at, awaitingFirstUpdate: false };
+}
+
+function honouredChanges({ fault }: ZoneService, changes: ZoneChanges): ZoneChanges {
+  const honoured = { ...changes };
+  if (has(fault, 'update-ignores-name')) delete honoured.name;
+  if (has(fault, 'update-ignores-coverage')) delete honoured.coverage;
+  if (has(fault, 'update-ignores-status')) delete honoured.status;
+  return honoured;
+}
+
+/** What is kept may differ from what is answered: the echo mutants answer the change but keep the old value. */
+function keptVersion({ fault }: ZoneService, before: StoredZone, answered: StoredZone): StoredZone {
+  return {
+    ...answered,
+    name: has(fault, 'update-echoes-name') ? before.name : answered.name,
+    coverage: has(fault, 'update-echoes-coverage') ? before.coverage : answered.coverage,
+  };
+}
+
+export function updateZone(service: ZoneService, id: string, body: unknown): Reply {
+  const { fault, style, store } = service;
+  const before = store.find(id);
+  if (!before) return notFound();
+  const checked = checkUpdate(style, body);
+  if (!checked.ok) return reply(422, { errors: checked.errors });
+
+  const changes = honouredChanges(service, checked.value);
+  const at = now();
+  const answered = withChanges(before, changes, at);
+  store.put(keptVersion(service, before, answered));
+  if (has(fault, 'update-same-name-too')) {
+    for (const other of store.all()) {
+      if (other.id !== id && other.name === before.name) store.put(withChanges(other, changes, at));
+    }
+  }
+  return reply(200, oneZoneBody(style, zoneRecord(style, answered)));
+}

@@ -1,0 +1,84 @@
+// Authentication, spec section "Authentication": every operation requires it, and a request
+// without it is not a valid call. A wrong credential counts as no credential.
+import { expect } from 'vitest';
+import type { AuthMode, ZonesClient } from '../helpers/client.ts';
+import { formatAnswers } from '../helpers/evidence.ts';
+import { ruleCases, ruleTest } from '../helpers/rule-test.ts';
+import type { OwnZones } from '../helpers/zones.ts';
+
+async function expectListRefusedWithoutZoneData(api: ZonesClient, zones: OwnZones, auth: AuthMode): Promise<void> {
+  const zone = await zones.create();
+  const answer = await api.listZones({ auth });
+  expect(answer).toBeRefused();
+  // The unique name of a zone that exists right now must not leak into the refusal.
+  expect(answer.exchange.responseBody.includes(String(zone.name)), `the refusal carries zone data\n\n${formatAnswers(answer)}`).toBe(false);
+}
+
+ruleTest('AUTH-01', async ({ api, zones }) => {
+  await expectListRefusedWithoutZoneData(api, zones, 'none');
+});
+
+ruleTest('AUTH-02', async ({ api, zones }) => {
+  const answer = await api.createZone({ name: zones.uniqueName(), coverage: zones.coverage(0) }, 'none');
+  expect(answer).toBeRefused();
+});
+
+ruleTest('AUTH-03', async ({ api, zones }) => {
+  const zone = await zones.create();
+  const answer = await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zone.coverage }, 'none');
+  expect(answer).toBeRefused();
+});
+
+ruleTest('AUTH-04', async ({ api, zones }) => {
+  const zone = await zones.create();
+  const answer = await api.deleteZone(zone.id, 'none');
+  expect(answer).toBeRefused();
+});
+
+const credentials = [
+  { auth: 'none', what: 'no credential' },
+  { auth: 'wrong', what: 'a wrong credential' },
+] as const;
+
+// Whether or not the target refused, an unauthenticated call must leave no trace; the state is read
+// back with the real credential.
+ruleCases('AUTH-05', credentials.map((c) => ({ ...c, label: `a create with ${c.what} creates nothing` })), async ({ auth }, { api, zones }) => {
+  const name = zones.uniqueName();
+  await api.createZone({ name, coverage: zones.coverage(0) }, auth);
+  const list = await api.listZones();
+  expect(list).toSucceed();
+  const created = await zones.adoptByName(name);
+  expect(created.map((zone) => zone.id.text), `a zone named ${name} exists after the refused create`).toEqual([]);
+});
+
+ruleCases('AUTH-05', credentials.map((c) => ({ ...c, label: `an update with ${c.what} changes nothing` })), async ({ auth }, { api, zones, target }) => {
+  const zone = await zones.create();
+  const before = await zones.readBack(zone.id);
+  await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zones.coverage(1), status: target.statuses[1] }, auth);
+  const after = await api.listZones();
+  expect(after).toShowZone(zone.id, { name: before.name, coverage: before.coverage, status: before.status });
+});
+
+ruleCases('AUTH-05', credentials.map((c) => ({ ...c, label: `a delete with ${c.what} deletes nothing` })), async ({ auth }, { api, zones }) => {
+  const zone = await zones.create();
+  await zones.readBack(zone.id);
+  await api.deleteZone(zone.id, auth);
+  const after = await api.listZones();
+  expect(after).toListZone(zone.id);
+});
+
+const operations = ['GET list', 'POST create', 'PUT update', 'DELETE delete'] as const;
+
+ruleCases('AUTH-06', operations.map((operation) => ({ operation, label: `${operation} with a wrong credential is refused` })), async ({ operation }, { api, zones }) => {
+  if (operation === 'GET list') {
+    await expectListRefusedWithoutZoneData(api, zones, 'wrong');
+  } else if (operation === 'POST create') {
+    expect(await api.createZone({ name: zones.uniqueName(), coverage: zones.coverage(0) }, 'wrong')).toBeRefused();
+  } else {
+    const zone = await zones.create();
+    const answer = operation === 'PUT update'
+      ? await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zone.coverage }, 'wrong')
+      : await api.deleteZone(zone.id, 'wrong');
+    expect(answer).toBeRefused();
+  }
+});

@@ -1,0 +1,41 @@
+// Deleting zones, spec Endpoints rule 5 and "What the service does" 4: a zone with no booking
+// history is removed for good; one with booking history is refused and stays as it was.
+import { expect, inject } from 'vitest';
+import { runBookingHook } from '../helpers/bookings.ts';
+import { notVerified } from '../helpers/outcomes.ts';
+import { zoneIdOf } from '../helpers/records.ts';
+import { ruleCases, ruleTest } from '../helpers/rule-test.ts';
+
+ruleTest('DELETE-01', async ({ api, zones, target }) => {
+  const zone = await zones.create();
+  expect(await api.deleteZone(zone.id)).toSucceed();
+  expect(await api.listZones()).not.toListZone(zone.id);
+  for (const status of target.statuses) expect(await api.listZones({ status })).not.toListZone(zone.id);
+  expect(await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zone.coverage })).toBeRefused();
+  expect(await api.deleteZone(zone.id)).toBeRefused();
+});
+
+const target = inject('zonesTarget');
+const bookingFixtures = [
+  ...(target.bookedZoneId ? [{ fixture: 'zone-id', label: `the booked zone ${target.bookedZoneId} (ZONES_BOOKED_ZONE_ID)` } as const] : []),
+  ...(target.bookingHook ? [{ fixture: 'hook', label: 'a zone booked by ZONES_BOOKING_HOOK' } as const] : []),
+];
+
+if (bookingFixtures.length === 0) {
+  ruleTest('DELETE-02', async (context) => {
+    notVerified(context, 'no booking fixture: set ZONES_BOOKED_ZONE_ID to a zone with booking history, or ZONES_BOOKING_HOOK to a command that books the zone in $ZONE_ID');
+  });
+}
+
+ruleCases('DELETE-02', bookingFixtures, async ({ fixture }, { api, zones, target }) => {
+  let id = zoneIdOf(target.bookedZoneId);
+  if (fixture === 'hook') {
+    const zone = await zones.create();
+    id = zone.id;
+    zones.markBooked(zone.id);
+    await runBookingHook(target, target.bookingHook!, zone.id, 'ZONES_BOOKING_HOOK');
+  }
+  const before = await zones.readBack(id!);
+  expect(await api.deleteZone(id!)).toBeRefused();
+  expect(await api.listZones()).toShowZone(id!, { name: before.name, coverage: before.coverage, status: before.status });
+});

@@ -1,0 +1,45 @@
+// Listing zones, spec Endpoints rule 2 and "What the service does" 3: the unfiltered list is every
+// zone of the shop, and the filter by publish status returns exactly the zones in that status.
+import { expect, inject } from 'vitest';
+import { formatAnswers } from '../helpers/evidence.ts';
+import { PreconditionError } from '../helpers/outcomes.ts';
+import { findZone, type ZoneRecord } from '../helpers/records.ts';
+import { ruleCases, ruleTest } from '../helpers/rule-test.ts';
+import type { OwnZones } from '../helpers/zones.ts';
+
+const statuses = inject('zonesTarget').statuses;
+
+async function oneZonePerStatus(zones: OwnZones): Promise<ZoneRecord[]> {
+  const made: ZoneRecord[] = [];
+  for (const status of statuses) made.push(await zones.createInStatus(status));
+  return made;
+}
+
+ruleTest('LIST-01', async ({ api, zones }) => {
+  const made = await oneZonePerStatus(zones);
+  const list = await api.listZones();
+  for (const zone of made) expect(list).toListZone(zone.id);
+});
+
+ruleCases('LIST-02', statuses.map((status) => ({ status, label: `filtered by ${status}` })), async ({ status }, { api, zones, target }) => {
+  const made = await oneZonePerStatus(zones);
+  // What status each zone is in, the unfiltered list says; the filter must agree with it.
+  const truth = await api.listZones();
+  expect(truth).toSucceed();
+  const filtered = await api.listZones({ status });
+  expect(filtered).toSucceed();
+  if (typeof filtered.zones === 'string') throw new Error(`the filtered list cannot be read: ${filtered.zones}\n\n${formatAnswers(filtered)}`);
+  const strays = filtered.zones.filter((zone) => zone.status !== status);
+  expect(strays.map((zone) => `${zone.id.text} (${String(zone.status)})`), `zones in other statuses answer the filter ${target.statusParam}=${status}\n\n${formatAnswers(...filtered.pages)}`).toEqual([]);
+  let expectedHere = 0;
+  for (const zone of made) {
+    const actual = typeof truth.zones === 'string' ? undefined : findZone(truth.zones, zone.id);
+    if (actual?.status === status) {
+      expectedHere += 1;
+      expect(filtered).toListZone(zone.id);
+    } else {
+      expect(filtered).not.toListZone(zone.id);
+    }
+  }
+  if (expectedHere === 0) throw new PreconditionError(`no zone could be put in status ${status}, so the filter's completeness is unchecked\n\n${formatAnswers(truth)}`);
+});

@@ -1,0 +1,25 @@
+// Paths, spec Endpoints and Versioning: all four operations live under {base_url}/admin/api/{version}/,
+// the collection at zones.json and one zone at zones/{zone_id}.json.
+import { expect } from 'vitest';
+import { ruleCases } from '../helpers/rule-test.ts';
+
+const operations = [
+  { operation: 'list', label: 'GET zones.json answers' },
+  { operation: 'create', label: 'POST zones.json answers' },
+  { operation: 'update', label: 'PUT zones/{zone_id}.json answers' },
+  { operation: 'delete', label: 'DELETE zones/{zone_id}.json answers' },
+] as const;
+
+ruleCases('PATH-01', operations, async ({ operation }, { api, zones }) => {
+  if (operation === 'list') {
+    expect(await api.listZones()).toSucceed();
+  } else if (operation === 'create') {
+    expect(await api.createZone({ name: zones.uniqueName(), coverage: zones.coverage(0) })).toSucceed();
+  } else {
+    const zone = await zones.create();
+    const answer = operation === 'update'
+      ? await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zone.coverage })
+      : await api.deleteZone(zone.id);
+    expect(answer).toSucceed();
+  }
+});

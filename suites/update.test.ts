@@ -1,0 +1,40 @@
+// Updating zones, spec Endpoints rule 4: PUT addresses one zone by its id and may change name,
+// coverage and status. Each update also sends the fields it keeps, so that a target that treats PUT
+// as a full replacement is not mistaken for a broken one.
+import { expect, inject } from 'vitest';
+import { ruleCases, ruleTest } from '../helpers/rule-test.ts';
+
+ruleTest('UPDATE-01', async ({ api, zones }) => {
+  const zone = await zones.create();
+  const name = zones.uniqueName();
+  expect(await api.updateZone(zone.id, { name, coverage: zone.coverage })).toSucceed();
+  expect(await api.listZones()).toShowZone(zone.id, { name });
+});
+
+ruleTest('UPDATE-02', async ({ api, zones }) => {
+  const zone = await zones.create({ coverage: zones.coverage(0) });
+  const coverage = zones.coverage(1);
+  expect(await api.updateZone(zone.id, { name: zone.name, coverage })).toSucceed();
+  expect(await api.listZones()).toShowZone(zone.id, { coverage });
+});
+
+const otherStatuses = inject('zonesTarget').statuses.filter((status) => status !== 'draft');
+
+ruleCases('UPDATE-03', otherStatuses.map((status) => ({ status, label: `draft to ${status}` })), async ({ status }, { api, zones }) => {
+  const zone = await zones.create();
+  expect(await api.updateZone(zone.id, { name: zone.name, coverage: zone.coverage, status })).toSucceed();
+  expect(await api.listZones()).toShowZone(zone.id, { status });
+  expect(await api.listZones({ status })).toListZone(zone.id);
+  expect(await api.listZones({ status: 'draft' })).not.toListZone(zone.id);
+});
+
+ruleTest('UPDATE-04', async ({ api, zones, target }) => {
+  // Twins: same name and coverage, so only the id can tell the target which one is meant.
+  const name = zones.uniqueName();
+  const coverage = zones.coverage(0);
+  const updated = await zones.create({ name, coverage });
+  const twin = await zones.create({ name, coverage });
+  const before = await zones.readBack(twin.id);
+  expect(await api.updateZone(updated.id, { name: zones.uniqueName(), coverage: zones.coverage(1), status: target.statuses[1] })).toSucceed();
+  expect(await api.listZones()).toShowZone(twin.id, { name: before.name, coverage: before.coverage, status: before.status });
+});
