@@ -75,6 +75,7 @@ async function main(): Promise<void> {
   try {
     const reports = await certify([{ name: 'target', config }], {
       testNamePattern: args.rule,
+      allure: true,
       reporters: [
         ['junit', { outputFile: join(config.reportsDir, 'junit.xml') }],
         ['allure-vitest/reporter', { resultsDir: join(config.reportsDir, 'allure-results') }],

@@ -21,6 +21,8 @@ interface ConformanceFixtures {
 export type ConformanceContext = Pick<TestContext, 'task' | 'skip'> & ConformanceFixtures;
 
 const exchangesOf = new WeakMap<object, Exchange[]>();
+// Set while the zones fixture tears down, so clean-up requests are not counted as the check's own.
+const cleaningUp = new WeakSet<object>();
 
 export const test = baseTest.extend<ConformanceFixtures>({
   target: async ({}, use) => {
@@ -29,11 +31,10 @@ export const test = baseTest.extend<ConformanceFixtures>({
   api: async ({ target, task }, use) => {
     const exchanges: Exchange[] = [];
     exchangesOf.set(task, exchanges);
-    let cleaningUp = false;
     const api = new ZonesClient(target, {
       ledger: ledgerAt(inject('ledgerPath')),
       onExchange: (exchange) => {
-        if (cleaningUp) {
+        if (cleaningUp.has(task)) {
           task.meta.cleanupRequests = (task.meta.cleanupRequests ?? 0) + 1;
           return;
         }
@@ -43,11 +44,11 @@ export const test = baseTest.extend<ConformanceFixtures>({
       },
     });
     await use(api);
-    cleaningUp = true;
   },
   zones: async ({ api, task }, use) => {
     const zones = new OwnZones(api, inject('runId'));
     await use(zones);
+    cleaningUp.add(task);
     task.meta.cleanup = await zones.cleanUp();
   },
 });

@@ -70,7 +70,7 @@ function urlFor(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-export function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
+export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
   const style = resolveStyle(options.style);
   const fault = resolveFault(options.fault);
   const host = options.host ?? '127.0.0.1';
@@ -78,7 +78,7 @@ export function startReference(options: ReferenceOptions = {}): Promise<RunningR
   const service = createZoneService(style, fault);
   const server = createServer(handler(service, token));
 
-  return new Promise((resolve, reject) => {
+  return new Promise<RunningReference>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
       server.off('error', reject);

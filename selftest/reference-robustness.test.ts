@@ -113,3 +113,23 @@ test('a status in the create body is ignored: the new zone is draft', async () =
   expect(zone.status).toBe('draft');
   expect((await call('DELETE', `${API}/zones/${zone.id}.json`)).status).toBe(200);
 });
+
+test('a streamed body that grows past 64 KiB is cut off with 413', async () => {
+  const chunk = new TextEncoder().encode('x'.repeat(16 * 1024));
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent++ < 8) controller.enqueue(chunk);
+      else controller.close();
+    },
+  });
+  const res = await fetch(`${ref.url}${API}/zones.json`, {
+    method: 'POST',
+    headers: { 'X-Shopify-Access-Token': ref.token },
+    body: stream,
+    duplex: 'half',
+  } as RequestInit);
+  expect(res.status).toBe(413);
+  expect(JSON.parse(await res.text())).toHaveProperty('errors');
+  expect(await listedNames()).toEqual(['Keeper']);
+});
