@@ -1,0 +1,101 @@
+// The mutation gallery: the whole suite against the reference in every house style (it must say
+// conformant, with no false alarm) and against every mutant (it must say non-conformant, naming the
+// rule the mutant breaks). A refactor that quietly stops checking a rule turns this red.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { rules } from '../helpers/rules.ts';
+import { faults } from '../reference/faults.ts';
+import { houseStyles } from '../reference/styles.ts';
+import type { GalleryResult, GalleryRun } from './gallery/gallery.ts';
+import { isKilled, renderKillMatrix } from './gallery/kill-matrix.ts';
+import { projectRoot, runEntry } from './run-node.ts';
+
+let run: GalleryRun;
+const result = (name: string): GalleryResult => {
+  const found = run.results.find((r) => r.name === name);
+  if (!found) throw new Error(`the gallery has no target ${name}`);
+  return found;
+};
+
+beforeAll(async () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'zc-gallery-test-')), 'gallery.json');
+  const child = await runEntry('selftest/gallery/run-gallery.ts', [out], {});
+  if (child.code !== 0) throw new Error(`the gallery run failed (exit ${child.code}):\n${child.stderr}\n${child.stdout}`);
+  run = JSON.parse(readFileSync(out, 'utf8')) as GalleryRun;
+});
+
+describe('correct implementations', () => {
+  test.for(Object.keys(houseStyles))('the reference in the %s house style is conformant with every MUST rule passed', (style) => {
+    const r = result(`style-${style}`);
+    expect(r.failedMust, 'a MUST rule failed on a correct implementation: a false alarm').toEqual([]);
+    expect(r.notVerified, 'rules left unverified').toEqual([]);
+    expect(r.suiteErrors).toEqual([]);
+    expect(r.leftBehind, 'zones left behind on a correct target').toEqual([]);
+    expect([r.verdict, r.exitCode]).toEqual(['conformant', 0]);
+  });
+
+  test('every catalogue rule has a test, and every test leads with a known rule id', () => {
+    const r = result('style-default');
+    for (const rule of rules) expect(r.testsByRule[rule.id]?.length ?? 0, `${rule.id} has no test`).toBeGreaterThan(0);
+    for (const [id, titles] of Object.entries(r.testsByRule)) for (const title of titles) expect(title.startsWith(`${id} `)).toBe(true);
+    // A test with an unknown id is reported as a suite error, which the style checks already forbid.
+    expect(r.suiteErrors).toEqual([]);
+  });
+});
+
+describe('mutants', () => {
+  test.for(faults.map((f) => [f.name, f.breaks.join(', ')]))('mutant %s is non-conformant and fails %s', ([name]) => {
+    const r = result(`mutant-${name}`);
+    expect(r.failedMust, `mutant ${name} survived`).toEqual(expect.arrayContaining(r.breaks));
+    expect([r.verdict, r.exitCode]).toEqual(['non-conformant', 1]);
+    expect(isKilled(r)).toBe(true);
+  });
+
+  test('every MUST rule has at least one mutant that breaks it', () => {
+    const aimed = new Set(faults.flatMap((f) => f.breaks));
+    const orphans = rules.filter((rule) => rule.level === 'must' && !aimed.has(rule.id)).map((rule) => rule.id);
+    expect(orphans).toEqual([]);
+  });
+
+  test('every fault declares only catalogue MUST rules', () => {
+    const must = new Set(rules.filter((rule) => rule.level === 'must').map((rule) => rule.id));
+    for (const fault of faults) for (const id of fault.breaks) expect(must.has(id), `${fault.name} declares ${id}`).toBe(true);
+  });
+});
+
+describe('booking fixtures', () => {
+  test('DELETE-02 with ZONES_BOOKED_ZONE_ID is verified and the booked zone is left as it was', () => {
+    const r = result('booking-by-zone-id');
+    expect(r.testsByRule['DELETE-02']).toEqual([expect.stringContaining('ZONES_BOOKED_ZONE_ID')]);
+    expect(r.failedMust).toEqual([]);
+    expect(r.notVerified.filter((n) => n.startsWith('DELETE-02'))).toEqual([]);
+    expect(r.bookedZoneStillThere).toBe(true);
+    expect(r.verdict).toBe('conformant');
+  });
+
+  test('DELETE-02 with ZONES_BOOKING_HOOK and its cleanup hook is verified and leaves nothing behind', () => {
+    const r = result('style-default');
+    expect(r.testsByRule['DELETE-02']).toEqual([expect.stringContaining('ZONES_BOOKING_HOOK')]);
+    expect(r.leftBehind).toEqual([]);
+  });
+
+  test('without a cleanup hook, the booked zones stay and the report says why', () => {
+    const r = result('booking-hook-without-cleanup');
+    expect(r.verdict).toBe('conformant');
+    expect(r.leftBehind.length).toBeGreaterThan(0);
+    for (const left of r.leftBehind) expect(left.reason).toMatch(/booking history.*ZONES_BOOKING_CLEANUP_HOOK/);
+  });
+
+  test('without any booking fixture, DELETE-02 is not verified and the run is incomplete (exit 2)', () => {
+    const r = result('no-booking-fixture');
+    expect(r.notVerified).toEqual(expect.arrayContaining([expect.stringMatching(/^DELETE-02: .*ZONES_BOOKED_ZONE_ID.*ZONES_BOOKING_HOOK/)]));
+    expect([r.verdict, r.exitCode]).toEqual(['incomplete', 2]);
+  });
+});
+
+test('docs/kill-matrix.md is current (regenerate with npm run killmatrix)', () => {
+  const committed = readFileSync(join(projectRoot, 'docs/kill-matrix.md'), 'utf8');
+  expect(committed).toBe(renderKillMatrix(run.results));
+});

@@ -1,0 +1,82 @@
+// Certifies every gallery target in one vitest run and condenses what each got, for the self-test
+// and the kill matrix.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConformanceReport } from '../../helpers/certificate.ts';
+import { certify } from '../../helpers/certify.ts';
+import { readTargetConfig } from '../../helpers/config.ts';
+import { startGallery, stopGallery, type GalleryTarget } from './targets.ts';
+
+export interface GalleryResult {
+  name: string;
+  kind: 'correct' | 'mutant' | 'fixture';
+  breaks: string[];
+  description: string;
+  verdict: string;
+  exitCode: number;
+  failedMust: string[];
+  failedShould: string[];
+  notVerified: string[];
+  suiteErrors: string[];
+  leftBehind: { id: string; reason: string }[];
+  requests: number;
+  tests: number;
+  /** Titles of the tests of each rule: the link between catalogue and suites. */
+  testsByRule: Record<string, string[]>;
+  /** For ZONES_BOOKED_ZONE_ID: whether that zone is still there after the run. */
+  bookedZoneStillThere?: boolean;
+  /** The failure messages of the declared rules, for a reader of the matrix. */
+  evidence: Record<string, string>;
+}
+
+async function stillListed(target: GalleryTarget, id: string): Promise<boolean> {
+  const { url, token, style } = target.reference;
+  const answer = await fetch(`${url}/admin/api/2026-07/zones.json`, { headers: { [style.authHeader]: token } });
+  return new RegExp(`"${style.idField}":\\s*"?${id}\\b`).test(await answer.text());
+}
+
+export interface GalleryRun {
+  seconds: number;
+  results: GalleryResult[];
+}
+
+export async function runGallery(options: { mutants?: boolean } = {}): Promise<GalleryRun> {
+  const reportsDir = mkdtempSync(join(tmpdir(), 'zc-gallery-'));
+  const base = readTargetConfig({ ZONES_REPORTS_DIR: reportsDir });
+  const targets = await startGallery(base, options);
+  try {
+    const started = Date.now();
+    const reports = await certify(targets.map((t) => ({ name: t.name, config: t.config })), {
+      maxWorkers: 4,
+      include: ['selftest/gallery/all-suites.gallery.ts'],
+    });
+    const results: GalleryResult[] = [];
+    for (const target of targets) results.push(await condense(target, reports.get(target.name)!));
+    return { seconds: Math.round((Date.now() - started) / 100) / 10, results };
+  } finally {
+    await stopGallery(targets);
+  }
+}
+
+async function condense(target: GalleryTarget, report: ConformanceReport): Promise<GalleryResult> {
+  const ids = (level: string, status: string) => report.rules.filter((r) => r.level === level && r.status === status).map((r) => r.id);
+  return {
+    name: target.name,
+    kind: target.kind,
+    breaks: target.breaks,
+    description: target.description,
+    verdict: report.verdict,
+    exitCode: report.exitCode,
+    failedMust: ids('must', 'failed'),
+    failedShould: ids('should', 'failed'),
+    notVerified: report.rules.filter((r) => r.status === 'not-verified').map((r) => `${r.id}: ${r.reason}`),
+    suiteErrors: report.suiteErrors,
+    leftBehind: report.cleanup.leftBehind,
+    requests: report.requests.total,
+    tests: report.rules.reduce((sum, rule) => sum + rule.tests.length, 0),
+    testsByRule: Object.fromEntries(report.rules.map((r) => [r.id, r.tests.map((t) => t.title)])),
+    bookedZoneStillThere: target.config.bookedZoneId ? await stillListed(target, target.config.bookedZoneId) : undefined,
+    evidence: Object.fromEntries(report.rules.filter((r) => target.breaks.includes(r.id)).map((r) => [r.id, r.reason ?? ''])),
+  };
+}

@@ -1,0 +1,12 @@
+// The suite's own tests (`npm test`). The conformance suites in suites/ are not run directly here:
+// they need a target, and selftest/ starts the targets and runs them through the real launcher.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['selftest/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 180_000,
+    reporters: ['default'],
+  },
+});
