@@ -98,6 +98,7 @@ export function renderMarkdown(report: ConformanceReport): string {
       lines.push(`### ${rule.id} ${rule.status === 'failed' ? 'FAILED' : 'not verified'} (${rule.level.toUpperCase()})`, '', rule.title, '');
       for (const test of rule.tests.filter((t) => t.state !== 'passed')) {
         lines.push(`- ${test.title}: ${test.state}`, '', '```', (test.reason ?? '').trim(), '```', '');
+        if (test.exchanges.length > 0) lines.push('  What the test sent, in order:', '', ...test.exchanges.map((e) => `  1. \`${e}\``), '');
       }
       if (rule.tests.length === 0) lines.push(`- ${rule.reason}`, '');
     }

@@ -1,0 +1,126 @@
+// `npm run conformance` as a user meets it: exit codes, the one-line refusal of a run that cannot
+// happen, the report files, and the token kept out of every output.
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
+import { settingDocs } from '../helpers/settings.ts';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { runEntry } from './run-node.ts';
+
+const TOKEN = 'shpat_selftest_0123456789abcdef';
+const conformance = (env: Record<string, string>, args: string[] = []) => runEntry('bin/conformance.ts', args, env);
+const reportsDir = () => mkdtempSync(join(tmpdir(), 'zc-cli-'));
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+describe('runs that cannot happen exit 3 with one message', () => {
+  test('--help lists every setting and exits 0', async () => {
+    const run = await conformance({}, ['--help']);
+    expect(run.code).toBe(0);
+    for (const doc of settingDocs) expect(run.stdout).toContain(doc.name);
+  });
+
+  test('bad settings name every bad variable, before any request', async () => {
+    const run = await conformance({ ZONES_BASE_URL: 'http://127.0.0.1:9', ZONES_STATUSES: 'live', ZONES_ENVELOPE: 'boxed' });
+    expect(run.code).toBe(3);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/ZONES_ACCESS_TOKEN.*ZONES_STATUSES.*ZONES_ENVELOPE/);
+    expect(run.stdout).toBe('');
+  });
+
+  test('an unknown option is refused', async () => {
+    const run = await conformance({}, ['--colour']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/--colour/);
+  });
+
+  test('an unreachable target', async () => {
+    const run = await conformance({ ZONES_BASE_URL: 'http://127.0.0.1:9', ZONES_ACCESS_TOKEN: TOKEN, ZONES_REPORTS_DIR: reportsDir() });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/cannot reach the target at http:\/\/127\.0\.0\.1:9/);
+    expect(run.stderr + run.stdout).not.toContain(TOKEN);
+  });
+
+  test('a target that rejects the token', async () => {
+    const reference = await startReference({ token: 'the-real-token' });
+    try {
+      const run = await conformance({ ZONES_BASE_URL: reference.url, ZONES_ACCESS_TOKEN: TOKEN, ZONES_REPORTS_DIR: reportsDir() });
+      expect(run.code).toBe(3);
+      expect(run.stderr).toMatch(/rejects the access token.*401/);
+      expect(run.stderr + run.stdout).not.toContain(TOKEN);
+    } finally {
+      await reference.close();
+    }
+  });
+});
+
+describe('a full run against a target named by settings', () => {
+  let reference: RunningReference;
+  let dir: string;
+  let run: Awaited<ReturnType<typeof conformance>>;
+
+  beforeAll(async () => {
+    reference = await startReference({ token: TOKEN, style: 'bearer-bare' });
+    dir = reportsDir();
+    run = await conformance({ ...settingsForStyle(reference.style, reference.url, TOKEN), ...bookingHooksForReference(), ZONES_REPORTS_DIR: dir });
+  });
+  afterAll(() => reference.close());
+
+  test('is conformant, exit 0', () => {
+    expect(run.stdout).toMatch(/verdict: CONFORMANT/);
+    expect(run.code).toBe(0);
+  });
+
+  test('writes conformance.json with the verdict, target, times, every rule, requests and clean-up', () => {
+    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
+    expect(report).toMatchObject({ verdict: 'conformant', target: { baseUrl: reference.url }, cleanup: { leftBehind: [] } });
+    expect(Date.parse(report.finishedAt)).toBeGreaterThanOrEqual(Date.parse(report.startedAt));
+    expect(report.requests.total).toBeGreaterThan(50);
+    expect(report.cleanup.created).toBe(report.cleanup.deleted);
+    for (const rule of report.rules) expect(rule).toMatchObject({ id: expect.any(String), level: expect.stringMatching(/^(must|should)$/), status: 'passed', tests: expect.any(Array) });
+  });
+
+  test('writes the certificate, junit.xml and allure results labelled with rule ids', () => {
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toMatch(/^# Conformance certificate: CONFORMANT/);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('CREATE-02 a new zone is in draft status');
+    const results = readdirSync(join(dir, 'allure-results')).filter((f) => f.endsWith('-result.json'));
+    expect(results.length).toBeGreaterThan(30);
+    const labels = results.map((f) => JSON.parse(readFileSync(join(dir, 'allure-results', f), 'utf8')).labels as { name: string; value: string }[]);
+    expect(labels.every((list) => list.some((l) => l.name === 'rule' && /^[A-Z]+-\d{2}$/.test(l.value)))).toBe(true);
+  });
+
+  test('never writes the token: not to the console, a report, an attachment or the ledger', () => {
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+    const files = filesUnder(dir);
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) expect(readFileSync(file, 'utf8').includes(TOKEN), file).toBe(false);
+  });
+});
+
+test('a target that breaks a rule exits 1 and names the rule', async () => {
+  const reference = await startReference({ token: TOKEN, fault: 'update-ignores-name' });
+  try {
+    const dir = reportsDir();
+    const run = await conformance({ ...settingsForStyle(reference.style, reference.url, TOKEN), ...bookingHooksForReference(), ZONES_REPORTS_DIR: dir });
+    expect(run.stdout).toMatch(/FAILED\s+UPDATE-01 an update changes the name/);
+    expect(run.stdout).toMatch(/verdict: NON-CONFORMANT/);
+    expect(run.code).toBe(1);
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toMatch(/### UPDATE-01 FAILED[\s\S]*> GET http[\s\S]*`PUT http[^`]*-> 200`/);
+  } finally {
+    await reference.close();
+  }
+});
+
+test('with no settings, the embedded reference is certified conformant (exit 0)', async () => {
+  const dir = reportsDir();
+  const run = await conformance({ ZONES_REPORTS_DIR: dir });
+  expect(run.stdout).toMatch(/embedded reference/);
+  expect(run.code).toBe(0);
+  expect(existsSync(join(dir, 'conformance.json'))).toBe(true);
+});

@@ -1,0 +1,97 @@
+// Settings: one validated config, defaults that match the default profile, and one message naming
+// every bad variable, so a half-configured run never starts.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ConfigError, describeTarget, readTargetConfig } from '../helpers/config.ts';
+import { settingDocs } from '../helpers/settings.ts';
+import { projectRoot } from './run-node.ts';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    readTargetConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('defaults', () => {
+  test('no settings at all means the embedded reference in the default profile', () => {
+    const config = readTargetConfig({});
+    expect(config).toMatchObject({
+      baseUrl: '',
+      embedded: true,
+      authHeader: 'X-Shopify-Access-Token',
+      authScheme: '',
+      apiVersion: '2026-07',
+      statusParam: 'status',
+      statuses: ['draft', 'published'],
+      envelope: 'wrapped',
+      idField: 'id',
+      reportsDir: 'reports',
+    });
+    expect(config.coverageSamples.length).toBeGreaterThanOrEqual(2);
+  });
+
+  test('a target is read from the settings, with the trailing slash of the base URL dropped', () => {
+    const config = readTargetConfig({
+      ZONES_BASE_URL: 'https://shop.example/',
+      ZONES_ACCESS_TOKEN: 'secret',
+      ZONES_AUTH_HEADER: 'Authorization',
+      ZONES_AUTH_SCHEME: 'Bearer',
+      ZONES_STATUSES: 'draft, active ,archived',
+      ZONES_STATUS_PARAM: 'publish_status',
+      ZONES_ENVELOPE: 'bare',
+      ZONES_ID_FIELD: 'zone_id',
+      ZONES_COVERAGE_SAMPLES: '[{"a":1},{"a":9007199254740993}]',
+    });
+    expect(config).toMatchObject({ baseUrl: 'https://shop.example', embedded: false, statuses: ['draft', 'active', 'archived'], envelope: 'bare' });
+    expect(config.coverageSamples[1]).toBe('{"a":9007199254740993}');
+  });
+});
+
+describe('bad settings', () => {
+  test('every bad variable is named in one error', () => {
+    const problems = problemsOf({
+      ZONES_BASE_URL: 'ftp://shop',
+      ZONES_STATUSES: 'published',
+      ZONES_ENVELOPE: 'boxed',
+      ZONES_COVERAGE_SAMPLES: '[1]',
+      ZONES_TIMEOUT_MS: 'soon',
+    });
+    const named = problems.map((p) => p.split(' ')[0]);
+    expect(named).toEqual(expect.arrayContaining(['ZONES_BASE_URL', 'ZONES_ACCESS_TOKEN', 'ZONES_STATUSES', 'ZONES_ENVELOPE', 'ZONES_COVERAGE_SAMPLES', 'ZONES_TIMEOUT_MS']));
+  });
+
+  test.for([
+    [{ ZONES_BASE_URL: 'not a url', ZONES_ACCESS_TOKEN: 't' }, 'ZONES_BASE_URL'],
+    [{ ZONES_BASE_URL: 'https://shop', }, 'ZONES_ACCESS_TOKEN'],
+    [{ ZONES_STATUSES: 'draft' }, 'ZONES_STATUSES'],
+    [{ ZONES_STATUSES: 'live,archived' }, 'ZONES_STATUSES'],
+    [{ ZONES_STATUSES: 'draft,live,live' }, 'ZONES_STATUSES'],
+    [{ ZONES_AUTH_HEADER: 'X Token' }, 'ZONES_AUTH_HEADER'],
+    [{ ZONES_API_VERSION: '2026/07' }, 'ZONES_API_VERSION'],
+    [{ ZONES_COVERAGE_SAMPLES: '{"a":1}' }, 'ZONES_COVERAGE_SAMPLES'],
+    [{ ZONES_COVERAGE_SAMPLES: '[1, 1.0]' }, 'ZONES_COVERAGE_SAMPLES'],
+    [{ ZONES_COVERAGE_SAMPLES: 'nope' }, 'ZONES_COVERAGE_SAMPLES'],
+    [{ ZONES_BOOKING_CLEANUP_HOOK: 'true' }, 'ZONES_BOOKING_CLEANUP_HOOK'],
+    [{ ZONES_BASEURL: 'https://typo' }, 'ZONES_BASEURL'],
+  ] as [Record<string, string>, string][])('%o is refused, naming %s', ([env, name]) => {
+    expect(problemsOf(env).map((p) => p.split(' ')[0])).toContain(name);
+  });
+});
+
+test('the target description for reports never holds the token', () => {
+  const config = readTargetConfig({ ZONES_BASE_URL: 'https://shop.example', ZONES_ACCESS_TOKEN: 'shpat_secret_123' });
+  expect(JSON.stringify(describeTarget(config))).not.toContain('shpat_secret_123');
+});
+
+test('.env.example documents every setting with its default', () => {
+  const example = readFileSync(join(projectRoot, '.env.example'), 'utf8');
+  for (const doc of settingDocs) {
+    expect(example).toContain(`# ${doc.name}=`);
+    expect(example).toContain(doc.default === '' ? '# default: (empty)' : `# default: ${doc.default}`);
+  }
+});

@@ -1,0 +1,63 @@
+// The ownership guard: the client refuses, before sending anything, any PUT or DELETE on a zone this
+// run did not create. The one exception is the DELETE-02 attempt on ZONES_BOOKED_ZONE_ID.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { configForReference } from '../bin/embedded-reference.ts';
+import { OwnershipError, ZonesClient, type Exchange } from '../helpers/client.ts';
+import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import { Ledger, readLedger } from '../helpers/ledger.ts';
+import { startReference, type RunningReference } from '../reference/server.ts';
+
+let reference: RunningReference;
+let config: TargetConfig;
+let foreignId: string;
+
+beforeAll(async () => {
+  reference = await startReference();
+  config = configForReference(readTargetConfig({}), reference);
+  // Somebody else's zone, made behind the suite's back.
+  const made = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, {
+    method: 'POST',
+    headers: { 'x-shopify-access-token': reference.token, 'content-type': 'application/json' },
+    body: JSON.stringify({ zone: { name: 'not-ours', coverage: { countries: ['NL'] } } }),
+  });
+  foreignId = String(((await made.json()) as { zone: { id: number } }).zone.id);
+});
+afterAll(() => reference.close());
+
+function clientWith(overrides: Partial<TargetConfig> = {}) {
+  const sent: Exchange[] = [];
+  const ledger = new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-ledger-')), 'run.jsonl'));
+  const api = new ZonesClient({ ...config, ...overrides }, { ledger, onExchange: (e) => sent.push(e) });
+  return { api, sent, ledger };
+}
+
+test('a PUT or DELETE on a zone the run did not create is refused without a request', async () => {
+  const { api, sent } = clientWith();
+  await expect(api.updateZone({ text: foreignId }, { name: 'hijacked' })).rejects.toThrow(OwnershipError);
+  await expect(api.deleteZone({ text: foreignId })).rejects.toThrow(OwnershipError);
+  expect(sent).toEqual([]);
+  const list = await api.listZones();
+  expect(typeof list.zones !== 'string' && list.zones.find((z) => z.id.text === foreignId)?.name).toBe('not-ours');
+});
+
+test('a zone the run created is in the ledger before the create call returns, and may be changed', async () => {
+  const { api, ledger } = clientWith();
+  const answer = await api.createZone({ name: 'ours', coverage: {} });
+  if (typeof answer.zone === 'string') throw new Error(answer.zone);
+  expect(readLedger(ledger.path)).toEqual([expect.objectContaining({ event: 'created', id: answer.zone.id.text, name: 'ours' })]);
+  expect((await api.updateZone(answer.zone.id, { name: 'ours-renamed', coverage: {} })).status).toBe(200);
+  expect((await api.deleteZone(answer.zone.id)).status).toBe(200);
+  expect(readLedger(ledger.path).map((e) => e.event)).toEqual(['created', 'deleted']);
+});
+
+test('ZONES_BOOKED_ZONE_ID may be sent a DELETE, never a PUT', async () => {
+  await fetch(`${reference.url}/__reference__/zones/${foreignId}/bookings`, { method: 'POST' });
+  const { api, sent } = clientWith({ bookedZoneId: foreignId });
+  await expect(api.updateZone({ text: foreignId }, { name: 'hijacked' })).rejects.toThrow(OwnershipError);
+  expect(sent).toEqual([]);
+  expect((await api.deleteZone({ text: foreignId })).status).toBe(422);
+  expect(sent.map((e) => e.method)).toEqual(['DELETE']);
+});
