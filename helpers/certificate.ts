@@ -17,7 +17,9 @@ export interface ConformanceReport {
   target: { baseUrl: string; embedded: boolean; settings: Record<string, unknown> };
   summary: Record<'must' | 'should', Record<'passed' | 'failed' | 'notVerified', number>>;
   rules: RuleResult[];
-  requests: { total: number; tests: number; cleanup: number; preflight: number };
+  requests: { total: number; tests: number; cleanup: number; preflight: number; throttled: number };
+  /** Read-after-write lag: how often a list needed re-reading before it showed a write. */
+  consistency: { timeoutMs: number; lagSeen: number; longestLagMs: number };
   cleanup: CleanupRecord;
   suiteErrors: string[];
 }
@@ -30,7 +32,7 @@ export interface RunFacts {
   outcomes: readonly TestOutcome[];
   runErrors: readonly string[];
   cleanup: CleanupRecord;
-  requests: { preflight: number; sweep: number };
+  requests: { preflight: number; sweep: number; throttled: number };
 }
 
 export function buildReport(facts: RunFacts): ConformanceReport {
@@ -49,6 +51,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     };
   };
   const tests = facts.outcomes.reduce((sum, o) => sum + o.requests, 0);
+  const lags = facts.outcomes.flatMap((o) => o.lagMs);
   const cleanup = facts.outcomes.reduce((sum, o) => sum + o.cleanupRequests, 0) + facts.requests.sweep;
   return {
     suite: 'zones-conformance',
@@ -61,7 +64,18 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     target: { baseUrl: facts.config.baseUrl, embedded: facts.config.embedded, settings: describeTarget(facts.config) },
     summary: { must: count('must'), should: count('should') },
     rules,
-    requests: { total: tests + cleanup + facts.requests.preflight, tests, cleanup, preflight: facts.requests.preflight },
+    requests: {
+      total: tests + cleanup + facts.requests.preflight,
+      tests,
+      cleanup,
+      preflight: facts.requests.preflight,
+      throttled: facts.requests.throttled + facts.outcomes.reduce((sum, o) => sum + o.throttled, 0),
+    },
+    consistency: {
+      timeoutMs: facts.config.consistencyTimeoutMs,
+      lagSeen: lags.length,
+      longestLagMs: Math.max(0, ...lags),
+    },
     cleanup: facts.cleanup,
     suiteErrors,
   };
@@ -82,7 +96,8 @@ export function renderMarkdown(report: ConformanceReport): string {
     `| MUST rules | ${report.summary.must.passed} passed, ${report.summary.must.failed} failed, ${report.summary.must.notVerified} not verified |`,
     `| SHOULD rules | ${report.summary.should.passed} passed, ${report.summary.should.failed} warnings, ${report.summary.should.notVerified} not verified |`,
     `| Run | ${report.runId}, ${report.startedAt} to ${report.finishedAt} |`,
-    `| Requests | ${report.requests.total} (tests ${report.requests.tests}, clean-up ${report.requests.cleanup}, preflight ${report.requests.preflight}) |`,
+    `| Requests | ${report.requests.total} (tests ${report.requests.tests}, clean-up ${report.requests.cleanup}, preflight ${report.requests.preflight}); ${report.requests.throttled} answered 429 and were sent again |`,
+    `| Read-after-write lag | ${report.consistency.lagSeen === 0 ? 'none seen' : `seen ${report.consistency.lagSeen} time(s), longest ${report.consistency.longestLagMs} ms`} (allowed: ${report.consistency.timeoutMs} ms) |`,
     `| Clean-up | ${report.cleanup.created} created, ${report.cleanup.deleted} deleted, ${report.cleanup.leftBehind.length} left behind |`,
     '',
     '## Rules',

@@ -8,6 +8,7 @@ import { ledgerAt } from './ledger.ts';
 import { preflight } from './preflight.ts';
 import { runSuites, type SuiteRunOptions } from './run-suites.ts';
 import { sweepLedger } from './sweep.ts';
+import { throttleFor } from './throttle.ts';
 
 export interface CertifyTarget {
   name: string;
@@ -51,7 +52,8 @@ export async function certify(targets: readonly CertifyTarget[], options: Certif
       outcomes: run.outcomes.get(target.name) ?? [],
       runErrors: run.errors,
       cleanup,
-      requests: { preflight: target.preflightRequests, sweep: sweepRequests },
+      // The main process's own throttle saw the 429s of the preflight and the sweep.
+      requests: { preflight: target.preflightRequests, sweep: sweepRequests, throttled: throttleFor(target.config.baseUrl, target.config.maxRps).throttled },
     }));
   }
   return reports;

@@ -6,6 +6,7 @@ import type { TargetConfig } from './config.ts';
 import type { Ledger } from './ledger.ts';
 import { parseJson, stringifyJson } from './json.ts';
 import { readZone, readZoneList, type ZoneId, type ZoneRecord } from './records.ts';
+import { sleep, throttleFor } from './throttle.ts';
 
 export type AuthMode = 'valid' | 'none' | 'wrong';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -58,9 +59,22 @@ export class TransportError extends Error {
 export interface ClientOptions {
   ledger: Ledger;
   onExchange?: (exchange: Exchange) => void;
+  /** Told when a list needed re-reading before a write showed, and for how long. */
+  onLag?: (waitedMs: number) => void;
 }
 
+/** How a list read copes with read-after-write lag (ZONES_CONSISTENCY_TIMEOUT_MS). */
+export type Settle =
+  /** Re-read until the list satisfies this, or the consistency timeout passes. */
+  | ((list: ListAnswer) => boolean)
+  /** Wait out the whole consistency timeout first: for checks that a call changed nothing. */
+  | 'after-timeout';
+
 const MAX_PAGES = 100;
+const MAX_THROTTLED_RETRIES = 10;
+const MAX_TRANSIENT_RETRIES = 3;
+const RESEND_GET_ON = new Set([502, 503, 504]);
+const SETTLE_POLL_MS = 200;
 const agents = new Map<number, Agent>();
 
 function agentFor(timeoutMs: number): Agent {
@@ -92,7 +106,24 @@ export class ZonesClient {
     return `${this.config.baseUrl}/admin/api/${this.config.apiVersion}/zones/${encodeURIComponent(id.text)}.json`;
   }
 
-  async listZones(options: { status?: string; auth?: AuthMode } = {}): Promise<ListAnswer> {
+  async listZones(options: { status?: string; auth?: AuthMode; settle?: Settle } = {}): Promise<ListAnswer> {
+    const patience = this.config.consistencyTimeoutMs;
+    if (options.settle === undefined || patience === 0) return this.readList(options);
+    if (options.settle === 'after-timeout') {
+      await sleep(patience);
+      return this.readList(options);
+    }
+    const started = Date.now();
+    let list = await this.readList(options);
+    while (!options.settle(list) && Date.now() - started < patience) {
+      await sleep(Math.min(SETTLE_POLL_MS, patience));
+      list = await this.readList(options);
+      if (options.settle(list)) this.options.onLag?.(Date.now() - started);
+    }
+    return list;
+  }
+
+  private async readList(options: { status?: string; auth?: AuthMode }): Promise<ListAnswer> {
     const url = new URL(this.collectionUrl());
     if (options.status !== undefined) url.searchParams.set(this.config.statusParam, options.status);
     const pages: Answer[] = [];
@@ -117,7 +148,14 @@ export class ZonesClient {
   }
 
   async createZone(fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
-    const answer = await this.send('POST', this.collectionUrl(), auth, this.body(fields));
+    let answer: Answer;
+    try {
+      answer = await this.send('POST', this.collectionUrl(), auth, this.body(fields));
+    } catch (error) {
+      // Never re-send a create whose outcome is unknown: look for what it made, and own that.
+      if (error instanceof TransportError && typeof fields.name === 'string') await this.adoptByName(fields.name);
+      throw error;
+    }
     const zone = readZone(this.config, answer.body);
     // Whatever credential was used: a zone that exists because of us is ours to clean up.
     if (isSuccess(answer) && typeof zone !== 'string') {
@@ -140,6 +178,18 @@ export class ZonesClient {
     return answer;
   }
 
+  /** Zones with this (run-unique) name now exist because of this run: they go into the ledger. */
+  async adoptByName(name: string, settle: Settle = (list) => namedIn(list, name).length > 0): Promise<ZoneRecord[]> {
+    const list = await this.listZones({ settle });
+    if (typeof list.zones === 'string') return [];
+    const found = namedIn(list, name);
+    for (const zone of found) {
+      if (!this.options.ledger.owns(zone.id.text)) this.options.ledger.recordCreated(zone.id.text, name);
+      for (const listener of this.creationListeners) listener(zone.id);
+    }
+    return found;
+  }
+
   /** The guard that keeps the suite off other people's zones, enforced here rather than by habit. */
   private assertMayWrite(method: Method, id: ZoneId): void {
     if (this.options.ledger.owns(id.text)) return;
@@ -158,6 +208,32 @@ export class ZonesClient {
   }
 
   private async send(method: Method, url: string, auth: AuthMode, body?: string): Promise<Answer> {
+    const throttle = throttleFor(this.config.baseUrl, this.config.maxRps);
+    let throttledRetries = 0;
+    let transientRetries = 0;
+    for (;;) {
+      await throttle.ready();
+      const exchange = await this.exchangeOnce(method, url, auth, body);
+      this.options.onExchange?.(exchange);
+      // A 429 was not processed, whatever the method: wait the window out and send it again.
+      if (exchange.status === 429 && throttledRetries < MAX_THROTTLED_RETRIES) {
+        throttle.tooManyRequests(exchange.responseHeaders['retry-after'], throttledRetries);
+        throttledRetries += 1;
+        continue;
+      }
+      // Only a GET may be sent twice blindly; a write whose outcome is unknown is never repeated.
+      const transient = exchange.status === undefined || RESEND_GET_ON.has(exchange.status);
+      if (method === 'GET' && transient && transientRetries < MAX_TRANSIENT_RETRIES) {
+        transientRetries += 1;
+        await sleep(250 * 2 ** transientRetries);
+        continue;
+      }
+      if (exchange.status === undefined) throw new TransportError(exchange);
+      return { exchange, status: exchange.status, body: parseBody(exchange.responseBody) };
+    }
+  }
+
+  private async exchangeOnce(method: Method, url: string, auth: AuthMode, body?: string): Promise<Exchange> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const credential = this.credential(auth);
@@ -189,9 +265,7 @@ export class ZonesClient {
       exchange.error = this.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
     }
     exchange.durationMs = Math.round(performance.now() - started);
-    this.options.onExchange?.(exchange);
-    if (exchange.status === undefined) throw new TransportError(exchange);
-    return { exchange, status: exchange.status, body: parseBody(exchange.responseBody) };
+    return exchange;
   }
 
   /** The token never reaches a record, even when a target echoes it back. */
@@ -206,6 +280,10 @@ export class ZonesClient {
     }
     return out;
   }
+}
+
+function namedIn(list: ListAnswer, name: string): ZoneRecord[] {
+  return typeof list.zones === 'string' ? [] : list.zones.filter((zone) => zone.name === name);
 }
 
 export function isSuccess(answer: Answer): boolean {

@@ -57,6 +57,8 @@ function outcomeOf(testCase: TestCase): TestOutcome {
     cleanupRequests: meta.cleanupRequests ?? 0,
     exchanges: meta.exchanges ?? [],
     cleanup: meta.cleanup,
+    throttled: meta.throttled ?? 0,
+    lagMs: meta.lagMs ?? [],
     durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
   };
 }

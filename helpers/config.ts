@@ -30,6 +30,9 @@ export interface TargetConfig {
   bookingHook?: string;
   bookingCleanupHook?: string;
   timeoutMs: number;
+  /** 0: no pacing. */
+  maxRps: number;
+  consistencyTimeoutMs: number;
   reportsDir: string;
   /** True when the suite started its own reference server. */
   embedded: boolean;
@@ -113,6 +116,13 @@ export function readTargetConfig(env: Environment): TargetConfig {
     bad('ZONES_TIMEOUT_MS', `must be a whole number of milliseconds between 100 and 600000 (got "${timeoutText}")`);
   }
 
+  const maxRps = Number(value('ZONES_MAX_RPS'));
+  if (!Number.isFinite(maxRps) || maxRps < 0 || maxRps > 1000) bad('ZONES_MAX_RPS', `must be a number of requests per second from 0 (off) to 1000 (got "${value('ZONES_MAX_RPS')}")`);
+  const consistencyTimeoutMs = Number(value('ZONES_CONSISTENCY_TIMEOUT_MS'));
+  if (!Number.isInteger(consistencyTimeoutMs) || consistencyTimeoutMs < 0 || consistencyTimeoutMs > 600_000) {
+    bad('ZONES_CONSISTENCY_TIMEOUT_MS', `must be a whole number of milliseconds from 0 to 600000 (got "${value('ZONES_CONSISTENCY_TIMEOUT_MS')}")`);
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     baseUrl,
@@ -129,6 +139,8 @@ export function readTargetConfig(env: Environment): TargetConfig {
     bookingHook,
     bookingCleanupHook,
     timeoutMs,
+    maxRps,
+    consistencyTimeoutMs,
     reportsDir: value('ZONES_REPORTS_DIR'),
     embedded: baseUrl === '',
   };

@@ -4,15 +4,10 @@ import { expect, inject } from 'vitest';
 import type { Answer, ListAnswer } from './client.ts';
 import { formatAnswers } from './evidence.ts';
 import { canonicalJson, jsonEqual } from './json.ts';
+import type { ExpectedFields } from './list-checks.ts';
 import './meta.ts';
 import { findZone, type ZoneId } from './records.ts';
 import { validatorFor, type SchemaName } from './schemas.ts';
-
-export interface ExpectedFields {
-  name?: unknown;
-  coverage?: unknown;
-  status?: unknown;
-}
 
 interface ZoneMatchers<R = unknown> {
   /** A 4xx answer. A 2xx with an error body is not a refusal, and neither is a 5xx. */

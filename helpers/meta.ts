@@ -25,6 +25,10 @@ declare module '@vitest/runner' {
     cleanupRequests?: number;
     notVerified?: string;
     cleanup?: CleanupRecord;
+    /** 429 answers the test and its clean-up met (each one waited out and sent again). */
+    throttled?: number;
+    /** How long lists took to show a write, each time one lagged. */
+    lagMs?: number[];
     /** One line per exchange of the test body, for the report. */
     exchanges?: string[];
   }

@@ -15,6 +15,8 @@ export interface TestOutcome {
   cleanupRequests: number;
   exchanges: string[];
   cleanup?: CleanupRecord;
+  throttled: number;
+  lagMs: number[];
   durationMs: number;
 }
 

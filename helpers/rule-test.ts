@@ -33,7 +33,11 @@ export const test = baseTest.extend<ConformanceFixtures>({
     exchangesOf.set(task, exchanges);
     const api = new ZonesClient(target, {
       ledger: ledgerAt(inject('ledgerPath')),
+      onLag: (waitedMs) => {
+        task.meta.lagMs = [...(task.meta.lagMs ?? []), waitedMs];
+      },
       onExchange: (exchange) => {
+        if (exchange.status === 429) task.meta.throttled = (task.meta.throttled ?? 0) + 1;
         if (cleaningUp.has(task)) {
           task.meta.cleanupRequests = (task.meta.cleanupRequests ?? 0) + 1;
           return;

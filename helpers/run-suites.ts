@@ -24,6 +24,7 @@ export interface SuiteRunOptions {
   allure?: boolean;
   /** Only tests whose title matches, e.g. "CREATE" for one family. */
   testNamePattern?: string;
+  /** Workers for the whole run; by default one per target. */
   maxWorkers?: number;
   onOutcome?: (project: string, outcome: TestOutcome) => void;
   /** Called with a function that stops the run early, e.g. on SIGINT. */
@@ -54,7 +55,9 @@ export async function runSuites(targets: readonly SuiteTarget[], options: SuiteR
     watch: false,
     reporters: reporters as TestUserConfig['reporters'],
     testNamePattern: options.testNamePattern,
-    maxWorkers: options.maxWorkers ?? 4,
+    // One worker per target by default: its requests then go out one at a time, so a 429's
+    // Retry-After window is known to every later request (helpers/throttle.ts).
+    maxWorkers: options.maxWorkers ?? targets.length,
     passWithNoTests: true,
     // The CLI options type lacks `projects`, which the inline config accepts.
     ...({ projects } as object),

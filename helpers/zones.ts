@@ -1,10 +1,11 @@
 // The zones a test owns. Each is registered for clean-up the moment the create answer arrives, and
 // torn down after the test whether it passed or failed. Tear-down problems are reported, not hidden.
 import { randomBytes } from 'node:crypto';
-import { isSuccess, type ZonesClient } from './client.ts';
+import { isSuccess, type Settle, type ZonesClient } from './client.ts';
 import { BOOKED_WITHOUT_HOOK, runBookingHook } from './bookings.ts';
 import { formatAnswers } from './evidence.ts';
 import { parseJson } from './json.ts';
+import { listsZone } from './list-checks.ts';
 import type { CleanupRecord } from './meta.ts';
 import { PreconditionError } from './outcomes.ts';
 import { findZone, type ZoneId, type ZoneRecord } from './records.ts';
@@ -73,17 +74,13 @@ export class OwnZones {
   }
 
   /** Find zones by name in the full list: how the suite learns of zones created without an id in hand. */
-  async adoptByName(name: string): Promise<ZoneRecord[]> {
-    const list = await this.api.listZones();
-    if (typeof list.zones === 'string') return [];
-    const found = list.zones.filter((zone) => zone.name === name);
-    for (const zone of found) this.adopt(zone.id);
-    return found;
+  adoptByName(name: string, settle?: Settle): Promise<ZoneRecord[]> {
+    return this.api.adoptByName(name, settle);
   }
 
   /** The zone as the full list shows it now: the state every "unchanged" check compares with. */
   async readBack(id: ZoneId): Promise<ZoneRecord> {
-    const list = await this.api.listZones();
+    const list = await this.api.listZones({ settle: (l) => listsZone(l, id) });
     const zone = typeof list.zones === 'string' ? undefined : findZone(list.zones, id);
     if (!zone) throw new PreconditionError(`zone ${id.text} is not in the list, so its state cannot be compared\n${formatAnswers(list)}`);
     return zone;

@@ -5,7 +5,7 @@ import { classify, exitCodeOf, judgeRules, verdictOf, type TestOutcome } from '.
 import { rules } from '../helpers/rules.ts';
 
 const outcome = (ruleId: string, state: TestOutcome['state'], reason?: string): TestOutcome => ({
-  title: `${ruleId} a test`, file: 'suites/x.test.ts', ruleId, state, reason, requests: 3, cleanupRequests: 0, exchanges: [], durationMs: 1,
+  title: `${ruleId} a test`, file: 'suites/x.test.ts', ruleId, state, reason, requests: 3, cleanupRequests: 0, exchanges: [], throttled: 0, lagMs: [], durationMs: 1,
 });
 const allPassed = () => rules.map((rule) => outcome(rule.id, 'passed'));
 

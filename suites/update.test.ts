@@ -2,20 +2,21 @@
 // coverage and status. Each update also sends the fields it keeps, so that a target that treats PUT
 // as a full replacement is not mistaken for a broken one.
 import { expect, inject } from 'vitest';
+import { expectZoneListed, expectZoneNotListed, expectZoneShown, expectZoneUnchanged } from '../helpers/list-checks.ts';
 import { ruleCases, ruleTest } from '../helpers/rule-test.ts';
 
 ruleTest('UPDATE-01', async ({ api, zones }) => {
   const zone = await zones.create();
   const name = zones.uniqueName();
   expect(await api.updateZone(zone.id, { name, coverage: zone.coverage })).toSucceed();
-  expect(await api.listZones()).toShowZone(zone.id, { name });
+  await expectZoneShown(api, zone.id, { name });
 });
 
 ruleTest('UPDATE-02', async ({ api, zones }) => {
   const zone = await zones.create({ coverage: zones.coverage(0) });
   const coverage = zones.coverage(1);
   expect(await api.updateZone(zone.id, { name: zone.name, coverage })).toSucceed();
-  expect(await api.listZones()).toShowZone(zone.id, { coverage });
+  await expectZoneShown(api, zone.id, { coverage });
 });
 
 const otherStatuses = inject('zonesTarget').statuses.filter((status) => status !== 'draft');
@@ -23,9 +24,9 @@ const otherStatuses = inject('zonesTarget').statuses.filter((status) => status !
 ruleCases('UPDATE-03', otherStatuses.map((status) => ({ status, label: `draft to ${status}` })), async ({ status }, { api, zones }) => {
   const zone = await zones.create();
   expect(await api.updateZone(zone.id, { name: zone.name, coverage: zone.coverage, status })).toSucceed();
-  expect(await api.listZones()).toShowZone(zone.id, { status });
-  expect(await api.listZones({ status })).toListZone(zone.id);
-  expect(await api.listZones({ status: 'draft' })).not.toListZone(zone.id);
+  await expectZoneShown(api, zone.id, { status });
+  await expectZoneListed(api, zone.id, { status });
+  await expectZoneNotListed(api, zone.id, { status: 'draft' });
 });
 
 ruleTest('UPDATE-04', async ({ api, zones, target }) => {
@@ -36,5 +37,5 @@ ruleTest('UPDATE-04', async ({ api, zones, target }) => {
   const twin = await zones.create({ name, coverage });
   const before = await zones.readBack(twin.id);
   expect(await api.updateZone(updated.id, { name: zones.uniqueName(), coverage: zones.coverage(1), status: target.statuses[1] })).toSucceed();
-  expect(await api.listZones()).toShowZone(twin.id, { name: before.name, coverage: before.coverage, status: before.status });
+  await expectZoneUnchanged(api, before);
 });

@@ -48,6 +48,7 @@ export async function runGallery(options: { mutants?: boolean } = {}): Promise<G
   try {
     const started = Date.now();
     const reports = await certify(targets.map((t) => ({ name: t.name, config: t.config })), {
+      // Each target's suites are one module (all-suites.gallery.ts), so each runs in one worker.
       maxWorkers: 4,
       include: ['selftest/gallery/all-suites.gallery.ts'],
     });
