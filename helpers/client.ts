@@ -159,7 +159,7 @@ export class ZonesClient {
     const zone = readZone(this.config, answer.body);
     // Whatever credential was used: a zone that exists because of us is ours to clean up.
     if (isSuccess(answer) && typeof zone !== 'string') {
-      this.options.ledger.recordCreated(zone.id.text, String(fields.name));
+      this.options.ledger.recordCreated(zone.id.text, String(fields.name), this.config.baseUrl);
       for (const listener of this.creationListeners) listener(zone.id);
     }
     return { ...answer, zone };
@@ -184,7 +184,7 @@ export class ZonesClient {
     if (typeof list.zones === 'string') return [];
     const found = namedIn(list, name);
     for (const zone of found) {
-      if (!this.options.ledger.owns(zone.id.text)) this.options.ledger.recordCreated(zone.id.text, name);
+      if (!this.options.ledger.owns(zone.id.text)) this.options.ledger.recordCreated(zone.id.text, name, this.config.baseUrl);
       for (const listener of this.creationListeners) listener(zone.id);
     }
     return found;

@@ -5,7 +5,10 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export type LedgerEvent =
-  | { event: 'created'; id: string; name: string; at: string }
+  /** target: the base URL, so a ledger is never applied to another shop. */
+  | { event: 'created'; id: string; name: string; target?: string; at: string }
+  /** Taken into care by `npm run sweep --by-prefix`: made by an earlier run whose ledger is lost. */
+  | { event: 'adopted'; id: string; name: string; why: string; at: string }
   | { event: 'deleted'; id: string; at: string }
   | { event: 'left'; id: string; reason: string; at: string };
 
@@ -16,18 +19,27 @@ export class Ledger {
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
     // Several test files of one run share the file; each worker learns what the others created.
-    for (const entry of readLedger(path)) if (entry.event === 'created') this.owned.add(entry.id);
+    this.learn();
+  }
+
+  private learn(): void {
+    for (const entry of readLedger(this.path)) if (entry.event === 'created' || entry.event === 'adopted') this.owned.add(entry.id);
   }
 
   owns(id: string): boolean {
     if (this.owned.has(id)) return true;
-    for (const entry of readLedger(this.path)) if (entry.event === 'created') this.owned.add(entry.id);
+    this.learn();
     return this.owned.has(id);
   }
 
-  recordCreated(id: string, name: string): void {
+  recordCreated(id: string, name: string, target?: string): void {
     this.owned.add(id);
-    this.append({ event: 'created', id, name, at: new Date().toISOString() });
+    this.append({ event: 'created', id, name, target, at: new Date().toISOString() });
+  }
+
+  recordAdopted(id: string, name: string, why: string): void {
+    this.owned.add(id);
+    this.append({ event: 'adopted', id, name, why, at: new Date().toISOString() });
   }
 
   /** Deleted by this process after it was created: tear-down need not try again. */
@@ -65,10 +77,11 @@ export function readLedger(path: string): LedgerEvent[] {
 }
 
 /** Ids the ledger says were created and not (yet) deleted, with their names. */
-export function stillOwned(entries: readonly LedgerEvent[]): Map<string, string> {
+export function stillOwned(entries: readonly LedgerEvent[], target?: string): Map<string, string> {
   const open = new Map<string, string>();
   for (const entry of entries) {
-    if (entry.event === 'created') open.set(entry.id, entry.name);
+    if (entry.event === 'created' && target !== undefined && entry.target !== undefined && entry.target !== target) continue;
+    if (entry.event === 'created' || entry.event === 'adopted') open.set(entry.id, entry.name);
     if (entry.event === 'deleted') open.delete(entry.id);
   }
   return open;

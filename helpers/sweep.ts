@@ -20,7 +20,7 @@ export async function sweepLedger(config: TargetConfig, ledgerPath: string): Pro
   for (const entry of entries) if (entry.event === 'left') lastLeftReason.set(entry.id, entry.reason);
   const leftBehind: { id: string; reason: string }[] = [];
 
-  for (const id of stillOwned(entries).keys()) {
+  for (const id of stillOwned(entries, config.baseUrl).keys()) {
     const earlier = lastLeftReason.get(id);
     // Deleting it again would only be refused again: the booking history is still there.
     if (earlier === BOOKED_WITHOUT_HOOK) {

@@ -14,8 +14,9 @@ import { findZone, type ZoneId, type ZoneRecord } from './records.ts';
 const processTag = randomBytes(2).toString('hex');
 let nameCounter = 0;
 
-export function runNamePrefix(runId: string): string {
-  return `zc-${runId}-`;
+/** The name of the n-th zone a process of a run makes: `npm run sweep --by-prefix` parses it back. */
+export function zoneName(runId: string, tag: string, n: number): string {
+  return `zc-${runId}-${tag}-${n}`;
 }
 
 interface OwnedZone {
@@ -32,7 +33,7 @@ export class OwnZones {
 
   uniqueName(): string {
     nameCounter += 1;
-    return `${runNamePrefix(this.runId)}${processTag}-${nameCounter}`;
+    return zoneName(this.runId, processTag, nameCounter);
   }
 
   /** The n-th configured coverage sample, parsed without loss. */

@@ -1,0 +1,72 @@
+// `npm run sweep`: delete zones that earlier runs left behind (a crash, a kill, a booked zone whose
+// history has since been removed). A dry run unless --yes. Exit codes: 0 done, 1 some deletes
+// failed, 3 could not run.
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { newRunId } from '../helpers/certify.ts';
+import { ConfigError, loadEnvironment, readTargetConfig } from '../helpers/config.ts';
+import { parseDuration } from '../helpers/leftovers.ts';
+import { CannotRunError } from '../helpers/preflight.ts';
+import { carryOutSweep, ledgerFiles, planSweep } from '../helpers/sweeper.ts';
+
+const USAGE = `Usage: npm run sweep -- [--ledger PATH]... [--by-prefix [--older-than 24h]] [--yes]
+
+Deletes zones that earlier runs of zones-conformance created and left on the target named by
+ZONES_BASE_URL and ZONES_ACCESS_TOKEN (the same settings as npm run conformance).
+
+  --ledger PATH     a run's ledger (repeatable); default: every ledger in $ZONES_REPORTS_DIR/ledgers
+  --by-prefix       also zones named by the suite's exact pattern zc-<run id>-<tag>-<n>
+  --older-than AGE  with --by-prefix, only runs older than this (default 24h; e.g. 90m, 2d)
+  --yes             delete; without it, only print what would be deleted
+  --help            this text`;
+
+function cannotRun(message: string): never {
+  console.error(`zones-sweep: cannot run: ${message}`);
+  process.exit(3);
+}
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseArgs({
+      options: {
+        ledger: { type: 'string', multiple: true },
+        'by-prefix': { type: 'boolean' },
+        'older-than': { type: 'string' },
+        yes: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    cannotRun(`${(error as Error).message} (see --help)`);
+  }
+  if (args.help) return console.log(USAGE);
+  const olderThanMs = parseDuration(args['older-than'] ?? '24h');
+  if (olderThanMs === undefined) cannotRun(`--older-than must look like 24h, 90m, 2d or 3600s (got "${args['older-than']}")`);
+
+  let config;
+  try {
+    config = readTargetConfig(loadEnvironment());
+  } catch (error) {
+    if (error instanceof ConfigError) cannotRun(error.message);
+    throw error;
+  }
+  if (config.embedded) cannotRun('ZONES_BASE_URL is not set: there is no shop to sweep');
+
+  const ledgers = ledgerFiles(config, args.ledger ?? []);
+  const plan = await planSweep(config, { ledgers, byPrefix: args['by-prefix'] ?? false, olderThanMs });
+  const present = plan.candidates.filter((c) => c.present);
+  console.log(`zones-sweep: ${ledgers.length} ledger(s) read; ${present.length} zone(s) of earlier runs still on ${config.baseUrl}`);
+  for (const c of present) console.log(`  ${args.yes ? 'deleting' : 'would delete'} ${c.id} ${c.name} (${c.source})`);
+  if (!args.yes) {
+    if (present.length > 0) console.log('dry run: nothing was deleted; add --yes to delete');
+    return;
+  }
+  const outcome = await carryOutSweep(config, plan, join(config.reportsDir, 'ledgers', `sweep-${newRunId()}.jsonl`));
+  for (const { candidate, reason } of outcome.failed) console.log(`  left ${candidate.id} ${candidate.name}: ${reason}`);
+  console.log(`zones-sweep: deleted ${outcome.deleted.length}, could not delete ${outcome.failed.length}`);
+  if (outcome.failed.length > 0) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => cannotRun(error instanceof CannotRunError || error instanceof Error ? error.message : String(error)));

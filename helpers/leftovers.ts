@@ -1,0 +1,22 @@
+// Recognising the suite's own zones from earlier runs. A name is only ever matched against the exact
+// pattern the suite gives its zones (never as a substring), and its age is read from the run id in it.
+/** zc-<yyyymmdd>t<hhmmss>-<4 hex>-<4 hex>-<n>: run id, process tag, counter. */
+const RUN_NAME = /^zc-(\d{8}t\d{6})-[0-9a-f]{4}-[0-9a-f]{4}-\d+$/;
+
+/** When the run that made a zone of this name started, or undefined if the name is not the suite's. */
+export function runStartOfName(name: unknown): Date | undefined {
+  if (typeof name !== 'string') return undefined;
+  const stamp = RUN_NAME.exec(name)?.[1];
+  if (!stamp) return undefined;
+  const iso = `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`;
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? undefined : new Date(time);
+}
+
+/** "24h", "90m", "2d", "3600s" in milliseconds. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)(s|m|h|d)$/.exec(text.trim());
+  if (!match) return undefined;
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 's' | 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
+}

@@ -1,0 +1,92 @@
+// `npm run sweep`: find what earlier runs left on the shop and delete it. Candidates come only from
+// ledgers (ids the suite created) or, with --by-prefix, from names matching the suite's exact name
+// pattern whose run id says they are older than the cut-off. Nothing else is ever touched.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { isSuccess, ZonesClient } from './client.ts';
+import type { TargetConfig } from './config.ts';
+import { ledgerAt, readLedger, stillOwned, type Ledger } from './ledger.ts';
+import { runStartOfName } from './leftovers.ts';
+import { CannotRunError } from './preflight.ts';
+import { findZone, type ZoneRecord } from './records.ts';
+
+export interface SweepCandidate {
+  id: string;
+  name: string;
+  /** Where the claim of ownership comes from: a ledger file, or the name pattern. */
+  source: string;
+  present: boolean;
+}
+
+export interface SweepPlan {
+  candidates: SweepCandidate[];
+  ledgers: string[];
+}
+
+export function ledgerFiles(config: TargetConfig, explicit: readonly string[]): string[] {
+  if (explicit.length > 0) return [...explicit];
+  const dir = join(config.reportsDir, 'ledgers');
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(dir, f)) : [];
+}
+
+export async function planSweep(config: TargetConfig, options: { ledgers: string[]; byPrefix: boolean; olderThanMs: number; now?: Date }): Promise<SweepPlan> {
+  const reader = new ZonesClient(config, { ledger: ledgerAt(join(config.reportsDir, 'ledgers', '.sweep-reader.jsonl')) });
+  let list;
+  try {
+    list = await reader.listZones();
+  } catch (error) {
+    throw new CannotRunError(`cannot reach the target at ${reader.collectionUrl()}: ${(error as Error).message}`);
+  }
+  if (!isSuccess(list) || typeof list.zones === 'string') {
+    throw new CannotRunError(`cannot read the zone list at ${reader.collectionUrl()} (status ${list.status}${typeof list.zones === 'string' ? `, ${list.zones}` : ''})`);
+  }
+  const zones: ZoneRecord[] = list.zones;
+  const candidates = new Map<string, SweepCandidate>();
+  for (const path of options.ledgers) {
+    for (const [id, name] of stillOwned(readLedger(path), config.baseUrl)) {
+      // The id alone could have been given to someone else's zone since; the name must still be one
+      // the suite gives, or the zone is left alone.
+      const zone = findZone(zones, { text: id });
+      if (!candidates.has(id)) candidates.set(id, { id, name, source: path, present: zone !== undefined && runStartOfName(zone.name) !== undefined });
+    }
+  }
+  if (options.byPrefix) {
+    const cutoff = (options.now ?? new Date()).getTime() - options.olderThanMs;
+    for (const zone of zones) {
+      const started = runStartOfName(zone.name);
+      if (started && started.getTime() < cutoff && !candidates.has(zone.id.text)) {
+        candidates.set(zone.id.text, { id: zone.id.text, name: String(zone.name), source: `name pattern, run started ${started.toISOString()}`, present: true });
+      }
+    }
+  }
+  return { candidates: [...candidates.values()], ledgers: options.ledgers };
+}
+
+export interface SweepOutcome {
+  deleted: SweepCandidate[];
+  failed: { candidate: SweepCandidate; reason: string }[];
+}
+
+/** Delete the present candidates; mark the absent ones done in their ledgers. */
+export async function carryOutSweep(config: TargetConfig, plan: SweepPlan, sweepLedgerPath: string): Promise<SweepOutcome> {
+  const outcome: SweepOutcome = { deleted: [], failed: [] };
+  const sweepLedger = ledgerAt(sweepLedgerPath);
+  for (const candidate of plan.candidates) {
+    const fromLedger = plan.ledgers.includes(candidate.source);
+    const ledger: Ledger = fromLedger ? ledgerAt(candidate.source) : sweepLedger;
+    if (!candidate.present) {
+      ledger.recordDeleted(candidate.id);
+      continue;
+    }
+    if (!fromLedger) ledger.recordAdopted(candidate.id, candidate.name, candidate.source);
+    const api = new ZonesClient(config, { ledger });
+    try {
+      const answer = await api.deleteZone({ text: candidate.id });
+      if (isSuccess(answer)) outcome.deleted.push(candidate);
+      else outcome.failed.push({ candidate, reason: `DELETE answered ${answer.status}` });
+    } catch (error) {
+      outcome.failed.push({ candidate, reason: (error as Error).message.split('\n')[0]! });
+    }
+  }
+  return outcome;
+}
