@@ -1,0 +1,88 @@
+// `npm run sweep` deletes only what the suite made: zones in earlier runs' ledgers, and with
+// --by-prefix zones of the suite's exact name pattern older than the cut-off. A dry run by default.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { settingsForStyle } from '../bin/reference-settings.ts';
+import { newRunId } from '../helpers/certify.ts';
+import { ZonesClient } from '../helpers/client.ts';
+import { readTargetConfig } from '../helpers/config.ts';
+import { Ledger } from '../helpers/ledger.ts';
+import { runStartOfName } from '../helpers/leftovers.ts';
+import { zoneName } from '../helpers/zones.ts';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { runEntry } from './run-node.ts';
+
+let reference: RunningReference;
+let dir: string;
+let env: Record<string, string>;
+
+async function names(): Promise<string[]> {
+  const answer = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, { headers: { [reference.style.authHeader]: reference.token } });
+  return ((await answer.json()) as { zones: { name: string }[] }).zones.map((z) => z.name).sort();
+}
+
+/** A zone made behind the suite's back, as another user of the shop would. */
+async function makeZone(name: string): Promise<void> {
+  await fetch(`${reference.url}/admin/api/2026-07/zones.json`, {
+    method: 'POST',
+    headers: { [reference.style.authHeader]: reference.token, 'content-type': 'application/json' },
+    body: JSON.stringify({ zone: { name, coverage: {} } }),
+  });
+}
+
+const threeDaysAgo = newRunId(new Date(Date.now() - 3 * 86_400_000));
+const oldRunZone = zoneName(threeDaysAgo, 'beef', 1);
+const recentRunZone = zoneName(newRunId(), 'beef', 2);
+const lookalike = `${oldRunZone}-copy`;
+
+beforeEach(async () => {
+  reference = await startReference({ token: 'tok-sweep' });
+  dir = mkdtempSync(join(tmpdir(), 'zc-sweep-'));
+  env = { ...settingsForStyle(reference.style, reference.url, reference.token), ZONES_REPORTS_DIR: dir };
+  // A crashed run: two zones in its ledger, never deleted.
+  const config = readTargetConfig(env);
+  const ledger = new Ledger(join(dir, 'ledgers', `${threeDaysAgo}.jsonl`));
+  const api = new ZonesClient(config, { ledger });
+  await api.createZone({ name: zoneName(threeDaysAgo, 'cafe', 1), coverage: {} });
+  await api.createZone({ name: zoneName(threeDaysAgo, 'cafe', 2), coverage: {} });
+  for (const name of ['shop-zone-berlin', oldRunZone, recentRunZone, lookalike]) await makeZone(name);
+});
+afterEach(() => reference.close());
+
+test('the suite can read the age back from the names it gives', () => {
+  expect(runStartOfName(oldRunZone)?.getTime()).toBeLessThan(Date.now() - 2 * 86_400_000);
+  expect(runStartOfName(lookalike)).toBeUndefined();
+  expect(runStartOfName('shop-zone-berlin')).toBeUndefined();
+});
+
+test('without --yes nothing is deleted, and the plan is printed', async () => {
+  const before = await names();
+  const run = await runEntry('bin/sweep.ts', [], env);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toMatch(/would delete .*cafe-1/);
+  expect(run.stdout).toContain('dry run');
+  expect(await names()).toEqual(before);
+});
+
+test('--yes deletes what the ledgers list, and nothing else', async () => {
+  const run = await runEntry('bin/sweep.ts', ['--yes'], env);
+  expect(run.code).toBe(0);
+  expect(await names()).toEqual([lookalike, oldRunZone, recentRunZone, 'shop-zone-berlin'].sort());
+});
+
+test('--by-prefix also deletes the exact pattern, only from runs older than --older-than', async () => {
+  const run = await runEntry('bin/sweep.ts', ['--yes', '--by-prefix', '--older-than', '24h'], env);
+  expect(run.code).toBe(0);
+  expect(await names()).toEqual([lookalike, recentRunZone, 'shop-zone-berlin'].sort());
+});
+
+test('--ledger names one ledger; a bad --older-than is refused with exit 3', async () => {
+  const wrongLedger = await runEntry('bin/sweep.ts', ['--yes', '--ledger', join(dir, 'no-such.jsonl')], env);
+  expect(wrongLedger.code).toBe(0);
+  expect((await names()).length).toBe(6);
+  const bad = await runEntry('bin/sweep.ts', ['--older-than', 'yesterday'], env);
+  expect(bad.code).toBe(3);
+  expect(bad.stderr).toMatch(/--older-than/);
+});
