@@ -105,7 +105,7 @@ export async function startUnrulyProxy(options: UnrulyOptions): Promise<UnrulyPr
   const agent = new Agent({ keepAlive: true });
   const counters = { log: [] as ProxyLogEntry[], violations: 0, throttled: 0, dropped: 0, laggedAnswers: 0, pagedAnswers: 0 };
   let proxyUrl = '';
-  let latestLists = new Map<string, Answer>();
+  const latestLists = new Map<string, Answer>();
   let staleLists = new Map<string, Answer>();
   let staleUntil = 0;
 
@@ -136,12 +136,13 @@ export async function startUnrulyProxy(options: UnrulyOptions): Promise<UnrulyPr
     const offset = offsetFrom(cursor);
     if (offset === undefined) return json(400, { errors: `${PAGE_PARAM} is not a cursor this proxy gave out` });
     query.delete(PAGE_PARAM);
-    const key = `${path}?${query}`;
+    const rest = query.toString();
+    const key = rest ? `${path}?${rest}` : path;
     let answer = Date.now() < staleUntil ? staleLists.get(key) : undefined;
     if (answer) {
       counters.laggedAnswers += 1;
     } else {
-      answer = await forward(req, cursor === null ? target : query.size > 0 ? key : path, Buffer.alloc(0));
+      answer = await forward(req, cursor === null ? target : key, Buffer.alloc(0));
       if (answer.status === 200) latestLists.set(key, answer);
     }
     const list = answer.status === 200 && options.pageSize ? readList(answer.body.toString(), envelope) : undefined;
@@ -167,7 +168,7 @@ export async function startUnrulyProxy(options: UnrulyOptions): Promise<UnrulyPr
     return answer;
   }
 
-  async function answer(req: IncomingMessage, res: ServerResponse): Promise<Answer | 'dropped'> {
+  async function answer(req: IncomingMessage): Promise<Answer | 'dropped'> {
     const target = req.url ?? '/';
     const method = req.method ?? 'GET';
     // An absolute-form target (GET http://elsewhere/ HTTP/1.1) is a forward-proxy request: not ours.
@@ -187,7 +188,7 @@ export async function startUnrulyProxy(options: UnrulyOptions): Promise<UnrulyPr
     const isList = method === 'GET' && splitTarget(target).path.endsWith('/zones.json');
     if (isList && counters.dropped < (options.dropGets ?? 0)) {
       counters.dropped += 1;
-      res.socket?.destroy();
+      req.socket.destroy();
       return 'dropped';
     }
     if (isList) return answerList(req, target);
@@ -198,7 +199,7 @@ export async function startUnrulyProxy(options: UnrulyOptions): Promise<UnrulyPr
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const entry: ProxyLogEntry = { method: req.method ?? '', url: req.url ?? '', at: Date.now(), status: 502 };
     try {
-      const outcome = await answer(req, res).catch((error: unknown) =>
+      const outcome = await answer(req).catch((error: unknown) =>
         json(502, { errors: `unruly proxy: upstream failed: ${error instanceof Error ? error.message : String(error)}` }),
       );
       if (outcome === 'dropped') {

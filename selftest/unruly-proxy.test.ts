@@ -1,0 +1,157 @@
+// The unruly proxy misbehaves exactly as announced, so a self-test that leans on it proves the suite,
+// not the proxy.
+import { parse, stringify } from 'lossless-json';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, expect, test } from 'vitest';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { startUnrulyProxy, type UnrulyOptions } from './support/unruly-proxy.ts';
+
+const API = '/admin/api/2026-07';
+const LIST = `${API}/zones.json`;
+
+const running: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.close()));
+});
+
+async function startBehindProxy(options: Omit<UnrulyOptions, 'upstream' | 'envelope'> = {}, style = 'default') {
+  const ref = await startReference({ style });
+  running.push(ref);
+  const proxy = await startUnrulyProxy({ ...options, upstream: ref.url, envelope: ref.style.envelope });
+  running.push(proxy);
+  return { ref, proxy };
+}
+
+interface Exchange {
+  status: number;
+  headers: Headers;
+  json: any;
+}
+
+async function call(ref: RunningReference, base: string, method: string, path: string, body?: unknown): Promise<Exchange> {
+  const { authHeader, authScheme } = ref.style;
+  const headers: Record<string, string> = { [authHeader]: authScheme ? `${authScheme} ${ref.token}` : ref.token };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : stringify(body) });
+  const text = await res.text();
+  // Lossless, so the big-ids style proves the proxy keeps ids above 2^53 intact.
+  return { status: res.status, headers: res.headers, json: text ? parse(text) : undefined };
+}
+
+const wrap = (ref: RunningReference, fields: object) => (ref.style.envelope === 'wrapped' ? { zone: fields } : fields);
+const one = (ref: RunningReference, json: any) => (ref.style.envelope === 'wrapped' ? json.zone : json);
+const idsIn = (ref: RunningReference, json: any): string[] =>
+  (ref.style.envelope === 'wrapped' ? json.zones : json).map((zone: any) => String(zone[ref.style.idField]));
+
+async function createZone(ref: RunningReference, base: string, name: string): Promise<string> {
+  const created = await call(ref, base, 'POST', LIST, wrap(ref, { name, coverage: {} }));
+  expect(created.status, JSON.stringify(created.json)).toBe(201);
+  return String(one(ref, created.json)[ref.style.idField]);
+}
+
+async function listIds(ref: RunningReference, base: string, query = ''): Promise<string[]> {
+  const listed = await call(ref, base, 'GET', LIST + query);
+  expect(listed.status).toBe(200);
+  return idsIn(ref, listed.json);
+}
+
+test('the rate limit answers 429 with a fractional Retry-After and counts only early retries as violations', async () => {
+  const { ref, proxy } = await startBehindProxy({ rateLimit: { perSecond: 4, burst: 2 } });
+  const list = () => call(ref, proxy.url, 'GET', LIST);
+  expect((await list()).status).toBe(200);
+  expect((await list()).status).toBe(200);
+
+  const throttled = await list();
+  expect(throttled.status).toBe(429);
+  expect(throttled.json.errors).toMatch(/calls per second/);
+  const retryAfter = throttled.headers.get('retry-after') ?? '';
+  expect(retryAfter).toMatch(/^\d+\.\d{1,3}$/);
+  expect(Number(retryAfter)).toBeGreaterThan(0);
+  expect(Number(retryAfter)).toBeLessThanOrEqual(0.25);
+  expect(proxy.violations).toBe(0);
+
+  expect((await list()).status).toBe(429);
+  expect(proxy.violations).toBe(1);
+
+  await sleep(Number(retryAfter) * 1000 + 20);
+  expect((await list()).status).toBe(200);
+  expect({ violations: proxy.violations, throttled: proxy.throttled }).toEqual({ violations: 1, throttled: 2 });
+});
+
+test('dropped list requests lose their connection and later ones are answered', async () => {
+  const { ref, proxy } = await startBehindProxy({ dropGets: 2 });
+  // Writes are never dropped: only list GETs count towards dropGets.
+  const id = await createZone(ref, proxy.url, 'survivor');
+
+  await expect(call(ref, proxy.url, 'GET', LIST)).rejects.toThrow();
+  await expect(call(ref, proxy.url, 'GET', LIST)).rejects.toThrow();
+  expect(await listIds(ref, proxy.url)).toEqual([id]);
+  expect(proxy.dropped).toBe(2);
+  expect(proxy.log.map((entry) => entry.status)).toEqual([201, 'dropped', 'dropped', 200]);
+});
+
+test.for(['default', 'bearer-bare', 'big-ids'])('pages follow rel="next" Links that keep the filter (%s style)', async (style) => {
+  const { ref, proxy } = await startBehindProxy({ pageSize: 2 }, style);
+  const [draft, other] = [ref.style.statuses[0]!, ref.style.statuses.at(-1)!];
+  for (const name of ['a', 'b', 'c', 'd', 'e']) await createZone(ref, ref.url, name);
+  // One zone outside the filter, so a Link that lost the filter would show up in the union.
+  const moved = await createZone(ref, ref.url, 'moved');
+  expect((await call(ref, ref.url, 'PUT', `${API}/zones/${moved}.json`, wrap(ref, { status: other }))).status).toBe(200);
+
+  const filter = `${ref.style.statusParam}=${draft}`;
+  const pages: string[][] = [];
+  let next: string | undefined = `${LIST}?${filter}`;
+  while (next !== undefined && pages.length < 10) {
+    const page = await call(ref, proxy.url, 'GET', next);
+    expect(page.status).toBe(200);
+    pages.push(idsIn(ref, page.json));
+    const link = page.headers.get('link');
+    if (link === null) break;
+    const target = /^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? '';
+    expect(target.startsWith(proxy.url + LIST + '?')).toBe(true);
+    expect(new URL(target).searchParams.get(ref.style.statusParam)).toBe(draft);
+    next = target.slice(proxy.url.length);
+  }
+
+  expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
+  const unpaged = await listIds(ref, ref.url, `?${filter}`);
+  expect(unpaged).toHaveLength(5);
+  expect(pages.flat()).toEqual(unpaged);
+  expect(proxy.pagedAnswers).toBe(2);
+});
+
+test('lists lag behind a write for listLagMs and are fresh afterwards', async () => {
+  const { ref, proxy } = await startBehindProxy({ listLagMs: 300 });
+  expect(await listIds(ref, proxy.url)).toEqual([]);
+  const id = await createZone(ref, proxy.url, 'late');
+
+  expect(await listIds(ref, proxy.url)).toEqual([]);
+  expect(proxy.laggedAnswers).toBe(1);
+  // A query never listed before the write has nothing stale to serve.
+  expect(await listIds(ref, proxy.url, '?status=draft')).toEqual([id]);
+
+  await sleep(350);
+  expect(await listIds(ref, proxy.url)).toEqual([id]);
+  expect(proxy.laggedAnswers).toBe(1);
+});
+
+test('latency delays every answer by latencyMs', async () => {
+  const { ref, proxy } = await startBehindProxy({ latencyMs: 150 });
+  const started = performance.now();
+  expect((await call(ref, proxy.url, 'GET', LIST)).status).toBe(200);
+  // A millisecond of slack: timers and clocks round differently.
+  expect(performance.now() - started).toBeGreaterThanOrEqual(149);
+});
+
+test('an unreachable upstream is answered 502 and the proxy stays up', async () => {
+  const ref = await startReference();
+  await ref.close();
+  const proxy = await startUnrulyProxy({ upstream: ref.url });
+  running.push(proxy);
+
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const answer = await call(ref, proxy.url, 'GET', LIST);
+    expect(answer.status).toBe(502);
+    expect(answer.json.errors).toMatch(/upstream failed/);
+  }
+});
