@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 180_000,
     reporters: ['default'],
+    // Most self-tests wait on child processes and sockets, not on the CPU: run them side by side.
+    maxWorkers: 4,
   },
 });

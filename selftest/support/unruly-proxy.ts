@@ -138,12 +138,14 @@ export async function startUnrulyProxy(options: UnrulyOptions): Promise<UnrulyPr
     query.delete(PAGE_PARAM);
     const rest = query.toString();
     const key = rest ? `${path}?${rest}` : path;
-    let answer = Date.now() < staleUntil ? staleLists.get(key) : undefined;
-    if (answer) {
+    // The upstream answers first, so it still decides who may read; only the content lags.
+    let answer = await forward(req, cursor === null ? target : key, Buffer.alloc(0));
+    const stale = answer.status === 200 && Date.now() < staleUntil ? staleLists.get(key) : undefined;
+    if (stale) {
       counters.laggedAnswers += 1;
-    } else {
-      answer = await forward(req, cursor === null ? target : key, Buffer.alloc(0));
-      if (answer.status === 200) latestLists.set(key, answer);
+      answer = stale;
+    } else if (answer.status === 200) {
+      latestLists.set(key, answer);
     }
     const list = answer.status === 200 && options.pageSize ? readList(answer.body.toString(), envelope) : undefined;
     if (!list || !options.pageSize) return answer;

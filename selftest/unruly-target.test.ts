@@ -1,0 +1,103 @@
+// The suite on an unruly but correct target: behind a 2-requests-per-second limit, with latency and
+// dropped connections, with paged lists, and with lists that lag behind writes. Each must still be
+// certified conformant, and the suite must never send a request inside a Retry-After window.
+// The runs go on side by side; the rate-limited one takes about a minute, most of it waiting.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { settingsForStyle } from '../bin/reference-settings.ts';
+import type { ConformanceReport } from '../helpers/certificate.ts';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { runEntry, type ChildRun } from './run-node.ts';
+import { startUnrulyProxy, type UnrulyOptions, type UnrulyProxy } from './support/unruly-proxy.ts';
+
+interface Condition {
+  reference: RunningReference;
+  proxy: UnrulyProxy;
+  run: ChildRun;
+  report: ConformanceReport;
+}
+
+const started: { reference: RunningReference; proxy: UnrulyProxy }[] = [];
+
+/** Certify the reference behind a proxy with these troubles, in a child process, as a user would. */
+async function certifyBehind(troubles: Omit<UnrulyOptions, 'upstream'>, extra: Record<string, string> = {}): Promise<Condition> {
+  const reference = await startReference();
+  const proxy = await startUnrulyProxy({ upstream: reference.url, ...troubles });
+  started.push({ reference, proxy });
+  // The booking hooks go straight to the reference: they are the operator's commands, not the suite's requests.
+  const hook = (method: string) => `curl -fsS -o /dev/null -X ${method} "${reference.url}/__reference__/zones/$ZONE_ID/bookings"`;
+  const dir = mkdtempSync(join(tmpdir(), 'zc-unruly-'));
+  const run = await runEntry('bin/conformance.ts', [], {
+    ...settingsForStyle(reference.style, proxy.url, reference.token),
+    ZONES_BOOKING_HOOK: hook('POST'),
+    ZONES_BOOKING_CLEANUP_HOOK: hook('DELETE'),
+    ZONES_REPORTS_DIR: dir,
+    ...extra,
+  });
+  const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+  return { reference, proxy, run, report };
+}
+
+let rateLimited: Condition;
+let flaky: Condition;
+let paged: Condition;
+let lagging: Condition;
+
+beforeAll(async () => {
+  [rateLimited, flaky, paged, lagging] = await Promise.all([
+    certifyBehind({ rateLimit: { perSecond: 2, burst: 4 } }),
+    certifyBehind({ latencyMs: 40, dropGets: 3 }),
+    certifyBehind({ pageSize: 1 }),
+    certifyBehind({ listLagMs: 300 }, { ZONES_CONSISTENCY_TIMEOUT_MS: '1500' }),
+  ]);
+}, 240_000);
+
+afterAll(async () => {
+  for (const { reference, proxy } of started) {
+    await proxy.close();
+    await reference.close();
+  }
+});
+
+function expectConformant(condition: Condition): void {
+  expect(condition.report.rules.filter((r) => r.level === 'must' && r.status !== 'passed').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+  expect([condition.report.verdict, condition.run.code]).toEqual(['conformant', 0]);
+  expect(condition.report.cleanup.leftBehind).toEqual([]);
+}
+
+describe('behind a 2 requests per second limit with a burst of 4', () => {
+  test('the suite stays conformant', () => expectConformant(rateLimited));
+  test('no request is ever sent inside a Retry-After window', () => {
+    expect(rateLimited.proxy.throttled, 'the limit was never reached: the test proves nothing').toBeGreaterThan(10);
+    expect(rateLimited.proxy.violations).toBe(0);
+  });
+  test('the report counts the throttled requests', () => {
+    expect(rateLimited.report.requests.throttled).toBe(rateLimited.proxy.throttled);
+  });
+});
+
+describe('with latency and dropped connections', () => {
+  test('dropped list reads are retried and the suite stays conformant', () => {
+    expect(flaky.proxy.dropped).toBe(3);
+    expectConformant(flaky);
+  });
+});
+
+describe('with lists paged one zone at a time', () => {
+  test('the suite follows rel="next" and stays conformant', () => {
+    expect(paged.proxy.pagedAnswers).toBeGreaterThan(2);
+    expect(paged.proxy.log.filter((entry) => entry.url.includes('page_info=')).length, 'no next page was ever fetched').toBeGreaterThan(2);
+    expectConformant(paged);
+  });
+});
+
+describe('with lists that lag 300 ms behind writes', () => {
+  test('the suite re-reads within ZONES_CONSISTENCY_TIMEOUT_MS, stays conformant and reports the lag', () => {
+    expect(lagging.proxy.laggedAnswers).toBeGreaterThan(0);
+    expectConformant(lagging);
+    expect(lagging.report.consistency.lagSeen).toBeGreaterThan(0);
+    expect(lagging.report.consistency.longestLagMs).toBeGreaterThan(0);
+  });
+});
