@@ -1,0 +1,114 @@
+// How the client treats a target in trouble: a 429 is waited out and sent again, a GET that got no
+// answer is retried, and a create whose outcome is unknown is never sent twice but looked up by its
+// name and put into the ledger.
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { configForReference } from '../bin/embedded-reference.ts';
+import { TransportError, ZonesClient, type Exchange } from '../helpers/client.ts';
+import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import { Ledger, readLedger } from '../helpers/ledger.ts';
+import { retryAfterMs, Throttle } from '../helpers/throttle.ts';
+import { startReference, type RunningReference } from '../reference/server.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function reference(): Promise<RunningReference> {
+  const running = await startReference();
+  cleanups.push(() => running.close());
+  return running;
+}
+
+/** A front for the reference that swallows every POST after passing it on: the create happens, the answer never comes. */
+async function blackHoleForCreates(upstream: RunningReference): Promise<string> {
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const answer = await fetch(`${upstream.url}${req.url}`, {
+      method: req.method,
+      headers: { [upstream.style.authHeader]: upstream.token, 'content-type': 'application/json' },
+      body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
+    });
+    if (req.method === 'POST') return; // never answered
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function client(config: TargetConfig) {
+  const sent: Exchange[] = [];
+  const ledger = new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-resilience-')), 'run.jsonl'));
+  return { api: new ZonesClient(config, { ledger, onExchange: (e) => sent.push(e) }), sent, ledger };
+}
+
+test('a create that times out is not sent again; the zone it made is found by name and owned', async () => {
+  const upstream = await reference();
+  const config = { ...configForReference(readTargetConfig({}), upstream), baseUrl: await blackHoleForCreates(upstream), timeoutMs: 400 };
+  const { api, sent, ledger } = client(config);
+  await expect(api.createZone({ name: 'zc-timeout-probe', coverage: {} })).rejects.toThrow(TransportError);
+  expect(sent.filter((e) => e.method === 'POST')).toHaveLength(1);
+  const owned = readLedger(ledger.path).filter((e) => e.event === 'created');
+  expect(owned).toEqual([expect.objectContaining({ name: 'zc-timeout-probe' })]);
+  expect(ledger.owns(owned[0]!.id)).toBe(true);
+});
+
+test('a GET that gets no answer is tried again; a DELETE is not', async () => {
+  const server = createServer((req, res) => {
+    if (req.method === 'GET' && !(server as Server & { answered?: boolean }).answered) {
+      (server as Server & { answered?: boolean }).answered = true;
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(503, { 'content-type': 'application/json' }).end('{"errors":"busy"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  const config = { ...readTargetConfig({}), baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 't' };
+  const { api, sent, ledger } = client(config);
+  const list = await api.listZones();
+  // Dropped, then 503 three times: four GETs in all, and the last answer is what the caller sees.
+  expect(sent.map((e) => e.status ?? 'no answer')).toEqual(['no answer', 503, 503, 503]);
+  expect(list.status).toBe(503);
+  ledger.recordCreated('42', 'zc-x');
+  sent.length = 0;
+  expect((await api.deleteZone({ text: '42' })).status).toBe(503);
+  expect(sent).toHaveLength(1);
+}, 20_000);
+
+test('Retry-After is read as whole or fractional seconds, or as a date', () => {
+  expect(retryAfterMs('2.0')).toBe(2000);
+  expect(retryAfterMs('0.473')).toBe(473);
+  expect(retryAfterMs('1')).toBe(1000);
+  expect(retryAfterMs(new Date(Date.now() + 3000).toUTCString())).toBeGreaterThan(1000);
+  expect(retryAfterMs(undefined)).toBeUndefined();
+  expect(retryAfterMs('soon')).toBeUndefined();
+});
+
+test('after a 429, nothing is let through before the window ends; ZONES_MAX_RPS spaces requests', async () => {
+  const throttle = new Throttle(0);
+  throttle.tooManyRequests('0.3', 0);
+  const blocked = Date.now();
+  await throttle.ready();
+  expect(Date.now() - blocked).toBeGreaterThanOrEqual(300);
+  expect(throttle.throttled).toBe(1);
+
+  const paced = new Throttle(20);
+  const started = Date.now();
+  for (let i = 0; i < 5; i += 1) await paced.ready();
+  expect(Date.now() - started).toBeGreaterThanOrEqual(4 * 50 - 5);
+});
+
+test('without Retry-After, the back-off grows', () => {
+  const throttle = new Throttle(0);
+  const first = throttle.tooManyRequests(undefined, 0);
+  const third = throttle.tooManyRequests(undefined, 2);
+  expect(third).toBeGreaterThan(first);
+});
