@@ -84,6 +84,7 @@ async function main(): Promise<void> {
       onStarted: (stop) => (stopRun = stop),
     });
     const report = reports.get('target')!;
+    if (interrupted) report.suiteErrors.push(`the run was stopped by ${interrupted} before every test had run`);
     const files = writeReport(report, config);
     printSummary(report, files);
     process.exitCode = interrupted ? (interrupted === 'SIGINT' ? 130 : 143) : report.exitCode;

@@ -42,7 +42,7 @@ export async function certify(targets: readonly CertifyTarget[], options: Certif
   const run = await runSuites(prepared, { ...options, runId });
   const reports = new Map<string, ConformanceReport>();
   for (const target of prepared) {
-    const swept = await sweepLedger(target.config, target.ledgerPath);
+    const swept = await sweepLedger(target.config, target.ledgerPath, runId);
     const { requests: sweepRequests, ...cleanup } = swept;
     reports.set(target.name, buildReport({
       config: target.config,

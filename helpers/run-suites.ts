@@ -1,7 +1,7 @@
 // Runs the conformance suites through vitest's node API, one vitest project per target. One
 // toolchain serves any number of targets: the mutation gallery certifies dozens in one go.
 import { fileURLToPath } from 'node:url';
-import { startVitest, type TestUserConfig } from 'vitest/node';
+import { createVitest, type TestUserConfig } from 'vitest/node';
 import type { TargetConfig } from './config.ts';
 import { OutcomeCollector, type CollectedRun } from './collector.ts';
 import type { TestOutcome } from './outcome.ts';
@@ -49,7 +49,8 @@ export async function runSuites(targets: readonly SuiteTarget[], options: SuiteR
       isolate: false,
     },
   }));
-  const vitest = await startVitest('test', [], {
+  const signalListenersBefore = new Set([...process.listeners('SIGINT'), ...process.listeners('SIGTERM')]);
+  const vitest = await createVitest('test', {
     config: false,
     root: projectRoot,
     watch: false,
@@ -62,10 +63,19 @@ export async function runSuites(targets: readonly SuiteTarget[], options: SuiteR
     // The CLI options type lacks `projects`, which the inline config accepts.
     ...({ projects } as object),
   });
-  options.onStarted?.(async () => {
+  // vitest's logger exits the process on SIGINT and SIGTERM; the launcher must first sweep this
+  // run's zones, so those listeners go and the launcher's own handle the signals.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(signal)) if (!signalListenersBefore.has(listener)) process.off(signal, listener);
+  }
+  // Cancelling lets the test in flight finish, tear-down included, and skips the rest: killing the
+  // workers instead could lose the answer to a create that the target has already carried out.
+  options.onStarted?.(() => vitest.cancelCurrentRun('keyboard-input'));
+  try {
+    await vitest.start();
+  } finally {
     await vitest.close();
-  });
-  await vitest.close();
+  }
   // vitest sets a failing exit code for failed tests; the verdict decides the exit code instead.
   process.exitCode = 0;
   return collector.run;

@@ -5,16 +5,19 @@ import { isSuccess, ZonesClient } from './client.ts';
 import type { TargetConfig } from './config.ts';
 import { ledgerAt, readLedger, stillOwned } from './ledger.ts';
 import type { CleanupRecord } from './meta.ts';
+import { runIdOfName } from './leftovers.ts';
 import { findZone } from './records.ts';
 
 export interface SweepResult extends CleanupRecord {
   requests: number;
 }
 
-export async function sweepLedger(config: TargetConfig, ledgerPath: string): Promise<SweepResult> {
+export async function sweepLedger(config: TargetConfig, ledgerPath: string, runId: string): Promise<SweepResult> {
   let requests = 0;
   const ledger = ledgerAt(ledgerPath);
   const api = new ZonesClient(config, { ledger, onExchange: () => (requests += 1) });
+  // A create whose answer was lost (a timeout, a stopped run) still made a zone with this run's name.
+  await adoptNamedByRun(api, runId);
   const entries = readLedger(ledgerPath);
   const lastLeftReason = new Map<string, string>();
   for (const entry of entries) if (entry.event === 'left') lastLeftReason.set(entry.id, entry.reason);
@@ -33,8 +36,20 @@ export async function sweepLedger(config: TargetConfig, ledgerPath: string): Pro
       ledger.recordLeft(id, reason);
     }
   }
-  const created = entries.filter((entry) => entry.event === 'created').length;
+  const created = entries.filter((entry) => entry.event === 'created' || entry.event === 'adopted').length;
   return { created, deleted: created - leftBehind.length, leftBehind, requests };
+}
+
+async function adoptNamedByRun(api: ZonesClient, runId: string): Promise<void> {
+  try {
+    const list = await api.listZones();
+    if (typeof list.zones === 'string') return;
+    for (const zone of list.zones) {
+      if (runIdOfName(zone.name) === runId && !api.ledger.owns(zone.id.text)) api.ledger.recordAdopted(zone.id.text, String(zone.name), 'named by this run');
+    }
+  } catch {
+    // The ledger sweep below still runs; what it cannot reach is reported as left behind.
+  }
 }
 
 async function deleteOne(api: ZonesClient, id: { text: string }): Promise<string | undefined> {

@@ -1,6 +1,6 @@
 // A run killed with SIGINT or SIGTERM partway through stops its tests, deletes every zone it made
 // (the ledger sweep), and exits with the signal's code: nothing of its own stays on the shop.
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
@@ -29,6 +29,9 @@ test.for([['SIGINT', 130], ['SIGTERM', 143]] as const)('a run stopped by %s leav
     expect(await createdSoFar(dir), 'the run had made zones before it was stopped').toBeGreaterThanOrEqual(4);
     expect(ended.code).toBe(code);
     expect(ended.stderr).toContain(`${signal}: stopping the tests, then deleting this run's zones`);
+    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
+    expect(report.suiteErrors).toContain(`the run was stopped by ${signal} before every test had run`);
+    expect(report.cleanup.leftBehind).toEqual([]);
     const list = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, { headers: { [reference.style.authHeader]: reference.token } });
     const { zones } = (await list.json()) as { zones: { name: string }[] };
     expect(zones.filter((zone) => zone.name.startsWith('zc-'))).toEqual([]);
