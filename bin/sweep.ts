@@ -56,7 +56,10 @@ async function main(): Promise<void> {
 
   const ledgers = ledgerFiles(config, args.ledger ?? []);
   const plan = await planSweep(config, { ledgers, byPrefix: args['by-prefix'] ?? false, olderThanMs });
-  const present = plan.candidates.filter((c) => c.present);
+  const present = plan.candidates.filter((c) => c.state === 'present');
+  for (const c of plan.candidates.filter((c) => c.state === 'not-ours-now')) {
+    console.log(`  leaving ${c.id}: the ledger names it ${c.name}, but that id now carries another name`);
+  }
   console.log(`zones-sweep: ${ledgers.length} ledger(s) read; ${present.length} zone(s) of earlier runs still on ${config.baseUrl}`);
   for (const c of present) console.log(`  ${args.yes ? 'deleting' : 'would delete'} ${c.id} ${c.name} (${c.source})`);
   if (!args.yes) {

@@ -5,7 +5,8 @@ import { Agent, request } from 'undici';
 import type { TargetConfig } from './config.ts';
 import type { Ledger } from './ledger.ts';
 import { parseJson, stringifyJson } from './json.ts';
-import { readZone, readZoneList, type ZoneId, type ZoneRecord } from './records.ts';
+import { PreconditionError } from './outcomes.ts';
+import { findZone, readZone, readZoneList, type ZoneId, type ZoneRecord } from './records.ts';
 import { sleep, throttleFor } from './throttle.ts';
 
 export type AuthMode = 'valid' | 'none' | 'wrong';
@@ -70,7 +71,7 @@ export type Settle =
   /** Wait out the whole consistency timeout first: for checks that a call changed nothing. */
   | 'after-timeout';
 
-const MAX_PAGES = 100;
+const MAX_PAGES = 1000;
 const MAX_THROTTLED_RETRIES = 10;
 const MAX_TRANSIENT_RETRIES = 3;
 const RESEND_GET_ON = new Set([502, 503, 504]);
@@ -131,7 +132,10 @@ export class ZonesClient {
     let next: string | undefined = url.toString();
     let problem: string | undefined;
     // Pagination is a profile assumption (Link rel="next"): a list is whole only across its pages.
-    while (next !== undefined && pages.length < MAX_PAGES) {
+    while (next !== undefined) {
+      // A list cut short proves nothing about what it lacks: the check cannot be made, not failed.
+      if (pages.length === MAX_PAGES) throw new PreconditionError(`the list runs past ${MAX_PAGES} pages, so it cannot be read whole`);
+      if (new URL(next).origin !== url.origin) throw new PreconditionError(`the list's next page is on another host (${new URL(next).origin}); the credential is not sent there`);
       const page = await this.send('GET', next, options.auth ?? 'valid');
       pages.push(page);
       if (page.status < 200 || page.status > 299) break;
@@ -161,18 +165,21 @@ export class ZonesClient {
     if (isSuccess(answer) && typeof zone !== 'string') {
       this.options.ledger.recordCreated(zone.id.text, String(fields.name), this.config.baseUrl);
       for (const listener of this.creationListeners) listener(zone.id);
+    } else if (isSuccess(answer) && typeof fields.name === 'string') {
+      // A success that shows no zone still made one: find it by its unique name.
+      await this.adoptByName(fields.name);
     }
     return { ...answer, zone };
   }
 
   async updateZone(id: ZoneId, fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
-    this.assertMayWrite('PUT', id);
+    await this.assertMayWrite('PUT', id);
     const answer = await this.send('PUT', this.zoneUrl(id), auth, this.body(fields));
     return { ...answer, zone: readZone(this.config, answer.body) };
   }
 
   async deleteZone(id: ZoneId, auth: AuthMode = 'valid'): Promise<Answer> {
-    this.assertMayWrite('DELETE', id);
+    await this.assertMayWrite('DELETE', id);
     const answer = await this.send('DELETE', this.zoneUrl(id), auth);
     if (isSuccess(answer) && this.options.ledger.owns(id.text)) this.options.ledger.recordDeleted(id.text);
     return answer;
@@ -191,10 +198,17 @@ export class ZonesClient {
   }
 
   /** The guard that keeps the suite off other people's zones, enforced here rather than by habit. */
-  private assertMayWrite(method: Method, id: ZoneId): void {
-    if (this.options.ledger.owns(id.text)) return;
+  private async assertMayWrite(method: Method, id: ZoneId): Promise<void> {
     if (method === 'DELETE' && id.text === this.config.bookedZoneId) return;
-    throw new OwnershipError(method, id);
+    if (!this.options.ledger.owns(id.text)) throw new OwnershipError(method, id);
+    // An id this run deleted may since have been given to somebody else's zone (some stores reuse
+    // ids): it is written to again only while the list shows no zone under it.
+    if (this.options.ledger.isDeleted(id.text)) {
+      const list = await this.listZones();
+      if (typeof list.zones === 'string' || findZone(list.zones, id)) {
+        throw new PreconditionError(`zone ${id.text} was deleted by this run, and the list ${typeof list.zones === 'string' ? 'cannot be read' : 'shows a zone under that id again'}; it is left alone`);
+      }
+    }
   }
 
   private body(fields: Record<string, unknown>): string {
@@ -216,7 +230,11 @@ export class ZonesClient {
       const exchange = await this.exchangeOnce(method, url, auth, body);
       this.options.onExchange?.(exchange);
       // A 429 was not processed, whatever the method: wait the window out and send it again.
-      if (exchange.status === 429 && throttledRetries < MAX_THROTTLED_RETRIES) {
+      if (exchange.status === 429) {
+        if (throttledRetries === MAX_THROTTLED_RETRIES) {
+          // A 429 is no answer to the question asked; the check cannot be made.
+          throw new TransportError({ ...exchange, error: `still 429 Too Many Requests after ${MAX_THROTTLED_RETRIES} waits` });
+        }
         throttle.tooManyRequests(exchange.responseHeaders['retry-after'], throttledRetries);
         throttledRetries += 1;
         continue;
@@ -317,9 +335,7 @@ export function nextPageUrl(link: string | undefined, current: string): string |
   for (const part of link.split(/,(?=\s*<)/)) {
     const match = /^\s*<([^>]*)>(.*)$/.exec(part);
     if (match && /;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2]!)) {
-      const next = new URL(match[1]!, current);
-      // Never follow a link off the target: the credential would go with it.
-      return next.origin === new URL(current).origin ? next.toString() : undefined;
+      return new URL(match[1]!, current).toString();
     }
   }
   return undefined;

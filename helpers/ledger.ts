@@ -8,7 +8,7 @@ export type LedgerEvent =
   /** target: the base URL, so a ledger is never applied to another shop. */
   | { event: 'created'; id: string; name: string; target?: string; at: string }
   /** Taken into care by `npm run sweep --by-prefix`: made by an earlier run whose ledger is lost. */
-  | { event: 'adopted'; id: string; name: string; why: string; at: string }
+  | { event: 'adopted'; id: string; name: string; why: string; target?: string; at: string }
   | { event: 'deleted'; id: string; at: string }
   | { event: 'left'; id: string; reason: string; at: string };
 
@@ -37,9 +37,9 @@ export class Ledger {
     this.append({ event: 'created', id, name, target, at: new Date().toISOString() });
   }
 
-  recordAdopted(id: string, name: string, why: string): void {
+  recordAdopted(id: string, name: string, why: string, target?: string): void {
     this.owned.add(id);
-    this.append({ event: 'adopted', id, name, why, at: new Date().toISOString() });
+    this.append({ event: 'adopted', id, name, why, target, at: new Date().toISOString() });
   }
 
   /** Deleted by this process after it was created: tear-down need not try again. */
@@ -80,7 +80,8 @@ export function readLedger(path: string): LedgerEvent[] {
 export function stillOwned(entries: readonly LedgerEvent[], target?: string): Map<string, string> {
   const open = new Map<string, string>();
   for (const entry of entries) {
-    if (entry.event === 'created' && target !== undefined && entry.target !== undefined && entry.target !== target) continue;
+    const elsewhere = (entry.event === 'created' || entry.event === 'adopted') && target !== undefined && entry.target !== undefined && entry.target !== target;
+    if (elsewhere) continue;
     if (entry.event === 'created' || entry.event === 'adopted') open.set(entry.id, entry.name);
     if (entry.event === 'deleted') open.delete(entry.id);
   }

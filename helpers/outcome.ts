@@ -36,6 +36,9 @@ export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
 
 /** Errors that say the suite, not the target, went wrong. */
 const SUITE_ERROR_NAMES = new Set(['OwnershipError']);
+/** No answer at all (after retries), or no time left: nothing was learned about the rule. */
+const NO_ANSWER_NAMES = new Set(['TransportError']);
+const TIMED_OUT = /^Test timed out in \d+ms/;
 
 export function classify(input: {
   state: 'passed' | 'failed' | 'skipped' | 'pending';
@@ -50,6 +53,9 @@ export function classify(input: {
   }
   if (input.errorName && SUITE_ERROR_NAMES.has(input.errorName)) {
     return { state: 'suite-error', reason: `suite defect: ${input.errorMessage ?? input.errorName}` };
+  }
+  if ((input.errorName && NO_ANSWER_NAMES.has(input.errorName)) || TIMED_OUT.test(input.errorMessage ?? '')) {
+    return { state: 'not-verified', reason: `no answer to check against: ${firstLine(input.errorMessage ?? input.errorName ?? '')}` };
   }
   // A check with no request behind it proves nothing about the target, whichever way it went.
   if (input.requests === 0) {

@@ -16,8 +16,6 @@ export async function sweepLedger(config: TargetConfig, ledgerPath: string, runI
   let requests = 0;
   const ledger = ledgerAt(ledgerPath);
   const api = new ZonesClient(config, { ledger, onExchange: () => (requests += 1) });
-  // A create whose answer was lost (a timeout, a stopped run) still made a zone with this run's name.
-  await adoptNamedByRun(api, runId);
   const entries = readLedger(ledgerPath);
   const lastLeftReason = new Map<string, string>();
   for (const entry of entries) if (entry.event === 'left') lastLeftReason.set(entry.id, entry.reason);
@@ -36,19 +34,25 @@ export async function sweepLedger(config: TargetConfig, ledgerPath: string, runI
       ledger.recordLeft(id, reason);
     }
   }
+  leftBehind.push(...(await namedButNotOwned(api, runId)));
   const created = entries.filter((entry) => entry.event === 'created' || entry.event === 'adopted').length;
   return { created, deleted: created - leftBehind.length, leftBehind, requests };
 }
 
-async function adoptNamedByRun(api: ZonesClient, runId: string): Promise<void> {
+/**
+ * Zones that carry this run's name but never reached the ledger: a create whose answer was lost, or
+ * a target that applied one of our updates to a zone that is not ours. They are reported, not
+ * deleted: deleting by name alone could destroy somebody else's data.
+ */
+async function namedButNotOwned(api: ZonesClient, runId: string): Promise<{ id: string; reason: string }[]> {
   try {
     const list = await api.listZones();
-    if (typeof list.zones === 'string') return;
-    for (const zone of list.zones) {
-      if (runIdOfName(zone.name) === runId && !api.ledger.owns(zone.id.text)) api.ledger.recordAdopted(zone.id.text, String(zone.name), 'named by this run');
-    }
+    if (typeof list.zones === 'string') return [];
+    return list.zones
+      .filter((zone) => runIdOfName(zone.name) === runId && !api.ledger.owns(zone.id.text))
+      .map((zone) => ({ id: zone.id.text, reason: `carries this run's name (${String(zone.name)}) but is not in the ledger; not deleted, check it by hand` }));
   } catch {
-    // The ledger sweep below still runs; what it cannot reach is reported as left behind.
+    return [];
   }
 }
 

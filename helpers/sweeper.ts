@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { isSuccess, ZonesClient } from './client.ts';
 import type { TargetConfig } from './config.ts';
 import { ledgerAt, readLedger, stillOwned, type Ledger } from './ledger.ts';
-import { runStartOfName } from './leftovers.ts';
+import { runIdOfName, runStartOfName } from './leftovers.ts';
 import { CannotRunError } from './preflight.ts';
 import { findZone, type ZoneRecord } from './records.ts';
 
@@ -15,7 +15,8 @@ export interface SweepCandidate {
   name: string;
   /** Where the claim of ownership comes from: a ledger file, or the name pattern. */
   source: string;
-  present: boolean;
+  /** gone: nothing to do; not-ours-now: the id now carries a name of another run or of somebody else. */
+  state: 'present' | 'gone' | 'not-ours-now';
 }
 
 export interface SweepPlan {
@@ -44,10 +45,12 @@ export async function planSweep(config: TargetConfig, options: { ledgers: string
   const candidates = new Map<string, SweepCandidate>();
   for (const path of options.ledgers) {
     for (const [id, name] of stillOwned(readLedger(path), config.baseUrl)) {
-      // The id alone could have been given to someone else's zone since; the name must still be one
-      // the suite gives, or the zone is left alone.
+      // The id alone could have been given to someone else's zone since: the zone must still carry a
+      // name of the same run, or it is left alone.
       const zone = findZone(zones, { text: id });
-      if (!candidates.has(id)) candidates.set(id, { id, name, source: path, present: zone !== undefined && runStartOfName(zone.name) !== undefined });
+      const sameRun = zone !== undefined && runIdOfName(zone.name) !== undefined && runIdOfName(zone.name) === runIdOfName(name);
+      const state = zone === undefined ? 'gone' : sameRun ? 'present' : 'not-ours-now';
+      if (!candidates.has(id)) candidates.set(id, { id, name, source: path, state });
     }
   }
   if (options.byPrefix) {
@@ -55,7 +58,7 @@ export async function planSweep(config: TargetConfig, options: { ledgers: string
     for (const zone of zones) {
       const started = runStartOfName(zone.name);
       if (started && started.getTime() < cutoff && !candidates.has(zone.id.text)) {
-        candidates.set(zone.id.text, { id: zone.id.text, name: String(zone.name), source: `name pattern, run started ${started.toISOString()}`, present: true });
+        candidates.set(zone.id.text, { id: zone.id.text, name: String(zone.name), source: `name pattern, run started ${started.toISOString()}`, state: 'present' });
       }
     }
   }
@@ -74,11 +77,9 @@ export async function carryOutSweep(config: TargetConfig, plan: SweepPlan, sweep
   for (const candidate of plan.candidates) {
     const fromLedger = plan.ledgers.includes(candidate.source);
     const ledger: Ledger = fromLedger ? ledgerAt(candidate.source) : sweepLedger;
-    if (!candidate.present) {
-      ledger.recordDeleted(candidate.id);
-      continue;
-    }
-    if (!fromLedger) ledger.recordAdopted(candidate.id, candidate.name, candidate.source);
+    if (candidate.state === 'gone') ledger.recordDeleted(candidate.id);
+    if (candidate.state !== 'present') continue;
+    if (!fromLedger) ledger.recordAdopted(candidate.id, candidate.name, candidate.source, config.baseUrl);
     const api = new ZonesClient(config, { ledger });
     try {
       const answer = await api.deleteZone({ text: candidate.id });

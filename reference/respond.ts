@@ -12,7 +12,8 @@ export const reply = (status: number, body: unknown, headers?: Record<string, st
 export const notFound = (): Reply => reply(404, { errors: 'Not Found' });
 
 export function sendReply(res: ServerResponse, { status, body, headers }: Reply): void {
-  const text = toJsonText(body);
+  // undefined: an answer with no body at all, as some shops give to a create.
+  const text = body === undefined ? '' : toJsonText(body);
   res.writeHead(status, {
     ...headers,
     'content-type': 'application/json; charset=utf-8',

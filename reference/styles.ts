@@ -14,6 +14,12 @@ export interface HouseStyle {
   idStyle: IdStyle;
   /** Only for string ids: opaque 'zn_…' tokens (the default) or UUIDs. */
   stringIdShape?: 'prefixed' | 'uuid';
+  /** PUT replaces the record: name, coverage and status must all be sent. */
+  putReplaces?: boolean;
+  /** 'empty': a create answers 201 with no body, so the client finds its zone in the list. */
+  createAnswer?: 'zone' | 'empty';
+  /** The status moves allowed, from each status; any move when absent. */
+  moves?: Record<string, string[]>;
 }
 
 export const houseStyles: Record<string, HouseStyle> = {
@@ -57,6 +63,21 @@ export const houseStyles: Record<string, HouseStyle> = {
     idField: 'uuid',
     idStyle: 'string',
     stringIdShape: 'uuid',
+  },
+  // Strict where the specification is silent: PUT is a full replacement, a create answers with no
+  // body, and not every status can be reached from draft in one move.
+  'strict-shop': {
+    name: 'strict-shop',
+    authHeader: 'Authorization',
+    authScheme: 'Bearer',
+    statuses: ['draft', 'published', 'archived'],
+    statusParam: 'published_status',
+    envelope: 'wrapped',
+    idField: 'id',
+    idStyle: 'big-number',
+    putReplaces: true,
+    createAnswer: 'empty',
+    moves: { draft: ['draft', 'published'], published: ['published', 'draft', 'archived'], archived: ['archived', 'published'] },
   },
 };
 

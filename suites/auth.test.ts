@@ -3,6 +3,7 @@
 import { expect } from 'vitest';
 import type { AuthMode, ZonesClient } from '../helpers/client.ts';
 import { formatAnswers } from '../helpers/evidence.ts';
+import { readZoneList } from '../helpers/records.ts';
 import { expectZoneUnchanged } from '../helpers/list-checks.ts';
 import { ruleCases, ruleTest } from '../helpers/rule-test.ts';
 import type { OwnZones } from '../helpers/zones.ts';
@@ -11,8 +12,11 @@ async function expectListRefusedWithoutZoneData(api: ZonesClient, zones: OwnZone
   const zone = await zones.create();
   const answer = await api.listZones({ auth });
   expect(answer).toBeRefused();
-  // The unique name of a zone that exists right now must not leak into the refusal.
+  // Neither the unique name of a zone that exists right now, nor any list of zone records, may
+  // come with the refusal.
   expect(answer.exchange.responseBody.includes(String(zone.name)), `the refusal carries zone data\n\n${formatAnswers(answer)}`).toBe(false);
+  const records = readZoneList(api.config, answer.body);
+  expect(Array.isArray(records) && records.length > 0, `the refusal carries zone records\n\n${formatAnswers(answer)}`).toBe(false);
 }
 
 ruleTest('AUTH-01', async ({ api, zones }) => {
@@ -26,7 +30,7 @@ ruleTest('AUTH-02', async ({ api, zones }) => {
 
 ruleTest('AUTH-03', async ({ api, zones }) => {
   const zone = await zones.create();
-  const answer = await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zone.coverage }, 'none');
+  const answer = await api.updateZone(zone.id, zones.updateBody(zone, { name: zones.uniqueName() }), 'none');
   expect(answer).toBeRefused();
 });
 
@@ -54,7 +58,8 @@ ruleCases('AUTH-05', credentials.map((c) => ({ ...c, label: `a create with ${c.w
 ruleCases('AUTH-05', credentials.map((c) => ({ ...c, label: `an update with ${c.what} changes nothing` })), async ({ auth }, { api, zones, target }) => {
   const zone = await zones.create();
   const before = await zones.readBack(zone.id);
-  await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zones.coverage(1), status: target.statuses[1] }, auth);
+  const status = target.statuses.find((s) => s !== 'draft');
+  await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zones.coverage(1), status }, auth);
   await expectZoneUnchanged(api, before);
 });
 
@@ -75,7 +80,7 @@ ruleCases('AUTH-06', operations.map((operation) => ({ operation, label: `${opera
   } else {
     const zone = await zones.create();
     const answer = operation === 'PUT update'
-      ? await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zone.coverage }, 'wrong')
+      ? await api.updateZone(zone.id, zones.updateBody(zone, { name: zones.uniqueName() }), 'wrong')
       : await api.deleteZone(zone.id, 'wrong');
     expect(answer).toBeRefused();
   }

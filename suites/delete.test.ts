@@ -12,7 +12,7 @@ ruleTest('DELETE-01', async ({ api, zones, target }) => {
   expect(await api.deleteZone(zone.id)).toSucceed();
   await expectZoneNotListed(api, zone.id);
   for (const status of target.statuses) await expectZoneNotListed(api, zone.id, { status });
-  expect(await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zone.coverage })).toBeRefused();
+  expect(await api.updateZone(zone.id, zones.updateBody(zone, { name: zones.uniqueName() }))).toBeRefused();
   expect(await api.deleteZone(zone.id)).toBeRefused();
 });
 

@@ -18,7 +18,7 @@ ruleCases('PATH-01', operations, async ({ operation }, { api, zones }) => {
   } else {
     const zone = await zones.create();
     const answer = operation === 'update'
-      ? await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zone.coverage })
+      ? await api.updateZone(zone.id, zones.updateBody(zone, { name: zones.uniqueName() }))
       : await api.deleteZone(zone.id);
     expect(answer).toSucceed();
   }

@@ -18,7 +18,7 @@ ruleCases('PROFILE-01', [
     expect(await api.listZones()).toMatchSchema('zone list');
   } else if (shape === 'update') {
     const zone = await zones.create();
-    expect(await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zone.coverage })).toMatchSchema('zone answer');
+    expect(await api.updateZone(zone.id, zones.updateBody(zone, { name: zones.uniqueName() }))).toMatchSchema('zone answer');
   } else {
     expect(await api.listZones({ auth: 'none' })).toMatchSchema('error');
   }
@@ -37,7 +37,7 @@ ruleCases('PROFILE-02', [
   } else {
     const zone = await zones.create();
     const answer = operation === 'update'
-      ? await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zone.coverage })
+      ? await api.updateZone(zone.id, zones.updateBody(zone, { name: zones.uniqueName() }))
       : await api.deleteZone(zone.id);
     expect(answer).toHaveStatusIn(codes);
   }
@@ -58,13 +58,15 @@ ruleCases('PROFILE-03', [
     // An id that surely names no zone: one of ours, deleted. The suite never guesses ids.
     const zone = await zones.create();
     expect(await api.deleteZone(zone.id)).toSucceed();
-    expect(await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zone.coverage })).toHaveStatusIn([404]);
-  } else if (target.bookingHook) {
+    expect(await api.updateZone(zone.id, zones.updateBody(zone, { name: zones.uniqueName() }))).toHaveStatusIn([404]);
+  } else if (target.bookingHook && target.bookingCleanupHook) {
     const zone = await zones.create();
     zones.markBooked(zone.id);
     await runBookingHook(target, target.bookingHook, zone.id, 'ZONES_BOOKING_HOOK');
     expect(await api.deleteZone(zone.id)).toHaveStatusIn([422]);
   } else {
-    notVerified(context, 'needs ZONES_BOOKING_HOOK to book a zone of the suite\'s own');
+    // Booking a zone without a way to unbook it would leave one more zone behind every night.
+    // ZONES_BOOKED_ZONE_ID is not used here: DELETE-02 is the one request the suite may send it.
+    notVerified(context, 'needs ZONES_BOOKING_HOOK with ZONES_BOOKING_CLEANUP_HOOK');
   }
 });

@@ -31,5 +31,6 @@ export function createZone(service: ZoneService, body: unknown): Reply {
     softDeleted: false,
   };
   store.put(zone);
+  if (style.createAnswer === 'empty') return reply(201, undefined);
   return reply(201, oneZoneBody(style, zoneRecord(style, zone)));
 }

@@ -2,6 +2,7 @@ import { has } from '../faults.ts';
 import { notFound, reply, type Reply } from '../respond.ts';
 import { now, type ZoneService } from '../service.ts';
 import { checkUpdate, type ZoneChanges } from '../zone-input.ts';
+import type { HouseStyle } from '../styles.ts';
 import type { StoredZone } from '../zone-store.ts';
 import { oneZoneBody, zoneRecord } from '../zone-view.ts';
 
@@ -26,12 +27,27 @@ function keptVersion({ fault }: ZoneService, before: StoredZone, answered: Store
   };
 }
 
+/** The strict styles' own rules: a full record on every PUT, and only the moves they allow. */
+function houseRuleRefusal(style: HouseStyle, before: StoredZone, changes: ZoneChanges): Record<string, string[]> | undefined {
+  if (style.putReplaces) {
+    const missing = (['name', 'coverage', 'status'] as const).filter((field) => !Object.hasOwn(changes, field));
+    if (missing.length > 0) return Object.fromEntries(missing.map((field) => [field, ['is required: PUT replaces the whole zone']]));
+  }
+  const allowed = style.moves?.[before.status];
+  if (allowed && changes.status !== undefined && !allowed.includes(changes.status)) {
+    return { status: [`cannot move from ${before.status} to ${changes.status}`] };
+  }
+  return undefined;
+}
+
 export function updateZone(service: ZoneService, id: string, body: unknown): Reply {
   const { fault, style, store } = service;
   const before = store.find(id);
   if (!before) return notFound();
   const checked = checkUpdate(style, body);
   if (!checked.ok) return reply(422, { errors: checked.errors });
+  const refusal = houseRuleRefusal(style, before, checked.value);
+  if (refusal) return reply(422, { errors: refusal });
 
   const changes = honouredChanges(service, checked.value);
   const at = now();
