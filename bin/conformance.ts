@@ -4,7 +4,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { certify } from '../helpers/certify.ts';
-import { writeReport } from '../helpers/certificate.ts';
+import { writeReport, type ConformanceReport } from '../helpers/certificate.ts';
+import { writeJunit } from '../helpers/junit.ts';
 import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { printOutcome, printSummary } from '../helpers/console-output.ts';
 import { CannotRunError } from '../helpers/preflight.ts';
@@ -29,6 +30,20 @@ function usage(): string {
     '',
     'Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST rule not verified, 3 could not run.',
   ].join('\n');
+}
+
+/** With --rule, the rules left out say so, instead of a bare "did not run". */
+function markFilteredOut(report: ConformanceReport, pattern: string): void {
+  const why = `not selected by --rule ${pattern}`;
+  report.notes.push(`a partial run: only tests matching --rule ${pattern}`);
+  for (const rule of report.rules) {
+    for (const test of rule.tests) if (test.state === 'not-verified' && test.reason === 'the test did not run') test.reason = why;
+    if (rule.status === 'not-verified' && rule.tests.every((test) => test.reason === why)) rule.reason = why;
+  }
+}
+
+function exitCodeForSignal(signal: NodeJS.Signals): number {
+  return signal === 'SIGTERM' ? 143 : 130;
 }
 
 function cannotRun(message: string): never {
@@ -64,7 +79,11 @@ async function main(): Promise<void> {
   let stopRun: (() => Promise<void>) | undefined;
   let interrupted: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) process.exit(130);
+    // A second signal is the way out of a hanging clean-up: leave now, and say what that means.
+    if (interrupted) {
+      console.error(`zones-conformance: ${signal} again: leaving without finishing clean-up; run npm run sweep to remove this run's zones`);
+      process.exit(exitCodeForSignal(signal));
+    }
     interrupted = signal;
     console.error(`\nzones-conformance: ${signal}: stopping the tests, then deleting this run's zones`);
     void stopRun?.();
@@ -76,18 +95,21 @@ async function main(): Promise<void> {
     const reports = await certify([{ name: 'target', config }], {
       testNamePattern: args.rule,
       allure: true,
-      reporters: [
-        ['junit', { outputFile: join(config.reportsDir, 'junit.xml') }],
-        ['allure-vitest/reporter', { resultsDir: join(config.reportsDir, 'allure-results') }],
-      ],
+      reporters: [['allure-vitest/reporter', { resultsDir: join(config.reportsDir, 'allure-results') }]],
       onOutcome: (_project, outcome) => printOutcome(outcome),
-      onStarted: (stop) => (stopRun = stop),
+      onStarted: (stop) => {
+        stopRun = stop;
+        // A signal during preflight or start-up: stop before the first test.
+        if (interrupted) void stop();
+      },
     });
     const report = reports.get('target')!;
     if (interrupted) report.suiteErrors.push(`the run was stopped by ${interrupted} before every test had run`);
+    if (args.rule !== undefined) markFilteredOut(report, args.rule);
     const files = writeReport(report, config);
+    writeJunit(report, config.reportsDir, config.token);
     printSummary(report, files);
-    process.exitCode = interrupted ? (interrupted === 'SIGINT' ? 130 : 143) : report.exitCode;
+    process.exitCode = interrupted ? exitCodeForSignal(interrupted) : report.exitCode;
   } catch (error) {
     if (error instanceof CannotRunError) cannotRun(error.message);
     throw error;

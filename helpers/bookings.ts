@@ -16,15 +16,19 @@ export function runBookingHook(config: TargetConfig, command: string, id: ZoneId
       env: { ...process.env, ZONES_BASE_URL: config.baseUrl, ZONES_ACCESS_TOKEN: config.token, ZONE_ID: id.text },
       stdio: ['ignore', 'ignore', 'pipe'],
       timeout: HOOK_TIME_LIMIT_MS,
+      // A process group of its own: a Ctrl-C meant for the suite must not kill a clean-up hook mid-way.
+      detached: true,
     });
     let stderr = '';
+    const redact = (text: string) => (config.token === '' ? text : text.split(config.token).join('<redacted>'));
     child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-2000);
+      // Redacted before it is cut, so a cut cannot leave half a token behind.
+      stderr = redact(stderr + chunk.toString()).slice(-2000);
     });
     child.on('error', (error) => reject(new PreconditionError(`${what} could not start: ${error.message}`)));
     child.on('close', (code, signal) => {
       if (code === 0) return resolve();
-      const said = (config.token === '' ? stderr : stderr.split(config.token).join('<redacted>')).trim();
+      const said = redact(stderr).trim();
       reject(new PreconditionError(`${what} for zone ${id.text} ended with ${signal ?? `exit code ${code}`}${said ? `: ${said}` : ''}`));
     });
   });

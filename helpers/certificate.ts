@@ -22,7 +22,12 @@ export interface ConformanceReport {
   consistency: { timeoutMs: number; lagSeen: number; longestLagMs: number };
   cleanup: CleanupRecord;
   suiteErrors: string[];
+  /** What a reader must know to weigh the verdict, e.g. a version other than the specification's. */
+  notes: string[];
 }
+
+/** The version the specification documents; ZONES_API_VERSION may point elsewhere, and the report says so. */
+export const SPEC_VERSION = '2026-07';
 
 export interface RunFacts {
   config: TargetConfig;
@@ -55,7 +60,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
   const cleanup = facts.outcomes.reduce((sum, o) => sum + o.cleanupRequests, 0) + facts.requests.sweep;
   return {
     suite: 'zones-conformance',
-    specification: `Zone Management Service, API version ${facts.config.apiVersion}`,
+    specification: `Zone Management Service, API version ${SPEC_VERSION}`,
     verdict,
     exitCode: exitCodeOf(verdict),
     runId: facts.runId,
@@ -78,6 +83,10 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     },
     cleanup: facts.cleanup,
     suiteErrors,
+    notes:
+      facts.config.apiVersion === SPEC_VERSION
+        ? []
+        : [`checked at version segment ${facts.config.apiVersion} (ZONES_API_VERSION), not the specification's ${SPEC_VERSION}`],
   };
 }
 
@@ -122,6 +131,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     lines.push('## Zones left behind', '', ...report.cleanup.leftBehind.map((z) => `- ${z.id}: ${z.reason}`), '');
   }
   if (report.suiteErrors.length > 0) lines.push('## Suite errors', '', ...report.suiteErrors.map((e) => `- ${e}`), '');
+  if (report.notes.length > 0) lines.push('## Notes', '', ...report.notes.map((n) => `- ${n}`), '');
   lines.push('## Settings', '', '```json', JSON.stringify(report.target.settings, null, 2), '```', '');
   return `${lines.join('\n')}\n`;
 }

@@ -165,6 +165,8 @@ function readCoverageSamples(text: string, bad: (why: string) => void): string[]
 
 /** The settings for a report: everything but the token. */
 export function describeTarget(config: TargetConfig): Record<string, unknown> {
-  const { token: _token, ...shown } = config;
-  return { ...shown, token: config.token === '' ? '(none)' : '(set, not shown)' };
+  const { token: _token, bookingHook, bookingCleanupHook, ...shown } = config;
+  // Hook commands may carry credentials of their own: the report says only whether they are set.
+  const set = (value: string | undefined) => (value ? '(set, not shown)' : '(not set)');
+  return { ...shown, token: config.token === '' ? '(none)' : '(set, not shown)', bookingHook: set(bookingHook), bookingCleanupHook: set(bookingCleanupHook) };
 }

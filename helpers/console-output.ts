@@ -25,6 +25,7 @@ export function printSummary(report: ConformanceReport, files: { json: string; m
     console.log(`LEFT BEHIND ${report.cleanup.leftBehind.map((z) => `${z.id} (${z.reason})`).join(', ')}`);
   }
   for (const error of report.suiteErrors) console.log(`SUITE ERROR ${error}`);
+  for (const note of report.notes) console.log(`NOTE ${note}`);
   console.log('');
   console.log(`verdict: ${report.verdict.toUpperCase()}  MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.failed} warning(s)`);
   console.log(`requests: ${report.requests.total}; zones created ${report.cleanup.created}, deleted ${report.cleanup.deleted}, left ${report.cleanup.leftBehind.length}`);

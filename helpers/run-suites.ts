@@ -33,7 +33,9 @@ export interface SuiteRunOptions {
 
 export async function runSuites(targets: readonly SuiteTarget[], options: SuiteRunOptions): Promise<CollectedRun> {
   const collector = new OutcomeCollector(options.onOutcome);
-  const timeout = Math.max(...targets.map((t) => t.config.timeoutMs)) * 4 + 10_000;
+  // A test's time limit: room for a few dozen requests at their own limit, the read-after-write
+  // windows it may wait out, and Retry-After waits. Running out means "no answer", not "broken".
+  const timeout = Math.max(...targets.map((t) => Math.max(600_000, t.config.timeoutMs * 20 + t.config.consistencyTimeoutMs * 15)));
   const reporters = [collector, ...(Array.isArray(options.reporters) ? options.reporters : options.reporters ? [options.reporters] : [])];
   const projects: TestUserConfig['projects'] = targets.map((target) => ({
     test: {
