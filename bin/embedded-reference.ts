@@ -23,6 +23,7 @@ export function configForReference(base: TargetConfig, reference: RunningReferen
     authScheme: style.authScheme,
     statuses: [...style.statuses],
     statusParam: style.statusParam,
+    filterValues: { ...style.filterValues },
     envelope: style.envelope,
     idField: style.idField,
     bookingHook: hooks.ZONES_BOOKING_HOOK,

@@ -126,7 +126,7 @@ export class ZonesClient {
 
   private async readList(options: { status?: string; auth?: AuthMode }): Promise<ListAnswer> {
     const url = new URL(this.collectionUrl());
-    if (options.status !== undefined) url.searchParams.set(this.config.statusParam, options.status);
+    if (options.status !== undefined) url.searchParams.set(this.config.statusParam, this.config.filterValues[options.status] ?? options.status);
     const pages: Answer[] = [];
     const zones: ZoneRecord[] = [];
     let next: string | undefined = url.toString();

@@ -22,6 +22,8 @@ export interface TargetConfig {
   apiVersion: string;
   statusParam: string;
   statuses: string[];
+  /** The filter value for each status; the status name itself where none is given. */
+  filterValues: Record<string, string>;
   envelope: Envelope;
   idField: string;
   /** Kept as JSON text so that numbers beyond 2^53 survive the trip into workers. */
@@ -100,6 +102,14 @@ export function readTargetConfig(env: Environment): TargetConfig {
     bad('ZONES_STATUSES', 'must not repeat a status');
   }
 
+  const filterValues: Record<string, string> = {};
+  for (const pair of value('ZONES_STATUS_FILTER_VALUES').split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+    const [status, filterValue, ...rest] = pair.split('=').map((part) => part.trim());
+    if (!status || !filterValue || rest.length > 0) bad('ZONES_STATUS_FILTER_VALUES', `must be status=value pairs separated by commas (got "${pair}")`);
+    else if (!statuses.includes(status)) bad('ZONES_STATUS_FILTER_VALUES', `names "${status}", which is not in ZONES_STATUSES`);
+    else filterValues[status] = filterValue;
+  }
+
   const envelope = value('ZONES_ENVELOPE');
   if (envelope !== 'wrapped' && envelope !== 'bare') bad('ZONES_ENVELOPE', `must be wrapped or bare (got "${envelope}")`);
   const idField = value('ZONES_ID_FIELD');
@@ -132,6 +142,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
     apiVersion,
     statusParam,
     statuses,
+    filterValues,
     envelope: envelope as Envelope,
     idField,
     coverageSamples,

@@ -16,6 +16,7 @@ export const settingDocs: readonly SettingDoc[] = [
   { name: 'ZONES_AUTH_SCHEME', default: '', help: 'Scheme before the token in that header; empty sends the bare token, Bearer sends "Bearer <token>".' },
   { name: 'ZONES_API_VERSION', default: '2026-07', help: 'Version segment of the path: /admin/api/<version>/zones.json.' },
   { name: 'ZONES_STATUS_PARAM', default: 'status', help: 'Query parameter of the list filter by publish status.' },
+  { name: 'ZONES_STATUS_FILTER_VALUES', default: '', help: 'When the filter takes other values than the status names records show: status=value pairs, e.g. published=active,draft=unpublished. Unset: the status names.' },
   { name: 'ZONES_STATUSES', default: 'draft,published', help: 'Comma-separated status names; must contain draft and at least one other.' },
   { name: 'ZONES_ENVELOPE', default: 'wrapped', help: 'wrapped: {"zone":{...}} and {"zones":[...]}; bare: the zone object and a plain array.' },
   { name: 'ZONES_ID_FIELD', default: 'id', help: 'Field of a zone record that holds its id (read without loss, sent back exactly).' },
@@ -30,3 +31,18 @@ export const settingDocs: readonly SettingDoc[] = [
 ];
 
 export const knownSettingNames = new Set(settingDocs.map((doc) => doc.name));
+
+/** The text of .env.example, made from the list above; a self-test keeps the committed file equal to it. */
+export function renderEnvExample(): string {
+  const lines = [
+    '# zones-conformance settings. Copy to .env and set what differs from the defaults.',
+    '# The process environment wins over this file. Every setting is optional unless it says otherwise.',
+    '# Regenerate with: npm run env-example',
+    '',
+  ];
+  for (const doc of settingDocs) {
+    const quoted = /[\s"#]/.test(doc.default) ? `'${doc.default}'` : doc.default;
+    lines.push(`# ${doc.help}`, `# default: ${doc.default === '' ? '(empty)' : doc.default}`, `# ${doc.name}=${quoted}`, '');
+  }
+  return lines.join('\n');
+}

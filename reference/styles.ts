@@ -18,6 +18,8 @@ export interface HouseStyle {
   putReplaces?: boolean;
   /** 'empty': a create answers 201 with no body, so the client finds its zone in the list. */
   createAnswer?: 'zone' | 'empty';
+  /** What the list filter takes for a status, where that differs from the status name. */
+  filterValues?: Record<string, string>;
   /** The status moves allowed, from each status; any move when absent. */
   moves?: Record<string, string[]>;
 }
@@ -65,7 +67,8 @@ export const houseStyles: Record<string, HouseStyle> = {
     stringIdShape: 'uuid',
   },
   // Strict where the specification is silent: PUT is a full replacement, a create answers with no
-  // body, and not every status can be reached from draft in one move.
+  // body, not every status can be reached from draft in one move, and the filter calls draft
+  // "unpublished".
   'strict-shop': {
     name: 'strict-shop',
     authHeader: 'Authorization',
@@ -78,6 +81,7 @@ export const houseStyles: Record<string, HouseStyle> = {
     putReplaces: true,
     createAnswer: 'empty',
     moves: { draft: ['draft', 'published'], published: ['published', 'draft', 'archived'], archived: ['archived', 'published'] },
+    filterValues: { draft: 'unpublished' },
   },
 };
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, describeTarget, readTargetConfig } from '../helpers/config.ts';
-import { settingDocs } from '../helpers/settings.ts';
+import { renderEnvExample, settingDocs } from '../helpers/settings.ts';
 import { projectRoot } from './run-node.ts';
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -83,15 +83,20 @@ describe('bad settings', () => {
   });
 });
 
+test('filter values can differ from status names', () => {
+  const config = readTargetConfig({ ZONES_STATUSES: 'draft,active', ZONES_STATUS_FILTER_VALUES: 'draft=unpublished, active=published' });
+  expect(config.filterValues).toEqual({ draft: 'unpublished', active: 'published' });
+  expect(problemsOf({ ZONES_STATUS_FILTER_VALUES: 'live=on' })).toEqual([expect.stringContaining('not in ZONES_STATUSES')]);
+  expect(problemsOf({ ZONES_STATUS_FILTER_VALUES: 'draft' })).toEqual([expect.stringContaining('status=value pairs')]);
+});
+
 test('the target description for reports never holds the token', () => {
   const config = readTargetConfig({ ZONES_BASE_URL: 'https://shop.example', ZONES_ACCESS_TOKEN: 'shpat_secret_123' });
   expect(JSON.stringify(describeTarget(config))).not.toContain('shpat_secret_123');
 });
 
-test('.env.example documents every setting with its default', () => {
+test('.env.example documents every setting with its default (regenerate with npm run env-example)', () => {
   const example = readFileSync(join(projectRoot, '.env.example'), 'utf8');
-  for (const doc of settingDocs) {
-    expect(example).toContain(`# ${doc.name}=`);
-    expect(example).toContain(doc.default === '' ? '# default: (empty)' : `# default: ${doc.default}`);
-  }
+  expect(example).toBe(renderEnvExample());
+  for (const doc of settingDocs) expect(example).toContain(`# ${doc.name}=`);
 });

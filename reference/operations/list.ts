@@ -22,7 +22,9 @@ function filtered(service: ZoneService, zones: StoredZone[], wanted: string): St
 export function listedRecords(service: ZoneService, query: URLSearchParams): ZoneRecord[] {
   const visible = service.store.all().filter((zone) => !zone.softDeleted && !zone.awaitingFirstUpdate);
   // An empty filter value is treated as no filter, as most query-string handling does.
-  const wanted = query.get(service.style.statusParam);
+  const asked = query.get(service.style.statusParam);
+  const byFilterValue = Object.entries(service.style.filterValues ?? {}).find(([, value]) => value === asked)?.[0];
+  const wanted = byFilterValue ?? asked;
   const chosen = wanted ? filtered(service, visible, wanted) : unfiltered(service, visible);
   return chosen.map((zone) => zoneRecord(service.style, zone));
 }
