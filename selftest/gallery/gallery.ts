@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { ConformanceReport } from '../../helpers/certificate.ts';
 import { certify } from '../../helpers/certify.ts';
 import { readTargetConfig } from '../../helpers/config.ts';
-import { startGallery, stopGallery, type GalleryTarget } from './targets.ts';
+import { bystanderNow } from './bystander.ts';
+import { plantBystanders, startGallery, stopGallery, type GalleryTarget } from './targets.ts';
 
 export interface GalleryResult {
   name: string;
@@ -24,6 +25,8 @@ export interface GalleryResult {
   tests: number;
   /** Titles of the tests of each rule: the link between catalogue and suites. */
   testsByRule: Record<string, string[]>;
+  /** Whether the zone of somebody else's, planted before the run, is exactly as it was. */
+  bystanderUntouched: boolean;
   /** For ZONES_BOOKED_ZONE_ID: whether that zone is still there after the run. */
   bookedZoneStillThere?: boolean;
   /** The failure messages of the declared rules, for a reader of the matrix. */
@@ -46,6 +49,7 @@ export async function runGallery(options: { mutants?: boolean } = {}): Promise<G
   const base = readTargetConfig({ ZONES_REPORTS_DIR: reportsDir });
   const targets = await startGallery(base, options);
   try {
+    await plantBystanders(targets);
     const started = Date.now();
     const reports = await certify(targets.map((t) => ({ name: t.name, config: t.config })), {
       // Each target's suites are one module (all-suites.gallery.ts), so each runs in one worker.
@@ -77,6 +81,7 @@ async function condense(target: GalleryTarget, report: ConformanceReport): Promi
     requests: report.requests.total,
     tests: report.rules.reduce((sum, rule) => sum + rule.tests.length, 0),
     testsByRule: Object.fromEntries(report.rules.map((r) => [r.id, r.tests.map((t) => t.title)])),
+    bystanderUntouched: target.bystander !== undefined && (await bystanderNow(target.reference)) === target.bystander,
     bookedZoneStillThere: target.config.bookedZoneId ? await stillListed(target, target.config.bookedZoneId) : undefined,
     evidence: Object.fromEntries(report.rules.filter((r) => target.breaks.includes(r.id)).map((r) => [r.id, r.reason ?? ''])),
   };

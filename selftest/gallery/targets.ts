@@ -6,6 +6,7 @@ import type { TargetConfig } from '../../helpers/config.ts';
 import { faults } from '../../reference/faults.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { houseStyles } from '../../reference/styles.ts';
+import { plantBystander } from './bystander.ts';
 
 export interface GalleryTarget {
   name: string;
@@ -16,6 +17,8 @@ export interface GalleryTarget {
   description: string;
   config: TargetConfig;
   reference: RunningReference;
+  /** The bystander zone as it was before the run (see bystander.ts). */
+  bystander?: string;
 }
 
 export async function startGallery(base: TargetConfig, options: { mutants?: boolean } = {}): Promise<GalleryTarget[]> {
@@ -32,6 +35,11 @@ export async function startGallery(base: TargetConfig, options: { mutants?: bool
     }
   }
   return targets;
+}
+
+/** Every target gets a zone of somebody else's before the run. */
+export async function plantBystanders(targets: GalleryTarget[]): Promise<void> {
+  for (const target of targets) target.bystander = await plantBystander(target.reference);
 }
 
 export async function stopGallery(targets: readonly GalleryTarget[]): Promise<void> {
