@@ -7,7 +7,7 @@ export default defineConfig({
     include: ['selftest/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 180_000,
-    reporters: ['default'],
+    reporters: ['default', './selftest/closing-line-reporter.ts'],
     // Most self-tests wait on child processes and sockets, not on the CPU: run them side by side.
     maxWorkers: 4,
   },
