@@ -33,7 +33,14 @@ function choose(method: string, byMethod: Partial<Record<string, Operation>>, zo
 export function matchAdminRoute(pathname: string, method: string, fault: Fault | undefined): AdminRoute {
   if (!pathname.startsWith(VERSION_PREFIX)) return notFound;
   const rest = pathname.slice(VERSION_PREFIX.length);
-  if (rest === 'zones.json') return choose(method, { GET: 'list', POST: 'create' }, '');
+  // The PATH mutants move one operation off the .json address; the reference keeps all four on it.
+  if (rest === 'zones.json' || rest === 'zones') {
+    const hasSuffix = rest === 'zones.json';
+    const byMethod: Partial<Record<string, Operation>> = {};
+    if (hasSuffix !== has(fault, 'list-path-without-json')) byMethod.GET = 'list';
+    if (hasSuffix !== has(fault, 'create-path-without-json')) byMethod.POST = 'create';
+    return choose(method, byMethod, '');
+  }
 
   const match = /^zones\/([^/]+)$/.exec(rest);
   if (!match) return notFound;
@@ -42,7 +49,6 @@ export function matchAdminRoute(pathname: string, method: string, fault: Fault |
   const zoneId = decodeSegment(hasSuffix ? segment.slice(0, -'.json'.length) : segment);
   if (zoneId === undefined) return notFound;
 
-  // The PATH mutants move one operation off the .json address; the reference keeps both on it.
   const byMethod: Partial<Record<string, Operation>> = {};
   if (hasSuffix !== has(fault, 'update-path-without-json')) byMethod.PUT = 'update';
   if (hasSuffix !== has(fault, 'delete-path-without-json')) byMethod.DELETE = 'delete';

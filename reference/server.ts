@@ -6,8 +6,9 @@ import { answerControlRequest, isControlPath } from './control.ts';
 import { resolveFault, type Fault } from './faults.ts';
 import { notFound, reply, sendReply, type Reply } from './respond.ts';
 import { isAdminPath } from './routes.ts';
-import { createZoneService, type ZoneService } from './service.ts';
+import { createZoneService, plantZone, type ZoneService } from './service.ts';
 import { resolveStyle, type HouseStyle } from './styles.ts';
+import type { StoredZone } from './zone-store.ts';
 
 export interface ReferenceOptions {
   host?: string;
@@ -23,6 +24,11 @@ export interface RunningReference {
   token: string;
   style: HouseStyle;
   fault?: Fault;
+  /** For self-tests: zones planted before a run, and what the store really keeps, past the API and any fault. */
+  backdoor: {
+    plant(fields: { name: string; coverage: unknown; bookings?: number }): string;
+    stored(id: string): StoredZone | undefined;
+  };
   close(): Promise<void>;
 }
 
@@ -88,6 +94,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
         token,
         style,
         ...(fault ? { fault } : {}),
+        backdoor: { plant: (fields) => plantZone(service, fields), stored: (id) => service.store.find(id) },
         close: () =>
           new Promise<void>((done, fail) => {
             server.close((error) => (error ? fail(error) : done()));

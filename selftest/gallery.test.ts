@@ -9,7 +9,7 @@ import { rules } from '../helpers/rules.ts';
 import { faults } from '../reference/faults.ts';
 import { houseStyles } from '../reference/styles.ts';
 import type { GalleryResult, GalleryRun } from './gallery/gallery.ts';
-import { isKilled, renderKillMatrix } from './gallery/kill-matrix.ts';
+import { isKilled, renderKillMatrix, whyEachTestIsNeeded } from './gallery/kill-matrix.ts';
 import { projectRoot, runEntry } from './run-node.ts';
 
 let run: GalleryRun;
@@ -59,6 +59,12 @@ describe('mutants', () => {
     expect(orphans).toEqual([]);
   });
 
+  test('every MUST test is needed: each alone catches a mutant, so deleting any one turns this red', () => {
+    const needs = whyEachTestIsNeeded(run.results);
+    expect(needs.length).toBeGreaterThan(rules.filter((rule) => rule.level === 'must').length);
+    expect(needs.filter((need) => need.catchesAlone.length === 0).map((need) => need.title)).toEqual([]);
+  });
+
   test('every fault declares only catalogue MUST rules', () => {
     const must = new Set(rules.filter((rule) => rule.level === 'must').map((rule) => rule.id));
     for (const fault of faults) for (const id of fault.breaks) expect(must.has(id), `${fault.name} declares ${id}`).toBe(true);
@@ -71,7 +77,7 @@ describe('booking fixtures', () => {
     expect(r.testsByRule['DELETE-02']).toEqual([expect.stringContaining('ZONES_BOOKED_ZONE_ID')]);
     expect(r.failedMust).toEqual([]);
     expect(r.notVerified.filter((n) => n.startsWith('DELETE-02'))).toEqual([]);
-    expect(r.bookedZoneStillThere).toBe(true);
+    expect(r.bookedZoneUnchanged).toBe(true);
     expect(r.verdict).toBe('conformant');
   });
 

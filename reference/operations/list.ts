@@ -13,6 +13,7 @@ function filtered(service: ZoneService, zones: StoredZone[], wanted: string): St
   const { fault, style } = service;
   if (has(fault, 'filter-ignored')) return zones;
   if (has(fault, 'filter-only-draft') && wanted !== draftStatus(style)) return zones;
+  if (has(fault, 'filter-draft-ignored') && wanted === draftStatus(style)) return zones;
   if (has(fault, 'filter-drops-last-status') && wanted === style.statuses.at(-1)) return [];
   const statusOf = (zone: StoredZone) => (has(fault, 'update-status-unfiltered') ? zone.statusAtCreation : zone.status);
   return zones.filter((zone) => statusOf(zone) === wanted);

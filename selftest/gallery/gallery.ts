@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ConformanceReport } from '../../helpers/certificate.ts';
 import { certify } from '../../helpers/certify.ts';
 import { readTargetConfig } from '../../helpers/config.ts';
-import { bystanderNow } from './bystander.ts';
+import { bystanderUntouched, storedZoneText } from './bystander.ts';
 import { plantBystanders, startGallery, stopGallery, type GalleryTarget } from './targets.ts';
 
 export interface GalleryResult {
@@ -27,16 +27,12 @@ export interface GalleryResult {
   testsByRule: Record<string, string[]>;
   /** Whether the zone of somebody else's, planted before the run, is exactly as it was. */
   bystanderUntouched: boolean;
-  /** For ZONES_BOOKED_ZONE_ID: whether that zone is still there after the run. */
-  bookedZoneStillThere?: boolean;
+  /** For ZONES_BOOKED_ZONE_ID: whether that zone is stored exactly as it was before the run. */
+  bookedZoneUnchanged?: boolean;
+  /** Titles of the MUST tests that failed: which test caught the defect, for the test-necessity check. */
+  failedMustTests: string[];
   /** The failure messages of the declared rules, for a reader of the matrix. */
   evidence: Record<string, string>;
-}
-
-async function stillListed(target: GalleryTarget, id: string): Promise<boolean> {
-  const { url, token, style } = target.reference;
-  const answer = await fetch(`${url}/admin/api/2026-07/zones.json`, { headers: { [style.authHeader]: token } });
-  return new RegExp(`"${style.idField}":\\s*"?${id}\\b`).test(await answer.text());
 }
 
 export interface GalleryRun {
@@ -49,7 +45,7 @@ export async function runGallery(options: { mutants?: boolean } = {}): Promise<G
   const base = readTargetConfig({ ZONES_REPORTS_DIR: reportsDir });
   const targets = await startGallery(base, options);
   try {
-    await plantBystanders(targets);
+    plantBystanders(targets);
     const started = Date.now();
     const reports = await certify(targets.map((t) => ({ name: t.name, config: t.config })), {
       // Each target's suites are one module (all-suites.gallery.ts), so each runs in one worker.
@@ -57,14 +53,14 @@ export async function runGallery(options: { mutants?: boolean } = {}): Promise<G
       include: ['selftest/gallery/all-suites.gallery.ts'],
     });
     const results: GalleryResult[] = [];
-    for (const target of targets) results.push(await condense(target, reports.get(target.name)!));
+    for (const target of targets) results.push(condense(target, reports.get(target.name)!));
     return { seconds: Math.round((Date.now() - started) / 100) / 10, results };
   } finally {
     await stopGallery(targets);
   }
 }
 
-async function condense(target: GalleryTarget, report: ConformanceReport): Promise<GalleryResult> {
+function condense(target: GalleryTarget, report: ConformanceReport): GalleryResult {
   const ids = (level: string, status: string) => report.rules.filter((r) => r.level === level && r.status === status).map((r) => r.id);
   return {
     name: target.name,
@@ -81,8 +77,9 @@ async function condense(target: GalleryTarget, report: ConformanceReport): Promi
     requests: report.requests.total,
     tests: report.rules.reduce((sum, rule) => sum + rule.tests.length, 0),
     testsByRule: Object.fromEntries(report.rules.map((r) => [r.id, r.tests.map((t) => t.title)])),
-    bystanderUntouched: target.bystander !== undefined && (await bystanderNow(target.reference)) === target.bystander,
-    bookedZoneStillThere: target.config.bookedZoneId ? await stillListed(target, target.config.bookedZoneId) : undefined,
+    bystanderUntouched: bystanderUntouched(target.reference, target.bystander),
+    bookedZoneUnchanged: target.config.bookedZoneId ? storedZoneText(target.reference, target.config.bookedZoneId) === target.bookedZoneBefore : undefined,
+    failedMustTests: report.rules.filter((r) => r.level === 'must').flatMap((r) => r.tests.filter((t) => t.state === 'failed').map((t) => t.title)),
     evidence: Object.fromEntries(report.rules.filter((r) => target.breaks.includes(r.id)).map((r) => [r.id, r.reason ?? ''])),
   };
 }

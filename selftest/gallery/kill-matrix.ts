@@ -10,6 +10,38 @@ export function isKilled(result: GalleryResult): boolean {
   return result.exitCode === 1 && result.breaks.length > 0 && result.breaks.every((id) => result.failedMust.includes(id));
 }
 
+export interface TestNeed {
+  title: string;
+  rule: string;
+  /** Mutants that this test alone, of its rule's tests, catches: without it they would survive. */
+  catchesAlone: string[];
+}
+
+/**
+ * Why deleting any one MUST test turns npm test red: for each test of the default-style run (the
+ * style the mutants run in), the mutants that no other test of its rule catches. A test with none is
+ * one that could go without anybody noticing.
+ */
+export function whyEachTestIsNeeded(results: readonly GalleryResult[]): TestNeed[] {
+  const base = results.find((r) => r.name === 'style-default');
+  if (!base) throw new Error('the gallery has no style-default run');
+  const mutants = results.filter((r) => r.kind === 'mutant');
+  return mustRules.flatMap((rule) => {
+    const titles = base.testsByRule[rule.id] ?? [];
+    return titles.map((title) => ({
+      title,
+      rule: rule.id,
+      catchesAlone: mutants
+        .filter((m) => m.breaks.includes(rule.id))
+        .filter((m) => {
+          const caught = m.failedMustTests.filter((t) => titles.includes(t));
+          return caught.length === 1 && caught[0] === title;
+        })
+        .map((m) => m.name.replace(/^mutant-/, '')),
+    }));
+  });
+}
+
 export function renderKillMatrix(results: readonly GalleryResult[]): string {
   const mutants = results.filter((r) => r.kind === 'mutant');
   const others = results.filter((r) => r.kind !== 'mutant');
@@ -45,6 +77,16 @@ export function renderKillMatrix(results: readonly GalleryResult[]): string {
       const aimed = mutants.filter((m) => m.breaks.includes(rule.id));
       return `| ${rule.id} | ${aimed.length} | ${aimed.filter(isKilled).length} |`;
     }),
+    '',
+    '## Every MUST test is needed',
+    '',
+    'For each MUST test, the mutants that no other test of its rule catches. Deleting the test lets',
+    'them survive, so `npm test` fails. (The tests run against the default style, as the mutants are.',
+    'DELETE-02 with `ZONES_BOOKED_ZONE_ID` has a self-test of its own.)',
+    '',
+    '| test | mutants only it catches |',
+    '|---|---|',
+    ...whyEachTestIsNeeded(results).map((need) => `| ${need.title} | ${need.catchesAlone.join(', ') || '**none**'} |`),
     '',
     '## Correct implementations and booking fixtures',
     '',

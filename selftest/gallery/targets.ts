@@ -6,7 +6,7 @@ import type { TargetConfig } from '../../helpers/config.ts';
 import { faults } from '../../reference/faults.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { houseStyles } from '../../reference/styles.ts';
-import { plantBystander } from './bystander.ts';
+import { plantBystander, storedZoneText, type Bystander } from './bystander.ts';
 
 export interface GalleryTarget {
   name: string;
@@ -17,8 +17,10 @@ export interface GalleryTarget {
   description: string;
   config: TargetConfig;
   reference: RunningReference;
-  /** The bystander zone as it was before the run (see bystander.ts). */
-  bystander?: string;
+  /** Somebody else's zone, planted before the run (see bystander.ts). */
+  bystander?: Bystander;
+  /** For ZONES_BOOKED_ZONE_ID: the booked zone as stored before the run. */
+  bookedZoneBefore?: string;
 }
 
 export async function startGallery(base: TargetConfig, options: { mutants?: boolean } = {}): Promise<GalleryTarget[]> {
@@ -38,43 +40,29 @@ export async function startGallery(base: TargetConfig, options: { mutants?: bool
 }
 
 /** Every target gets a zone of somebody else's before the run. */
-export async function plantBystanders(targets: GalleryTarget[]): Promise<void> {
-  for (const target of targets) target.bystander = await plantBystander(target.reference);
+export function plantBystanders(targets: GalleryTarget[]): void {
+  for (const target of targets) target.bystander = plantBystander(target.reference);
 }
 
 export async function stopGallery(targets: readonly GalleryTarget[]): Promise<void> {
   await Promise.all(targets.map((target) => target.reference.close()));
 }
 
-/** A zone that exists before the run and has booking history: what an operator names in ZONES_BOOKED_ZONE_ID. */
-async function preBookedZone(reference: RunningReference): Promise<string> {
-  const created = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [reference.style.authHeader]: reference.token },
-    body: JSON.stringify({ zone: { name: 'operator-booked-zone', coverage: { countries: ['DE'] } } }),
-  });
-  const id = /"id":\s*(\d+)/.exec(await created.text())?.[1];
-  if (!created.ok || !id) throw new Error(`could not create the pre-booked zone (${created.status})`);
-  const booked = await fetch(`${reference.url}/__reference__/zones/${id}/bookings`, { method: 'POST' });
-  if (!booked.ok) throw new Error(`could not book zone ${id} (${booked.status})`);
-  return id;
-}
-
 /** The booking strategies of DELETE-02, each against its own reference. */
 async function bookingFixtureTargets(base: TargetConfig): Promise<GalleryTarget[]> {
-  const fixture = async (name: string, description: string, adjust: (config: TargetConfig, reference: RunningReference) => Promise<TargetConfig>) => {
+  const fixture = async (name: string, description: string, adjust: (config: TargetConfig) => TargetConfig) => {
     const reference = await startReference();
-    const config = await adjust(configForReference(base, reference), reference);
-    return { name, kind: 'fixture' as const, breaks: [], description, reference, config };
+    return { name, kind: 'fixture' as const, breaks: [], description, reference, config: adjust(configForReference(base, reference)) };
   };
+  const byZoneId = await fixture('booking-by-zone-id', 'DELETE-02 against an existing booked zone named by ZONES_BOOKED_ZONE_ID', (config) => config);
+  // What an operator names in ZONES_BOOKED_ZONE_ID: a zone the shop already had, with booking history.
+  const bookedZoneId = byZoneId.reference.backdoor.plant({ name: 'operator-booked-zone', coverage: { countries: ['DE'] }, bookings: 1 });
   return [
-    await fixture('booking-by-zone-id', 'DELETE-02 against an existing booked zone named by ZONES_BOOKED_ZONE_ID', async (config, reference) => ({
-      ...config, bookingHook: undefined, bookingCleanupHook: undefined, bookedZoneId: await preBookedZone(reference),
-    })),
-    await fixture('booking-hook-without-cleanup', 'ZONES_BOOKING_HOOK without a cleanup hook: booked zones stay and are reported', async (config) => ({
+    { ...byZoneId, config: { ...byZoneId.config, bookingHook: undefined, bookingCleanupHook: undefined, bookedZoneId }, bookedZoneBefore: storedZoneText(byZoneId.reference, bookedZoneId) },
+    await fixture('booking-hook-without-cleanup', 'ZONES_BOOKING_HOOK without a cleanup hook: booked zones stay and are reported', (config) => ({
       ...config, bookingCleanupHook: undefined,
     })),
-    await fixture('no-booking-fixture', 'neither ZONES_BOOKED_ZONE_ID nor ZONES_BOOKING_HOOK: DELETE-02 is not verified', async (config) => ({
+    await fixture('no-booking-fixture', 'neither ZONES_BOOKED_ZONE_ID nor ZONES_BOOKING_HOOK: DELETE-02 is not verified', (config) => ({
       ...config, bookingHook: undefined, bookingCleanupHook: undefined,
     })),
   ];
