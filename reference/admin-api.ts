@@ -20,7 +20,7 @@ interface Call {
 
 function unauthorized({ style }: ZoneService, extra: Record<string, unknown> = {}): Reply {
   const headers: Record<string, string> = style.authScheme ? { 'www-authenticate': style.authScheme } : {};
-  return reply(401, { errors: `a valid credential is required in the ${style.authHeader} header`, ...extra }, headers);
+  return reply(style.codes?.unauthenticated ?? 401, { errors: `a valid credential is required in the ${style.authHeader} header`, ...extra }, headers);
 }
 
 async function perform(service: ZoneService, { req, operation, zoneId, query }: Call): Promise<Reply> {

@@ -14,10 +14,8 @@ export const notFound = (): Reply => reply(404, { errors: 'Not Found' });
 export function sendReply(res: ServerResponse, { status, body, headers }: Reply): void {
   // undefined: an answer with no body at all, as some shops give to a create.
   const text = body === undefined ? '' : toJsonText(body);
-  res.writeHead(status, {
-    ...headers,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
+  // A 204 carries no content, so no content headers either (RFC 9110 §15.3.5).
+  const contentHeaders = status === 204 ? {} : { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) };
+  res.writeHead(status, { ...headers, ...contentHeaders });
+  res.end(status === 204 ? undefined : text);
 }

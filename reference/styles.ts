@@ -22,6 +22,8 @@ export interface HouseStyle {
   filterValues?: Record<string, string>;
   /** The status moves allowed, from each status; any move when absent. */
   moves?: Record<string, string[]>;
+  /** Where the style's status codes depart from the profile's 201 create, 200 delete, 401 and 422. */
+  codes?: { created?: number; deleted?: 200 | 204; unauthenticated?: number; booked?: number };
 }
 
 export const houseStyles: Record<string, HouseStyle> = {
@@ -82,6 +84,21 @@ export const houseStyles: Record<string, HouseStyle> = {
     createAnswer: 'empty',
     moves: { draft: ['draft', 'published'], published: ['published', 'draft', 'archived'], archived: ['archived', 'published'] },
     filterValues: { draft: 'unpublished' },
+  },
+  // Correct, with other codes than the profile's wherever the specification shows none: every SHOULD
+  // check warns here, and no MUST check may fail. The first status after draft is not reachable from
+  // draft in one move.
+  'other-codes': {
+    name: 'other-codes',
+    authHeader: 'X-Auth-Token',
+    authScheme: '',
+    statuses: ['draft', 'archived', 'active'],
+    statusParam: 'status',
+    envelope: 'wrapped',
+    idField: 'zone_id',
+    idStyle: 'string',
+    moves: { draft: ['draft', 'active'], active: ['active', 'draft', 'archived'], archived: ['archived', 'active'] },
+    codes: { created: 200, deleted: 204, unauthenticated: 403, booked: 409 },
   },
 };
 

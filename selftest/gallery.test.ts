@@ -36,6 +36,13 @@ describe('correct implementations', () => {
     expect([r.verdict, r.exitCode]).toEqual(['conformant', 0]);
   });
 
+  test('every SHOULD check warns on some correct style, and a warning never changes the verdict', () => {
+    const correct = run.results.filter((r) => r.kind === 'correct');
+    const warned = new Set(correct.flatMap((r) => r.failedShould));
+    expect([...warned].sort()).toEqual(rules.filter((rule) => rule.level === 'should').map((rule) => rule.id).sort());
+    for (const r of correct.filter((c) => c.failedShould.length > 0)) expect([r.name, r.verdict]).toEqual([r.name, 'conformant']);
+  });
+
   test('every catalogue rule has a test, and every test leads with a known rule id', () => {
     const r = result('style-default');
     for (const rule of rules) expect(r.testsByRule[rule.id]?.length ?? 0, `${rule.id} has no test`).toBeGreaterThan(0);

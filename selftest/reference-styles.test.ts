@@ -5,8 +5,12 @@ import { startReference, type RunningReference } from '../reference/server.ts';
 import { houseStyles } from '../reference/styles.ts';
 
 const API = '/admin/api/2026-07';
-// The strict style's own manners (no create body, full PUTs, limited moves) have a file of their own.
-const styleNames = Object.keys(houseStyles).filter((name) => !houseStyles[name]!.putReplaces && houseStyles[name]!.createAnswer !== 'empty');
+// The strict and other-codes styles' own manners (no create body, full PUTs, limited moves, other
+// codes) have files of their own.
+const styleNames = Object.keys(houseStyles).filter((name) => {
+  const style = houseStyles[name]!;
+  return !style.putReplaces && style.createAnswer !== 'empty' && !style.moves && !style.codes;
+});
 const servers = new Map<string, RunningReference>();
 
 beforeAll(async () => {

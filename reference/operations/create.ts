@@ -31,6 +31,7 @@ export function createZone(service: ZoneService, body: unknown): Reply {
     softDeleted: false,
   };
   store.put(zone);
-  if (style.createAnswer === 'empty') return reply(201, undefined);
-  return reply(201, oneZoneBody(style, zoneRecord(style, zone)));
+  const created = style.codes?.created ?? 201;
+  if (style.createAnswer === 'empty') return reply(created, undefined);
+  return reply(created, oneZoneBody(style, zoneRecord(style, zone)));
 }
