@@ -17,15 +17,18 @@ export function settingsForStyle(style: HouseStyle, url: string, token: string):
 
 /**
  * Shell commands for ZONES_BOOKING_HOOK / ZONES_BOOKING_CLEANUP_HOOK that use the reference's
- * test-only control route; the suite runs them with ZONES_BASE_URL and ZONE_ID set. curl when the
- * machine has it (a few milliseconds), else Node itself (always there, slower to start).
+ * test-only control route; the suite runs them with ZONES_BASE_URL and ZONE_ID set. `direct` names the
+ * reference itself, for a suite pointed at a proxy in front of it. curl when the machine has it (a few
+ * milliseconds), else Node itself (always there, slower to start).
  */
-function bookingCommand(method: 'POST' | 'DELETE'): string {
-  const route = '"$ZONES_BASE_URL/__reference__/zones/$ZONE_ID/bookings"';
-  const script = `fetch(process.env.ZONES_BASE_URL+'/__reference__/zones/'+encodeURIComponent(process.env.ZONE_ID)+'/bookings',{method:'${method}'}).then(r=>process.exit(r.ok?0:1),e=>{console.error(String(e));process.exit(2)})`;
+function bookingCommand(method: 'POST' | 'DELETE', direct?: string): string {
+  const base = direct === undefined ? '$ZONES_BASE_URL' : direct;
+  const route = `"${base}/__reference__/zones/$ZONE_ID/bookings"`;
+  const baseInNode = direct === undefined ? 'process.env.ZONES_BASE_URL' : `'${direct}'`;
+  const script = `fetch(${baseInNode}+'/__reference__/zones/'+encodeURIComponent(process.env.ZONE_ID)+'/bookings',{method:'${method}'}).then(r=>process.exit(r.ok?0:1),e=>{console.error(String(e));process.exit(2)})`;
   return `if command -v curl >/dev/null 2>&1; then curl -fsS -o /dev/null -X ${method} ${route}; else "${process.execPath}" -e "${script}"; fi`;
 }
 
-export function bookingHooksForReference(): { ZONES_BOOKING_HOOK: string; ZONES_BOOKING_CLEANUP_HOOK: string } {
-  return { ZONES_BOOKING_HOOK: bookingCommand('POST'), ZONES_BOOKING_CLEANUP_HOOK: bookingCommand('DELETE') };
+export function bookingHooksForReference(direct?: string): { ZONES_BOOKING_HOOK: string; ZONES_BOOKING_CLEANUP_HOOK: string } {
+  return { ZONES_BOOKING_HOOK: bookingCommand('POST', direct), ZONES_BOOKING_CLEANUP_HOOK: bookingCommand('DELETE', direct) };
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { settingsForStyle } from '../bin/reference-settings.ts';
+import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import type { ConformanceReport } from '../helpers/certificate.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runEntry, type ChildRun } from './run-node.ts';
@@ -26,13 +26,11 @@ async function certifyBehind(troubles: Omit<UnrulyOptions, 'upstream'>, extra: R
   const reference = await startReference();
   const proxy = await startUnrulyProxy({ upstream: reference.url, ...troubles });
   started.push({ reference, proxy });
-  // The booking hooks go straight to the reference: they are the operator's commands, not the suite's requests.
-  const hook = (method: string) => `curl -fsS -o /dev/null -X ${method} "${reference.url}/__reference__/zones/$ZONE_ID/bookings"`;
   const dir = mkdtempSync(join(tmpdir(), 'zc-unruly-'));
   const run = await runEntry('bin/conformance.ts', [], {
     ...settingsForStyle(reference.style, proxy.url, reference.token),
-    ZONES_BOOKING_HOOK: hook('POST'),
-    ZONES_BOOKING_CLEANUP_HOOK: hook('DELETE'),
+    // The booking hooks go straight to the reference: they are the operator's commands, not the suite's requests.
+    ...bookingHooksForReference(reference.url),
     ZONES_REPORTS_DIR: dir,
     ...extra,
   });

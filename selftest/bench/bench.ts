@@ -1,0 +1,117 @@
+// `npm run bench`: how long the suite takes, measured on this machine rather than guessed. Three
+// figures: a certification of the embedded reference as a user starts it (`npm run conformance`,
+// toolchain start-up included), the same behind a shop-like limit of 2 requests per second, and the
+// mutation gallery that `npm test` runs. Prints a table and writes reports/bench.json.
+// Usage: npm run bench [-- --runs N] [--skip-limited] [--skip-gallery]
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { bookingHooksForReference, settingsForStyle } from '../../bin/reference-settings.ts';
+import type { ConformanceReport } from '../../helpers/certificate.ts';
+import { startReference } from '../../reference/server.ts';
+import type { GalleryRun } from '../gallery/gallery.ts';
+import { projectRoot, runEntry } from '../run-node.ts';
+import { startUnrulyProxy } from '../support/unruly-proxy.ts';
+
+interface Measurement {
+  name: string;
+  runs: number;
+  /** Wall-clock seconds of each run, in the order they ran. */
+  seconds: number[];
+  requests: number;
+  throttled?: number;
+  targets?: number;
+  verdict?: string;
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const round = (value: number, places = 1) => Math.round(value * 10 ** places) / 10 ** places;
+
+/** One `npm run conformance` in a child process; the wall time and what the report says. */
+async function timedConformance(env: Record<string, string>): Promise<{ seconds: number; report: ConformanceReport }> {
+  const dir = mkdtempSync(join(tmpdir(), 'zc-bench-'));
+  const started = performance.now();
+  const run = await runEntry('bin/conformance.ts', [], { ...env, ZONES_REPORTS_DIR: dir }, 600_000);
+  const seconds = (performance.now() - started) / 1000;
+  if (run.code !== 0) throw new Error(`the benchmark run was not conformant (exit ${run.code}):\n${run.stderr}\n${run.stdout.slice(-2000)}`);
+  return { seconds, report: JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport };
+}
+
+async function embeddedReference(runs: number): Promise<Measurement> {
+  const seconds: number[] = [];
+  let report: ConformanceReport | undefined;
+  for (let i = 0; i < runs; i++) {
+    const timed = await timedConformance({});
+    seconds.push(timed.seconds);
+    report = timed.report;
+  }
+  return { name: 'npm run conformance, embedded reference', runs, seconds, requests: report!.requests.total, verdict: report!.verdict };
+}
+
+async function rateLimited(): Promise<Measurement> {
+  const reference = await startReference();
+  const proxy = await startUnrulyProxy({ upstream: reference.url, rateLimit: { perSecond: 2, burst: 4 } });
+  try {
+    // The booking hooks go straight to the reference: they are the operator's commands, not the suite's requests.
+    const env = { ...settingsForStyle(reference.style, proxy.url, reference.token), ...bookingHooksForReference(reference.url) };
+    const { seconds, report } = await timedConformance(env);
+    return { name: 'npm run conformance, behind 2 requests/s (burst 4)', runs: 1, seconds: [seconds], requests: report.requests.total, throttled: report.requests.throttled, verdict: report.verdict };
+  } finally {
+    await proxy.close();
+    await reference.close();
+  }
+}
+
+async function gallery(): Promise<Measurement> {
+  const out = join(mkdtempSync(join(tmpdir(), 'zc-bench-gallery-')), 'gallery.json');
+  const started = performance.now();
+  const run = await runEntry('selftest/gallery/run-gallery.ts', [out], {}, 600_000);
+  const seconds = (performance.now() - started) / 1000;
+  if (run.code !== 0) throw new Error(`the gallery failed (exit ${run.code}):\n${run.stderr}`);
+  const results = (JSON.parse(readFileSync(out, 'utf8')) as GalleryRun).results;
+  return { name: 'mutation gallery (all targets, one vitest run)', runs: 1, seconds: [seconds], requests: results.reduce((sum, r) => sum + r.requests, 0), targets: results.length };
+}
+
+function line(m: Measurement): string {
+  const mid = median(m.seconds);
+  const spread = m.runs > 1 ? ` (min ${round(Math.min(...m.seconds))}, max ${round(Math.max(...m.seconds))})` : '';
+  // A 429 is a request the target did not carry out: the rate counts only the ones it did.
+  const answered = m.requests - (m.throttled ?? 0);
+  const extra = [
+    m.targets !== undefined ? `${m.targets} targets` : undefined,
+    `${answered} requests carried out, ${round(answered / mid)} requests/s`,
+    m.throttled !== undefined ? `${m.throttled} more answered 429 and were sent again` : undefined,
+    m.verdict,
+  ].filter(Boolean).join(', ');
+  return `${m.name}: ${m.runs > 1 ? `median of ${m.runs} runs ` : ''}${round(mid)} s${spread}; ${extra}`;
+}
+
+const { values } = parseArgs({ options: { runs: { type: 'string' }, 'skip-limited': { type: 'boolean' }, 'skip-gallery': { type: 'boolean' } }, strict: true });
+const runs = Number(values.runs ?? '5');
+if (!Number.isInteger(runs) || runs < 1) {
+  console.error(`bench: --runs must be a whole number from 1 (got "${values.runs}")`);
+  process.exit(3);
+}
+
+const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: process.platform };
+console.log(`bench: ${machine.cores} cores (${machine.cpu}), Node ${machine.node}`);
+const measurements: Measurement[] = [];
+// One after another: run side by side, they would measure each other.
+for (const measure of [
+  () => embeddedReference(runs),
+  ...(values['skip-limited'] ? [] : [rateLimited]),
+  ...(values['skip-gallery'] ? [] : [gallery]),
+]) {
+  const m = await measure();
+  measurements.push(m);
+  console.log(`  ${line(m)}`);
+}
+const reportsDir = join(projectRoot, 'reports');
+mkdirSync(reportsDir, { recursive: true });
+writeFileSync(join(reportsDir, 'bench.json'), `${JSON.stringify({ at: new Date().toISOString(), machine, measurements }, null, 2)}\n`);
+console.log('bench: written to reports/bench.json');
