@@ -1,8 +1,9 @@
-// `npm run bench`: how long the suite takes, measured on this machine rather than guessed. Three
+// `npm run bench`: how long the suite takes, measured on this machine rather than guessed. Four
 // figures: a certification of the embedded reference as a user starts it (`npm run conformance`,
-// toolchain start-up included), the same behind a shop-like limit of 2 requests per second, and the
-// mutation gallery that `npm test` runs. Prints a table and writes reports/bench.json.
-// Usage: npm run bench [-- --runs N] [--skip-limited] [--skip-gallery]
+// toolchain start-up included), the same behind a shop-like limit of 2 requests per second, once
+// unpaced and once paced with ZONES_MAX_RPS, and the mutation gallery that `npm test` runs. Prints
+// the figures and writes reports/bench.json.
+// Usage: npm run bench [-- --runs N] [--only embedded,limited,paced,gallery]
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,14 +54,20 @@ async function embeddedReference(runs: number): Promise<Measurement> {
   return { name: 'npm run conformance, embedded reference', runs, seconds, requests: report!.requests.total, verdict: report!.verdict };
 }
 
-async function rateLimited(): Promise<Measurement> {
+/** Behind a shop-like limit of 2 requests per second (burst 4), optionally paced by ZONES_MAX_RPS. */
+async function rateLimited(maxRps?: number): Promise<Measurement> {
   const reference = await startReference();
   const proxy = await startUnrulyProxy({ upstream: reference.url, rateLimit: { perSecond: 2, burst: 4 } });
   try {
-    // The booking hooks go straight to the reference: they are the operator's commands, not the suite's requests.
-    const env = { ...settingsForStyle(reference.style, proxy.url, reference.token), ...bookingHooksForReference(reference.url) };
+    const env = {
+      ...settingsForStyle(reference.style, proxy.url, reference.token),
+      // The booking hooks go straight to the reference: they are the operator's commands, not the suite's requests.
+      ...bookingHooksForReference(reference.url),
+      ...(maxRps === undefined ? {} : { ZONES_MAX_RPS: String(maxRps) }),
+    };
     const { seconds, report } = await timedConformance(env);
-    return { name: 'npm run conformance, behind 2 requests/s (burst 4)', runs: 1, seconds: [seconds], requests: report.requests.total, throttled: report.requests.throttled, verdict: report.verdict };
+    const name = `npm run conformance, behind 2 requests/s (burst 4)${maxRps === undefined ? '' : `, ZONES_MAX_RPS=${maxRps}`}`;
+    return { name, runs: 1, seconds: [seconds], requests: report.requests.total, throttled: report.requests.throttled, verdict: report.verdict };
   } finally {
     await proxy.close();
     await reference.close();
@@ -91,10 +98,19 @@ function line(m: Measurement): string {
   return `${m.name}: ${m.runs > 1 ? `median of ${m.runs} runs ` : ''}${round(mid)} s${spread}; ${extra}`;
 }
 
-const { values } = parseArgs({ options: { runs: { type: 'string' }, 'skip-limited': { type: 'boolean' }, 'skip-gallery': { type: 'boolean' } }, strict: true });
+const scenarios: Record<string, (runs: number) => Promise<Measurement>> = {
+  embedded: embeddedReference,
+  limited: () => rateLimited(),
+  paced: () => rateLimited(2),
+  gallery: () => gallery(),
+};
+
+const { values } = parseArgs({ options: { runs: { type: 'string' }, only: { type: 'string' } }, strict: true });
 const runs = Number(values.runs ?? '5');
-if (!Number.isInteger(runs) || runs < 1) {
-  console.error(`bench: --runs must be a whole number from 1 (got "${values.runs}")`);
+const chosen = values.only === undefined ? Object.keys(scenarios) : values.only.split(',').map((name) => name.trim());
+const unknown = chosen.filter((name) => !Object.hasOwn(scenarios, name));
+if (!Number.isInteger(runs) || runs < 1 || unknown.length > 0) {
+  console.error(`bench: --runs must be a whole number from 1, and --only a list of ${Object.keys(scenarios).join(', ')} (got --runs "${values.runs ?? ''}", --only "${values.only ?? ''}")`);
   process.exit(3);
 }
 
@@ -102,12 +118,8 @@ const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node
 console.log(`bench: ${machine.cores} cores (${machine.cpu}), Node ${machine.node}`);
 const measurements: Measurement[] = [];
 // One after another: run side by side, they would measure each other.
-for (const measure of [
-  () => embeddedReference(runs),
-  ...(values['skip-limited'] ? [] : [rateLimited]),
-  ...(values['skip-gallery'] ? [] : [gallery]),
-]) {
-  const m = await measure();
+for (const name of chosen) {
+  const m = await scenarios[name]!(runs);
   measurements.push(m);
   console.log(`  ${line(m)}`);
 }
