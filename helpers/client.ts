@@ -85,10 +85,12 @@ function agentFor(timeoutMs: number): Agent {
 }
 
 export class ZonesClient {
-  private readonly wrongToken = `zc-wrong-${randomBytes(12).toString('hex')}`;
+  private readonly wrongToken: string;
   private readonly creationListeners: ((id: ZoneId) => void)[] = [];
 
-  constructor(readonly config: TargetConfig, private readonly options: ClientOptions) {}
+  constructor(readonly config: TargetConfig, private readonly options: ClientOptions) {
+    this.wrongToken = forgedToken(config.token);
+  }
 
   get ledger(): Ledger {
     return this.options.ledger;
@@ -227,7 +229,7 @@ export class ZonesClient {
     let transientRetries = 0;
     for (;;) {
       await throttle.ready();
-      const exchange = await this.exchangeOnce(method, url, auth, body);
+      const { exchange, text } = await this.exchangeOnce(method, url, auth, body);
       this.options.onExchange?.(exchange);
       // A 429 was not processed, whatever the method: wait the window out and send it again.
       if (exchange.status === 429) {
@@ -247,11 +249,13 @@ export class ZonesClient {
         continue;
       }
       if (exchange.status === undefined) throw new TransportError(exchange);
-      return { exchange, status: exchange.status, body: parseBody(exchange.responseBody) };
+      // Parsed from what the target sent: redaction is for the record, never for the comparison.
+      return { exchange, status: exchange.status, body: parseBody(text ?? '') };
     }
   }
 
-  private async exchangeOnce(method: Method, url: string, auth: AuthMode, body?: string): Promise<Exchange> {
+  /** One request: its record (credential masked) and the answer's text as it came. */
+  private async exchangeOnce(method: Method, url: string, auth: AuthMode, body?: string): Promise<{ exchange: Exchange; text?: string }> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const credential = this.credential(auth);
@@ -267,6 +271,7 @@ export class ZonesClient {
       responseBody: '',
       durationMs: 0,
     };
+    let text: string | undefined;
     try {
       const response = await request(url, {
         method,
@@ -275,7 +280,7 @@ export class ZonesClient {
         dispatcher: agentFor(this.config.timeoutMs),
         signal: AbortSignal.timeout(this.config.timeoutMs),
       });
-      const text = await response.body.text();
+      text = await response.body.text();
       exchange.status = response.statusCode;
       exchange.responseHeaders = this.redactHeaders(flattenHeaders(response.headers));
       exchange.responseBody = this.redact(text);
@@ -283,12 +288,13 @@ export class ZonesClient {
       exchange.error = this.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
     }
     exchange.durationMs = Math.round(performance.now() - started);
-    return exchange;
+    return { exchange, text };
   }
 
-  /** The token never reaches a record, even when a target echoes it back. */
+  /** The token never reaches a record, even when a target echoes it back; nor does its forged twin. */
   private redact(text: string): string {
-    return this.config.token === '' ? text : text.split(this.config.token).join('<redacted>');
+    if (this.config.token === '') return text;
+    return text.split(this.config.token).join('<redacted>').split(this.wrongToken).join('<redacted>');
   }
 
   private redactHeaders(headers: Record<string, string>): Record<string, string> {
@@ -298,6 +304,20 @@ export class ZonesClient {
     }
     return out;
   }
+}
+
+/**
+ * A wrong credential of the real one's length and alphabet, differing in its last character: a target
+ * that checks only a token's format, not the token, accepts it and is caught.
+ */
+export function forgedToken(token: string): string {
+  if (token === '') return `zc-wrong-${randomBytes(12).toString('hex')}`;
+  const last = token.at(-1)!;
+  const other = /[0-9]/.test(last) ? (last === '0' ? '1' : '0')
+    : /[a-z]/.test(last) ? (last === 'a' ? 'b' : 'a')
+    : /[A-Z]/.test(last) ? (last === 'A' ? 'B' : 'A')
+    : last === '-' ? '_' : '-';
+  return `${token.slice(0, -1)}${other}`;
 }
 
 function namedIn(list: ListAnswer, name: string): ZoneRecord[] {

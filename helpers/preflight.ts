@@ -14,15 +14,19 @@ export class CannotRunError extends Error {
 export async function preflight(config: TargetConfig, ledger: Ledger): Promise<number> {
   let requests = 0;
   const api = new ZonesClient(config, { ledger, onExchange: () => (requests += 1) });
-  let status: number;
+  let list;
   try {
-    status = (await api.listZones()).status;
+    list = await api.listZones();
   } catch (error) {
     const why = error instanceof TransportError ? error.exchange.error : String(error);
     throw new CannotRunError(`cannot reach the target at ${api.collectionUrl()}: ${why}`);
   }
-  if (status === 401 || status === 403) {
-    throw new CannotRunError(`the target rejects the access token (GET ${api.collectionUrl()} answered ${status}); check ZONES_ACCESS_TOKEN, ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME`);
+  if (list.status === 401 || list.status === 403) {
+    throw new CannotRunError(`the target rejects the access token (GET ${api.collectionUrl()} answered ${list.status}); check ZONES_ACCESS_TOKEN, ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME`);
+  }
+  // A list that answers but can't be read as configured would fail every rule for the settings' sake.
+  if (list.status >= 200 && list.status <= 299 && typeof list.zones === 'string') {
+    throw new CannotRunError(`the zone list at ${api.collectionUrl()} cannot be read with ZONES_ENVELOPE=${config.envelope} and ZONES_ID_FIELD=${config.idField}: ${list.zones}`);
   }
   // Any other answer, even a 404, is left to the rules: PATH-01 reports a wrong path.
   return requests;

@@ -71,6 +71,19 @@ export class OwnZones {
   }
 
   /**
+   * Change name or coverage, keeping the other fields. The body keeps the status too, for targets
+   * whose PUT replaces the zone; a target may refuse that as a "move" to the status the zone already
+   * has (which moves it allows is not shown), so a refused body goes once more without the status.
+   */
+  async update(zone: ZoneRecord, changes: { name?: unknown; coverage?: unknown }): Promise<ZoneAnswer> {
+    const body = this.updateBody(zone, changes);
+    const answer = await this.api.updateZone(zone.id, body);
+    if (!isRefusal(answer)) return answer;
+    const { status: _kept, ...withoutStatus } = body;
+    return this.api.updateZone(zone.id, withoutStatus);
+  }
+
+  /**
    * Move a zone to a status. Which moves the target allows is not shown, so a refused direct move is
    * tried again through each other status; when no way is found, the check cannot be made.
    */

@@ -23,8 +23,9 @@ const PERFORMED_ANYWAY: Record<Exclude<Credential, 'valid'>, Partial<Record<Oper
   wrong: { create: 'wrong-token-create-still-creates', update: 'wrong-token-update-still-applies', delete: 'wrong-token-delete-still-deletes' },
 };
 
-export function letsThrough(fault: Fault | undefined, operation: Operation, credential: Credential): boolean {
+export function letsThrough(fault: Fault | undefined, operation: Operation, credential: Credential, filtered = false): boolean {
   if (credential === 'valid') return true;
+  if (credential === 'missing' && operation === 'list' && filtered) return has(fault, 'filtered-list-open');
   if (credential === 'missing') return has(fault, OPEN_WITHOUT_CREDENTIAL[operation]);
   return has(fault, 'any-token-accepted') || has(fault, `wrong-token-accepted-on-${operation}`);
 }

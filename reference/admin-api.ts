@@ -60,7 +60,7 @@ export async function answerAdminRequest(
   pathname: string,
   query: URLSearchParams,
 ): Promise<Reply> {
-  const credential = checkCredential(req, service.style, token);
+  const credential = checkCredential(req, service.style, token, service.fault);
   const route = matchAdminRoute(pathname, req.method ?? '', service.fault);
   if (route.kind !== 'operation') {
     if (credential !== 'valid') return unauthorized(service);
@@ -68,6 +68,7 @@ export async function answerAdminRequest(
     return reply(405, { errors: `method ${req.method} is not allowed here` }, { allow: route.allow.join(', ') });
   }
   const call: Call = { req, operation: route.operation, zoneId: route.zoneId, query };
-  if (credential !== 'valid' && !letsThrough(service.fault, call.operation, credential)) return refuse(service, call, credential);
+  const filtered = (query.get(service.style.statusParam) ?? '') !== '';
+  if (credential !== 'valid' && !letsThrough(service.fault, call.operation, credential, filtered)) return refuse(service, call, credential);
   return perform(service, call);
 }

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { has, type Fault } from './faults.ts';
 import type { HouseStyle } from './styles.ts';
 
 export type Credential = 'valid' | 'wrong' | 'missing';
@@ -19,10 +20,11 @@ function presentedToken(value: string, scheme: string): string | undefined {
   return value.slice(space + 1);
 }
 
-export function checkCredential(req: IncomingMessage, style: HouseStyle, token: string): Credential {
+export function checkCredential(req: IncomingMessage, style: HouseStyle, token: string, fault?: Fault): Credential {
   const raw = req.headers[style.authHeader.toLowerCase()];
   if (raw === undefined || raw === '' || (typeof raw === 'string' && raw.trim() === '')) return 'missing';
   if (typeof raw !== 'string') return 'wrong';
   const given = presentedToken(raw, style.authScheme);
+  if (given !== undefined && has(fault, 'token-format-only') && given.length === token.length) return 'valid';
   return given !== undefined && sameSecret(given, token) ? 'valid' : 'wrong';
 }

@@ -13,7 +13,8 @@ interface FaultEntry {
 }
 
 const catalogue = {
-  'list-open': { breaks: ['AUTH-01'], description: 'GET without any credential answers 200 with the zones; a wrong credential is still refused.' },
+  'list-open': { breaks: ['AUTH-01'], description: 'GET without a filter and without any credential answers 200 with the zones; a wrong credential is still refused.' },
+  'filtered-list-open': { breaks: ['AUTH-01'], description: 'GET with a status filter and without any credential answers 200 with the zones; the unfiltered list is still refused.' },
   'list-refusal-leaks-zones': { breaks: ['AUTH-01'], description: 'GET without a credential is answered 401, but the body carries the zone list.' },
   'create-open': { breaks: ['AUTH-02'], description: 'POST without any credential creates the zone; a wrong credential is still refused.' },
   'update-open': { breaks: ['AUTH-03'], description: 'PUT without any credential updates the zone; a wrong credential is still refused.' },
@@ -25,6 +26,7 @@ const catalogue = {
   'wrong-token-create-still-creates': { breaks: ['AUTH-05'], description: 'POST with a wrong credential is answered 401 but the zone is created anyway.' },
   'wrong-token-update-still-applies': { breaks: ['AUTH-05'], description: 'PUT with a wrong credential is answered 401 but the update is applied anyway.' },
   'wrong-token-delete-still-deletes': { breaks: ['AUTH-05'], description: 'DELETE with a wrong credential is answered 401 but the zone is deleted anyway.' },
+  'token-format-only': { breaks: ['AUTH-06'], description: 'Any credential as long as the real token is accepted: only its format is checked.' },
   'any-token-accepted': { breaks: ['AUTH-06'], description: 'Any non-empty credential is accepted; only a missing one is refused.' },
   'wrong-token-accepted-on-list': { breaks: ['AUTH-06'], description: 'GET accepts a wrong credential; the other endpoints refuse it.' },
   'wrong-token-accepted-on-create': { breaks: ['AUTH-06'], description: 'POST accepts a wrong credential; the other endpoints refuse it.' },

@@ -87,7 +87,7 @@ export const houseStyles: Record<string, HouseStyle> = {
   },
   // Correct, with other codes than the profile's wherever the specification shows none: every SHOULD
   // check warns here, and no MUST check may fail. The first status after draft is not reachable from
-  // draft in one move.
+  // draft in one move, and a "move" to the status a zone already has is refused.
   'other-codes': {
     name: 'other-codes',
     authHeader: 'X-Auth-Token',
@@ -97,7 +97,7 @@ export const houseStyles: Record<string, HouseStyle> = {
     envelope: 'wrapped',
     idField: 'zone_id',
     idStyle: 'string',
-    moves: { draft: ['draft', 'active'], active: ['active', 'draft', 'archived'], archived: ['archived', 'active'] },
+    moves: { draft: ['active'], active: ['draft', 'archived'], archived: ['active'] },
     codes: { created: 200, deleted: 204, unauthenticated: 403, booked: 409 },
   },
 };

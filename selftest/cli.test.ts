@@ -58,6 +58,18 @@ describe('runs that cannot happen exit 3 with one message', () => {
       await reference.close();
     }
   });
+
+  test('a list that cannot be read with the envelope and id settings', async () => {
+    const reference = await startReference({ token: TOKEN });
+    try {
+      const run = await conformance({ ...settingsForStyle(reference.style, reference.url, TOKEN), ZONES_ENVELOPE: 'bare', ZONES_REPORTS_DIR: reportsDir() });
+      expect(run.code).toBe(3);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(/cannot be read with ZONES_ENVELOPE=bare and ZONES_ID_FIELD=id: the body is not an array/);
+    } finally {
+      await reference.close();
+    }
+  });
 });
 
 describe('a full run against a target named by settings', () => {

@@ -25,7 +25,7 @@ test('an unknown style or fault is refused with the known names listed', async (
   await expect(startReference({ fault: 'nope' })).rejects.toThrow(/nope.*list-open/);
 });
 
-type Auth = 'valid' | 'wrong' | 'missing';
+type Auth = 'valid' | 'wrong' | 'forged' | 'missing';
 
 /**
  * Drives one fixed story through a server and writes down what an observer sees: statuses and bodies,
@@ -44,7 +44,9 @@ async function transcriptOf(ref: RunningReference): Promise<string[]> {
   };
   const call = async (method: string, path: string, body?: object, auth: Auth = 'valid') => {
     const headers: Record<string, string> = {};
-    if (auth !== 'missing') headers['X-Shopify-Access-Token'] = auth === 'valid' ? ref.token : 'not-the-token';
+    // forged: the real token's length, one character off.
+    const forged = `${ref.token.slice(0, -1)}${ref.token.endsWith('0') ? '1' : '0'}`;
+    if (auth !== 'missing') headers['X-Shopify-Access-Token'] = auth === 'valid' ? ref.token : auth === 'forged' ? forged : 'not-the-token';
     const res = await fetch(ref.url + path, { method, headers, body: body && JSON.stringify(body) });
     const json = parse(await res.text()) as any;
     lines.push(`${method} ${path.replace(/zones\/[^/.]+/, 'zones/<id>')} ${auth} -> ${res.status} ${JSON.stringify(normalise(json))}`);
@@ -65,8 +67,9 @@ async function transcriptOf(ref: RunningReference): Promise<string[]> {
 
   const alpha = await create('Alpha the long name', { status: last });
   await list();
-  for (const auth of ['missing', 'wrong'] as const) {
+  for (const auth of ['missing', 'wrong', 'forged'] as const) {
     await call('GET', `${API}/zones.json`, undefined, auth);
+    await call('GET', `${API}/zones.json?status=draft`, undefined, auth);
     await call('POST', `${API}/zones.json`, { zone: { name: `Ghost ${auth}`, coverage: 1 } }, auth);
     await call('PUT', zone(alpha), { zone: { name: `Stranger ${auth}` } }, auth);
   }

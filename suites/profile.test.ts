@@ -18,7 +18,7 @@ ruleCases('PROFILE-01', [
     expect(await api.listZones()).toMatchSchema('zone list');
   } else if (shape === 'update') {
     const zone = await zones.create();
-    expect(await api.updateZone(zone.id, zones.updateBody(zone, { name: zones.uniqueName() }))).toMatchSchema('zone answer');
+    expect(await zones.update(zone, { name: zones.uniqueName() })).toMatchSchema('zone answer');
   } else {
     expect(await api.listZones({ auth: 'none' })).toMatchSchema('error');
   }
@@ -37,7 +37,7 @@ ruleCases('PROFILE-02', [
   } else {
     const zone = await zones.create();
     const answer = operation === 'update'
-      ? await api.updateZone(zone.id, zones.updateBody(zone, { name: zones.uniqueName() }))
+      ? await zones.update(zone, { name: zones.uniqueName() })
       : await api.deleteZone(zone.id);
     expect(answer).toHaveStatusIn(codes);
   }

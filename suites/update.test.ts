@@ -8,14 +8,14 @@ import { ruleCases, ruleTest } from '../helpers/rule-test.ts';
 ruleTest('UPDATE-01', async ({ api, zones }) => {
   const zone = await zones.create();
   const name = zones.uniqueName();
-  expect(await api.updateZone(zone.id, zones.updateBody(zone, { name }))).toSucceed();
+  expect(await zones.update(zone, { name })).toSucceed();
   await expectZoneShown(api, zone.id, { name });
 });
 
 ruleTest('UPDATE-02', async ({ api, zones }) => {
   const zone = await zones.create({ coverage: zones.coverage(0) });
   const coverage = zones.coverage(1);
-  expect(await api.updateZone(zone.id, zones.updateBody(zone, { coverage }))).toSucceed();
+  expect(await zones.update(zone, { coverage })).toSucceed();
   await expectZoneShown(api, zone.id, { coverage });
 });
 
@@ -39,7 +39,7 @@ ruleTest('UPDATE-04', async ({ api, zones, target }) => {
   const updated = await zones.create({ name, coverage });
   const before = await zones.readBack(twin.id);
   const renamed = { ...updated, name: zones.uniqueName(), coverage: zones.coverage(1) };
-  expect(await api.updateZone(updated.id, zones.updateBody(updated, { name: renamed.name, coverage: renamed.coverage }))).toSucceed();
+  expect(await zones.update(updated, { name: renamed.name, coverage: renamed.coverage })).toSucceed();
   // The status as well, by a route the target allows: a move from draft need not be direct.
   const status = target.statuses.find((s) => s !== 'draft')!;
   expect(await zones.moveTo(renamed, status)).toSucceed();
