@@ -26,6 +26,7 @@ export function configForReference(base: TargetConfig, reference: RunningReferen
     filterValues: { ...style.filterValues },
     envelope: style.envelope,
     idField: style.idField,
+    extraFields: JSON.stringify(style.requiredOnCreate ?? {}),
     bookingHook: hooks.ZONES_BOOKING_HOOK,
     bookingCleanupHook: hooks.ZONES_BOOKING_CLEANUP_HOOK,
   };

@@ -12,6 +12,7 @@ export function settingsForStyle(style: HouseStyle, url: string, token: string):
     ZONES_ENVELOPE: style.envelope,
     ZONES_ID_FIELD: style.idField,
     ZONES_STATUS_FILTER_VALUES: Object.entries(style.filterValues ?? {}).map(([status, value]) => `${status}=${value}`).join(','),
+    ZONES_EXTRA_FIELDS: style.requiredOnCreate ? JSON.stringify(style.requiredOnCreate) : '',
   };
 }
 

@@ -214,7 +214,8 @@ export class ZonesClient {
   }
 
   private body(fields: Record<string, unknown>): string {
-    return stringifyJson(this.config.envelope === 'wrapped' ? { zone: fields } : fields);
+    const zone = { ...(parseJson(this.config.extraFields) as Record<string, unknown>), ...fields };
+    return stringifyJson(this.config.envelope === 'wrapped' ? { zone } : zone);
   }
 
   private credential(auth: AuthMode): string | undefined {

@@ -28,6 +28,8 @@ export interface TargetConfig {
   idField: string;
   /** Kept as JSON text so that numbers beyond 2^53 survive the trip into workers. */
   coverageSamples: string[];
+  /** A JSON object as text (same reason): fields added to every create and update body. */
+  extraFields: string;
   bookedZoneId?: string;
   bookingHook?: string;
   bookingCleanupHook?: string;
@@ -115,6 +117,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
   const idField = value('ZONES_ID_FIELD');
 
   const coverageSamples = readCoverageSamples(value('ZONES_COVERAGE_SAMPLES'), (why) => bad('ZONES_COVERAGE_SAMPLES', why));
+  const extraFields = readExtraFields(value('ZONES_EXTRA_FIELDS'), (why) => bad('ZONES_EXTRA_FIELDS', why));
 
   const bookingHook = value('ZONES_BOOKING_HOOK') || undefined;
   const bookingCleanupHook = value('ZONES_BOOKING_CLEANUP_HOOK') || undefined;
@@ -146,6 +149,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
     envelope: envelope as Envelope,
     idField,
     coverageSamples,
+    extraFields,
     bookedZoneId: value('ZONES_BOOKED_ZONE_ID') || undefined,
     bookingHook,
     bookingCleanupHook,
@@ -155,6 +159,27 @@ export function readTargetConfig(env: Environment): TargetConfig {
     reportsDir: value('ZONES_REPORTS_DIR'),
     embedded: baseUrl === '',
   };
+}
+
+/** The suite's own fields are not for this setting: a value there would quietly change every check. */
+const OWN_FIELDS = ['name', 'coverage', 'status'];
+
+function readExtraFields(text: string, bad: (why: string) => void): string {
+  if (text === '') return '{}';
+  let fields: unknown;
+  try {
+    fields = parseJson(text);
+  } catch {
+    bad('is not valid JSON');
+    return '{}';
+  }
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) {
+    bad('must be a JSON object, e.g. {"currency":"EUR"}');
+    return '{}';
+  }
+  const own = Object.keys(fields).filter((key) => OWN_FIELDS.includes(key));
+  if (own.length > 0) bad(`must not set ${own.join(', ')}: the suite sends those itself`);
+  return canonicalJson(fields);
 }
 
 function readCoverageSamples(text: string, bad: (why: string) => void): string[] {

@@ -21,6 +21,7 @@ export const settingDocs: readonly SettingDoc[] = [
   { name: 'ZONES_ENVELOPE', default: 'wrapped', help: 'wrapped: {"zone":{...}} and {"zones":[...]}; bare: the zone object and a plain array.' },
   { name: 'ZONES_ID_FIELD', default: 'id', help: 'Field of a zone record that holds its id (read without loss, sent back exactly).' },
   { name: 'ZONES_COVERAGE_SAMPLES', default: DEFAULT_COVERAGE_SAMPLES, help: 'JSON array of at least two distinct coverage values; coverage is opaque JSON that must round-trip equal.' },
+  { name: 'ZONES_EXTRA_FIELDS', default: '', help: 'A JSON object of fields the shop requires in create and update bodies besides name, coverage and status, e.g. {"currency":"EUR"}. Added to every POST and PUT body.' },
   { name: 'ZONES_BOOKED_ZONE_ID', default: '', help: 'For DELETE-02: an existing zone with booking history. The suite only tries to delete it and checks it stays.' },
   { name: 'ZONES_BOOKING_HOOK', default: '', help: 'For DELETE-02: shell command run with the suite environment plus ZONE_ID that gives that zone booking history (exit 0 = done).' },
   { name: 'ZONES_BOOKING_CLEANUP_HOOK', default: '', help: 'Same shape; removes the history so that teardown can delete the zone. Without it the booked zone is left behind and reported.' },

@@ -22,6 +22,8 @@ export interface HouseStyle {
   filterValues?: Record<string, string>;
   /** The status moves allowed, from each status; any move when absent. */
   moves?: Record<string, string[]>;
+  /** Fields a create must carry besides name and coverage, with a value the style accepts. */
+  requiredOnCreate?: Record<string, unknown>;
   /** Where the style's status codes depart from the profile's 201 create, 200 delete, 401 and 422. */
   codes?: { created?: number; deleted?: 200 | 204; unauthenticated?: number; booked?: number };
 }
@@ -87,7 +89,8 @@ export const houseStyles: Record<string, HouseStyle> = {
   },
   // Correct, with other codes than the profile's wherever the specification shows none: every SHOULD
   // check warns here, and no MUST check may fail. The first status after draft is not reachable from
-  // draft in one move, and a "move" to the status a zone already has is refused.
+  // draft in one move, a "move" to the status a zone already has is refused, and a create must name
+  // a currency.
   'other-codes': {
     name: 'other-codes',
     authHeader: 'X-Auth-Token',
@@ -99,6 +102,7 @@ export const houseStyles: Record<string, HouseStyle> = {
     idStyle: 'string',
     moves: { draft: ['active'], active: ['draft', 'archived'], archived: ['active'] },
     codes: { created: 200, deleted: 204, unauthenticated: 403, booked: 409 },
+    requiredOnCreate: { currency: 'EUR' },
   },
 };
 

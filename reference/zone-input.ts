@@ -45,6 +45,7 @@ export function checkCreate(style: HouseStyle, body: unknown): Checked<CreateFie
   const problem = Object.hasOwn(value, 'name') ? nameProblem(value.name) : "can't be blank";
   if (problem) errors.name = [problem];
   if (!Object.hasOwn(value, 'coverage')) errors.coverage = ['is required'];
+  for (const field of Object.keys(style.requiredOnCreate ?? {})) if (!Object.hasOwn(value, field)) errors[field] = ['is required'];
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, value: { name: value.name as string, coverage: value.coverage, requestedStatus: value.status } };
 }

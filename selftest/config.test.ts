@@ -100,3 +100,11 @@ test('.env.example documents every setting with its default (regenerate with npm
   expect(example).toBe(renderEnvExample());
   for (const doc of settingDocs) expect(example).toContain(`# ${doc.name}=`);
 });
+
+test('ZONES_EXTRA_FIELDS is a JSON object that leaves name, coverage and status to the suite', () => {
+  expect(readTargetConfig({}).extraFields).toBe('{}');
+  expect(readTargetConfig({ ZONES_EXTRA_FIELDS: '{"currency":"EUR","shop_id":12345678901234567890}' }).extraFields).toBe('{"currency":"EUR","shop_id":12345678901234567890}');
+  expect(problemsOf({ ZONES_EXTRA_FIELDS: '[1]' })).toEqual([expect.stringContaining('ZONES_EXTRA_FIELDS must be a JSON object')]);
+  expect(problemsOf({ ZONES_EXTRA_FIELDS: '{"status":"published"}' })).toEqual([expect.stringContaining('must not set status')]);
+  expect(problemsOf({ ZONES_EXTRA_FIELDS: '{nope' })).toEqual([expect.stringContaining('ZONES_EXTRA_FIELDS is not valid JSON')]);
+});
