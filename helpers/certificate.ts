@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describeTarget, type TargetConfig } from './config.ts';
 import type { CleanupRecord } from './meta.ts';
 import { exitCodeOf, judgeRules, verdictOf, type RuleResult, type TestOutcome, type Verdict } from './outcome.ts';
+import { otherVersionNote, SPEC_VERSION } from './rules.ts';
 
 export interface ConformanceReport {
   suite: 'zones-conformance';
@@ -26,8 +27,6 @@ export interface ConformanceReport {
   notes: string[];
 }
 
-/** The version the specification documents; ZONES_API_VERSION may point elsewhere, and the report says so. */
-export const SPEC_VERSION = '2026-07';
 
 export interface RunFacts {
   config: TargetConfig;
@@ -83,10 +82,8 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     },
     cleanup: facts.cleanup,
     suiteErrors,
-    notes:
-      facts.config.apiVersion === SPEC_VERSION
-        ? []
-        : [`checked at version segment ${facts.config.apiVersion} (ZONES_API_VERSION), not the specification's ${SPEC_VERSION}`],
+    // ZONES_API_VERSION may point elsewhere than the specification, and the report says so.
+    notes: [otherVersionNote(facts.config.apiVersion)].filter((note) => note !== undefined),
   };
 }
 

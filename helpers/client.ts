@@ -86,10 +86,12 @@ function agentFor(timeoutMs: number): Agent {
 
 export class ZonesClient {
   private readonly wrongToken: string;
+  private readonly extraFields: Record<string, unknown>;
   private readonly creationListeners: ((id: ZoneId) => void)[] = [];
 
   constructor(readonly config: TargetConfig, private readonly options: ClientOptions) {
     this.wrongToken = forgedToken(config.token);
+    this.extraFields = parseJson(config.extraFields) as Record<string, unknown>;
   }
 
   get ledger(): Ledger {
@@ -214,7 +216,7 @@ export class ZonesClient {
   }
 
   private body(fields: Record<string, unknown>): string {
-    const zone = { ...(parseJson(this.config.extraFields) as Record<string, unknown>), ...fields };
+    const zone = { ...this.extraFields, ...fields };
     return stringifyJson(this.config.envelope === 'wrapped' ? { zone } : zone);
   }
 

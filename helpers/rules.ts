@@ -3,6 +3,14 @@
 
 export type RuleLevel = 'must' | 'should';
 
+/** The version the specification documents, in the path after /admin/api/. */
+export const SPEC_VERSION = '2026-07';
+
+/** Why a run at another version segment (ZONES_API_VERSION) says nothing about the documented paths. */
+export function otherVersionNote(version: string): string | undefined {
+  return version === SPEC_VERSION ? undefined : `checked at version segment ${version} (ZONES_API_VERSION), not the specification's ${SPEC_VERSION}`;
+}
+
 export interface Rule {
   id: string;
   level: RuleLevel;

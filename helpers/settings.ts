@@ -1,6 +1,8 @@
 // Every setting the suite reads, as data: --help, .env.example and the validator all use this list,
 // so a setting cannot exist in one place and be missing from another.
 
+import { SPEC_VERSION } from './rules.ts';
+
 export interface SettingDoc {
   name: string;
   default: string;
@@ -14,7 +16,7 @@ export const settingDocs: readonly SettingDoc[] = [
   { name: 'ZONES_ACCESS_TOKEN', default: '', help: 'The credential. Required when ZONES_BASE_URL is set. Never printed or written to a report.' },
   { name: 'ZONES_AUTH_HEADER', default: 'X-Shopify-Access-Token', help: 'Header that carries the credential, e.g. Authorization.' },
   { name: 'ZONES_AUTH_SCHEME', default: '', help: 'Scheme before the token in that header; empty sends the bare token, Bearer sends "Bearer <token>".' },
-  { name: 'ZONES_API_VERSION', default: '2026-07', help: 'Version segment of the path: /admin/api/<version>/zones.json.' },
+  { name: 'ZONES_API_VERSION', default: SPEC_VERSION, help: 'Version segment of the path: /admin/api/<version>/zones.json.' },
   { name: 'ZONES_STATUS_PARAM', default: 'status', help: 'Query parameter of the list filter by publish status.' },
   { name: 'ZONES_STATUS_FILTER_VALUES', default: '', help: 'When the filter takes other values than the status names records show: status=value pairs, e.g. published=active,draft=unpublished. Unset: the status names.' },
   { name: 'ZONES_STATUSES', default: 'draft,published', help: 'Comma-separated status names; must contain draft and at least one other.' },

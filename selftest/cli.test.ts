@@ -129,6 +129,20 @@ test('a target that breaks a rule exits 1 and names the rule', async () => {
   }
 });
 
+test('at a version segment other than the specification\'s, PATH-01 is not verified and the report says why', async () => {
+  const reference = await startReference({ token: TOKEN });
+  try {
+    const dir = reportsDir();
+    const run = await conformance({ ...settingsForStyle(reference.style, reference.url, TOKEN), ZONES_API_VERSION: '2026-04', ZONES_REPORTS_DIR: dir }, ['--rule', 'PATH-01']);
+    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
+    expect(report.rules.find((rule: { id: string }) => rule.id === 'PATH-01')).toMatchObject({ status: 'not-verified', reason: expect.stringContaining('version segment 2026-04') });
+    expect(report.notes).toEqual(expect.arrayContaining([expect.stringContaining('not the specification\'s 2026-07')]));
+    expect(run.code).toBe(2);
+  } finally {
+    await reference.close();
+  }
+});
+
 test('with no settings, the embedded reference is certified conformant (exit 0)', async () => {
   const dir = reportsDir();
   const run = await conformance({ ZONES_REPORTS_DIR: dir });

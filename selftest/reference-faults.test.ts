@@ -42,10 +42,10 @@ async function transcriptOf(ref: RunningReference): Promise<string[]> {
     const entries = Object.entries(value).filter(([key]) => key !== 'created_at' && key !== 'updated_at');
     return Object.fromEntries(entries.map(([key, item]) => [key, key === 'id' || key === 'zone_id' ? alias(String(item)) : normalise(item)]));
   };
+  // forged: the real token's length, one character off.
+  const forged = `${ref.token.slice(0, -1)}${ref.token.endsWith('0') ? '1' : '0'}`;
   const call = async (method: string, path: string, body?: object, auth: Auth = 'valid') => {
     const headers: Record<string, string> = {};
-    // forged: the real token's length, one character off.
-    const forged = `${ref.token.slice(0, -1)}${ref.token.endsWith('0') ? '1' : '0'}`;
     if (auth !== 'missing') headers['X-Shopify-Access-Token'] = auth === 'valid' ? ref.token : auth === 'forged' ? forged : 'not-the-token';
     const res = await fetch(ref.url + path, { method, headers, body: body && JSON.stringify(body) });
     const json = parse(await res.text()) as any;
