@@ -27,6 +27,7 @@ export function configForReference(base: TargetConfig, reference: RunningReferen
     envelope: style.envelope,
     idField: style.idField,
     extraFields: JSON.stringify(style.requiredOnCreate ?? {}),
+    coverageSamples: style.coverageExamples ? style.coverageExamples.map((value) => JSON.stringify(value)) : base.coverageSamples,
     bookingHook: hooks.ZONES_BOOKING_HOOK,
     bookingCleanupHook: hooks.ZONES_BOOKING_CLEANUP_HOOK,
   };

@@ -13,6 +13,7 @@ export function settingsForStyle(style: HouseStyle, url: string, token: string):
     ZONES_ID_FIELD: style.idField,
     ZONES_STATUS_FILTER_VALUES: Object.entries(style.filterValues ?? {}).map(([status, value]) => `${status}=${value}`).join(','),
     ZONES_EXTRA_FIELDS: style.requiredOnCreate ? JSON.stringify(style.requiredOnCreate) : '',
+    ...(style.coverageExamples ? { ZONES_COVERAGE_SAMPLES: JSON.stringify(style.coverageExamples) } : {}),
   };
 }
 

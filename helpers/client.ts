@@ -37,6 +37,8 @@ export interface ListAnswer extends Answer {
   /** The zones of every page, or why the answer could not be read as a list. */
   zones: ZoneRecord[] | string;
   pages: Answer[];
+  /** The status the list was filtered by, if it was. */
+  filter?: string;
 }
 
 export interface ZoneAnswer extends Answer {
@@ -152,7 +154,7 @@ export class ZonesClient {
       next = nextPageUrl(page.exchange.responseHeaders.link, next);
     }
     const last = pages[pages.length - 1]!;
-    return { ...last, pages, zones: problem ?? zones };
+    return { ...last, pages, zones: problem ?? zones, filter: options.status };
   }
 
   async createZone(fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
@@ -191,11 +193,16 @@ export class ZonesClient {
 
   /** Zones with this (run-unique) name now exist because of this run: they go into the ledger. */
   async adoptByName(name: string, settle: Settle = (list) => namedIn(list, name).length > 0): Promise<ZoneRecord[]> {
-    const list = await this.listZones({ settle });
-    if (typeof list.zones === 'string') return [];
+    return this.adoptFrom(await this.listZones({ settle }), name);
+  }
+
+  /** The zones of this list that carry this (run-unique) name, taken into the ledger. */
+  adoptFrom(list: ListAnswer, name: string): ZoneRecord[] {
     const found = namedIn(list, name);
+    const ledger = this.options.ledger;
     for (const zone of found) {
-      if (!this.options.ledger.owns(zone.id.text)) this.options.ledger.recordCreated(zone.id.text, name, this.config.baseUrl);
+      // A deleted id listed under our unique name again is a zone we made anew under a reused id.
+      if (!ledger.owns(zone.id.text) || ledger.isDeleted(zone.id.text)) ledger.recordCreated(zone.id.text, name, this.config.baseUrl);
       for (const listener of this.creationListeners) listener(zone.id);
     }
     return found;
@@ -323,7 +330,7 @@ export function forgedToken(token: string): string {
   return `${token.slice(0, -1)}${other}`;
 }
 
-function namedIn(list: ListAnswer, name: string): ZoneRecord[] {
+export function namedIn(list: ListAnswer, name: string): ZoneRecord[] {
   return typeof list.zones === 'string' ? [] : list.zones.filter((zone) => zone.name === name);
 }
 

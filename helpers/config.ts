@@ -70,7 +70,22 @@ export function readTargetConfig(env: Environment): TargetConfig {
   const bad = (name: string, why: string) => problems.push(`${name} ${why}`);
 
   for (const name of Object.keys(env)) {
-    if (name.startsWith('ZONES_') && !knownSettingNames.has(name)) bad(name, 'is not a setting of this suite (see --help)');
+    if (knownSettingNames.has(name)) continue;
+    const meant = nearMiss(name);
+    if (meant !== undefined) bad(name, `is not a setting of this suite; did you mean ${meant}?`);
+    else if (name.startsWith('ZONES_')) bad(name, 'is not a setting of this suite (see --help)');
+  }
+
+  // Only a base URL that is absent altogether means "certify the embedded reference": an empty one is
+  // what an unset CI secret looks like, and a nightly job must not go green without reaching its shop.
+  const baseUrlSet = env.ZONES_BASE_URL !== undefined;
+  if (baseUrlSet && env.ZONES_BASE_URL!.trim() === '') {
+    bad('ZONES_BASE_URL', 'is set but empty (an unset CI secret?): give the shop\'s address, or remove the variable to certify the embedded reference');
+  }
+  if (!baseUrlSet) {
+    for (const name of SHOP_SETTINGS) {
+      if (env[name] !== undefined) bad(name, 'is set but ZONES_BASE_URL is not: without it the run would certify the embedded reference, not your shop');
+    }
   }
 
   let baseUrl = value('ZONES_BASE_URL');
@@ -159,6 +174,38 @@ export function readTargetConfig(env: Environment): TargetConfig {
     reportsDir: value('ZONES_REPORTS_DIR'),
     embedded: baseUrl === '',
   };
+}
+
+/** Settings that only make sense for a shop: any of them without ZONES_BASE_URL is a slip, not a choice. */
+const SHOP_SETTINGS = ['ZONES_ACCESS_TOKEN', 'ZONES_BOOKED_ZONE_ID', 'ZONES_BOOKING_HOOK', 'ZONES_BOOKING_CLEANUP_HOOK'];
+
+/** A name written as if for this suite, with a slip: the setting it was surely meant to be. */
+export function nearMiss(name: string): string | undefined {
+  const squeeze = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const squeezed = squeeze(name);
+  // Only names that begin like the suite's own (ZONES_, ZONE_, zones_...) are ever taken for them.
+  if (!squeezed.startsWith('ZONE')) return undefined;
+  const rest = squeezed.replace(/^ZONES?/, '');
+  let best: { name: string; distance: number } | undefined;
+  for (const known of knownSettingNames) {
+    const knownRest = squeeze(known).replace(/^ZONES/, '');
+    const distance = rest === knownRest ? 0 : editDistance(rest, knownRest);
+    if (best === undefined || distance < best.distance) best = { name: known, distance };
+  }
+  // Two slips at most, and fewer on short names, so an unrelated ZONE... variable is never claimed.
+  return best !== undefined && best.distance <= Math.min(2, Math.floor(rest.length / 4)) ? best.name : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 /** The suite's own fields are not for this setting: a value there would quietly change every check. */

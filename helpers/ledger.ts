@@ -13,42 +13,49 @@ export type LedgerEvent =
   | { event: 'left'; id: string; reason: string; at: string };
 
 export class Ledger {
-  private readonly owned = new Set<string>();
-  private readonly deleted = new Set<string>();
+  /**
+   * Each id this ledger has ever seen created, with whether its latest event left it live or deleted.
+   * Stores that hand out max(id) + 1 give a deleted id to the next create: when that create is ours,
+   * the id is ours and live again, so the latest event decides, not the first one.
+   */
+  private readonly state = new Map<string, 'live' | 'deleted'>();
 
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
-    // Several test files of one run share the file; each worker learns what the others created.
+    // Several processes of one run may share the file; each learns what the others did.
     this.learn();
   }
 
   private learn(): void {
-    for (const entry of readLedger(this.path)) if (entry.event === 'created' || entry.event === 'adopted') this.owned.add(entry.id);
+    for (const entry of readLedger(this.path)) this.apply(entry);
   }
 
+  private apply(entry: LedgerEvent): void {
+    if (entry.event === 'created' || entry.event === 'adopted') this.state.set(entry.id, 'live');
+    else if (entry.event === 'deleted' && this.state.has(entry.id)) this.state.set(entry.id, 'deleted');
+  }
+
+  /** Created (or adopted) by this run at some point, whether or not it has been deleted since. */
   owns(id: string): boolean {
-    if (this.owned.has(id)) return true;
+    if (this.state.has(id)) return true;
     this.learn();
-    return this.owned.has(id);
+    return this.state.has(id);
   }
 
   recordCreated(id: string, name: string, target?: string): void {
-    this.owned.add(id);
     this.append({ event: 'created', id, name, target, at: new Date().toISOString() });
   }
 
   recordAdopted(id: string, name: string, why: string, target?: string): void {
-    this.owned.add(id);
     this.append({ event: 'adopted', id, name, why, target, at: new Date().toISOString() });
   }
 
-  /** Deleted by this process after it was created: tear-down need not try again. */
+  /** The latest event of this id is its delete: tear-down need not try again, and a write needs care. */
   isDeleted(id: string): boolean {
-    return this.deleted.has(id);
+    return this.state.get(id) === 'deleted';
   }
 
   recordDeleted(id: string): void {
-    this.deleted.add(id);
     this.append({ event: 'deleted', id, at: new Date().toISOString() });
   }
 
@@ -57,6 +64,7 @@ export class Ledger {
   }
 
   private append(entry: LedgerEvent): void {
+    this.apply(entry);
     // One small write with O_APPEND per event: lines from parallel workers do not interleave.
     appendFileSync(this.path, `${JSON.stringify(entry)}\n`);
   }

@@ -2,6 +2,9 @@
 // a lagging list with them until it shows what was written (ZONES_CONSISTENCY_TIMEOUT_MS).
 import { expect } from 'vitest';
 import type { ListAnswer, ZonesClient } from './client.ts';
+import type { TargetConfig } from './config.ts';
+import { formatAnswers } from './evidence.ts';
+import { describeList, filterSettingsHint } from './filter-settings.ts';
 import { jsonEqual } from './json.ts';
 import './matchers.ts';
 import { PreconditionError } from './outcomes.ts';
@@ -31,36 +34,83 @@ export function settableFields(zone: ZoneRecord): ExpectedFields {
   return { name: zone.name, coverage: zone.coverage, status: zone.status };
 }
 
-interface ListOptions {
+/**
+ * A list read that is only the means of a check, not what its rule is about: when it can't be read,
+ * the check is not verified, with the reason, rather than failed on evidence that belongs to no rule.
+ */
+export function requireReadable(list: ListAnswer, config: TargetConfig): void {
+  const why = list.status < 200 || list.status > 299 ? `answered ${list.status}` : typeof list.zones === 'string' ? `cannot be read: ${list.zones}` : undefined;
+  if (why === undefined) return;
+  const hint = list.filter !== undefined && list.status >= 400 && list.status <= 499 ? `; ${filterSettingsHint(config)}` : '';
+  throw new PreconditionError(`${describeList(config, list.filter)} ${why}, so this check cannot be made${hint}\n\n${formatAnswers(...list.pages)}`);
+}
+
+export interface ListOptions {
   status?: string;
+  /**
+   * The read is what the rule is about (LIST-01's list, the filter of LIST-02 and UPDATE-03, the list a
+   * new zone must appear in for CREATE-01): an answer that can't be read fails the rule. Everywhere else
+   * a list is only how the suite looks, and an unreadable one leaves the check not verified.
+   */
+  ruleReads?: boolean;
+}
+
+async function readList(api: ZonesClient, options: ListOptions, settle: (list: ListAnswer) => boolean): Promise<ListAnswer> {
+  const list = await api.listZones({ status: options.status, settle });
+  if (!options.ruleReads) requireReadable(list, api.config);
+  return list;
 }
 
 /** The fields of a listed zone that its list record does not show at all. */
-function unshownFields(list: ListAnswer, id: ZoneId, fields: ExpectedFields): string[] {
+function unshownFields(list: ListAnswer, id: ZoneId, fields: ExpectedFields): (keyof ExpectedFields)[] {
   const zone = findZone(readableZones(list) ?? [], id);
   return zone ? (Object.keys(fields) as (keyof ExpectedFields)[]).filter((key) => zone[key] === undefined) : [];
 }
 
+/**
+ * A field our record leaves out is evidence when the target shows it elsewhere: on its other records,
+ * or, for a status, by a filter that leaves the zone out. Only a target that shows the field nowhere
+ * leaves the value unknown (not verified). A status missing on ours while the filter still lists the
+ * zone under it may be a shop that omits default values, so that too stays unknown, never failed.
+ */
+async function judgeUnshown(api: ZonesClient, list: ListAnswer, id: ZoneId, fields: ExpectedFields, unshown: (keyof ExpectedFields)[]): Promise<void> {
+  const others = (readableZones(list) ?? []).filter((zone) => zone.id.text !== id.text);
+  const shownElsewhere = unshown.filter((key) => others.some((zone) => zone[key] !== undefined));
+  if (unshown.includes('status') && typeof fields.status === 'string') {
+    const filtered = await api.listZones({ status: fields.status, settle: (l) => listsZone(l, id) });
+    requireReadable(filtered, api.config);
+    const what = `zone ${id.text} shows no status, and ${describeList(api.config, fields.status)} leaves it out`;
+    expect(listsZone(filtered, id), `${what}\n\n${formatAnswers(list, ...filtered.pages)}`).toBe(true);
+    if (!shownElsewhere.includes('status')) {
+      throw new PreconditionError(`list records do not show status, so the value cannot be checked (the filter by ${fields.status} does list the zone)`);
+    }
+    throw new PreconditionError(`zone ${id.text} shows no status while other records do; the filter by ${fields.status} lists it, as a shop that leaves out default values would`);
+  }
+  const unknown = unshown.filter((key) => !shownElsewhere.includes(key));
+  if (unknown.length > 0) throw new PreconditionError(`list records do not show ${unknown.join(' or ')}, so the value cannot be checked`);
+}
+
 /** The list shows the zone with these values (after re-reading a lagging list, if allowed). */
 export async function expectZoneShown(api: ZonesClient, id: ZoneId, fields: ExpectedFields, options: ListOptions = {}): Promise<void> {
-  const list = await api.listZones({ ...options, settle: (l) => showsZone(l, id, fields) });
-  // The record's fields are not shown by the specification: a field the list leaves out cannot be checked there.
+  const list = await readList(api, options, (l) => showsZone(l, id, fields));
   const unshown = unshownFields(list, id, fields);
-  if (unshown.length > 0) throw new PreconditionError(`list records do not show ${unshown.join(' or ')}, so the value cannot be checked`);
+  if (unshown.length > 0) await judgeUnshown(api, list, id, fields, unshown);
   expect(list).toShowZone(id, fields);
 }
 
 export async function expectZoneListed(api: ZonesClient, id: ZoneId, options: ListOptions = {}): Promise<void> {
-  expect(await api.listZones({ ...options, settle: (list) => listsZone(list, id) })).toListZone(id);
+  expect(await readList(api, options, (list) => listsZone(list, id))).toListZone(id);
 }
 
 export async function expectZoneNotListed(api: ZonesClient, id: ZoneId, options: ListOptions = {}): Promise<void> {
-  expect(await api.listZones({ ...options, settle: (list) => readableZones(list) !== undefined && !listsZone(list, id) })).not.toListZone(id);
+  expect(await readList(api, options, (list) => readableZones(list) !== undefined && !listsZone(list, id))).not.toListZone(id);
 }
 
 /** Nothing changed: read only after the whole consistency window, so a late change still shows. */
 export async function expectZoneUnchanged(api: ZonesClient, before: ZoneRecord): Promise<void> {
   const shown = Object.fromEntries(Object.entries(settableFields(before)).filter(([, value]) => value !== undefined));
   if (Object.keys(shown).length === 0) throw new PreconditionError('list records show none of name, coverage and status, so "unchanged" cannot be checked');
-  expect(await api.listZones({ settle: 'after-timeout' })).toShowZone(before.id, shown);
+  const list = await api.listZones({ settle: 'after-timeout' });
+  requireReadable(list, api.config);
+  expect(list).toShowZone(before.id, shown);
 }

@@ -3,6 +3,7 @@
 import { expect, inject } from 'vitest';
 import type { Answer, ListAnswer } from './client.ts';
 import { formatAnswers } from './evidence.ts';
+import { strayHint } from './filter-settings.ts';
 import { canonicalJson, jsonEqual } from './json.ts';
 import type { ExpectedFields } from './list-checks.ts';
 import './meta.ts';
@@ -80,7 +81,8 @@ expect.extend({
     if (problem) return { ...problem, pass: this.isNot };
     const zones = received.zones as Exclude<ListAnswer['zones'], string>;
     const pass = findZone(zones, id) !== undefined;
-    return verdict(pass, this.isNot, `the list to hold zone ${id.text}`, `the list has ${zones.length} zone(s)`, ...received.pages);
+    const actual = `the list has ${zones.length} zone(s)${strayHint(received, inject('zonesTarget'))}`;
+    return verdict(pass, this.isNot, `the list to hold zone ${id.text}`, actual, ...received.pages);
   },
   toShowZone(received: ListAnswer, id: ZoneId, fields: ExpectedFields) {
     const problem = listProblem(received);
@@ -91,6 +93,7 @@ expect.extend({
       .filter((key) => !jsonEqual(zone[key], fields[key]))
       .map((key) => `${key} is ${describeValue(zone[key])} instead of ${describeValue(fields[key])}`);
     const wanted = Object.entries(fields).map(([key, value]) => `${key} ${describeValue(value)}`).join(', ');
-    return verdict(differences.length === 0, this.isNot, `zone ${id.text} to show ${wanted}`, differences.join('; ') || 'it does', ...received.pages);
+    const actual = `${differences.join('; ') || 'it does'}${strayHint(received, inject('zonesTarget'))}`;
+    return verdict(differences.length === 0, this.isNot, `zone ${id.text} to show ${wanted}`, actual, ...received.pages);
   },
 });

@@ -1,11 +1,11 @@
 // The zones a test owns. Each is registered for clean-up the moment the create answer arrives, and
 // torn down after the test whether it passed or failed. Tear-down problems are reported, not hidden.
 import { randomBytes } from 'node:crypto';
-import { isRefusal, isSuccess, type Settle, type ZoneAnswer, type ZonesClient } from './client.ts';
+import { isRefusal, isSuccess, namedIn, type Settle, type ZoneAnswer, type ZonesClient } from './client.ts';
 import { BOOKED_WITHOUT_HOOK, runBookingHook } from './bookings.ts';
 import { formatAnswers } from './evidence.ts';
 import { parseJson } from './json.ts';
-import { listsZone } from './list-checks.ts';
+import { listsZone, requireReadable } from './list-checks.ts';
 import type { CleanupRecord } from './meta.ts';
 import { PreconditionError } from './outcomes.ts';
 import { findZone, type ZoneId, type ZoneRecord } from './records.ts';
@@ -125,14 +125,13 @@ export class OwnZones {
   }
 
   /** Find zones by name in the full list: how the suite learns of zones created without an id in hand. */
-  async adoptByName(name: string, settle?: Settle): Promise<ZoneRecord[]> {
-    const found = await this.api.adoptByName(name, settle);
-    if (found.length === 0) {
-      // Finding nothing means something only if the list shows names at all.
-      const list = await this.api.listZones();
-      if (typeof list.zones !== 'string' && list.zones.some((zone) => zone.name === undefined)) {
-        throw new PreconditionError('list records do not show names, so a zone cannot be recognised by its name');
-      }
+  async adoptByName(name: string, settle: Settle = (list) => namedIn(list, name).length > 0): Promise<ZoneRecord[]> {
+    const list = await this.api.listZones({ settle });
+    // Finding nothing in a list that can't be read, or whose records show no names, proves nothing.
+    requireReadable(list, this.api.config);
+    const found = this.api.adoptFrom(list, name);
+    if (found.length === 0 && typeof list.zones !== 'string' && list.zones.some((zone) => zone.name === undefined)) {
+      throw new PreconditionError('list records do not show names, so a zone cannot be recognised by its name');
     }
     return found;
   }

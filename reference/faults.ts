@@ -36,6 +36,7 @@ const catalogue = {
   'create-truncates-name': { breaks: ['CREATE-01'], description: 'POST stores only the first 8 characters of the name.' },
   'create-unlisted': { breaks: ['CREATE-01'], description: 'A new zone is missing from every list until it has been updated once.' },
   'create-as-published': { breaks: ['CREATE-02'], description: 'A new zone gets the second status of the style instead of draft.' },
+  'create-without-status': { breaks: ['CREATE-02', 'CREATE-03'], description: 'POST stores no status at all, as some mock servers do: the record shows none until an update sets one.' },
   'create-honours-body-status': { breaks: ['CREATE-03'], description: 'A valid status in the POST body is applied to the new zone.' },
   'list-hides-non-draft': { breaks: ['LIST-01'], description: 'GET without a filter returns only the draft zones.' },
   'filter-ignored': { breaks: ['LIST-02'], description: 'The status filter is ignored: every zone is returned.' },

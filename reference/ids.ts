@@ -3,6 +3,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { LosslessNumber } from 'lossless-json';
 import type { HouseStyle } from './styles.ts';
+import type { ZoneStore } from './zone-store.ts';
 
 export type IdSource = () => string;
 
@@ -19,8 +20,12 @@ function randomToken(length: number): string {
   return text;
 }
 
-export function createIdSource(style: HouseStyle): IdSource {
+export function createIdSource(style: HouseStyle, store: ZoneStore): IdSource {
   switch (style.idStyle) {
+    case 'max-plus-one':
+      // What popular fake-REST servers do: the highest id held plus one, so deleting the newest zone
+      // hands its id to the next create.
+      return () => String(store.all().reduce((max, zone) => Math.max(max, Number(zone.id)), 0) + 1);
     case 'number': {
       // A random start keeps a suite from passing by assuming ids begin at 1.
       let next = 1000 + randomInt(9000);

@@ -12,7 +12,8 @@ export interface ZoneService {
 }
 
 export function createZoneService(style: HouseStyle, fault: Fault | undefined): ZoneService {
-  return { store: new ZoneStore(), style, fault, nextId: createIdSource(style) };
+  const store = new ZoneStore();
+  return { store, style, fault, nextId: createIdSource(style, store) };
 }
 
 export const draftStatus = (style: HouseStyle): string => style.statuses[0] ?? 'draft';

@@ -1,7 +1,8 @@
 // Real shops differ in how they spell the same interface. Each style is one plausible spelling, so the
 // suite can be proven against more than the one it was written with.
 
-export type IdStyle = 'number' | 'string' | 'big-number';
+/** max-plus-one: small integers from 1, the highest held plus one, so a deleted id comes back. */
+export type IdStyle = 'number' | 'string' | 'big-number' | 'max-plus-one';
 
 export interface HouseStyle {
   name: string;
@@ -24,6 +25,13 @@ export interface HouseStyle {
   moves?: Record<string, string[]>;
   /** Fields a create must carry besides name and coverage, with a value the style accepts. */
   requiredOnCreate?: Record<string, unknown>;
+  /**
+   * 'regions': create and update validate coverage against the shop's own schema, exactly
+   * {"regions": [non-empty strings]}, and refuse any other shape with 422, as schema-driven mocks do.
+   */
+  coverageSchema?: 'regions';
+  /** Coverage values the style accepts: what a client of a schema-checked style must be told to send. */
+  coverageExamples?: unknown[];
   /** Where the style's status codes depart from the profile's 201 create, 200 delete, 401 and 422. */
   codes?: { created?: number; deleted?: 200 | 204; unauthenticated?: number; booked?: number };
 }
@@ -103,6 +111,32 @@ export const houseStyles: Record<string, HouseStyle> = {
     moves: { draft: ['active'], active: ['draft', 'archived'], archived: ['active'] },
     codes: { created: 200, deleted: 204, unauthenticated: 403, booked: 409 },
     requiredOnCreate: { currency: 'EUR' },
+  },
+  // What a fake-REST mock server does: ids are the highest held plus one, so the next create after a
+  // delete of the newest zone gets the deleted id back; bodies are bare, the token a Bearer.
+  'fake-rest': {
+    name: 'fake-rest',
+    authHeader: 'Authorization',
+    authScheme: 'Bearer',
+    statuses: ['draft', 'published'],
+    statusParam: 'status',
+    envelope: 'bare',
+    idField: 'id',
+    idStyle: 'max-plus-one',
+  },
+  // A mock generated from a schema of its own: coverage must be exactly {"regions": [...]}, and the
+  // filter parameter is spelled filter[status].
+  'schema-checked': {
+    name: 'schema-checked',
+    authHeader: 'X-Api-Key',
+    authScheme: '',
+    statuses: ['draft', 'enabled'],
+    statusParam: 'filter[status]',
+    envelope: 'wrapped',
+    idField: 'id',
+    idStyle: 'string',
+    coverageSchema: 'regions',
+    coverageExamples: [{ regions: ['EU'] }, { regions: ['US', 'CA'] }],
   },
 };
 

@@ -37,6 +37,14 @@ function nameProblem(name: unknown): string | undefined {
   return undefined;
 }
 
+/** Coverage is opaque to the reference, unless the style validates it against a schema of its own. */
+function coverageProblem(style: HouseStyle, coverage: unknown): string | undefined {
+  if (style.coverageSchema !== 'regions') return undefined;
+  const regions = isObject(coverage) && Object.keys(coverage).length === 1 ? coverage.regions : undefined;
+  const valid = Array.isArray(regions) && regions.length > 0 && regions.every((region) => typeof region === 'string' && region !== '');
+  return valid ? undefined : 'must match the schema {"regions": [string, ...]} with no other property';
+}
+
 export function checkCreate(style: HouseStyle, body: unknown): Checked<CreateFields> {
   const fields = unwrap(style, body);
   if (!fields.ok) return fields;
@@ -45,6 +53,7 @@ export function checkCreate(style: HouseStyle, body: unknown): Checked<CreateFie
   const problem = Object.hasOwn(value, 'name') ? nameProblem(value.name) : "can't be blank";
   if (problem) errors.name = [problem];
   if (!Object.hasOwn(value, 'coverage')) errors.coverage = ['is required'];
+  else if (coverageProblem(style, value.coverage)) errors.coverage = [coverageProblem(style, value.coverage)!];
   for (const field of Object.keys(style.requiredOnCreate ?? {})) if (!Object.hasOwn(value, field)) errors[field] = ['is required'];
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, value: { name: value.name as string, coverage: value.coverage, requestedStatus: value.status } };
@@ -61,7 +70,11 @@ export function checkUpdate(style: HouseStyle, body: unknown): Checked<ZoneChang
     if (problem) errors.name = [problem];
     else changes.name = value.name as string;
   }
-  if (Object.hasOwn(value, 'coverage')) changes.coverage = value.coverage;
+  if (Object.hasOwn(value, 'coverage')) {
+    const problem = coverageProblem(style, value.coverage);
+    if (problem) errors.coverage = [problem];
+    else changes.coverage = value.coverage;
+  }
   if (Object.hasOwn(value, 'status')) {
     if (typeof value.status === 'string' && style.statuses.includes(value.status)) changes.status = value.status;
     else errors.status = [`must be one of: ${style.statuses.join(', ')}`];

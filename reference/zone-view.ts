@@ -9,7 +9,7 @@ export function zoneRecord(style: HouseStyle, zone: StoredZone): ZoneRecord {
     [style.idField]: idForJson(style, zone.id),
     name: zone.name,
     coverage: zone.coverage,
-    status: zone.status,
+    ...(zone.status === undefined ? {} : { status: zone.status }),
     created_at: zone.createdAt,
     updated_at: zone.updatedAt,
   };

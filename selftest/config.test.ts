@@ -108,3 +108,31 @@ test('ZONES_EXTRA_FIELDS is a JSON object that leaves name, coverage and status 
   expect(problemsOf({ ZONES_EXTRA_FIELDS: '{"status":"published"}' })).toEqual([expect.stringContaining('must not set status')]);
   expect(problemsOf({ ZONES_EXTRA_FIELDS: '{nope' })).toEqual([expect.stringContaining('ZONES_EXTRA_FIELDS is not valid JSON')]);
 });
+
+describe('the embedded reference only when nothing points at a shop', () => {
+  test('a ZONES_BASE_URL that is set but empty (an unset CI secret) is refused, not taken for "no shop"', () => {
+    expect(problemsOf({ ZONES_BASE_URL: '' })).toEqual([expect.stringMatching(/^ZONES_BASE_URL is set but empty/)]);
+    expect(problemsOf({ ZONES_BASE_URL: '  ' })).toEqual([expect.stringMatching(/^ZONES_BASE_URL is set but empty/)]);
+  });
+
+  test.for(['ZONES_ACCESS_TOKEN', 'ZONES_BOOKED_ZONE_ID', 'ZONES_BOOKING_HOOK'])('%s without ZONES_BASE_URL is refused', (name) => {
+    expect(problemsOf({ [name]: 'x' })).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^${name} is set but ZONES_BASE_URL is not`))]));
+    // An empty secret is still a sign that a shop was meant.
+    expect(problemsOf({ [name]: '' }).join()).toContain(`${name} is set but ZONES_BASE_URL is not`);
+  });
+
+  test.for([
+    ['ZONE_BASE_URL', 'ZONES_BASE_URL'],
+    ['ZONES_BASEURL', 'ZONES_BASE_URL'],
+    ['zones_base_url', 'ZONES_BASE_URL'],
+    ['Zones_Access_Token', 'ZONES_ACCESS_TOKEN'],
+    ['ZONES_REPORT_DIR', 'ZONES_REPORTS_DIR'],
+  ])('a near miss %s is refused with "did you mean %s"', ([name, meant]) => {
+    expect(problemsOf({ [name!]: 'https://staging.example' })).toEqual([`${name} is not a setting of this suite; did you mean ${meant}?`]);
+  });
+
+  test('variables of other programs that merely start alike are left alone', () => {
+    expect(problemsOf({ ZONEINFO: '/usr/share/zoneinfo', ZONE_ID: '7', ZONE: 'eu' })).toEqual([]);
+    expect(readTargetConfig({ ZONEINFO: '/usr/share/zoneinfo' }).embedded).toBe(true);
+  });
+});

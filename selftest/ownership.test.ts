@@ -61,3 +61,26 @@ test('ZONES_BOOKED_ZONE_ID may be sent a DELETE, never a PUT', async () => {
   expect((await api.deleteZone({ text: foreignId })).status).toBe(422);
   expect(sent.map((e) => e.method)).toEqual(['DELETE']);
 });
+
+test('an id the run deleted and then got back from its own next create is its own again (stores that reuse ids)', () => {
+  const ledger = new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-ledger-')), 'run.jsonl'));
+  ledger.recordCreated('3', 'zc-a', 'http://shop');
+  ledger.recordDeleted('3');
+  expect([ledger.owns('3'), ledger.isDeleted('3')]).toEqual([true, true]);
+  ledger.recordCreated('3', 'zc-b', 'http://shop');
+  expect([ledger.owns('3'), ledger.isDeleted('3')]).toEqual([true, false]);
+  // Another process of the run reads the same history from the file and agrees.
+  const reader = new Ledger(ledger.path);
+  expect([reader.owns('3'), reader.isDeleted('3')]).toEqual([true, false]);
+});
+
+test('a zone listed under this run\'s unique name at an id the run had deleted is taken back into the ledger', async () => {
+  const { api, ledger } = clientWith();
+  ledger.recordCreated(foreignId, 'zc-earlier', config.baseUrl);
+  ledger.recordDeleted(foreignId);
+  const list = await api.listZones();
+  // Pretend the shop gave the deleted id to our next create: the list shows it under our new name.
+  const renamed = { ...list, zones: typeof list.zones === 'string' ? [] : list.zones.map((z) => (z.id.text === foreignId ? { ...z, name: 'zc-again' } : z)) };
+  expect(api.adoptFrom(renamed, 'zc-again').map((z) => z.id.text)).toEqual([foreignId]);
+  expect(ledger.isDeleted(foreignId)).toBe(false);
+});

@@ -49,16 +49,20 @@ ruleCases('PROFILE-03', [
   { refusal: 'missing', label: 'a missing credential answers 401' },
   { refusal: 'wrong', label: 'a wrong credential answers 401' },
   { refusal: 'unknown', label: 'an unknown zone id answers 404' },
+  { refusal: 'deleted', label: 'a second delete of a deleted zone answers 404' },
   { refusal: 'booked', label: 'deleting a booked zone answers 422' },
 ] as const, async ({ refusal }, context) => {
   const { api, zones } = context;
   if (refusal === 'missing' || refusal === 'wrong') {
     expect(await api.listZones({ auth: refusal === 'missing' ? 'none' : 'wrong' })).toHaveStatusIn([401]);
-  } else if (refusal === 'unknown') {
+  } else if (refusal === 'unknown' || refusal === 'deleted') {
     // An id that surely names no zone: one of ours, deleted. The suite never guesses ids.
     const zone = await zones.create();
     expect(await api.deleteZone(zone.id)).toSucceed();
-    expect(await api.updateZone(zone.id, zones.updateBody(zone, { name: zones.uniqueName() }))).toHaveStatusIn([404]);
+    const answer = refusal === 'unknown'
+      ? await api.updateZone(zone.id, zones.updateBody(zone, { name: zones.uniqueName() }))
+      : await api.deleteZone(zone.id);
+    expect(answer).toHaveStatusIn([404]);
   } else if (target.bookingHook && target.bookingCleanupHook) {
     const zone = await zones.create();
     zones.markBooked(zone.id);

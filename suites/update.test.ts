@@ -25,9 +25,10 @@ ruleCases('UPDATE-03', otherStatuses.map((status) => ({ status, label: `draft to
   const zone = await zones.create();
   // Which moves are allowed is not shown: moveTo finds a way, through another status if need be.
   expect(await zones.moveTo(zone, status)).toSucceed();
-  await expectZoneShown(api, zone.id, { status });
-  await expectZoneListed(api, zone.id, { status });
-  await expectZoneNotListed(api, zone.id, { status: 'draft' });
+  // The list and the filter are this rule's own evidence: an unreadable one fails it.
+  await expectZoneShown(api, zone.id, { status }, { ruleReads: true });
+  await expectZoneListed(api, zone.id, { status, ruleReads: true });
+  await expectZoneNotListed(api, zone.id, { status: 'draft', ruleReads: true });
 });
 
 ruleTest('UPDATE-04', async ({ api, zones, target }) => {

@@ -22,7 +22,7 @@ export function createZone(service: ZoneService, body: unknown): Reply {
     id: service.nextId(),
     name: has(fault, 'create-truncates-name') ? [...fields.name].slice(0, 8).join('') : fields.name,
     coverage: has(fault, 'create-drops-coverage') ? {} : fields.coverage,
-    status,
+    status: has(fault, 'create-without-status') ? undefined : status,
     createdAt,
     updatedAt: createdAt,
     bookings: 0,

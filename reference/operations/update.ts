@@ -33,7 +33,7 @@ function houseRuleRefusal(style: HouseStyle, before: StoredZone, changes: ZoneCh
     const missing = (['name', 'coverage', 'status'] as const).filter((field) => !Object.hasOwn(changes, field));
     if (missing.length > 0) return Object.fromEntries(missing.map((field) => [field, ['is required: PUT replaces the whole zone']]));
   }
-  const allowed = style.moves?.[before.status];
+  const allowed = before.status === undefined ? undefined : style.moves?.[before.status];
   if (allowed && changes.status !== undefined && !allowed.includes(changes.status)) {
     return { status: [`cannot move from ${before.status} to ${changes.status}`] };
   }
