@@ -97,6 +97,7 @@ async function main(): Promise<void> {
       allure: true,
       reporters: [['allure-vitest/reporter', { resultsDir: join(config.reportsDir, 'allure-results') }]],
       onOutcome: (_project, outcome) => printOutcome(outcome),
+      onWaiting: (line) => console.error(line),
       onStarted: (stop) => {
         stopRun = stop;
         // A signal during preflight or start-up: stop before the first test.

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { buildReport, type ConformanceReport } from './certificate.ts';
 import type { TargetConfig } from './config.ts';
 import { ledgerAt } from './ledger.ts';
+import { ZonesClient } from './client.ts';
 import { preflight } from './preflight.ts';
 import { runSuites, type SuiteRunOptions } from './run-suites.ts';
 import { sweepLedger } from './sweep.ts';
@@ -27,6 +28,8 @@ export function ledgerPathFor(config: TargetConfig, runId: string, targetName?: 
 
 export interface CertifyOptions extends Omit<SuiteRunOptions, 'runId'> {
   runId?: string;
+  /** A line to show while the preflight waits for an answer. */
+  onWaiting?: (line: string) => void;
 }
 
 export async function certify(targets: readonly CertifyTarget[], options: CertifyOptions = {}): Promise<Map<string, ConformanceReport>> {
@@ -36,7 +39,10 @@ export async function certify(targets: readonly CertifyTarget[], options: Certif
   const prepared = [];
   for (const target of targets) {
     const ledgerPath = ledgerPathFor(target.config, runId, many ? target.name : undefined);
-    const preflightRequests = await preflight(target.config, ledgerAt(ledgerPath));
+    let preflightRequests = 0;
+    // Asked once: a target that does not answer should say so in seconds, not after three retries.
+    const api = new ZonesClient(target.config, { ledger: ledgerAt(ledgerPath), getRetries: 0, onExchange: () => (preflightRequests += 1) });
+    await preflight(api, { runId, onWaiting: options.onWaiting });
     prepared.push({ ...target, ledgerPath, preflightRequests });
   }
   const run = await runSuites(prepared, { ...options, runId });

@@ -6,7 +6,7 @@ import type { TargetConfig } from './config.ts';
 import type { Ledger } from './ledger.ts';
 import { parseJson, stringifyJson } from './json.ts';
 import { PreconditionError } from './outcomes.ts';
-import { findZone, readZone, readZoneList, type ZoneId, type ZoneRecord } from './records.ts';
+import { findZone, listItems, readZone, toZoneRecords, type ZoneId, type ZoneRecord } from './records.ts';
 import { sleep, throttleFor } from './throttle.ts';
 
 export type AuthMode = 'valid' | 'none' | 'wrong';
@@ -39,6 +39,10 @@ export interface ListAnswer extends Answer {
   pages: Answer[];
   /** The status the list was filtered by, if it was. */
   filter?: string;
+  /** The zone objects of the pages read, as the shop wrote them, even when their ids can't be read. */
+  items: Record<string, unknown>[];
+  /** Every page was read: `items` is all the shop listed. */
+  itemsWhole: boolean;
 }
 
 export interface ZoneAnswer extends Answer {
@@ -64,6 +68,8 @@ export interface ClientOptions {
   onExchange?: (exchange: Exchange) => void;
   /** Told when a list needed re-reading before a write showed, and for how long. */
   onLag?: (waitedMs: number) => void;
+  /** How often a GET that got no answer (or 502/503/504) is sent again; preflight asks once, to answer fast. */
+  getRetries?: number;
 }
 
 /** How a list read copes with read-after-write lag (ZONES_CONSISTENCY_TIMEOUT_MS). */
@@ -135,6 +141,7 @@ export class ZonesClient {
     if (options.status !== undefined) url.searchParams.set(this.config.statusParam, this.config.filterValues[options.status] ?? options.status);
     const pages: Answer[] = [];
     const zones: ZoneRecord[] = [];
+    const items: Record<string, unknown>[] = [];
     let next: string | undefined = url.toString();
     let problem: string | undefined;
     // Pagination is a profile assumption (Link rel="next"): a list is whole only across its pages.
@@ -145,16 +152,21 @@ export class ZonesClient {
       const page = await this.send('GET', next, options.auth ?? 'valid');
       pages.push(page);
       if (page.status < 200 || page.status > 299) break;
-      const read = readZoneList(this.config, page.body);
-      if (typeof read === 'string') {
-        problem = read;
+      const pageItems = listItems(this.config, page.body);
+      if (typeof pageItems === 'string') {
+        problem = pageItems;
         break;
       }
-      zones.push(...read);
+      items.push(...pageItems);
+      // Records whose ids can't be read still count as read: the walk goes on, so that what the shop
+      // holds is known whole (preflight proves with it which zone is ours when ZONES_ID_FIELD is wrong).
+      const read = toZoneRecords(this.config, pageItems);
+      if (typeof read === 'string') problem ??= read;
+      else zones.push(...read);
       next = nextPageUrl(page.exchange.responseHeaders.link, next);
     }
     const last = pages[pages.length - 1]!;
-    return { ...last, pages, zones: problem ?? zones, filter: options.status };
+    return { ...last, pages, zones: problem ?? zones, filter: options.status, items, itemsWhole: next === undefined };
   }
 
   async createZone(fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
@@ -253,7 +265,7 @@ export class ZonesClient {
       }
       // Only a GET may be sent twice blindly; a write whose outcome is unknown is never repeated.
       const transient = exchange.status === undefined || RESEND_GET_ON.has(exchange.status);
-      if (method === 'GET' && transient && transientRetries < MAX_TRANSIENT_RETRIES) {
+      if (method === 'GET' && transient && transientRetries < (this.options.getRetries ?? MAX_TRANSIENT_RETRIES)) {
         transientRetries += 1;
         await sleep(250 * 2 ** transientRetries);
         continue;

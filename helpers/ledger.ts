@@ -9,6 +9,11 @@ export type LedgerEvent =
   | { event: 'created'; id: string; name: string; target?: string; at: string }
   /** Taken into care by `npm run sweep --by-prefix`: made by an earlier run whose ledger is lost. */
   | { event: 'adopted'; id: string; name: string; why: string; target?: string; at: string }
+  /**
+   * A zone this run created whose id could not be read (a wrong ZONES_ID_FIELD): known by its unique
+   * name alone, which `npm run sweep` looks up once the settings read ids again.
+   */
+  | { event: 'named'; name: string; why: string; target?: string; at: string }
   | { event: 'deleted'; id: string; at: string }
   | { event: 'left'; id: string; reason: string; at: string };
 
@@ -48,6 +53,10 @@ export class Ledger {
 
   recordAdopted(id: string, name: string, why: string, target?: string): void {
     this.append({ event: 'adopted', id, name, why, target, at: new Date().toISOString() });
+  }
+
+  recordNamed(name: string, why: string, target?: string): void {
+    this.append({ event: 'named', name, why, target, at: new Date().toISOString() });
   }
 
   /** The latest event of this id is its delete: tear-down need not try again, and a write needs care. */

@@ -3,6 +3,11 @@
 /** zc-<yyyymmdd>t<hhmmss>-<4 hex>-<4 hex>-<n>: run id, process tag, counter. */
 const RUN_NAME = /^zc-(\d{8}t\d{6})-[0-9a-f]{4}-[0-9a-f]{4}-\d+$/;
 
+/** The name of the n-th zone a process of a run makes: `npm run sweep --by-prefix` parses it back. */
+export function zoneName(runId: string, tag: string, n: number): string {
+  return `zc-${runId}-${tag}-${n}`;
+}
+
 /** When the run that made a zone of this name started, or undefined if the name is not the suite's. */
 export function runStartOfName(name: unknown): Date | undefined {
   if (typeof name !== 'string') return undefined;

@@ -1,8 +1,13 @@
-// One call before the suites: a target that cannot be reached, or that rejects the given token, is
-// a run that cannot happen, and the user gets one line saying so instead of a wall of failures.
-import { TransportError, ZonesClient } from './client.ts';
+// Before any test, prove that the settings reach the shop and fit it: one list read, then one create
+// with the configured body, the read-back of its id through ZONES_ID_FIELD, and its delete. Each way
+// this goes wrong is a setting to fix, not a rule the shop broke, so the run stops (exit 3) with one
+// line that names the setting and shows the answer behind it, instead of a wall of failed rules.
+// Whatever the preflight made is removed before it stops, even when ids can't be read.
+import { isSuccess, TransportError, type Answer, type ListAnswer, type ZonesClient } from './client.ts';
 import type { TargetConfig } from './config.ts';
-import type { Ledger } from './ledger.ts';
+import { isLosslessNumber, parseJson } from './json.ts';
+import { zoneName } from './leftovers.ts';
+import { zoneItem, type ZoneId } from './records.ts';
 
 export class CannotRunError extends Error {
   constructor(message: string) {
@@ -11,23 +16,199 @@ export class CannotRunError extends Error {
   }
 }
 
-export async function preflight(config: TargetConfig, ledger: Ledger): Promise<number> {
-  let requests = 0;
-  const api = new ZonesClient(config, { ledger, onExchange: () => (requests += 1) });
-  let list;
+export interface PreflightOptions {
+  runId: string;
+  /** A line for the person waiting, while a request goes unanswered. */
+  onWaiting?: (line: string) => void;
+}
+
+/** The preflight's zone carries the run's name pattern (so sweeps know it) with a tag of its own. */
+const PREFLIGHT_TAG = '0000';
+const WAITING_NOTICE_MS = 5_000;
+const BODY_EXCERPT = 300;
+
+export async function preflight(api: ZonesClient, options: PreflightOptions): Promise<void> {
+  const config = api.config;
+  const list = await asked(api, `GET ${api.collectionUrl()}`, options, () => api.listZones());
+  if (list.status === 401 || list.status === 403) throw tokenRejected(api, 'GET', list);
+  if (list.status === 404) throw pathNotFound(config, 'GET', api.collectionUrl());
+  if (isSuccess(list) && typeof list.zones === 'string') {
+    const fields = list.items.length > 0 ? `; its records have the fields ${fieldNames(list.items[0]!)}` : '';
+    throw new CannotRunError(`the zone list at ${api.collectionUrl()} cannot be read with ZONES_ENVELOPE=${config.envelope} and ZONES_ID_FIELD=${config.idField}: ${list.zones}${fields}`);
+  }
+  // Any other answer (405, 5xx...) is the shop's to answer for: the rules judge it, PATH-01 first.
+  if (!isSuccess(list)) return;
+  await proveCreate(api, options);
+}
+
+/** One create with the configured body, its id read back through the list, and its delete. */
+async function proveCreate(api: ZonesClient, options: PreflightOptions): Promise<void> {
+  const config = api.config;
+  const name = zoneName(options.runId, PREFLIGHT_TAG, 1);
+  const fields = { name, coverage: parseJson(config.coverageSamples[0]!) };
+  const created = await asked(api, `POST ${api.collectionUrl()}`, options, () => api.createZone(fields), name);
+  const stop = async (error: CannotRunError): Promise<never> => {
+    await removeByName(api, name);
+    throw error;
+  };
+  if (created.status === 401 || created.status === 403) await stop(tokenRejected(api, 'POST', created));
+  if (created.status === 404) await stop(pathNotFound(config, 'POST', api.collectionUrl()));
+  if (isBodyRefusal(created)) {
+    await stop(new CannotRunError(`POST ${api.collectionUrl()} refuses the create body the settings make (answered ${created.status}: ${excerpt(created)}); set ZONES_COVERAGE_SAMPLES to coverage values the shop accepts (the first is sent), and ZONES_EXTRA_FIELDS to any field it requires besides name and coverage`));
+  }
+  // 405, 5xx: the rules will say what is wrong; nothing of ours may stay meanwhile.
+  if (!isSuccess(created)) return void (await removeByName(api, name));
+
+  let id: ZoneId;
+  if (typeof created.zone !== 'string') {
+    id = created.zone.id;
+  } else {
+    // The answer shows no zone with an id (the shapes are not shown): the list, by its unique name.
+    const found = await api.listZones({ settle: (l) => namedItem(l, name) !== undefined });
+    const listed = namedItem(found, name);
+    const zone = typeof found.zones === 'string' ? undefined : found.zones.find((z) => z.name === name);
+    if (!zone && listed !== undefined) return stopForIdField(api, name, 'the listed zone', listed);
+    const item = zoneItem(config, created.body);
+    if (!zone && typeof item !== 'string') return stopForIdField(api, name, "the create answer's zone", item);
+    // Not listed at all: CREATE-01 will say so, and there is nothing to delete.
+    if (!zone) return;
+    id = zone.id;
+  }
+
+  const readBack = await api.listZones({ settle: (l) => typeof l.zones !== 'string' && l.zones.some((z) => z.id.text === id.text) });
+  if (isSuccess(readBack) && typeof readBack.zones === 'string') {
+    const listed = namedItem(readBack, name);
+    return stopForIdField(api, name, 'the listed zone', listed ?? readBack.items[0] ?? {});
+  }
+  if (typeof readBack.zones !== 'string' && !readBack.zones.some((z) => z.id.text === id.text)) {
+    const underOtherId = readBack.zones.find((z) => z.name === name);
+    if (underOtherId) {
+      await stop(new CannotRunError(`the create answer gives the new zone the id ${id.text} in "${config.idField}" (ZONES_ID_FIELD), but the list shows it under ${underOtherId.id.text}: the two answers keep ids in different fields; its listed fields are ${fieldNames(underOtherId.raw)}`));
+    }
+  }
+  // Whatever the delete answers, the zone is in the ledger: DELETE-01 judges it, the final sweep retries.
+  await api.deleteZone(id);
+}
+
+/**
+ * The zone was made, but ZONES_ID_FIELD does not find its id. Remove it anyway when that is provably
+ * safe, then stop naming the setting; if it can't be removed, say so and leave it to `npm run sweep`.
+ */
+async function stopForIdField(api: ZonesClient, name: string, where: string, item: Record<string, unknown>): Promise<never> {
+  api.ledger.recordNamed(name, `its id is not in "${api.config.idField}" (ZONES_ID_FIELD)`, api.config.baseUrl);
+  const removal = await removeUnidentified(api, name);
+  const problem = `${where} has no usable "${api.config.idField}" (ZONES_ID_FIELD); its fields are ${fieldNames(item)}`;
+  if (removal.removed) {
+    throw new CannotRunError(`${problem}. The zone the preflight made was deleted (its id was in "${removal.field}": set ZONES_ID_FIELD=${removal.field}?)`);
+  }
+  throw new CannotRunError(`${problem}. The zone the preflight made, ${name}, is still on the shop (${removal.why}): fix ZONES_ID_FIELD, then run npm run sweep -- --yes to delete it`);
+}
+
+const OWN_FIELDS = new Set(['name', 'coverage', 'status']);
+const ID_LIKE = /(^|_|-)(id|uuid|key)$|Id$/i;
+const MAX_ID_GUESSES = 4;
+
+/** The text a field's value would have in a path, for fields that could be an id at all. */
+function idText(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  if (isLosslessNumber(value)) return value.value;
+  return undefined;
+}
+
+/**
+ * Delete the zone named `name` although its id field is unknown. A DELETE can only ever touch the zone
+ * whose id is in its path, so a value is tried only when no other zone of the whole list shows that
+ * value in any field: then no other listed zone can have it as its id. Tried values are put in the
+ * ledger first, as the ownership guard requires.
+ */
+async function removeUnidentified(api: ZonesClient, name: string): Promise<{ removed: true; field: string } | { removed: false; why: string }> {
+  let list: ListAnswer;
   try {
     list = await api.listZones();
   } catch (error) {
-    const why = error instanceof TransportError ? error.exchange.error : String(error);
-    throw new CannotRunError(`cannot reach the target at ${api.collectionUrl()}: ${why}`);
+    return { removed: false, why: `the list could not be read: ${(error as Error).message.split('\n')[0]}` };
   }
-  if (list.status === 401 || list.status === 403) {
-    throw new CannotRunError(`the target rejects the access token (GET ${api.collectionUrl()} answered ${list.status}); check ZONES_ACCESS_TOKEN, ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME`);
+  if (!list.itemsWhole) return { removed: false, why: 'the list could not be read whole, so no id can be proved to be its alone' };
+  const mine = list.items.filter((item) => item.name === name);
+  if (mine.length !== 1) return { removed: false, why: `the list shows ${mine.length} zones under its name` };
+  const taken = new Set(list.items.filter((item) => item !== mine[0]).flatMap((item) => Object.values(item).map(idText)));
+  const guesses = Object.entries(mine[0]!)
+    .filter(([field, value]) => !OWN_FIELDS.has(field) && idText(value) !== undefined && !taken.has(idText(value)))
+    .sort(([a], [b]) => Number(ID_LIKE.test(b)) - Number(ID_LIKE.test(a)))
+    .slice(0, MAX_ID_GUESSES);
+  for (const [field, value] of guesses) {
+    const id = { text: idText(value)! };
+    api.ledger.recordAdopted(id.text, name, `preflight: its id guessed from "${field}"`, api.config.baseUrl);
+    const answer = await api.deleteZone(id).catch(() => undefined);
+    if (!answer || !isSuccess(answer)) continue;
+    const after = await api.listZones().catch(() => undefined);
+    if (after?.itemsWhole && !after.items.some((item) => item.name === name)) return { removed: true, field };
   }
-  // A list that answers but can't be read as configured would fail every rule for the settings' sake.
-  if (list.status >= 200 && list.status <= 299 && typeof list.zones === 'string') {
-    throw new CannotRunError(`the zone list at ${api.collectionUrl()} cannot be read with ZONES_ENVELOPE=${config.envelope} and ZONES_ID_FIELD=${config.idField}: ${list.zones}`);
+  return { removed: false, why: guesses.length === 0 ? 'none of its fields can be proved to be its id' : `a DELETE by each of ${guesses.map(([f]) => f).join(', ')} left it in place` };
+}
+
+/** Zones that carry the preflight's name, listed with readable ids: ours, so they go. */
+async function removeByName(api: ZonesClient, name: string): Promise<void> {
+  try {
+    const list = await api.listZones();
+    for (const zone of api.adoptFrom(list, name)) await api.deleteZone(zone.id);
+  } catch {
+    // The run stops anyway; the ledger holds what was adopted, and the stop message is what matters.
   }
-  // Any other answer, even a 404, is left to the rules: PATH-01 reports a wrong path.
-  return requests;
+}
+
+/** Ask, printing a line every few seconds while no answer comes, and turn "no answer" into exit 3. */
+async function asked<T>(api: ZonesClient, what: string, options: PreflightOptions, ask: () => Promise<T>, createdName?: string): Promise<T> {
+  const started = Date.now();
+  const timer = setInterval(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    options.onWaiting?.(`zones-conformance: waiting for an answer to ${what} (${seconds} s so far; the limit is ZONES_TIMEOUT_MS=${api.config.timeoutMs})`);
+  }, WAITING_NOTICE_MS);
+  try {
+    return await ask();
+  } catch (error) {
+    if (!(error instanceof TransportError)) throw error;
+    // createZone has already looked for a zone that a lost answer may have made, and owns it.
+    if (createdName !== undefined) await removeByName(api, createdName);
+    const exchange = error.exchange;
+    const timedOut = exchange.durationMs >= api.config.timeoutMs - 50;
+    if (timedOut) throw new CannotRunError(`the target does not answer: ${what} got no answer within ${api.config.timeoutMs} ms (ZONES_TIMEOUT_MS)`);
+    throw new CannotRunError(`cannot reach the target at ${api.collectionUrl()}: ${exchange.error}`);
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function tokenRejected(api: ZonesClient, method: string, answer: Answer): CannotRunError {
+  return new CannotRunError(`the target rejects the access token (${method} ${api.collectionUrl()} answered ${answer.status}); check ZONES_ACCESS_TOKEN, ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME`);
+}
+
+function pathNotFound(config: TargetConfig, method: string, url: string): CannotRunError {
+  const path = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
+  const hasPath = path !== '' && path !== '/';
+  const which = hasPath
+    ? `ZONES_BASE_URL has the path "${path}": it should be the shop's address alone, since the suite adds /admin/api/${config.apiVersion}/zones.json itself (try ${new URL(config.baseUrl).origin})`
+    : `check ZONES_BASE_URL and ZONES_API_VERSION`;
+  return new CannotRunError(`${method} ${url} answered 404, so the documented path is not there: ${which}`);
+}
+
+/** A 4xx that refuses what was sent; 405 says the path takes no POST (PATH-01's business). */
+function isBodyRefusal(answer: Answer): boolean {
+  return answer.status >= 400 && answer.status <= 499 && ![401, 403, 404, 405, 429].includes(answer.status);
+}
+
+function namedItem(list: ListAnswer, name: string): Record<string, unknown> | undefined {
+  return list.items.find((item) => item.name === name);
+}
+
+function fieldNames(item: Record<string, unknown>): string {
+  const names = Object.keys(item);
+  return names.length === 0 ? '(none)' : names.join(', ');
+}
+
+function excerpt(answer: Answer): string {
+  const body = answer.exchange.responseBody.trim();
+  if (body === '') return 'no body';
+  return body.length > BODY_EXCERPT ? `${body.slice(0, BODY_EXCERPT)}...` : body;
 }

@@ -35,21 +35,43 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
-/** The zone record of a create or update answer, or why it could not be read. */
-export function readZone(config: TargetConfig, body: unknown): ZoneRecord | string {
+/** The zone object of a create or update answer, as the shop wrote it, or why there is none. */
+export function zoneItem(config: TargetConfig, body: unknown): Record<string, unknown> | string {
   const record = asObject(config.envelope === 'wrapped' ? asObject(body)?.zone : body);
   if (!record) return config.envelope === 'wrapped' ? 'the body has no "zone" object' : 'the body is not a zone object';
-  return toZoneRecord(config, record);
+  return record;
+}
+
+/** The zone objects of a list answer, as the shop wrote them, or why they could not be read. */
+export function listItems(config: TargetConfig, body: unknown): Record<string, unknown>[] | string {
+  const list = config.envelope === 'wrapped' ? asObject(body)?.zones : body;
+  if (!Array.isArray(list)) return config.envelope === 'wrapped' ? 'the body has no "zones" array' : 'the body is not an array';
+  const items: Record<string, unknown>[] = [];
+  for (const [index, item] of list.entries()) {
+    const record = asObject(item);
+    if (!record) return `list item ${index} is not an object`;
+    items.push(record);
+  }
+  return items;
+}
+
+/** The zone record of a create or update answer, or why it could not be read. */
+export function readZone(config: TargetConfig, body: unknown): ZoneRecord | string {
+  const item = zoneItem(config, body);
+  return typeof item === 'string' ? item : toZoneRecord(config, item);
 }
 
 /** The zone records of a list answer, or why they could not be read. */
 export function readZoneList(config: TargetConfig, body: unknown): ZoneRecord[] | string {
-  const list = config.envelope === 'wrapped' ? asObject(body)?.zones : body;
-  if (!Array.isArray(list)) return config.envelope === 'wrapped' ? 'the body has no "zones" array' : 'the body is not an array';
+  const items = listItems(config, body);
+  if (typeof items === 'string') return items;
+  return toZoneRecords(config, items);
+}
+
+export function toZoneRecords(config: TargetConfig, items: readonly Record<string, unknown>[]): ZoneRecord[] | string {
   const zones: ZoneRecord[] = [];
-  for (const [index, item] of list.entries()) {
-    const record = asObject(item);
-    const zone = record ? toZoneRecord(config, record) : `item ${index} is not an object`;
+  for (const [index, item] of items.entries()) {
+    const zone = toZoneRecord(config, item);
     if (typeof zone === 'string') return `list item ${index}: ${zone}`;
     zones.push(zone);
   }

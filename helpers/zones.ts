@@ -5,6 +5,7 @@ import { isRefusal, isSuccess, namedIn, type Settle, type ZoneAnswer, type Zones
 import { BOOKED_WITHOUT_HOOK, runBookingHook } from './bookings.ts';
 import { formatAnswers } from './evidence.ts';
 import { parseJson } from './json.ts';
+import { zoneName } from './leftovers.ts';
 import { listsZone, requireReadable } from './list-checks.ts';
 import type { CleanupRecord } from './meta.ts';
 import { PreconditionError } from './outcomes.ts';
@@ -14,10 +15,6 @@ import { findZone, type ZoneId, type ZoneRecord } from './records.ts';
 const processTag = randomBytes(2).toString('hex');
 let nameCounter = 0;
 
-/** The name of the n-th zone a process of a run makes: `npm run sweep --by-prefix` parses it back. */
-export function zoneName(runId: string, tag: string, n: number): string {
-  return `zc-${runId}-${tag}-${n}`;
-}
 
 interface OwnedZone {
   id: ZoneId;

@@ -10,7 +10,7 @@ import { ZonesClient } from '../helpers/client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { Ledger } from '../helpers/ledger.ts';
 import { runStartOfName } from '../helpers/leftovers.ts';
-import { zoneName } from '../helpers/zones.ts';
+import { zoneName } from '../helpers/leftovers.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
 
