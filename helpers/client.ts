@@ -6,7 +6,8 @@ import type { TargetConfig } from './config.ts';
 import type { Ledger } from './ledger.ts';
 import { parseJson, stringifyJson } from './json.ts';
 import { PreconditionError } from './outcomes.ts';
-import { findZone, readZone, readZoneList, type ZoneId, type ZoneRecord } from './records.ts';
+import { startListWalk } from './paging.ts';
+import { findZone, readZone, readZoneList, wrapZone, type ZoneId, type ZoneRecord } from './records.ts';
 import { sleep, throttleFor } from './throttle.ts';
 
 export type AuthMode = 'valid' | 'none' | 'wrong';
@@ -131,11 +132,12 @@ export class ZonesClient {
   private async readList(options: { status?: string; auth?: AuthMode }): Promise<ListAnswer> {
     const url = new URL(this.collectionUrl());
     if (options.status !== undefined) url.searchParams.set(this.config.statusParam, this.config.filterValues[options.status] ?? options.status);
+    const walk = startListWalk(this.config, url.toString());
     const pages: Answer[] = [];
     const zones: ZoneRecord[] = [];
     let next: string | undefined = url.toString();
     let problem: string | undefined;
-    // Pagination is a profile assumption (Link rel="next"): a list is whole only across its pages.
+    // How pages are linked is a setting (ZONES_PAGING): a list is whole only across its pages.
     while (next !== undefined) {
       // A list cut short proves nothing about what it lacks: the check cannot be made, not failed.
       if (pages.length === MAX_PAGES) throw new PreconditionError(`the list runs past ${MAX_PAGES} pages, so it cannot be read whole`);
@@ -148,8 +150,9 @@ export class ZonesClient {
         problem = read;
         break;
       }
-      zones.push(...read);
-      next = nextPageUrl(page.exchange.responseHeaders.link, next);
+      const step = walk({ url: next, body: page.body, link: page.exchange.responseHeaders.link, zones: read });
+      zones.push(...step.zones);
+      next = step.next;
     }
     const last = pages[pages.length - 1]!;
     return { ...last, pages, zones: problem ?? zones };
@@ -216,8 +219,7 @@ export class ZonesClient {
   }
 
   private body(fields: Record<string, unknown>): string {
-    const zone = { ...this.extraFields, ...fields };
-    return stringifyJson(this.config.envelope === 'wrapped' ? { zone } : zone);
+    return stringifyJson(wrapZone(this.config, { ...this.extraFields, ...fields }));
   }
 
   private credential(auth: AuthMode): string | undefined {
@@ -350,16 +352,4 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
-}
-
-/** The rel="next" target of a Link header, resolved against the page it came with. */
-export function nextPageUrl(link: string | undefined, current: string): string | undefined {
-  if (!link) return undefined;
-  for (const part of link.split(/,(?=\s*<)/)) {
-    const match = /^\s*<([^>]*)>(.*)$/.exec(part);
-    if (match && /;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2]!)) {
-      return new URL(match[1]!, current).toString();
-    }
-  }
-  return undefined;
 }

@@ -3,6 +3,7 @@
 import { TransportError, ZonesClient } from './client.ts';
 import type { TargetConfig } from './config.ts';
 import type { Ledger } from './ledger.ts';
+import { PreconditionError } from './outcomes.ts';
 
 export class CannotRunError extends Error {
   constructor(message: string) {
@@ -18,6 +19,8 @@ export async function preflight(config: TargetConfig, ledger: Ledger): Promise<n
   try {
     list = await api.listZones();
   } catch (error) {
+    // Answers came, but the pages lead somewhere the suite cannot follow (ZONES_PAGING).
+    if (error instanceof PreconditionError) throw new CannotRunError(`the zone list at ${api.collectionUrl()} cannot be read with ZONES_PAGING=${config.paging}: ${error.message}`);
     const why = error instanceof TransportError ? error.exchange.error : String(error);
     throw new CannotRunError(`cannot reach the target at ${api.collectionUrl()}: ${why}`);
   }
@@ -26,7 +29,8 @@ export async function preflight(config: TargetConfig, ledger: Ledger): Promise<n
   }
   // A list that answers but can't be read as configured would fail every rule for the settings' sake.
   if (list.status >= 200 && list.status <= 299 && typeof list.zones === 'string') {
-    throw new CannotRunError(`the zone list at ${api.collectionUrl()} cannot be read with ZONES_ENVELOPE=${config.envelope} and ZONES_ID_FIELD=${config.idField}: ${list.zones}`);
+    const key = config.envelope === 'wrapped' ? `, ZONES_LIST_KEY=${config.listKey}` : '';
+    throw new CannotRunError(`the zone list at ${api.collectionUrl()} cannot be read with ZONES_ENVELOPE=${config.envelope}${key} and ZONES_ID_FIELD=${config.idField}: ${list.zones}`);
   }
   // Any other answer, even a 404, is left to the rules: PATH-01 reports a wrong path.
   return requests;
