@@ -139,7 +139,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
 
   const paging = value('ZONES_PAGING');
   if (!PAGING_MODES.includes(paging)) bad('ZONES_PAGING', `must be link, page or cursor (got "${paging}")`);
-  if (paging === 'cursor' && envelope === 'bare') bad('ZONES_PAGING', 'cursor needs ZONES_ENVELOPE=wrapped: a bare list is a plain array, with no place for a next cursor');
+  if (paging === 'cursor' && envelope === 'bare') bad('ZONES_PAGING', 'cannot be cursor with ZONES_ENVELOPE=bare: a bare list is a plain array, with no place for a next cursor');
   const pageParam = value('ZONES_PAGE_PARAM');
   const cursorField = value('ZONES_CURSOR_FIELD');
   const cursorParam = value('ZONES_CURSOR_PARAM');
