@@ -6,7 +6,7 @@ import type { TargetConfig } from './config.ts';
 import type { Ledger } from './ledger.ts';
 import { parseJson, stringifyJson } from './json.ts';
 import { PreconditionError } from './outcomes.ts';
-import { startListWalk } from './paging.ts';
+import { isPastLastPage, startListWalk } from './paging.ts';
 import { findZone, readZone, readZoneList, wrapZone, type ZoneId, type ZoneRecord } from './records.ts';
 import { sleep, throttleFor } from './throttle.ts';
 
@@ -137,6 +137,7 @@ export class ZonesClient {
     const zones: ZoneRecord[] = [];
     let next: string | undefined = url.toString();
     let problem: string | undefined;
+    let pastLastPage = false;
     // How pages are linked is a setting (ZONES_PAGING): a list is whole only across its pages.
     while (next !== undefined) {
       // A list cut short proves nothing about what it lacks: the check cannot be made, not failed.
@@ -144,7 +145,10 @@ export class ZonesClient {
       if (new URL(next).origin !== url.origin) throw new PreconditionError(`the list's next page is on another host (${new URL(next).origin}); the credential is not sent there`);
       const page = await this.send('GET', next, options.auth ?? 'valid');
       pages.push(page);
-      if (page.status < 200 || page.status > 299) break;
+      if (page.status < 200 || page.status > 299) {
+        pastLastPage = isPastLastPage(this.config, pages.length, page.status);
+        break;
+      }
       const read = readZoneList(this.config, page.body);
       if (typeof read === 'string') {
         problem = read;
@@ -154,7 +158,8 @@ export class ZonesClient {
       zones.push(...step.zones);
       next = step.next;
     }
-    const last = pages[pages.length - 1]!;
+    // The 404 past the last page stays among the pages, as evidence; the list's answer is the page before.
+    const last = pages[pages.length - (pastLastPage ? 2 : 1)]!;
     return { ...last, pages, zones: problem ?? zones };
   }
 

@@ -65,6 +65,15 @@ function cursorWalk(field: string, param: string, firstUrl: string): ListWalk {
   };
 }
 
+/**
+ * A page number past the last one answered 404, as some shops do (Django REST framework, for one)
+ * where others answer an empty page: the list ended on the page before. Only for page numbers: a
+ * cursor or Link the shop gave out that leads nowhere is the shop's error.
+ */
+export function isPastLastPage(config: Pick<TargetConfig, 'paging'>, pagesRead: number, status: number): boolean {
+  return config.paging === 'page' && pagesRead > 1 && status === 404;
+}
+
 /** The records whose ids no earlier page showed; they count as seen from now on. */
 function unseen(zones: ZoneRecord[], seen: Set<string>): ZoneRecord[] {
   const fresh = zones.filter((zone) => !seen.has(zone.id.text));

@@ -25,7 +25,7 @@ export const settingDocs: readonly SettingDoc[] = [
   { name: 'ZONES_LIST_KEY', default: 'zones', help: 'With ZONES_ENVELOPE=wrapped: where the array of zones sits in a list body, a key or dotted path, e.g. data or data.items.' },
   { name: 'ZONES_ID_FIELD', default: 'id', help: 'Field of a zone record that holds its id (read without loss, sent back exactly).' },
   { name: 'ZONES_PAGING', default: 'link', help: 'How a list goes on past its first page. link: the rel="next" URL of the Link header; page: page numbers in ZONES_PAGE_PARAM; cursor: a next cursor in the list body (needs ZONES_ENVELOPE=wrapped).' },
-  { name: 'ZONES_PAGE_PARAM', default: 'page', help: 'With ZONES_PAGING=page: the query parameter of the page number. The first request has none, then 2, 3, ...; the list ends at a page that brings no zone not seen already.' },
+  { name: 'ZONES_PAGE_PARAM', default: 'page', help: 'With ZONES_PAGING=page: the query parameter of the page number. The first request has none, then 2, 3, ...; the list ends at a page that brings no zone not seen already, or at a 404 past the last page.' },
   { name: 'ZONES_CURSOR_FIELD', default: 'next_cursor', help: 'With ZONES_PAGING=cursor: where the next cursor sits in a list body, a key or dotted path, e.g. meta.next_cursor. Empty, null or absent: the last page.' },
   { name: 'ZONES_CURSOR_PARAM', default: 'cursor', help: 'With ZONES_PAGING=cursor: the query parameter the cursor is sent back in. A cursor that is a URL (http(s)://... or /...) is followed as it is, on the same host only.' },
   { name: 'ZONES_COVERAGE_SAMPLES', default: DEFAULT_COVERAGE_SAMPLES, help: 'JSON array of at least two distinct coverage values; coverage is opaque JSON that must round-trip equal.' },

@@ -26,14 +26,14 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-/** A shop that answers every GET with the body (text) and headers the script gives for its URL. */
-async function scriptedShop(script: (url: URL, origin: string) => { body: string; headers?: Record<string, string> }): Promise<ScriptedShop> {
+/** A shop that answers every GET with the status (200 unless given), body (text) and headers the script gives for its URL. */
+async function scriptedShop(script: (url: URL, origin: string) => { status?: number; body: string; headers?: Record<string, string> }): Promise<ScriptedShop> {
   const asked: string[] = [];
   let origin = '';
   const server = createServer((req, res) => {
     asked.push(req.url ?? '');
-    const { body, headers } = script(new URL(req.url ?? '/', origin), origin);
-    res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(body);
+    const { status, body, headers } = script(new URL(req.url ?? '/', origin), origin);
+    res.writeHead(status ?? 200, { 'content-type': 'application/json', ...headers }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -73,6 +73,23 @@ test('page numbers: a zone shown again on the next page (the list shifted) count
   const shop = await scriptedShop((url) => ({ body: `{"zones":[${records(pages[url.searchParams.get('page') ?? '1']!)}]}` }));
   const list = await clientFor(shop, { ZONES_PAGING: 'page' }).listZones();
   expect(idsOf(list)).toEqual(['1', '2', '3', '4', '5']);
+});
+
+test('page numbers: a page number past the last answered 404 (as Django REST framework does) ends the list', async () => {
+  const shop = await scriptedShop((url) => {
+    const page = Number(url.searchParams.get('page') ?? '1');
+    return page > 2 ? { status: 404, body: '{"detail":"Invalid page."}' } : { body: `{"results":[${records(ZONES.slice((page - 1) * 3, page * 3))}]}` };
+  });
+  const list = await clientFor(shop, { ZONES_LIST_KEY: 'results', ZONES_PAGING: 'page' }).listZones();
+  expect(idsOf(list)).toEqual(['1', '2', '3', '4', '5', '6']);
+  expect([list.status, list.pages.map((page) => page.status)]).toEqual([200, [200, 200, 404]]);
+});
+
+test('page numbers: a 404 to the first request, or another refusal past it, is the list\'s answer', async () => {
+  const missing = await scriptedShop(() => ({ status: 404, body: '{"errors":"Not Found"}' }));
+  expect((await clientFor(missing, { ZONES_PAGING: 'page' }).listZones()).status).toBe(404);
+  const failing = await scriptedShop((url) => (url.searchParams.has('page') ? { status: 400, body: '{"errors":"bad page"}' } : { body: `{"zones":[${records([1])}]}` }));
+  expect((await clientFor(failing, { ZONES_PAGING: 'page' }).listZones()).status).toBe(400);
 });
 
 test('page numbers: a Link header is not followed, so no page is read twice', async () => {
