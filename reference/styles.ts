@@ -7,7 +7,7 @@ export type IdStyle = 'number' | 'string' | 'big-number';
 export type ListPaging =
   /** ?<param>=N, from 1; no parameter is the first page. Past the last page: an empty list. */
   | { kind: 'page'; param: string; size: number }
-  /** The list body names the next page at the dotted path `field` (null on the last page); it goes back as ?<param>=. */
+  /** The list body names the next page at the dotted path `field` (null on the last page); it goes back as ?<param>=. Wrapped envelope only. */
   | { kind: 'cursor'; field: string; param: string; size: number };
 
 export interface HouseStyle {
