@@ -10,11 +10,28 @@ export function settingsForStyle(style: HouseStyle, url: string, token: string):
     ZONES_STATUSES: style.statuses.join(','),
     ZONES_STATUS_PARAM: style.statusParam,
     ZONES_ENVELOPE: style.envelope,
+    ...envelopeKeySettings(style),
     ZONES_ID_FIELD: style.idField,
+    ...pagingSettings(style),
     ZONES_STATUS_FILTER_VALUES: Object.entries(style.filterValues ?? {}).map(([status, value]) => `${status}=${value}`).join(','),
     ZONES_EXTRA_FIELDS: style.requiredOnCreate ? JSON.stringify(style.requiredOnCreate) : '',
     ...(style.coverageExamples ? { ZONES_COVERAGE_SAMPLES: JSON.stringify(style.coverageExamples) } : {}),
   };
+}
+
+/** Only the style's own keys: the defaults need no setting, and a key beside the bare envelope is refused. */
+function envelopeKeySettings(style: HouseStyle): Record<string, string> {
+  const keys: Record<string, string> = {};
+  if (style.zoneKey !== undefined) keys.ZONES_ZONE_KEY = style.zoneKey;
+  if (style.listKey !== undefined) keys.ZONES_LIST_KEY = style.listKey;
+  return keys;
+}
+
+/** A style that does not page answers every zone at once, which the default (Link) paging reads whole. */
+function pagingSettings({ paging }: HouseStyle): Record<string, string> {
+  if (paging === undefined) return {};
+  if (paging.kind === 'page') return { ZONES_PAGING: 'page', ZONES_PAGE_PARAM: paging.param };
+  return { ZONES_PAGING: 'cursor', ZONES_CURSOR_FIELD: paging.field, ZONES_CURSOR_PARAM: paging.param };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { faults } from '../reference/faults.ts';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
-import { houseStyles } from '../reference/styles.ts';
+import { houseStyles, listKeyOf, zoneKeyOf, type HouseStyle } from '../reference/styles.ts';
 import { bookingHooksForReference, settingsForStyle } from './reference-settings.ts';
 
 const EXIT_BAD_ARGS = 3;
@@ -26,12 +26,22 @@ function usage(): string {
     ...Object.values(houseStyles).map(
       (style) =>
         `  ${style.name.padEnd(14)} ${style.authHeader}${style.authScheme ? ` (${style.authScheme})` : ''}, ` +
-        `statuses ${style.statuses.join('/')}, filter ?${style.statusParam}=, ${style.envelope}, ${style.idStyle} ids in "${style.idField}"`,
+        `statuses ${style.statuses.join('/')}, filter ?${style.statusParam}=, ${envelopeOf(style)}, ${style.idStyle} ids in "${style.idField}"${pagingOf(style)}`,
     ),
     '',
     'Faults:',
     ...faults.map((fault) => `  ${fault.name.padEnd(width)}  breaks ${fault.breaks.join(', ')}: ${fault.description}`),
   ].join('\n');
+}
+
+function envelopeOf(style: HouseStyle): string {
+  return style.envelope === 'bare' ? 'bare' : `wrapped in "${zoneKeyOf(style)}" and "${listKeyOf(style)}"`;
+}
+
+function pagingOf({ paging }: HouseStyle): string {
+  if (paging === undefined) return '';
+  if (paging.kind === 'page') return `, ${paging.size} zones a page by ?${paging.param}=N`;
+  return `, ${paging.size} zones a page, next cursor in "${paging.field}" sent back as ?${paging.param}=`;
 }
 
 function fail(message: string): never {

@@ -6,7 +6,8 @@ import type { TargetConfig } from './config.ts';
 import type { Ledger } from './ledger.ts';
 import { parseJson, stringifyJson } from './json.ts';
 import { PreconditionError } from './outcomes.ts';
-import { findZone, listItems, readZone, toZoneRecords, type ZoneId, type ZoneRecord } from './records.ts';
+import { isPastLastPage, nextPageUrl, startListWalk } from './paging.ts';
+import { findZone, listItems, readZone, toZoneRecords, wrapZone, type ZoneId, type ZoneRecord } from './records.ts';
 import { sleep, throttleFor } from './throttle.ts';
 
 export type AuthMode = 'valid' | 'none' | 'wrong';
@@ -139,34 +140,49 @@ export class ZonesClient {
   private async readList(options: { status?: string; auth?: AuthMode }): Promise<ListAnswer> {
     const url = new URL(this.collectionUrl());
     if (options.status !== undefined) url.searchParams.set(this.config.statusParam, this.config.filterValues[options.status] ?? options.status);
+    const walk = startListWalk(this.config, url.toString());
     const pages: Answer[] = [];
     const zones: ZoneRecord[] = [];
     const items: Record<string, unknown>[] = [];
     let next: string | undefined = url.toString();
     let problem: string | undefined;
-    // Pagination is a profile assumption (Link rel="next"): a list is whole only across its pages.
+    let pastLastPage = false;
+    let whole = false;
+    // How pages are linked is a setting (ZONES_PAGING): a list is whole only across its pages.
     while (next !== undefined) {
       // A list cut short proves nothing about what it lacks: the check cannot be made, not failed.
       if (pages.length === MAX_PAGES) throw new PreconditionError(`the list runs past ${MAX_PAGES} pages, so it cannot be read whole`);
       if (new URL(next).origin !== url.origin) throw new PreconditionError(`the list's next page is on another host (${new URL(next).origin}); the credential is not sent there`);
       const page = await this.send('GET', next, options.auth ?? 'valid');
       pages.push(page);
-      if (page.status < 200 || page.status > 299) break;
+      if (page.status < 200 || page.status > 299) {
+        pastLastPage = isPastLastPage(this.config, pages.length, page.status);
+        break;
+      }
       const pageItems = listItems(this.config, page.body);
       if (typeof pageItems === 'string') {
         problem = pageItems;
         break;
       }
       items.push(...pageItems);
-      // Records whose ids can't be read still count as read: the walk goes on, so that what the shop
-      // holds is known whole (preflight proves with it which zone is ours when ZONES_ID_FIELD is wrong).
       const read = toZoneRecords(this.config, pageItems);
-      if (typeof read === 'string') problem ??= read;
-      else zones.push(...read);
-      next = nextPageUrl(page.exchange.responseHeaders.link, next);
+      if (typeof read === 'string') {
+        problem ??= read;
+        // Records whose ids can't be read still count as read. A Link header still says where the list
+        // goes on, so the walk does, and what the shop holds is known whole (preflight proves with it
+        // which zone is ours when ZONES_ID_FIELD is wrong); the other walks need the ids.
+        next = this.config.paging === 'link' ? nextPageUrl(page.exchange.responseHeaders.link, next) : undefined;
+        whole = next === undefined && this.config.paging === 'link';
+        continue;
+      }
+      const step = walk({ url: next, body: page.body, link: page.exchange.responseHeaders.link, zones: read });
+      zones.push(...step.zones);
+      next = step.next;
+      if (next === undefined) whole = true;
     }
-    const last = pages[pages.length - 1]!;
-    return { ...last, pages, zones: problem ?? zones, filter: options.status, items, itemsWhole: next === undefined };
+    // The 404 past the last page stays among the pages, as evidence; the list's answer is the page before.
+    const last = pages[pages.length - (pastLastPage ? 2 : 1)]!;
+    return { ...last, pages, zones: problem ?? zones, filter: options.status, items, itemsWhole: whole || pastLastPage };
   }
 
   async createZone(fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
@@ -235,8 +251,7 @@ export class ZonesClient {
   }
 
   private body(fields: Record<string, unknown>): string {
-    const zone = { ...this.extraFields, ...fields };
-    return stringifyJson(this.config.envelope === 'wrapped' ? { zone } : zone);
+    return stringifyJson(wrapZone(this.config, { ...this.extraFields, ...fields }));
   }
 
   private credential(auth: AuthMode): string | undefined {
@@ -369,16 +384,4 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
-}
-
-/** The rel="next" target of a Link header, resolved against the page it came with. */
-export function nextPageUrl(link: string | undefined, current: string): string | undefined {
-  if (!link) return undefined;
-  for (const part of link.split(/,(?=\s*<)/)) {
-    const match = /^\s*<([^>]*)>(.*)$/.exec(part);
-    if (match && /;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2]!)) {
-      return new URL(match[1]!, current).toString();
-    }
-  }
-  return undefined;
 }

@@ -2,10 +2,14 @@
 // every bad variable in one message: a run against a half-configured shop is worse than no run.
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
+import { dottedPathProblem } from './dotted-path.ts';
 import { canonicalJson, parseJson } from './json.ts';
 import { knownSettingNames, settingDocs } from './settings.ts';
 
 export type Envelope = 'wrapped' | 'bare';
+
+export type Paging = 'link' | 'page' | 'cursor';
+const PAGING_MODES: readonly string[] = ['link', 'page', 'cursor'] satisfies Paging[];
 
 export type BookingFixture =
   | { kind: 'none' }
@@ -25,7 +29,16 @@ export interface TargetConfig {
   /** The filter value for each status; the status name itself where none is given. */
   filterValues: Record<string, string>;
   envelope: Envelope;
+  /** With the wrapped envelope: dotted paths to one zone and to a list's array. */
+  zoneKey: string;
+  listKey: string;
   idField: string;
+  paging: Paging;
+  /** page paging: the page-number parameter. */
+  pageParam: string;
+  /** cursor paging: the dotted path of the next cursor in a list body, and the parameter it goes back in. */
+  cursorField: string;
+  cursorParam: string;
   /** Kept as JSON text so that numbers beyond 2^53 survive the trip into workers. */
   coverageSamples: string[];
   /** A JSON object as text (same reason): fields added to every create and update body. */
@@ -68,6 +81,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
     return settingDocs.find((doc) => doc.name === name)?.default ?? '';
   };
   const bad = (name: string, why: string) => problems.push(`${name} ${why}`);
+  const isSet = (name: string) => (env[name] ?? '').trim() !== '';
 
   for (const name of Object.keys(env)) {
     if (knownSettingNames.has(name)) continue;
@@ -130,6 +144,28 @@ export function readTargetConfig(env: Environment): TargetConfig {
   const envelope = value('ZONES_ENVELOPE');
   if (envelope !== 'wrapped' && envelope !== 'bare') bad('ZONES_ENVELOPE', `must be wrapped or bare (got "${envelope}")`);
   const idField = value('ZONES_ID_FIELD');
+  const zoneKey = value('ZONES_ZONE_KEY');
+  const listKey = value('ZONES_LIST_KEY');
+  for (const [name, path] of [['ZONES_ZONE_KEY', zoneKey], ['ZONES_LIST_KEY', listKey]] as const) {
+    const problem = dottedPathProblem(path);
+    if (problem) bad(name, problem);
+    else if (envelope === 'bare' && isSet(name)) bad(name, 'applies only with ZONES_ENVELOPE=wrapped: a bare body has no key');
+  }
+
+  const paging = value('ZONES_PAGING');
+  if (!PAGING_MODES.includes(paging)) bad('ZONES_PAGING', `must be link, page or cursor (got "${paging}")`);
+  if (paging === 'cursor' && envelope === 'bare') bad('ZONES_PAGING', 'cannot be cursor with ZONES_ENVELOPE=bare: a bare list is a plain array, with no place for a next cursor');
+  const pageParam = value('ZONES_PAGE_PARAM');
+  const cursorField = value('ZONES_CURSOR_FIELD');
+  const cursorParam = value('ZONES_CURSOR_PARAM');
+  // Set without its mode, a companion would change nothing and lists would quietly end after one page.
+  const companions = [['ZONES_PAGE_PARAM', 'page'], ['ZONES_CURSOR_FIELD', 'cursor'], ['ZONES_CURSOR_PARAM', 'cursor']] as const;
+  for (const [name, mode] of companions) if (isSet(name) && paging !== mode) bad(name, `applies only with ZONES_PAGING=${mode} (got "${paging}")`);
+  const cursorFieldProblem = dottedPathProblem(cursorField);
+  if (cursorFieldProblem) bad('ZONES_CURSOR_FIELD', cursorFieldProblem);
+  // Every page request keeps the filter, so the paging parameter cannot be the filter's.
+  const pagingParam = paging === 'page' ? (['ZONES_PAGE_PARAM', pageParam] as const) : paging === 'cursor' ? (['ZONES_CURSOR_PARAM', cursorParam] as const) : undefined;
+  if (pagingParam && pagingParam[1] === statusParam) bad(pagingParam[0], `must differ from ZONES_STATUS_PARAM (both are "${statusParam}")`);
 
   const coverageSamples = readCoverageSamples(value('ZONES_COVERAGE_SAMPLES'), (why) => bad('ZONES_COVERAGE_SAMPLES', why));
   const extraFields = readExtraFields(value('ZONES_EXTRA_FIELDS'), (why) => bad('ZONES_EXTRA_FIELDS', why));
@@ -162,7 +198,13 @@ export function readTargetConfig(env: Environment): TargetConfig {
     statuses,
     filterValues,
     envelope: envelope as Envelope,
+    zoneKey,
+    listKey,
     idField,
+    paging: paging as Paging,
+    pageParam,
+    cursorField,
+    cursorParam,
     coverageSamples,
     extraFields,
     bookedZoneId: value('ZONES_BOOKED_ZONE_ID') || undefined,

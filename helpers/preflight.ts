@@ -7,6 +7,7 @@ import { isSuccess, TransportError, type Answer, type ListAnswer, type ZonesClie
 import type { TargetConfig } from './config.ts';
 import { isLosslessNumber, parseJson } from './json.ts';
 import { zoneName } from './leftovers.ts';
+import { PreconditionError } from './outcomes.ts';
 import { zoneItem, type ZoneId } from './records.ts';
 
 export class CannotRunError extends Error {
@@ -34,7 +35,8 @@ export async function preflight(api: ZonesClient, options: PreflightOptions): Pr
   if (list.status === 404) throw pathNotFound(config, 'GET', api.collectionUrl());
   if (isSuccess(list) && typeof list.zones === 'string') {
     const fields = list.items.length > 0 ? `; its records have the fields ${fieldNames(list.items[0]!)}` : '';
-    throw new CannotRunError(`the zone list at ${api.collectionUrl()} cannot be read with ZONES_ENVELOPE=${config.envelope} and ZONES_ID_FIELD=${config.idField}: ${list.zones}${fields}`);
+    const key = config.envelope === 'wrapped' ? `, ZONES_LIST_KEY=${config.listKey}` : '';
+    throw new CannotRunError(`the zone list at ${api.collectionUrl()} cannot be read with ZONES_ENVELOPE=${config.envelope}${key} and ZONES_ID_FIELD=${config.idField}: ${list.zones}${fields}`);
   }
   // Any other answer (405, 5xx...) is the shop's to answer for: the rules judge it, PATH-01 first.
   if (!isSuccess(list)) return;
@@ -168,6 +170,8 @@ async function asked<T>(api: ZonesClient, what: string, options: PreflightOption
   try {
     return await ask();
   } catch (error) {
+    // Answers came, but the pages lead somewhere the suite cannot follow (ZONES_PAGING).
+    if (error instanceof PreconditionError) throw new CannotRunError(`the zone list at ${api.collectionUrl()} cannot be read with ZONES_PAGING=${api.config.paging}: ${error.message}`);
     if (!(error instanceof TransportError)) throw error;
     // createZone has already looked for a zone that a lost answer may have made, and owns it.
     if (createdName !== undefined) await removeByName(api, createdName);

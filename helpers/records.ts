@@ -1,6 +1,7 @@
 // Reading and writing zone records in the target's envelope. Ids are opaque: a string, a safe
 // integer, or an integer beyond 2^53 kept as its exact text, and always sent back as received.
 import type { TargetConfig } from './config.ts';
+import { nestUnderPath, valueAtPath } from './dotted-path.ts';
 import { isLosslessNumber, jsonEqual } from './json.ts';
 
 export interface ZoneId {
@@ -27,8 +28,9 @@ export function sameId(a: ZoneId, b: ZoneId): boolean {
   return a.text === b.text;
 }
 
+/** A create or update body: the fields under ZONES_ZONE_KEY (nested for a dotted key), or bare. */
 export function wrapZone(config: TargetConfig, fields: Record<string, unknown>): unknown {
-  return config.envelope === 'wrapped' ? { zone: fields } : fields;
+  return config.envelope === 'wrapped' ? nestUnderPath(config.zoneKey, fields) : fields;
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
@@ -37,15 +39,15 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
 
 /** The zone object of a create or update answer, as the shop wrote it, or why there is none. */
 export function zoneItem(config: TargetConfig, body: unknown): Record<string, unknown> | string {
-  const record = asObject(config.envelope === 'wrapped' ? asObject(body)?.zone : body);
-  if (!record) return config.envelope === 'wrapped' ? 'the body has no "zone" object' : 'the body is not a zone object';
+  const record = asObject(config.envelope === 'wrapped' ? valueAtPath(body, config.zoneKey) : body);
+  if (!record) return config.envelope === 'wrapped' ? `the body has no "${config.zoneKey}" object` : 'the body is not a zone object';
   return record;
 }
 
 /** The zone objects of a list answer, as the shop wrote them, or why they could not be read. */
 export function listItems(config: TargetConfig, body: unknown): Record<string, unknown>[] | string {
-  const list = config.envelope === 'wrapped' ? asObject(body)?.zones : body;
-  if (!Array.isArray(list)) return config.envelope === 'wrapped' ? 'the body has no "zones" array' : 'the body is not an array';
+  const list = config.envelope === 'wrapped' ? valueAtPath(body, config.listKey) : body;
+  if (!Array.isArray(list)) return config.envelope === 'wrapped' ? `the body has no "${config.listKey}" array` : 'the body is not an array';
   const items: Record<string, unknown>[] = [];
   for (const [index, item] of list.entries()) {
     const record = asObject(item);
@@ -64,8 +66,7 @@ export function readZone(config: TargetConfig, body: unknown): ZoneRecord | stri
 /** The zone records of a list answer, or why they could not be read. */
 export function readZoneList(config: TargetConfig, body: unknown): ZoneRecord[] | string {
   const items = listItems(config, body);
-  if (typeof items === 'string') return items;
-  return toZoneRecords(config, items);
+  return typeof items === 'string' ? items : toZoneRecords(config, items);
 }
 
 export function toZoneRecords(config: TargetConfig, items: readonly Record<string, unknown>[]): ZoneRecord[] | string {

@@ -18,14 +18,18 @@ function zoneSchema(config: TargetConfig): object {
   };
 }
 
+/** The schema of a body that holds `inner` at this dotted path (ZONES_ZONE_KEY, ZONES_LIST_KEY). */
+function underPath(path: string, inner: object): object {
+  return path.split('.').reduceRight<object>((schema, key) => ({ type: 'object', required: [key], properties: { [key]: schema } }), inner);
+}
+
 function schemas(config: TargetConfig): Record<SchemaName, object> {
   const zone = zoneSchema(config);
+  const list = { type: 'array', items: zone };
   const wrapped = config.envelope === 'wrapped';
   return {
-    'zone answer': wrapped ? { type: 'object', required: ['zone'], properties: { zone } } : zone,
-    'zone list': wrapped
-      ? { type: 'object', required: ['zones'], properties: { zones: { type: 'array', items: zone } } }
-      : { type: 'array', items: zone },
+    'zone answer': wrapped ? underPath(config.zoneKey, zone) : zone,
+    'zone list': wrapped ? underPath(config.listKey, list) : list,
     error: { type: 'object', required: ['errors'], properties: { errors: { type: ['string', 'object', 'array'] } } },
     // 204 has no body; a 200 answers {} in the profile.
     'delete answer': { type: 'object' },
@@ -35,7 +39,7 @@ function schemas(config: TargetConfig): Record<SchemaName, object> {
 const compiled = new Map<string, Record<SchemaName, ValidateFunction>>();
 
 export function validatorFor(config: TargetConfig, name: SchemaName): ValidateFunction {
-  const key = JSON.stringify([config.idField, config.statuses, config.envelope]);
+  const key = JSON.stringify([config.idField, config.statuses, config.envelope, config.zoneKey, config.listKey]);
   let set = compiled.get(key);
   if (!set) {
     const ajv = new Ajv({ allErrors: true, strict: false });

@@ -20,8 +20,14 @@ export const settingDocs: readonly SettingDoc[] = [
   { name: 'ZONES_STATUS_PARAM', default: 'status', help: 'Query parameter of the list filter by publish status.' },
   { name: 'ZONES_STATUS_FILTER_VALUES', default: '', help: 'When the filter takes other values than the status names records show: status=value pairs, e.g. published=active,draft=unpublished. Unset: the status names.' },
   { name: 'ZONES_STATUSES', default: 'draft,published', help: 'Comma-separated status names; must contain draft and at least one other.' },
-  { name: 'ZONES_ENVELOPE', default: 'wrapped', help: 'wrapped: {"zone":{...}} and {"zones":[...]}; bare: the zone object and a plain array.' },
+  { name: 'ZONES_ENVELOPE', default: 'wrapped', help: 'wrapped: one zone under ZONES_ZONE_KEY, a list under ZONES_LIST_KEY ({"zone":{...}} and {"zones":[...]} by default); bare: the zone object and a plain array.' },
+  { name: 'ZONES_ZONE_KEY', default: 'zone', help: 'With ZONES_ENVELOPE=wrapped: where one zone sits in a body, a key or dotted path, e.g. data or data.zone. Create and update bodies are wrapped the same way.' },
+  { name: 'ZONES_LIST_KEY', default: 'zones', help: 'With ZONES_ENVELOPE=wrapped: where the array of zones sits in a list body, a key or dotted path, e.g. data or data.items.' },
   { name: 'ZONES_ID_FIELD', default: 'id', help: 'Field of a zone record that holds its id (read without loss, sent back exactly).' },
+  { name: 'ZONES_PAGING', default: 'link', help: 'How a list goes on past its first page. link: the rel="next" URL of the Link header; page: page numbers in ZONES_PAGE_PARAM; cursor: a next cursor in the list body (needs ZONES_ENVELOPE=wrapped).' },
+  { name: 'ZONES_PAGE_PARAM', default: 'page', help: 'With ZONES_PAGING=page: the query parameter of the page number. The first request has none, then 2, 3, ...; the list ends at a page that brings no zone not seen already, or at a 404 past the last page.' },
+  { name: 'ZONES_CURSOR_FIELD', default: 'next_cursor', help: 'With ZONES_PAGING=cursor: where the next cursor sits in a list body, a key or dotted path, e.g. meta.next_cursor. Empty, null or absent: the last page.' },
+  { name: 'ZONES_CURSOR_PARAM', default: 'cursor', help: 'With ZONES_PAGING=cursor: the query parameter the cursor is sent back in. A cursor that is a URL (http(s)://... or /...) is followed as it is, on the same host only.' },
   { name: 'ZONES_COVERAGE_SAMPLES', default: DEFAULT_COVERAGE_SAMPLES, help: 'JSON array of at least two distinct coverage values; coverage is opaque JSON that must round-trip equal.' },
   { name: 'ZONES_EXTRA_FIELDS', default: '', help: 'A JSON object of fields the shop requires in create and update bodies besides name, coverage and status, e.g. {"currency":"EUR"}. Added to every POST and PUT body.' },
   { name: 'ZONES_BOOKED_ZONE_ID', default: '', help: 'For DELETE-02: an existing zone with booking history. The suite only tries to delete it and checks it stays.' },
@@ -34,6 +40,13 @@ export const settingDocs: readonly SettingDoc[] = [
 ];
 
 export const knownSettingNames = new Set(settingDocs.map((doc) => doc.name));
+
+/** The default of a setting, for code that must fill in one the user cannot have set. */
+export function settingDefault(name: string): string {
+  const doc = settingDocs.find((candidate) => candidate.name === name);
+  if (!doc) throw new Error(`${name} is not a setting`);
+  return doc.default;
+}
 
 /** The text of .env.example, made from the list above; a self-test keeps the committed file equal to it. */
 export function renderEnvExample(): string {

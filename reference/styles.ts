@@ -4,6 +4,13 @@
 /** max-plus-one: small integers from 1, the highest held plus one, so a deleted id comes back. */
 export type IdStyle = 'number' | 'string' | 'big-number' | 'max-plus-one';
 
+/** How a style splits its list into pages of `size` zones. */
+export type ListPaging =
+  /** ?<param>=N, from 1; no parameter is the first page. Past the last page: an empty list. */
+  | { kind: 'page'; param: string; size: number }
+  /** The list body names the next page at the dotted path `field` (null on the last page); it goes back as ?<param>=. Wrapped envelope only. */
+  | { kind: 'cursor'; field: string; param: string; size: number };
+
 export interface HouseStyle {
   name: string;
   authHeader: string;
@@ -11,6 +18,11 @@ export interface HouseStyle {
   statuses: string[];
   statusParam: string;
   envelope: 'wrapped' | 'bare';
+  /** With the wrapped envelope: dotted paths of one zone and of a list's array; zone and zones when absent. */
+  zoneKey?: string;
+  listKey?: string;
+  /** Absent: one answer holds every zone. */
+  paging?: ListPaging;
   idField: string;
   idStyle: IdStyle;
   /** Only for string ids: opaque 'zn_…' tokens (the default) or UUIDs. */
@@ -138,7 +150,38 @@ export const houseStyles: Record<string, HouseStyle> = {
     coverageSchema: 'regions',
     coverageExamples: [{ regions: ['EU'] }, { regions: ['US', 'CA'] }],
   },
+  // Lists come two zones a page, by page number (?page=2), with no Link header: a client that reads
+  // only the first answer misses zones, and one that reads past the end gets an empty page.
+  'page-numbers': {
+    name: 'page-numbers',
+    authHeader: 'Authorization',
+    authScheme: 'Bearer',
+    statuses: ['draft', 'published'],
+    statusParam: 'status',
+    envelope: 'bare',
+    idField: 'id',
+    idStyle: 'number',
+    paging: { kind: 'page', param: 'page', size: 2 },
+  },
+  // {"data": ...} for one zone, for a list and for request bodies; a list names its next page in
+  // meta.next_cursor, sent back as ?cursor=. Ids are beyond 2^53, inside the custom envelope.
+  'data-envelope': {
+    name: 'data-envelope',
+    authHeader: 'X-Api-Key',
+    authScheme: '',
+    statuses: ['draft', 'live', 'retired'],
+    statusParam: 'status',
+    envelope: 'wrapped',
+    zoneKey: 'data',
+    listKey: 'data',
+    idField: 'id',
+    idStyle: 'big-number',
+    paging: { kind: 'cursor', field: 'meta.next_cursor', param: 'cursor', size: 2 },
+  },
 };
+
+export const zoneKeyOf = (style: HouseStyle): string => style.zoneKey ?? 'zone';
+export const listKeyOf = (style: HouseStyle): string => style.listKey ?? 'zones';
 
 export function resolveStyle(style: string | HouseStyle | undefined): HouseStyle {
   if (style === undefined) return houseStyles.default!;

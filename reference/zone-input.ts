@@ -1,5 +1,6 @@
 // Turns a parsed request body into zone fields, or into the 422 errors a client can act on.
-import type { HouseStyle } from './styles.ts';
+import { exampleAtPath, valueAtPath } from './dotted-path.ts';
+import { zoneKeyOf, type HouseStyle } from './styles.ts';
 
 export const MAX_NAME_LENGTH = 255;
 
@@ -26,8 +27,10 @@ function unwrap(style: HouseStyle, body: unknown): Checked<Record<string, unknow
   if (style.envelope === 'bare') {
     return isObject(body) ? { ok: true, value: body } : { ok: false, errors: { base: ['the body must be a JSON object'] } };
   }
-  if (!isObject(body) || !Object.hasOwn(body, 'zone')) return { ok: false, errors: { zone: ['is required: send {"zone": {...}}'] } };
-  return isObject(body.zone) ? { ok: true, value: body.zone } : { ok: false, errors: { zone: ['must be a JSON object'] } };
+  const key = zoneKeyOf(style);
+  const fields = valueAtPath(body, key);
+  if (fields === undefined) return { ok: false, errors: { [key]: [`is required: send ${exampleAtPath(key)}`] } };
+  return isObject(fields) ? { ok: true, value: fields } : { ok: false, errors: { [key]: ['must be a JSON object'] } };
 }
 
 function nameProblem(name: unknown): string | undefined {

@@ -16,6 +16,9 @@ export interface StoredZone {
 /** One shop's zones, in creation order (a Map keeps first-insertion order even when a key is re-set). */
 export class ZoneStore {
   private readonly zones = new Map<string, StoredZone>();
+  /** Each zone's place in creation order, never reused: what a list cursor can point after. */
+  private readonly positions = new Map<string, number>();
+  private nextPosition = 0;
 
   find(id: string): StoredZone | undefined {
     return this.zones.get(id);
@@ -26,7 +29,14 @@ export class ZoneStore {
   }
 
   put(zone: StoredZone): void {
+    if (!this.positions.has(zone.id)) this.positions.set(zone.id, this.nextPosition++);
     this.zones.set(zone.id, zone);
+  }
+
+  positionOf(id: string): number {
+    const position = this.positions.get(id);
+    if (position === undefined) throw new Error(`zone ${id} was never stored`);
+    return position;
   }
 
   remove(id: string): void {

@@ -1,5 +1,6 @@
+import { putAtPath } from './dotted-path.ts';
 import { idForJson } from './ids.ts';
-import type { HouseStyle } from './styles.ts';
+import { listKeyOf, zoneKeyOf, type HouseStyle } from './styles.ts';
 import type { StoredZone } from './zone-store.ts';
 
 export type ZoneRecord = Record<string, unknown>;
@@ -15,10 +16,20 @@ export function zoneRecord(style: HouseStyle, zone: StoredZone): ZoneRecord {
   };
 }
 
-export function oneZoneBody(style: HouseStyle, record: ZoneRecord): unknown {
-  return style.envelope === 'wrapped' ? { zone: record } : record;
+function wrapped(path: string, value: unknown): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  putAtPath(body, path, value);
+  return body;
 }
 
-export function zoneListBody(style: HouseStyle, records: ZoneRecord[]): unknown {
-  return style.envelope === 'wrapped' ? { zones: records } : records;
+export function oneZoneBody(style: HouseStyle, record: ZoneRecord): unknown {
+  return style.envelope === 'wrapped' ? wrapped(zoneKeyOf(style), record) : record;
+}
+
+/** A list answer; with cursor paging it names the next page, or null on the last one. */
+export function zoneListBody(style: HouseStyle, records: ZoneRecord[], nextCursor?: string): unknown {
+  if (style.envelope === 'bare') return records;
+  const body = wrapped(listKeyOf(style), records);
+  if (style.paging?.kind === 'cursor') putAtPath(body, style.paging.field, nextCursor ?? null);
+  return body;
 }

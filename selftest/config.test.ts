@@ -29,7 +29,10 @@ describe('defaults', () => {
       statusParam: 'status',
       statuses: ['draft', 'published'],
       envelope: 'wrapped',
+      zoneKey: 'zone',
+      listKey: 'zones',
       idField: 'id',
+      paging: 'link',
       reportsDir: 'reports',
     });
     expect(config.coverageSamples.length).toBeGreaterThanOrEqual(2);
@@ -134,5 +137,40 @@ describe('the embedded reference only when nothing points at a shop', () => {
   test('variables of other programs that merely start alike are left alone', () => {
     expect(problemsOf({ ZONEINFO: '/usr/share/zoneinfo', ZONE_ID: '7', ZONE: 'eu' })).toEqual([]);
     expect(readTargetConfig({ ZONEINFO: '/usr/share/zoneinfo' }).embedded).toBe(true);
+  });
+});
+
+describe('paging and envelope keys', () => {
+  test('page numbers, cursors and dotted envelope keys are read', () => {
+    expect(readTargetConfig({ ZONES_PAGING: 'page', ZONES_PAGE_PARAM: '_page', ZONES_ENVELOPE: 'bare' })).toMatchObject({ paging: 'page', pageParam: '_page', envelope: 'bare' });
+    const cursor = readTargetConfig({
+      ZONES_ZONE_KEY: 'data',
+      ZONES_LIST_KEY: 'data.items',
+      ZONES_PAGING: 'cursor',
+      ZONES_CURSOR_FIELD: 'meta.next_cursor',
+      ZONES_CURSOR_PARAM: 'after',
+    });
+    expect(cursor).toMatchObject({ zoneKey: 'data', listKey: 'data.items', paging: 'cursor', cursorField: 'meta.next_cursor', cursorParam: 'after' });
+  });
+
+  test.for([
+    [{ ZONES_PAGING: 'scroll' }, 'ZONES_PAGING must be link, page or cursor (got "scroll")'],
+    [{ ZONES_PAGING: 'cursor', ZONES_ENVELOPE: 'bare' }, 'ZONES_PAGING cannot be cursor with ZONES_ENVELOPE=bare: a bare list is a plain array, with no place for a next cursor'],
+    [{ ZONES_PAGE_PARAM: 'p' }, 'ZONES_PAGE_PARAM applies only with ZONES_PAGING=page (got "link")'],
+    [{ ZONES_PAGING: 'page', ZONES_CURSOR_FIELD: 'meta.next' }, 'ZONES_CURSOR_FIELD applies only with ZONES_PAGING=cursor (got "page")'],
+    [{ ZONES_CURSOR_PARAM: 'after' }, 'ZONES_CURSOR_PARAM applies only with ZONES_PAGING=cursor (got "link")'],
+    [{ ZONES_PAGING: 'cursor', ZONES_CURSOR_FIELD: 'meta..next' }, 'ZONES_CURSOR_FIELD must be a key or dotted path such as data or meta.next_cursor (got "meta..next")'],
+    [{ ZONES_PAGING: 'page', ZONES_PAGE_PARAM: 'status' }, 'ZONES_PAGE_PARAM must differ from ZONES_STATUS_PARAM (both are "status")'],
+    [{ ZONES_PAGING: 'cursor', ZONES_STATUS_PARAM: 'cursor' }, 'ZONES_CURSOR_PARAM must differ from ZONES_STATUS_PARAM (both are "cursor")'],
+    [{ ZONES_LIST_KEY: 'data.' }, 'ZONES_LIST_KEY must be a key or dotted path such as data or meta.next_cursor (got "data.")'],
+    [{ ZONES_ZONE_KEY: '.zone' }, 'ZONES_ZONE_KEY must be a key or dotted path such as data or meta.next_cursor (got ".zone")'],
+    [{ ZONES_ENVELOPE: 'bare', ZONES_ZONE_KEY: 'data' }, 'ZONES_ZONE_KEY applies only with ZONES_ENVELOPE=wrapped: a bare body has no key'],
+  ] as [Record<string, string>, string][])('%o is refused: %s', ([env, message]) => {
+    expect(problemsOf(env)).toEqual([message]);
+  });
+
+  test('every bad paging and envelope setting is named in the one message', () => {
+    const named = problemsOf({ ZONES_ENVELOPE: 'bare', ZONES_LIST_KEY: 'data', ZONES_PAGING: 'cursor', ZONES_PAGE_PARAM: 'p' }).map((p) => p.split(' ')[0]);
+    expect(named).toEqual(['ZONES_LIST_KEY', 'ZONES_PAGING', 'ZONES_PAGE_PARAM']);
   });
 });

@@ -3,7 +3,7 @@
 import { expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import { canonicalJson, jsonEqual, parseJson, stringifyJson } from '../helpers/json.ts';
-import { readZone, readZoneList, zoneIdOf } from '../helpers/records.ts';
+import { readZone, readZoneList, wrapZone, zoneIdOf } from '../helpers/records.ts';
 
 const wrapped = readTargetConfig({});
 const bare = readTargetConfig({ ZONES_ENVELOPE: 'bare', ZONES_ID_FIELD: 'zone_id' });
@@ -38,6 +38,35 @@ test('a list in the wrong envelope is reported, not half-read', () => {
   expect(readZoneList(wrapped, parseJson('[]'))).toMatch(/no "zones" array/);
   expect(readZoneList(bare, parseJson('{"zones":[]}'))).toMatch(/not an array/);
   expect(readZoneList(wrapped, parseJson('{"zones":[{"name":"no id"}]}'))).toMatch(/item 0.*"id"/);
+});
+
+test('envelope keys may be dotted paths, and 64-bit ids inside them keep every digit', () => {
+  const nested = readTargetConfig({ ZONES_ZONE_KEY: 'data', ZONES_LIST_KEY: 'data.items', ZONES_ID_FIELD: 'zone_id' });
+  const one = readZone(nested, parseJson('{"data":{"zone_id":18446744073709551615,"name":"n"}}'));
+  expect(typeof one === 'string' ? one : one.id.text).toBe('18446744073709551615');
+  const list = readZoneList(nested, parseJson('{"data":{"items":[{"zone_id":9007199254740993},{"zone_id":9007199254740992}]},"meta":{}}'));
+  expect(typeof list === 'string' ? list : list.map((zone) => zone.id.text)).toEqual(['9007199254740993', '9007199254740992']);
+});
+
+test('a body without the configured key is reported naming the key looked for', () => {
+  const nested = readTargetConfig({ ZONES_ZONE_KEY: 'data.zone', ZONES_LIST_KEY: 'data.items' });
+  expect(readZone(nested, parseJson('{"data":{"id":1}}'))).toBe('the body has no "data.zone" object');
+  expect(readZone(nested, parseJson('{"zone":{"id":1}}'))).toBe('the body has no "data.zone" object');
+  expect(readZoneList(nested, parseJson('{"data":[{"id":1}]}'))).toBe('the body has no "data.items" array');
+  expect(readZoneList(nested, parseJson('{"data":{"items":{"id":1}}}'))).toBe('the body has no "data.items" array');
+  // A key is looked up among the body's own members, never on Object's prototype.
+  expect(readZone(readTargetConfig({ ZONES_ZONE_KEY: 'constructor' }), parseJson('{}'))).toBe('the body has no "constructor" object');
+});
+
+test('create and update bodies are wrapped under the zone key, nested for a dotted key', () => {
+  const fields = { name: 'n', coverage: parseJson('{"shop":12345678901234567890}') as object };
+  expect(stringifyJson(wrapZone(wrapped, fields))).toBe('{"zone":{"name":"n","coverage":{"shop":12345678901234567890}}}');
+  expect(stringifyJson(wrapZone(readTargetConfig({ ZONES_ZONE_KEY: 'data.attributes' }), fields))).toBe('{"data":{"attributes":{"name":"n","coverage":{"shop":12345678901234567890}}}}');
+  expect(wrapZone(bare, fields)).toBe(fields);
+  // A hostile key stays a plain member; it never becomes the object's prototype.
+  const odd = wrapZone(readTargetConfig({ ZONES_ZONE_KEY: '__proto__' }), fields) as object;
+  expect(Object.getPrototypeOf(odd)).toBe(Object.prototype);
+  expect(stringifyJson(odd)).toBe('{"__proto__":{"name":"n","coverage":{"shop":12345678901234567890}}}');
 });
 
 test('JSON equality ignores key order and number spelling but not values', () => {

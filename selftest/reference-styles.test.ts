@@ -2,14 +2,15 @@
 import { isLosslessNumber, parse, stringify } from 'lossless-json';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { houseStyles } from '../reference/styles.ts';
+import { putAtPath, valueAtPath } from '../reference/dotted-path.ts';
+import { houseStyles, listKeyOf, zoneKeyOf } from '../reference/styles.ts';
 
 const API = '/admin/api/2026-07';
-// The strict and other-codes styles' own manners (no create body, full PUTs, limited moves, other
-// codes) have files of their own.
+// The strict, other-codes and schema-checked styles' own manners (no create body, full PUTs, limited
+// moves, other codes, a coverage schema) have files of their own.
 const styleNames = Object.keys(houseStyles).filter((name) => {
   const style = houseStyles[name]!;
-  return !style.putReplaces && style.createAnswer !== 'empty' && !style.moves && !style.codes;
+  return !style.putReplaces && style.createAnswer !== 'empty' && !style.moves && !style.codes && !style.coverageSchema;
 });
 const servers = new Map<string, RunningReference>();
 
@@ -35,9 +36,15 @@ async function call(ref: RunningReference, method: string, path: string, body?: 
   return { status: res.status, text, json: parse(text) };
 }
 
-const one = (ref: RunningReference, json: any) => (ref.style.envelope === 'wrapped' ? json.zone : json);
-const many = (ref: RunningReference, json: any): any[] => (ref.style.envelope === 'wrapped' ? json.zones : json);
-const send = (ref: RunningReference, fields: object) => (ref.style.envelope === 'wrapped' ? { zone: fields } : fields);
+const one = (ref: RunningReference, json: any) => (ref.style.envelope === 'wrapped' ? valueAtPath(json, zoneKeyOf(ref.style)) : json) as any;
+// The first page only: these zones are few, and paging itself is proven in reference-paging.test.ts.
+const many = (ref: RunningReference, json: any) => (ref.style.envelope === 'wrapped' ? valueAtPath(json, listKeyOf(ref.style)) : json) as any[];
+function send(ref: RunningReference, fields: object): object {
+  if (ref.style.envelope === 'bare') return fields;
+  const body = {};
+  putAtPath(body, zoneKeyOf(ref.style), fields);
+  return body;
+}
 const idOf = (ref: RunningReference, record: any): string => String(record[ref.style.idField]);
 
 async function listIds(ref: RunningReference, status?: string): Promise<string[]> {
@@ -85,9 +92,10 @@ describe.for(styleNames)('style %s', (styleName) => {
 
   test('coverage comes back exactly as sent, big and precise numbers included', async () => {
     const coverageText = '{"n":123456789012345678901234567890,"small":-0.000000000000000000001,"f":1.50,"list":[true,null,"x"]}';
-    const body = ref().style.envelope === 'wrapped'
-      ? `{"zone":{"name":"Exact","coverage":${coverageText}}}`
-      : `{"name":"Exact","coverage":${coverageText}}`;
+    const fields = `{"name":"Exact","coverage":${coverageText}}`;
+    // Written as text, not built from objects, so no number passes through a JS double on the way out.
+    const wrapIn = (key: string, inner: string) => `{${JSON.stringify(key)}:${inner}}`;
+    const body = ref().style.envelope === 'wrapped' ? zoneKeyOf(ref().style).split('.').reduceRight((inner, key) => wrapIn(key, inner), fields) : fields;
     const res = await fetch(`${ref().url}${API}/zones.json`, {
       method: 'POST',
       headers: { [ref().style.authHeader]: ref().style.authScheme ? `${ref().style.authScheme} ${ref().token}` : ref().token },

@@ -1,4 +1,5 @@
 import { has } from '../faults.ts';
+import { pageOf } from '../list-paging.ts';
 import { reply, type Reply } from '../respond.ts';
 import { draftStatus, type ZoneService } from '../service.ts';
 import type { StoredZone } from '../zone-store.ts';
@@ -19,17 +20,25 @@ function filtered(service: ZoneService, zones: StoredZone[], wanted: string): St
   return zones.filter((zone) => statusOf(zone) === wanted);
 }
 
-/** The records a GET would show; also what a leaky refusal gives away. */
-export function listedRecords(service: ZoneService, query: URLSearchParams): ZoneRecord[] {
+/** The zones a GET would show across all its pages. */
+function listedZones(service: ZoneService, query: URLSearchParams): StoredZone[] {
   const visible = service.store.all().filter((zone) => !zone.softDeleted && !zone.awaitingFirstUpdate);
   // An empty filter value is treated as no filter, as most query-string handling does.
   const asked = query.get(service.style.statusParam);
   const byFilterValue = Object.entries(service.style.filterValues ?? {}).find(([, value]) => value === asked)?.[0];
   const wanted = byFilterValue ?? asked;
-  const chosen = wanted ? filtered(service, visible, wanted) : unfiltered(service, visible);
-  return chosen.map((zone) => zoneRecord(service.style, zone));
+  return wanted ? filtered(service, visible, wanted) : unfiltered(service, visible);
+}
+
+/** The records a GET would show; also what a leaky refusal gives away. */
+export function listedRecords(service: ZoneService, query: URLSearchParams): ZoneRecord[] {
+  return listedZones(service, query).map((zone) => zoneRecord(service.style, zone));
 }
 
 export function listZones(service: ZoneService, query: URLSearchParams): Reply {
-  return reply(200, zoneListBody(service.style, listedRecords(service, query)));
+  const { style, store } = service;
+  if (!style.paging) return reply(200, zoneListBody(style, listedRecords(service, query)));
+  const page = pageOf(style.paging, store, listedZones(service, query), query);
+  if (!page.ok) return page.reply;
+  return reply(200, zoneListBody(style, page.zones.map((zone) => zoneRecord(style, zone)), page.nextCursor));
 }

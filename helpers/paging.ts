@@ -1,0 +1,109 @@
+// How a list goes on past its first page. The specification shows no page sizes and no paging, so
+// the manner is a setting (ZONES_PAGING): a Link header (the default profile), page numbers, or a
+// next cursor in the body. Each walk says which records a page adds and where the list goes on.
+import type { Paging, TargetConfig } from './config.ts';
+import { valueAtPath } from './dotted-path.ts';
+import { isLosslessNumber, stringifyJson } from './json.ts';
+import { PreconditionError } from './outcomes.ts';
+import type { ZoneRecord } from './records.ts';
+
+export interface ListPage {
+  /** Where the page was read from. */
+  url: string;
+  body: unknown;
+  /** The Link response header, if any. */
+  link?: string;
+  /** The page's records, as read from its body. */
+  zones: ZoneRecord[];
+}
+
+export interface PageStep {
+  /** The records this page adds to the list. */
+  zones: ZoneRecord[];
+  /** The next page's URL; undefined where the list ends. */
+  next?: string;
+}
+
+export type ListWalk = (page: ListPage) => PageStep;
+
+/** A walk through one list, from its first page's URL (which carries the filter, if any). */
+export function startListWalk(config: Pick<TargetConfig, 'paging' | 'pageParam' | 'cursorField' | 'cursorParam'>, firstUrl: string): ListWalk {
+  const walks: Record<Paging, () => ListWalk> = {
+    link: () => (page) => ({ zones: page.zones, next: nextPageUrl(page.link, page.url) }),
+    page: () => pageNumberWalk(config.pageParam, firstUrl),
+    cursor: () => cursorWalk(config.cursorField, config.cursorParam, firstUrl),
+  };
+  return walks[config.paging]();
+}
+
+function pageNumberWalk(param: string, firstUrl: string): ListWalk {
+  const seen = new Set<string>();
+  let pageNumber = 1;
+  return (page) => {
+    const fresh = unseen(page.zones, seen);
+    // The end is a page with nothing new: an empty one, or the first page again from a shop that
+    // ignores the parameter. Such a list is neither read a thousand times nor counted twice.
+    if (fresh.length === 0) return { zones: [] };
+    pageNumber += 1;
+    return { zones: fresh, next: withParam(firstUrl, param, String(pageNumber)) };
+  };
+}
+
+function cursorWalk(field: string, param: string, firstUrl: string): ListWalk {
+  const seen = new Set<string>();
+  return (page) => {
+    const fresh = unseen(page.zones, seen);
+    // Records all seen before: a shop that ignores the cursor, or a loop; either way the list has
+    // shown all it will. An empty page may still name a next one (some stores filter after paging),
+    // and a cursor may repeat while the pages move on (scroll-style cursors), so neither ends it.
+    if (page.zones.length > 0 && fresh.length === 0) return { zones: [] };
+    const cursor = cursorIn(page.body, field);
+    if (cursor === undefined) return { zones: fresh };
+    // A cursor that is an address is followed as one; the same-host rule still applies to it.
+    if (/^https?:\/\//i.test(cursor) || cursor.startsWith('/')) return { zones: fresh, next: new URL(cursor, page.url).toString() };
+    return { zones: fresh, next: withParam(firstUrl, param, cursor) };
+  };
+}
+
+/**
+ * A page number past the last one answered 404, as some shops do (Django REST framework, for one)
+ * where others answer an empty page: the list ended on the page before. Only for page numbers: a
+ * cursor or Link the shop gave out that leads nowhere is the shop's error.
+ */
+export function isPastLastPage(config: Pick<TargetConfig, 'paging'>, pagesRead: number, status: number): boolean {
+  return config.paging === 'page' && pagesRead > 1 && status === 404;
+}
+
+/** The records whose ids no earlier page showed; they count as seen from now on. */
+function unseen(zones: ZoneRecord[], seen: Set<string>): ZoneRecord[] {
+  const fresh = zones.filter((zone) => !seen.has(zone.id.text));
+  for (const zone of fresh) seen.add(zone.id.text);
+  return fresh;
+}
+
+function withParam(url: string, param: string, value: string): string {
+  const next = new URL(url);
+  next.searchParams.set(param, value);
+  return next.toString();
+}
+
+function cursorIn(body: unknown, field: string): string | undefined {
+  const value = valueAtPath(body, field);
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  if (isLosslessNumber(value)) return value.value;
+  throw new PreconditionError(`the list's next cursor "${field}" is neither text nor a number (got ${stringifyJson(value)}), so the list cannot be read past this page`);
+}
+
+/** The rel="next" target of a Link header, resolved against the page it came with. */
+export function nextPageUrl(link: string | undefined, current: string): string | undefined {
+  if (!link) return undefined;
+  for (const part of link.split(/,(?=\s*<)/)) {
+    const match = /^\s*<([^>]*)>(.*)$/.exec(part);
+    if (match && /;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2]!)) {
+      return new URL(match[1]!, current).toString();
+    }
+  }
+  return undefined;
+}
