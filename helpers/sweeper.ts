@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSuccess, ZonesClient } from './client.ts';
 import type { TargetConfig } from './config.ts';
-import { ledgerAt, readLedger, stillOwned, type Ledger } from './ledger.ts';
+import { ledgerAt, readLedger, stillOwned, type Ledger, type LedgerEvent } from './ledger.ts';
 import { runIdOfName, runStartOfName } from './leftovers.ts';
 import { CannotRunError } from './preflight.ts';
 import { findZone, type ZoneRecord } from './records.ts';
@@ -17,6 +17,8 @@ export interface SweepCandidate {
   source: string;
   /** gone: nothing to do; not-ours-now: the id now carries a name of another run or of somebody else. */
   state: 'present' | 'gone' | 'not-ours-now';
+  /** Found by its name, not its id: it goes into the ledger (adopted) before it may be deleted. */
+  foundBy?: 'name';
 }
 
 export interface SweepPlan {
@@ -53,6 +55,15 @@ export async function planSweep(config: TargetConfig, options: { ledgers: string
       if (!candidates.has(id)) candidates.set(id, { id, name, source: path, state });
     }
   }
+  // Zones a run made but could not read an id of (a wrong ZONES_ID_FIELD): the ledger has their unique
+  // names, and with settings that read ids, the list shows which zone carries each one.
+  for (const path of options.ledgers) {
+    for (const name of namedOnly(readLedger(path), config.baseUrl)) {
+      const carrying = zones.filter((zone) => zone.name === name);
+      if (carrying.length !== 1 || candidates.has(carrying[0]!.id.text)) continue;
+      candidates.set(carrying[0]!.id.text, { id: carrying[0]!.id.text, name, source: path, state: 'present', foundBy: 'name' });
+    }
+  }
   if (options.byPrefix) {
     const cutoff = (options.now ?? new Date()).getTime() - options.olderThanMs;
     for (const zone of zones) {
@@ -63,6 +74,11 @@ export async function planSweep(config: TargetConfig, options: { ledgers: string
     }
   }
   return { candidates: [...candidates.values()], ledgers: options.ledgers };
+}
+
+/** Names the ledger holds for zones whose id its run could not read. */
+function namedOnly(entries: readonly LedgerEvent[], target: string): string[] {
+  return entries.filter((entry) => entry.event === 'named' && (entry.target === undefined || entry.target === target)).map((entry) => (entry as { name: string }).name);
 }
 
 export interface SweepOutcome {
@@ -80,6 +96,7 @@ export async function carryOutSweep(config: TargetConfig, plan: SweepPlan, sweep
     if (candidate.state === 'gone') ledger.recordDeleted(candidate.id);
     if (candidate.state !== 'present') continue;
     if (!fromLedger) ledger.recordAdopted(candidate.id, candidate.name, candidate.source, config.baseUrl);
+    if (candidate.foundBy === 'name') ledger.recordAdopted(candidate.id, candidate.name, 'found by the unique name its run recorded', config.baseUrl);
     const api = new ZonesClient(config, { ledger });
     try {
       const answer = await api.deleteZone({ text: candidate.id });
