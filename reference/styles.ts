@@ -42,6 +42,8 @@ export interface HouseStyle {
    * {"regions": [non-empty strings]}, and refuse any other shape with 422, as schema-driven mocks do.
    */
   coverageSchema?: 'regions';
+  /** DELETE is idempotent: deleting a zone that is gone answers 204, as it would have the first time. */
+  idempotentDelete?: boolean;
   /** Coverage values the style accepts: what a client of a schema-checked style must be told to send. */
   coverageExamples?: unknown[];
   /** Where the style's status codes depart from the profile's 201 create, 200 delete, 401 and 422. */
@@ -136,8 +138,8 @@ export const houseStyles: Record<string, HouseStyle> = {
     idField: 'id',
     idStyle: 'max-plus-one',
   },
-  // A mock generated from a schema of its own: coverage must be exactly {"regions": [...]}, and the
-  // filter parameter is spelled filter[status].
+  // A mock generated from a schema of its own: coverage must be exactly {"regions": [...]}, the
+  // filter parameter is spelled filter[status], and DELETE is idempotent (a second one answers 204).
   'schema-checked': {
     name: 'schema-checked',
     authHeader: 'X-Api-Key',
@@ -149,6 +151,7 @@ export const houseStyles: Record<string, HouseStyle> = {
     idStyle: 'string',
     coverageSchema: 'regions',
     coverageExamples: [{ regions: ['EU'] }, { regions: ['US', 'CA'] }],
+    idempotentDelete: true,
   },
   // Lists come two zones a page, by page number (?page=2), with no Link header: a client that reads
   // only the first answer misses zones, and one that reads past the end gets an empty page.

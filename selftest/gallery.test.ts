@@ -60,6 +60,11 @@ describe('mutants', () => {
     expect(isKilled(r)).toBe(true);
   });
 
+  test('a mutant that does what a third-party mock server does fails exactly the rules it breaks', () => {
+    const r = result('mutant-create-without-status');
+    expect([...r.failedMust].sort()).toEqual([...r.breaks].sort());
+  });
+
   test('every MUST rule has at least one mutant that breaks it', () => {
     const aimed = new Set(faults.flatMap((f) => f.breaks));
     const orphans = rules.filter((rule) => rule.level === 'must' && !aimed.has(rule.id)).map((rule) => rule.id);

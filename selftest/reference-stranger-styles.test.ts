@@ -56,3 +56,11 @@ test('schema-checked takes coverage of its own shape, on create and update, and 
   const drafts = (await (await call(schemaChecked, 'GET', `/zones.json?${encodeURIComponent('filter[status]')}=draft`)).json()) as { zones: { id: string }[] };
   expect([enabled.zones.map((z) => z.id), drafts.zones.map((z) => z.id)]).toEqual([[zone.id], []]);
 });
+
+test('schema-checked deletes idempotently: a zone already gone answers 204 again', async () => {
+  const created = await call(schemaChecked, 'POST', '/zones.json', { zone: { name: 'z', coverage: { regions: ['EU'] } } });
+  const { zone } = (await created.json()) as { zone: { id: string } };
+  expect((await call(schemaChecked, 'DELETE', `/zones/${zone.id}.json`)).status).toBe(200);
+  expect((await call(schemaChecked, 'DELETE', `/zones/${zone.id}.json`)).status).toBe(204);
+  expect((await call(schemaChecked, 'PUT', `/zones/${zone.id}.json`, { zone: { name: 'back?' } })).status).toBe(404);
+});

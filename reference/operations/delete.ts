@@ -8,7 +8,7 @@ export function deleteZone(service: ZoneService, id: string): Reply {
   const { fault, store, style } = service;
   const booked = style.codes?.booked ?? 422;
   const zone = store.find(id);
-  if (!zone) return notFound();
+  if (!zone) return style.idempotentDelete ? reply(204, undefined) : notFound();
   if (has(fault, 'delete-refuses-all')) return reply(booked, bookedRefusal);
 
   if (zone.bookings > 0 && !has(fault, 'delete-ignores-bookings')) {
