@@ -10,6 +10,7 @@ import { printOutcome, printSummary } from '../helpers/console-output.ts';
 import { buildCouldNotRun, factsFromConfig, factsFromRawSettings, writeCouldNotRun, type LauncherFacts } from '../helpers/could-not-run.ts';
 import { CannotRunError } from '../helpers/preflight.ts';
 import { settingDocs } from '../helpers/settings.ts';
+import { readStopSignals } from '../helpers/stop-signals.ts';
 import { startEmbeddedTarget } from './embedded-reference.ts';
 
 const CANNOT_RUN = 3;
@@ -94,16 +95,18 @@ async function main(): Promise<void> {
 
   let stopRun: (() => Promise<void>) | undefined;
   let interrupted: NodeJS.Signals | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
+  const onSignal = readStopSignals({
+    stop: (signal) => {
+      interrupted = signal;
+      console.error(`\nzones-conformance: ${signal}: stopping the tests, then deleting this run's zones`);
+      void stopRun?.();
+    },
     // A second signal is the way out of a hanging clean-up: leave now, and say what that means.
-    if (interrupted) {
+    leave: (signal) => {
       console.error(`zones-conformance: ${signal} again: leaving without finishing clean-up; run npm run sweep to remove this run's zones`);
       process.exit(exitCodeForSignal(signal));
-    }
-    interrupted = signal;
-    console.error(`\nzones-conformance: ${signal}: stopping the tests, then deleting this run's zones`);
-    void stopRun?.();
-  };
+    },
+  });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
