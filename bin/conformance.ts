@@ -1,18 +1,22 @@
 // `npm run conformance`: certify the target named by the settings, or the embedded reference when
 // there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run.
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { certify } from '../helpers/certify.ts';
-import { writeReport, type ConformanceReport } from '../helpers/certificate.ts';
+import { removePreviousReports, withoutToken, writeReport, type ConformanceReport } from '../helpers/certificate.ts';
 import { writeJunit } from '../helpers/junit.ts';
 import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { printOutcome, printSummary } from '../helpers/console-output.ts';
+import { buildCouldNotRun, factsFromConfig, factsFromRawSettings, writeCouldNotRun, type LauncherFacts } from '../helpers/could-not-run.ts';
 import { CannotRunError } from '../helpers/preflight.ts';
 import { settingDocs } from '../helpers/settings.ts';
+import { readStopSignals } from '../helpers/stop-signals.ts';
 import { startEmbeddedTarget } from './embedded-reference.ts';
 
 const CANNOT_RUN = 3;
+const startedAt = new Date();
+/** Kept up to date as the launcher learns more, so a run that has to give up still reports where it should. */
+let known: LauncherFacts = factsFromRawSettings(process.env);
 
 function usage(): string {
   const settings = settingDocs.map((doc) => `  ${doc.name}${doc.default ? ` (default: ${doc.default})` : ''}\n      ${doc.help}`);
@@ -47,11 +51,20 @@ function exitCodeForSignal(signal: NodeJS.Signals): number {
 }
 
 function cannotRun(message: string): never {
-  console.error(`zones-conformance: cannot run: ${message}`);
+  const reason = withoutToken(message, known.token);
+  let line = `zones-conformance: cannot run: ${reason}`;
+  try {
+    writeCouldNotRun(buildCouldNotRun(reason, startedAt, known.baseUrl), known);
+  } catch (error) {
+    line += ` (no report written to ${known.reportsDir}: ${withoutToken((error as Error).message, known.token)})`;
+  }
+  console.error(line);
   process.exit(CANNOT_RUN);
 }
 
 async function main(): Promise<void> {
+  const env = loadEnvironment();
+  known = factsFromRawSettings(env);
   let args;
   try {
     args = parseArgs({ options: { help: { type: 'boolean', short: 'h' }, rule: { type: 'string' } }, strict: true }).values;
@@ -65,29 +78,35 @@ async function main(): Promise<void> {
 
   let config: TargetConfig;
   try {
-    config = readTargetConfig(loadEnvironment());
+    config = readTargetConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) cannotRun(error.message);
     throw error;
   }
+  known = factsFromConfig(config);
+  removePreviousReports(config.reportsDir);
 
   const embedded = config.embedded ? await startEmbeddedTarget(config) : undefined;
-  if (embedded) config = embedded.config;
+  if (embedded) {
+    config = embedded.config;
+    known = factsFromConfig(config);
+  }
   console.log(`zones-conformance: certifying ${config.baseUrl}${embedded ? ' (embedded reference: no ZONES_BASE_URL set)' : ''}`);
 
-  rmSync(join(config.reportsDir, 'allure-results'), { recursive: true, force: true });
   let stopRun: (() => Promise<void>) | undefined;
   let interrupted: NodeJS.Signals | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
+  const onSignal = readStopSignals({
+    stop: (signal) => {
+      interrupted = signal;
+      console.error(`\nzones-conformance: ${signal}: stopping the tests, then deleting this run's zones`);
+      void stopRun?.();
+    },
     // A second signal is the way out of a hanging clean-up: leave now, and say what that means.
-    if (interrupted) {
+    leave: (signal) => {
       console.error(`zones-conformance: ${signal} again: leaving without finishing clean-up; run npm run sweep to remove this run's zones`);
       process.exit(exitCodeForSignal(signal));
-    }
-    interrupted = signal;
-    console.error(`\nzones-conformance: ${signal}: stopping the tests, then deleting this run's zones`);
-    void stopRun?.();
-  };
+    },
+  });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 

@@ -1,5 +1,6 @@
 // Runs the embedded reference as a stand-alone server, so the suite (or curl) can be pointed at it.
 import { parseArgs } from 'node:util';
+import { watchLauncher } from '../helpers/launcher-watch.ts';
 import { faults } from '../reference/faults.ts';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
 import { houseStyles, listKeyOf, zoneKeyOf, type HouseStyle } from '../reference/styles.ts';
@@ -121,18 +122,20 @@ console.log(
     `  curl -X POST ${running.url}/__reference__/zones/<zone_id>/bookings`,
     `  curl -X DELETE ${running.url}/__reference__/zones/<zone_id>/bookings`,
     '',
-    'Ctrl-C stops it.',
+    'Ctrl-C stops it; so does killing the npm run that started it.',
   ].join('\n'),
 );
 
 const server = running;
 let stopping = false;
-async function stop(signal: string): Promise<void> {
+async function stop(why: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  console.log(`\nreference: ${signal}, stopping`);
+  console.log(`\nreference: ${why}, stopping`);
   await server.close();
   process.exit(0);
 }
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));
+// Killing npm (even with SIGKILL) sends the server nothing: without this it would stay up, orphaned.
+watchLauncher((what) => void stop(what));

@@ -1,6 +1,6 @@
 // The conformance certificate: built once from the run, written as conformance.json for machines
 // and conformance.md for people, with the same content. The token never appears in either.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeTarget, type TargetConfig } from './config.ts';
 import type { CleanupRecord } from './meta.ts';
@@ -134,7 +134,7 @@ export function renderMarkdown(report: ConformanceReport): string {
 }
 
 /** The last guard: no byte of the token leaves the process in a report. */
-function withoutToken(text: string, token: string): string {
+export function withoutToken(text: string, token: string): string {
   return token === '' ? text : text.split(token).join('<redacted>');
 }
 
@@ -145,4 +145,12 @@ export function writeReport(report: ConformanceReport, config: TargetConfig): { 
   writeFileSync(json, withoutToken(`${JSON.stringify(report, null, 2)}\n`, config.token));
   writeFileSync(markdown, withoutToken(renderMarkdown(report), config.token));
   return { json, markdown };
+}
+
+/** Everything a run writes beside its ledgers. Gone before a run starts, so that a run which stops
+ * early can never leave the previous run's verdict looking like its own. */
+const REPORT_FILES = ['conformance.json', 'conformance.md', 'junit.xml', 'allure-results'];
+
+export function removePreviousReports(reportsDir: string): void {
+  for (const name of REPORT_FILES) rmSync(join(reportsDir, name), { recursive: true, force: true });
 }

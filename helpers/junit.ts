@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport } from './certificate.ts';
 
-function xml(text: string): string {
+export function xml(text: string): string {
   return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!)
     // Characters XML 1.0 cannot hold at all.
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');

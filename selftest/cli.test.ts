@@ -1,13 +1,15 @@
 // `npm run conformance` as a user meets it: exit codes, the one-line refusal of a run that cannot
 // happen, the report files, and the token kept out of every output.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
+import type { ConformanceJson } from '../helpers/could-not-run.ts';
+import { xml } from '../helpers/junit.ts';
 import { settingDocs } from '../helpers/settings.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runEntry } from './run-node.ts';
+import { runEntry, type ChildRun } from './run-node.ts';
 
 const TOKEN = 'shpat_selftest_0123456789abcdef';
 const conformance = (env: Record<string, string>, args: string[] = []) => runEntry('bin/conformance.ts', args, env);
@@ -27,7 +29,7 @@ describe('runs that cannot happen exit 3 with one message', () => {
   });
 
   test('bad settings name every bad variable, before any request', async () => {
-    const run = await conformance({ ZONES_BASE_URL: 'http://127.0.0.1:9', ZONES_STATUSES: 'live', ZONES_ENVELOPE: 'boxed' });
+    const run = await conformance({ ZONES_BASE_URL: 'http://127.0.0.1:9', ZONES_STATUSES: 'live', ZONES_ENVELOPE: 'boxed', ZONES_REPORTS_DIR: reportsDir() });
     expect(run.code).toBe(3);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/ZONES_ACCESS_TOKEN.*ZONES_STATUSES.*ZONES_ENVELOPE/);
@@ -35,7 +37,7 @@ describe('runs that cannot happen exit 3 with one message', () => {
   });
 
   test('an unknown option is refused', async () => {
-    const run = await conformance({}, ['--colour']);
+    const run = await conformance({ ZONES_REPORTS_DIR: reportsDir() }, ['--colour']);
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/--colour/);
   });
@@ -69,6 +71,59 @@ describe('runs that cannot happen exit 3 with one message', () => {
     } finally {
       await reference.close();
     }
+  });
+});
+
+describe('a run that cannot start leaves its own verdict, not the previous run\'s', () => {
+  /** Reports from an earlier run that was certified, as a CI workspace kept them. */
+  function staleReportsDir(): string {
+    const dir = reportsDir();
+    writeFileSync(join(dir, 'conformance.json'), '{"verdict":"conformant","exitCode":0}\n');
+    writeFileSync(join(dir, 'conformance.md'), '# Conformance certificate: CONFORMANT\n');
+    writeFileSync(join(dir, 'junit.xml'), '<testsuites name="zones-conformance" tests="40" failures="0"/>\n');
+    mkdirSync(join(dir, 'allure-results'));
+    writeFileSync(join(dir, 'allure-results', 'old-result.json'), '{}');
+    mkdirSync(join(dir, 'ledgers'));
+    writeFileSync(join(dir, 'ledgers', 'old-run.jsonl'), '');
+    return dir;
+  }
+
+  function expectCouldNotRun(dir: string, run: ChildRun, baseUrl: string | null): void {
+    expect(run.code).toBe(3);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const reason = lines[0]!.replace(/^zones-conformance: cannot run: /, '');
+    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceJson;
+    expect(report).toMatchObject({ verdict: 'could-not-run', exitCode: 3, reason, target: { baseUrl } });
+    expect(Date.parse(report.finishedAt)).toBeGreaterThanOrEqual(Date.parse(report.startedAt));
+    expect(Date.now() - Date.parse(report.startedAt), 'the start time is this run\'s').toBeLessThan(120_000);
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toMatch(/^# Conformance certificate: COULD NOT RUN/);
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/tests="1" failures="0" errors="1"/);
+    expect(junit).toContain(`<error message="${xml(`could not run: ${reason}`)}">`);
+    expect(existsSync(join(dir, 'allure-results')), 'the earlier run\'s allure results').toBe(false);
+    expect(existsSync(join(dir, 'ledgers', 'old-run.jsonl')), 'ledgers are for npm run sweep and stay').toBe(true);
+  }
+
+  test('after bad settings', async () => {
+    const dir = staleReportsDir();
+    const run = await conformance({ ZONES_BASE_URL: 'http://127.0.0.1:9', ZONES_STATUSES: 'live', ZONES_REPORTS_DIR: dir });
+    expectCouldNotRun(dir, run, 'http://127.0.0.1:9');
+    expect(run.stderr).toMatch(/ZONES_ACCESS_TOKEN.*ZONES_STATUSES/);
+  });
+
+  test('after an unreachable target, with no token in any file', async () => {
+    const dir = staleReportsDir();
+    const run = await conformance({ ZONES_BASE_URL: 'http://127.0.0.1:9', ZONES_ACCESS_TOKEN: TOKEN, ZONES_REPORTS_DIR: dir });
+    expectCouldNotRun(dir, run, 'http://127.0.0.1:9');
+    expect(run.stderr).toMatch(/cannot reach the target/);
+    for (const file of filesUnder(dir)) expect(readFileSync(file, 'utf8').includes(TOKEN), file).toBe(false);
+  });
+
+  test('after an unknown option, with no target named', async () => {
+    const dir = staleReportsDir();
+    const run = await conformance({ ZONES_REPORTS_DIR: dir }, ['--colour']);
+    expectCouldNotRun(dir, run, null);
   });
 });
 

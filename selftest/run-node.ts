@@ -1,6 +1,7 @@
 // Runs one of the project's TypeScript entry points in a child process, as a user would, and
 // collects what it printed and how it ended.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -14,29 +15,74 @@ export interface ChildRun {
 
 export interface StartedEntry {
   child: ChildProcess;
+  /** What it has printed so far, while it runs. */
+  printed: { stdout: string; stderr: string };
   done: Promise<ChildRun>;
 }
 
-export function startEntry(entry: string, args: string[], env: Record<string, string | undefined>, timeoutMs = 170_000): StartedEntry {
-  // Only the suite's settings the test chose: the developer's own ZONES_* must not leak in.
+/** Only the suite's settings the test chose: the developer's own ZONES_* must not leak in. */
+function childEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ZONES_')));
+  return { ...inherited, ...env };
+}
+
+function collect(child: ChildProcess): StartedEntry {
+  const printed = { stdout: '', stderr: '' };
+  const done = new Promise<ChildRun>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => (printed.stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (printed.stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, ...printed }));
+  });
+  return { child, printed, done };
+}
+
+export function startEntry(entry: string, args: string[], env: Record<string, string | undefined>, timeoutMs = 170_000): StartedEntry {
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd: projectRoot,
-    env: { ...inherited, ...env },
+    env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: timeoutMs,
   });
-  const done = new Promise<ChildRun>((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-  return { child, done };
+  return collect(child);
 }
 
 export function runEntry(entry: string, args: string[], env: Record<string, string | undefined>, timeoutMs?: number): Promise<ChildRun> {
   return startEntry(entry, args, env, timeoutMs).done;
+}
+
+/** Under npm (npm test) its own CLI, else the npm on the PATH. */
+function npmCommand(): { command: string; args: string[] } {
+  const cli = process.env.npm_execpath;
+  return cli && /npm-cli\.[cm]?js$/.test(cli) ? { command: process.execPath, args: [cli] } : { command: 'npm', args: [] };
+}
+
+/**
+ * `npm run <script> -- <args>` as a terminal starts it: npm leads a process group of its own, so a
+ * test can signal the whole group as Ctrl-C does. Call killGroup when done, whatever happened.
+ */
+export function startNpmRun(script: string, args: string[], env: Record<string, string | undefined>): StartedEntry {
+  const npm = npmCommand();
+  const child = spawn(npm.command, [...npm.args, 'run', '--silent', script, '--', ...args], {
+    cwd: projectRoot,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  return collect(child);
+}
+
+/** Ends whatever is left of a group that startNpmRun began; a group already gone is fine. */
+export function killGroup(started: StartedEntry): void {
+  if (started.child.pid === undefined) return;
+  try {
+    process.kill(-started.child.pid!, 'SIGKILL');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+/** The exit status a shell would show: 128 plus the signal's number for a process a signal ended. */
+export function shellStatus(run: ChildRun): number | null {
+  return run.signal ? 128 + constants.signals[run.signal] : run.code;
 }

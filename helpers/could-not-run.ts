@@ -1,0 +1,110 @@
+// A run that cannot start still leaves its verdict in ZONES_REPORTS_DIR: conformance.json,
+// conformance.md and junit.xml saying could-not-run and why. A CI server that keeps its workspace
+// would otherwise publish the previous run's reports as this one's.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { removePreviousReports, withoutToken, type ConformanceReport } from './certificate.ts';
+import type { TargetConfig } from './config.ts';
+import { xml } from './junit.ts';
+import { SPEC_VERSION } from './rules.ts';
+import { settingDocs } from './settings.ts';
+
+export interface CouldNotRunReport {
+  suite: 'zones-conformance';
+  specification: string;
+  verdict: 'could-not-run';
+  exitCode: 3;
+  reason: string;
+  startedAt: string;
+  finishedAt: string;
+  /** null when the settings were too bad to name one, or named none and the embedded reference never started. */
+  target: { baseUrl: string | null };
+}
+
+/** What conformance.json holds: a run's certificate, or why there was no run. */
+export type ConformanceJson = ConformanceReport | CouldNotRunReport;
+
+/** Where to write, what to keep out of the files, and what the target is, as far as the launcher got. */
+export interface LauncherFacts {
+  reportsDir: string;
+  token: string;
+  baseUrl: string | null;
+}
+
+/** Before the settings are validated (or when they never will be): their raw values, else the defaults. */
+export function factsFromRawSettings(env: Record<string, string | undefined>): LauncherFacts {
+  const raw = (name: string) => env[name]?.trim() ?? '';
+  return {
+    reportsDir: raw('ZONES_REPORTS_DIR') || (settingDocs.find((doc) => doc.name === 'ZONES_REPORTS_DIR')?.default ?? 'reports'),
+    token: raw('ZONES_ACCESS_TOKEN'),
+    baseUrl: raw('ZONES_BASE_URL').replace(/\/+$/, '') || null,
+  };
+}
+
+export function factsFromConfig(config: TargetConfig): LauncherFacts {
+  return { reportsDir: config.reportsDir, token: config.token, baseUrl: config.baseUrl || null };
+}
+
+export function buildCouldNotRun(reason: string, startedAt: Date, baseUrl: string | null, finishedAt = new Date()): CouldNotRunReport {
+  return {
+    suite: 'zones-conformance',
+    specification: `Zone Management Service, API version ${SPEC_VERSION}`,
+    verdict: 'could-not-run',
+    exitCode: 3,
+    reason,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    target: { baseUrl },
+  };
+}
+
+export function renderCouldNotRunMarkdown(report: CouldNotRunReport): string {
+  return [
+    '# Conformance certificate: COULD NOT RUN',
+    '',
+    `${report.specification}, checked by zones-conformance. No rule was checked: the run could not start.`,
+    '',
+    '| | |',
+    '|---|---|',
+    `| Target | ${report.target.baseUrl ?? '(not known)'} |`,
+    `| Verdict | **${report.verdict}** (exit code ${report.exitCode}) |`,
+    `| Run | ${report.startedAt} to ${report.finishedAt} |`,
+    '',
+    '## Why',
+    '',
+    '```',
+    report.reason,
+    '```',
+    '',
+  ].join('\n');
+}
+
+/** One errored test case, so a dashboard shows red rather than an empty, green suite. */
+export function renderCouldNotRunJunit(report: CouldNotRunReport): string {
+  const counts = 'tests="1" failures="0" errors="1" skipped="0"';
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="zones-conformance" ${counts}>`,
+    `  <testsuite name="${xml(`${report.specification}: ${report.verdict}`)}" ${counts} timestamp="${report.startedAt}">`,
+    '    <testcase classname="zones-conformance" name="the run starts">',
+    `      <error message="${xml(`could not run: ${report.reason.split('\n')[0]!}`)}">${xml(report.reason)}</error>`,
+    '    </testcase>',
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+export function writeCouldNotRun(report: CouldNotRunReport, facts: LauncherFacts): { json: string; markdown: string; junit: string } {
+  removePreviousReports(facts.reportsDir);
+  mkdirSync(facts.reportsDir, { recursive: true });
+  const files = {
+    json: join(facts.reportsDir, 'conformance.json'),
+    markdown: join(facts.reportsDir, 'conformance.md'),
+    junit: join(facts.reportsDir, 'junit.xml'),
+  };
+  writeFileSync(files.json, withoutToken(`${JSON.stringify(report, null, 2)}\n`, facts.token));
+  writeFileSync(files.markdown, withoutToken(renderCouldNotRunMarkdown(report), facts.token));
+  writeFileSync(files.junit, withoutToken(renderCouldNotRunJunit(report), facts.token));
+  return files;
+}
