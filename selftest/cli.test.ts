@@ -2,6 +2,8 @@
 // happen, the report files, and the token kept out of every output.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
@@ -186,14 +188,31 @@ test('a target that breaks a rule exits 1 and names the rule', async () => {
 
 test('at a version segment other than the specification\'s, PATH-01 is not verified and the report says why', async () => {
   const reference = await startReference({ token: TOKEN });
+  // A shop that serves the zones under 2026-04 too: a front that hands those paths to 2026-07.
+  const front = createServer((req, res) => {
+    const onward = request(`${reference.url}${(req.url ?? '/').replace('/admin/api/2026-04/', '/admin/api/2026-07/')}`, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(onward);
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   try {
+    const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
     const dir = reportsDir();
-    const run = await conformance({ ...settingsForStyle(reference.style, reference.url, TOKEN), ZONES_API_VERSION: '2026-04', ZONES_REPORTS_DIR: dir }, ['--rule', 'PATH-01']);
+    const run = await conformance({ ...settingsForStyle(reference.style, frontUrl, TOKEN), ZONES_API_VERSION: '2026-04', ZONES_REPORTS_DIR: dir }, ['--rule', 'PATH-01']);
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
     expect(report.rules.find((rule: { id: string }) => rule.id === 'PATH-01')).toMatchObject({ status: 'not-verified', reason: expect.stringContaining('version segment 2026-04') });
     expect(report.notes).toEqual(expect.arrayContaining([expect.stringContaining('not the specification\'s 2026-07')]));
     expect(run.code).toBe(2);
+
+    // A shop that has no such version answers 404 there: a setting to fix, named by the preflight.
+    const unserved = await conformance({ ...settingsForStyle(reference.style, reference.url, TOKEN), ZONES_API_VERSION: '2026-04', ZONES_REPORTS_DIR: reportsDir() });
+    expect(unserved.code).toBe(3);
+    expect(unserved.stderr).toMatch(/\/admin\/api\/2026-04\/zones\.json answered 404.*ZONES_API_VERSION/);
   } finally {
+    front.closeAllConnections();
+    front.close();
     await reference.close();
   }
 });

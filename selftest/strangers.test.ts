@@ -117,7 +117,7 @@ describe('the preflight proves the settings before any test', () => {
     closers.push(() => new Promise((resolve) => { silent.closeAllConnections(); silent.close(() => resolve()); }));
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     const started = Date.now();
-    const run = await conformance({ ZONES_BASE_URL: url, ZONES_ACCESS_TOKEN: 't', ZONES_TIMEOUT_MS: '6000', ZONES_REPORTS_DIR: reportsDir() });
+    const run = await conformance({ ZONES_BASE_URL: url, ZONES_ACCESS_TOKEN: 'shpat_silent_0123456789', ZONES_TIMEOUT_MS: '6000', ZONES_REPORTS_DIR: reportsDir() });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/waiting for an answer to GET .*zones\.json \(5 s so far/);
     expect(run.stderr).toMatch(/cannot run: the target does not answer: GET .* got no answer within 6000 ms \(ZONES_TIMEOUT_MS\)/);
