@@ -20,8 +20,12 @@ import { readRateLimitHeaders, type BucketHint } from './rate-limit-headers.ts';
 
 const SAFETY_MARGIN_MS = 25;
 const MAX_BACKOFF_MS = 30_000;
-/** How far under the learned rate requests are paced: timer and network jitter must not cost a 429. */
-const HEADROOM = 0.02;
+/**
+ * How far under the learned rate requests are paced. A cycle's ends are known to within the few
+ * milliseconds an answer takes to come back, about 1% of the half-second cycle behind a limit of 2
+ * requests per second; every 1% costs that much of a run's time, so no more.
+ */
+const HEADROOM = 0.01;
 /**
  * A 503's Retry-After announces an outage, and an outage can last hours. Three waits of at most
  * this long keep a test well inside its time limit (run-suites.ts); a longer outage is reported as
