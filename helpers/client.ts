@@ -270,19 +270,24 @@ export class ZonesClient {
       this.options.onExchange?.(exchange);
       // A 429 was not processed, whatever the method: wait the window out and send it again.
       if (exchange.status === 429) {
+        // Waited out even when given up on, so that the next request does not land inside the window.
+        throttle.tooManyRequests(exchange.responseHeaders, throttledRetries);
         if (throttledRetries === MAX_THROTTLED_RETRIES) {
           // A 429 is no answer to the question asked; the check cannot be made.
           throw new TransportError({ ...exchange, error: `still 429 Too Many Requests after ${MAX_THROTTLED_RETRIES} waits` });
         }
-        throttle.tooManyRequests(exchange.responseHeaders['retry-after'], throttledRetries);
         throttledRetries += 1;
         continue;
       }
+      throttle.answered(exchange.responseHeaders);
+      // A 503's Retry-After holds back every request, a write's too, though only a GET is sent again.
+      const announcedWait = exchange.status === 503 ? throttle.unavailable(exchange.responseHeaders) : undefined;
       // Only a GET may be sent twice blindly; a write whose outcome is unknown is never repeated.
       const transient = exchange.status === undefined || RESEND_GET_ON.has(exchange.status);
       if (method === 'GET' && transient && transientRetries < (this.options.getRetries ?? MAX_TRANSIENT_RETRIES)) {
         transientRetries += 1;
-        await sleep(250 * 2 ** transientRetries);
+        // An announced wait is already kept by the throttle; without one, back off.
+        if (announcedWait === undefined) await sleep(250 * 2 ** transientRetries);
         continue;
       }
       if (exchange.status === undefined) throw new TransportError(exchange);

@@ -34,7 +34,7 @@ export const settingDocs: readonly SettingDoc[] = [
   { name: 'ZONES_BOOKING_HOOK', default: '', help: 'For DELETE-02: shell command run with the suite environment plus ZONE_ID that gives that zone booking history (exit 0 = done).' },
   { name: 'ZONES_BOOKING_CLEANUP_HOOK', default: '', help: 'Same shape; removes the history so that teardown can delete the zone. Without it the booked zone is left behind and reported.' },
   { name: 'ZONES_TIMEOUT_MS', default: '30000', help: 'Time limit of one request, in milliseconds. A GET that times out or gets 502/503/504 is retried; a write is not.' },
-  { name: 'ZONES_MAX_RPS', default: '0', help: 'Pace requests to at most this many per second (fractions allowed); 0 means no pacing. 429 answers are always waited out.' },
+  { name: 'ZONES_MAX_RPS', default: '0', help: 'Pace requests to at most this many per second from the first request (fractions allowed); 0 means no pace of its own. 429 answers are always waited out, and the pace is learned from them and from rate-limit headers.' },
   { name: 'ZONES_CONSISTENCY_TIMEOUT_MS', default: '0', help: 'How long list checks may re-read until a write shows (read-after-write lag); 0 means lists must be current at once.' },
   { name: 'ZONES_REPORTS_DIR', default: 'reports', help: 'Where conformance.json, conformance.md, junit.xml, allure-results/ and the ledger go.' },
 ];

@@ -83,6 +83,28 @@ test('a GET that gets no answer is tried again; a DELETE is not', async () => {
   expect(sent).toHaveLength(1);
 }, 20_000);
 
+test('a 503 with Retry-After holds every request until then; a GET is sent again after it, a DELETE is not', async () => {
+  const arrivals: { method: string; at: number }[] = [];
+  const server = createServer((req, res) => {
+    arrivals.push({ method: req.method ?? '', at: Date.now() });
+    const busy = req.method === 'DELETE' || arrivals.filter((a) => a.method === 'GET').length <= 2;
+    if (busy) res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0.3' }).end('{"errors":"busy"}');
+    else res.writeHead(200, { 'content-type': 'application/json' }).end('{"zones":[]}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  const config = { ...readTargetConfig({}), baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 't' };
+  const { api, sent, ledger } = client(config);
+  expect((await api.listZones()).status).toBe(200);
+  expect(sent.map((e) => e.status)).toEqual([503, 503, 200]);
+  ledger.recordCreated('42', 'zc-x');
+  expect((await api.deleteZone({ text: '42' })).status).toBe(503);
+  await api.listZones();
+  expect(arrivals.map((a) => a.method)).toEqual(['GET', 'GET', 'GET', 'DELETE', 'GET']);
+  // Every request after a 503 waited out its Retry-After, the one after the DELETE's included.
+  for (const i of [1, 2, 4]) expect(arrivals[i]!.at - arrivals[i - 1]!.at).toBeGreaterThanOrEqual(300);
+});
+
 test('Retry-After is read as whole or fractional seconds, or as a date', () => {
   expect(retryAfterMs('2.0')).toBe(2000);
   expect(retryAfterMs('0.473')).toBe(473);
@@ -94,7 +116,7 @@ test('Retry-After is read as whole or fractional seconds, or as a date', () => {
 
 test('after a 429, nothing is let through before the window ends; ZONES_MAX_RPS spaces requests', async () => {
   const throttle = new Throttle(0);
-  throttle.tooManyRequests('0.3', 0);
+  throttle.tooManyRequests({ 'retry-after': '0.3' }, 0);
   const blocked = Date.now();
   await throttle.ready();
   expect(Date.now() - blocked).toBeGreaterThanOrEqual(300);
@@ -108,7 +130,7 @@ test('after a 429, nothing is let through before the window ends; ZONES_MAX_RPS 
 
 test('without Retry-After, the back-off grows', () => {
   const throttle = new Throttle(0);
-  const first = throttle.tooManyRequests(undefined, 0);
-  const third = throttle.tooManyRequests(undefined, 2);
+  const first = throttle.tooManyRequests({}, 0);
+  const third = throttle.tooManyRequests({}, 2);
   expect(third).toBeGreaterThan(first);
 });

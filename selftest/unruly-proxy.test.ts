@@ -78,6 +78,24 @@ test('the rate limit answers 429 with a fractional Retry-After and counts only e
   expect({ violations: proxy.violations, throttled: proxy.throttled }).toEqual({ violations: 1, throttled: 2 });
 });
 
+test.for([
+  { form: 'ietf', fill: (h: Headers) => `${h.get('ratelimit-remaining')} left, reset ${h.get('ratelimit-reset')}` },
+  { form: 'ietf-combined', fill: (h: Headers) => h.get('ratelimit') ?? '' },
+  { form: 'shopify', fill: (h: Headers) => h.get('x-shopify-shop-api-call-limit') ?? '' },
+] as const)('the rate limit is announced in $form headers, on the 429 too', async ({ form, fill }) => {
+  const { ref, proxy } = await startBehindProxy({ rateLimit: { perSecond: 1, burst: 2 }, rateLimitHeaders: form });
+  const fills: string[] = [];
+  for (let i = 0; i < 3; i += 1) fills.push(fill((await call(ref, proxy.url, 'GET', LIST)).headers));
+  expect(proxy.throttled).toBe(1);
+  expect(fills).toEqual(
+    {
+      ietf: ['1 left, reset 1', '0 left, reset 1', '0 left, reset 1'],
+      'ietf-combined': ['limit=2, remaining=1, reset=1', 'limit=2, remaining=0, reset=1', 'limit=2, remaining=0, reset=1'],
+      shopify: ['1/2', '2/2', '2/2'],
+    }[form],
+  );
+});
+
 test('dropped list requests lose their connection and later ones are answered', async () => {
   const { ref, proxy } = await startBehindProxy({ dropGets: 2 });
   // Writes are never dropped: only list GETs count towards dropGets.

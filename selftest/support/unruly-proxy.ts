@@ -5,13 +5,17 @@ import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMe
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cursorFor, offsetFrom, PAGE_PARAM, readList, writeList, type Envelope } from './list-pages.ts';
-import { createTokenBucket, retryAfterSeconds, type RateLimit } from './token-bucket.ts';
+import { announceBucket, createTokenBucket, retryAfterSeconds, type RateLimit, type RateLimitHeaders } from './token-bucket.ts';
+
+export type { RateLimitHeaders } from './token-bucket.ts';
 
 export interface UnrulyOptions {
   /** Base URL of the real target, e.g. http://127.0.0.1:40001 (no trailing slash). */
   upstream: string;
   /** A token bucket over all requests. */
   rateLimit?: RateLimit;
+  /** Announce the bucket's state in rate-limit headers, on 429s too. */
+  rateLimitHeaders?: RateLimitHeaders;
   /** Added before each request is handled. */
   latencyMs?: number;
   /** The first N GETs of a zones.json list that get past the rate limit are dropped without an answer. */
@@ -177,6 +181,7 @@ export async function startUnrulyProxy(options: UnrulyOptions): Promise<UnrulyPr
     if (!target.startsWith('/')) return json(400, { errors: 'only origin-form request targets are accepted' });
     if (options.latencyMs) await sleep(options.latencyMs);
     const admission = bucket?.admit() ?? { allowed: true };
+    const announced = bucket && options.rateLimitHeaders ? announceBucket(options.rateLimitHeaders, bucket, options.rateLimit!.burst) : {};
     if (!admission.allowed) {
       counters.throttled += 1;
       if (admission.violation) counters.violations += 1;
@@ -184,9 +189,14 @@ export async function startUnrulyProxy(options: UnrulyOptions): Promise<UnrulyPr
       return json(
         429,
         { errors: `Exceeded ${perSecond} calls per second for api client. Reduce request rates to resume uninterrupted service.` },
-        { 'retry-after': retryAfterSeconds(admission.waitMs) },
+        { ...announced, 'retry-after': retryAfterSeconds(admission.waitMs) },
       );
     }
+    const answered = await answerAdmitted(req, target, method);
+    return answered === 'dropped' ? answered : { ...answered, headers: { ...answered.headers, ...announced } };
+  }
+
+  async function answerAdmitted(req: IncomingMessage, target: string, method: string): Promise<Answer | 'dropped'> {
     const isList = method === 'GET' && splitTarget(target).path.endsWith('/zones.json');
     if (isList && counters.dropped < (options.dropGets ?? 0)) {
       counters.dropped += 1;

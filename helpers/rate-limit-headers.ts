@@ -1,0 +1,110 @@
+// What a shop says about its rate limit in the answer headers, read in the forms seen in the field:
+// - Shopify's leaky bucket, `X-Shopify-Shop-Api-Call-Limit: 32/40` (used/size; the leak rate is not said);
+// - the IETF httpapi drafts: `RateLimit-Remaining` + `RateLimit-Reset` (drafts 00-06), the
+//   dictionary `RateLimit: limit=10, remaining=0, reset=7` (draft 07), and the list of policies
+//   `RateLimit: "default";r=0;t=7` (drafts 08 on). Reset is always delay seconds, never a timestamp.
+// A value that does not parse is ignored, as the drafts ask: a hint is never worth a failed run.
+
+export interface QuotaHint {
+  /** Requests the shop will still take before the reset. */
+  remaining: number;
+  /** When the quota is made available again, in ms from now, if the shop said. */
+  resetMs?: number;
+}
+
+export interface BucketHint {
+  used: number;
+  size: number;
+}
+
+export interface RateLimitHints {
+  quota?: QuotaHint;
+  bucket?: BucketHint;
+}
+
+const NON_NEGATIVE_INTEGER = /^\d+$/;
+
+/** `headers` with lower-case names, as the client records them. */
+export function readRateLimitHeaders(headers: Record<string, string>): RateLimitHints {
+  const hints: RateLimitHints = {};
+  const bucket = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(headers['x-shopify-shop-api-call-limit'] ?? '');
+  if (bucket && Number(bucket[2]) > 0) hints.bucket = { used: Number(bucket[1]), size: Number(bucket[2]) };
+  const quota = (headers.ratelimit !== undefined ? combinedQuota(headers.ratelimit) : undefined) ?? separateQuota(headers);
+  if (quota) hints.quota = quota;
+  return hints;
+}
+
+function separateQuota(headers: Record<string, string>): QuotaHint | undefined {
+  const remaining = integer(headers['ratelimit-remaining']);
+  if (remaining === undefined) return undefined;
+  const reset = integer(headers['ratelimit-reset']);
+  return reset === undefined ? { remaining } : { remaining, resetMs: reset * 1000 };
+}
+
+/** Either draft 07's dictionary (limit=, remaining=, reset=) or the later list of policies (;r= ;t=). */
+function combinedQuota(value: string): QuotaHint | undefined {
+  const members = splitOutsideQuotes(value, ',').map((member) => splitOutsideQuotes(member, ';').map((part) => part.trim()));
+  const dictionary = new Map<string, string>();
+  const policies: QuotaHint[] = [];
+  for (const [head = '', ...parameters] of members) {
+    const pair = /^([a-z*][a-z0-9_.*-]*)=(.*)$/.exec(head);
+    if (pair && !head.startsWith('"')) {
+      dictionary.set(pair[1]!, pair[2]!);
+      continue;
+    }
+    const named = new Map(parameters.map((parameter) => parameter.split('=', 2) as [string, string | undefined]));
+    const remaining = integer(named.get('r'));
+    const reset = integer(named.get('t'));
+    if (remaining !== undefined) policies.push(reset === undefined ? { remaining } : { remaining, resetMs: reset * 1000 });
+  }
+  const remaining = integer(dictionary.get('remaining'));
+  if (remaining !== undefined) {
+    const reset = integer(dictionary.get('reset'));
+    policies.push(reset === undefined ? { remaining } : { remaining, resetMs: reset * 1000 });
+  }
+  return tightest(policies);
+}
+
+/** The policy closest to refusing: the fewest remaining, and of those the latest reset. */
+function tightest(policies: QuotaHint[]): QuotaHint | undefined {
+  let chosen: QuotaHint | undefined;
+  for (const policy of policies) {
+    if (
+      chosen === undefined ||
+      policy.remaining < chosen.remaining ||
+      (policy.remaining === chosen.remaining && (policy.resetMs ?? 0) > (chosen.resetMs ?? 0))
+    ) {
+      chosen = policy;
+    }
+  }
+  return chosen;
+}
+
+function integer(text: string | undefined): number | undefined {
+  const trimmed = text?.trim();
+  return trimmed !== undefined && NON_NEGATIVE_INTEGER.test(trimmed) ? Number(trimmed) : undefined;
+}
+
+/** Splits at `separator` except inside "quoted strings" (a policy name may hold a comma). */
+function splitOutsideQuotes(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i]!;
+    if (char === '\\' && quoted) {
+      current += char + (text[i + 1] ?? '');
+      i += 1;
+      continue;
+    }
+    if (char === '"') quoted = !quoted;
+    if (char === separator && !quoted) {
+      parts.push(current);
+      current = '';
+    } else {
+      current += char;
+    }
+  }
+  parts.push(current);
+  return parts;
+}
