@@ -40,8 +40,8 @@ export async function certify(targets: readonly CertifyTarget[], options: Certif
   for (const target of targets) {
     const ledgerPath = ledgerPathFor(target.config, runId, many ? target.name : undefined);
     let preflightRequests = 0;
-    // Asked once: a target that does not answer should say so in seconds, not after three retries.
-    const api = new ZonesClient(target.config, { ledger: ledgerAt(ledgerPath), getRetries: 0, onExchange: () => (preflightRequests += 1) });
+    // A target that does not answer is told at the first time limit, not after three more.
+    const api = new ZonesClient(target.config, { ledger: ledgerAt(ledgerPath), resendTimedOutGets: false, onExchange: () => (preflightRequests += 1) });
     await preflight(api, { runId, onWaiting: options.onWaiting });
     prepared.push({ ...target, ledgerPath, preflightRequests });
   }

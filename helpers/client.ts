@@ -69,8 +69,12 @@ export interface ClientOptions {
   onExchange?: (exchange: Exchange) => void;
   /** Told when a list needed re-reading before a write showed, and for how long. */
   onLag?: (waitedMs: number) => void;
-  /** How often a GET that got no answer (or 502/503/504) is sent again; preflight asks once, to answer fast. */
-  getRetries?: number;
+  /**
+   * Whether a GET that ran out of time is sent again like any other GET without an answer. The
+   * preflight says no: a host that takes connections and never answers is told at the first time
+   * limit, not after three more; a dropped connection is still retried there.
+   */
+  resendTimedOutGets?: boolean;
 }
 
 /** How a list read copes with read-after-write lag (ZONES_CONSISTENCY_TIMEOUT_MS). */
@@ -284,7 +288,8 @@ export class ZonesClient {
       const announcedWait = exchange.status === 503 ? throttle.unavailable(exchange.responseHeaders) : undefined;
       // Only a GET may be sent twice blindly; a write whose outcome is unknown is never repeated.
       const transient = exchange.status === undefined || RESEND_GET_ON.has(exchange.status);
-      if (method === 'GET' && transient && transientRetries < (this.options.getRetries ?? MAX_TRANSIENT_RETRIES)) {
+      const giveUp = this.options.resendTimedOutGets === false && ranOutOfTime(exchange, this.config.timeoutMs);
+      if (method === 'GET' && transient && !giveUp && transientRetries < MAX_TRANSIENT_RETRIES) {
         transientRetries += 1;
         // An announced wait is already kept by the throttle; without one, back off.
         if (announcedWait === undefined) await sleep(250 * 2 ** transientRetries);
@@ -364,6 +369,12 @@ export function forgedToken(token: string): string {
 
 export function namedIn(list: ListAnswer, name: string): ZoneRecord[] {
   return typeof list.zones === 'string' ? [] : list.zones.filter((zone) => zone.name === name);
+}
+
+/** No answer came within the request's time limit (as opposed to a refused or dropped connection). */
+export function ranOutOfTime(exchange: Exchange, timeoutMs: number): boolean {
+  // Timers fire a little early or late; a refused connection fails in milliseconds, far from the limit.
+  return exchange.status === undefined && exchange.durationMs >= timeoutMs - 50;
 }
 
 export function isSuccess(answer: Answer): boolean {

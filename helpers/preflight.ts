@@ -3,7 +3,7 @@
 // this goes wrong is a setting to fix, not a rule the shop broke, so the run stops (exit 3) with one
 // line that names the setting and shows the answer behind it, instead of a wall of failed rules.
 // Whatever the preflight made is removed before it stops, even when ids can't be read.
-import { isSuccess, TransportError, type Answer, type ListAnswer, type ZonesClient } from './client.ts';
+import { isSuccess, ranOutOfTime, TransportError, type Answer, type ListAnswer, type ZonesClient } from './client.ts';
 import type { TargetConfig } from './config.ts';
 import { isLosslessNumber, parseJson } from './json.ts';
 import { zoneName } from './leftovers.ts';
@@ -176,8 +176,7 @@ async function asked<T>(api: ZonesClient, what: string, options: PreflightOption
     // createZone has already looked for a zone that a lost answer may have made, and owns it.
     if (createdName !== undefined) await removeByName(api, createdName);
     const exchange = error.exchange;
-    const timedOut = exchange.durationMs >= api.config.timeoutMs - 50;
-    if (timedOut) throw new CannotRunError(`the target does not answer: ${what} got no answer within ${api.config.timeoutMs} ms (ZONES_TIMEOUT_MS)`);
+    if (ranOutOfTime(exchange, api.config.timeoutMs)) throw new CannotRunError(`the target does not answer: ${what} got no answer within ${api.config.timeoutMs} ms (ZONES_TIMEOUT_MS)`);
     throw new CannotRunError(`cannot reach the target at ${api.collectionUrl()}: ${exchange.error}`);
   } finally {
     clearInterval(timer);

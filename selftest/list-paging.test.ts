@@ -200,7 +200,7 @@ test('a first list whose pages cannot be followed stops the run with one message
   const shop = await scriptedShop(() => ({ body: `{"zones":[${records([1])}],"next_cursor":"https://cdn.example${LIST}"}` }));
   const config = readTargetConfig({ ZONES_BASE_URL: shop.url, ZONES_ACCESS_TOKEN: 't0k3n', ZONES_PAGING: 'cursor' });
   const ledger = new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-paging-')), 'run.jsonl'));
-  const run = preflight(new ZonesClient(config, { ledger, getRetries: 0 }), { runId: 'zc-paging-test' });
+  const run = preflight(new ZonesClient(config, { ledger, resendTimedOutGets: false }), { runId: 'zc-paging-test' });
   await expect(run).rejects.toThrow(CannotRunError);
   await expect(run).rejects.toThrow(/cannot be read with ZONES_PAGING=cursor: the list's next page is on another host \(https:\/\/cdn\.example\)/);
 });
