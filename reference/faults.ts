@@ -33,6 +33,7 @@ const catalogue = {
   'wrong-token-accepted-on-update': { breaks: ['AUTH-06'], description: 'PUT accepts a wrong credential; the other endpoints refuse it.' },
   'wrong-token-accepted-on-delete': { breaks: ['AUTH-06'], description: 'DELETE accepts a wrong credential; the other endpoints refuse it.' },
   'create-drops-coverage': { breaks: ['CREATE-01'], description: 'POST stores an empty coverage instead of the one sent.' },
+  'create-forgets-coverage': { breaks: ['CREATE-01'], description: 'POST stores no coverage at all: the record shows none until an update sets one, while other zones show theirs.' },
   'create-truncates-name': { breaks: ['CREATE-01'], description: 'POST stores only the first 8 characters of the name.' },
   'create-unlisted': { breaks: ['CREATE-01'], description: 'A new zone is missing from every list until it has been updated once.' },
   'create-as-published': { breaks: ['CREATE-02'], description: 'A new zone gets the second status of the style instead of draft.' },

@@ -9,7 +9,7 @@ export function zoneRecord(style: HouseStyle, zone: StoredZone): ZoneRecord {
   return {
     [style.idField]: idForJson(style, zone.id),
     name: zone.name,
-    coverage: zone.coverage,
+    ...(zone.coverage === undefined ? {} : { coverage: zone.coverage }),
     ...(zone.status === undefined ? {} : { status: zone.status }),
     created_at: zone.createdAt,
     updated_at: zone.updatedAt,

@@ -21,7 +21,7 @@ export function createZone(service: ZoneService, body: unknown): Reply {
   const zone = {
     id: service.nextId(),
     name: has(fault, 'create-truncates-name') ? [...fields.name].slice(0, 8).join('') : fields.name,
-    coverage: has(fault, 'create-drops-coverage') ? {} : fields.coverage,
+    coverage: has(fault, 'create-drops-coverage') ? {} : has(fault, 'create-forgets-coverage') ? undefined : fields.coverage,
     status: has(fault, 'create-without-status') ? undefined : status,
     createdAt,
     updatedAt: createdAt,
