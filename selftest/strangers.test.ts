@@ -4,7 +4,7 @@
 // the shop and never a green run on the embedded reference; a shop that breaks a rule is told which,
 // with a hint where the settings may be at fault. No run may leave a zone of its own on the target.
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,6 +138,18 @@ describe('where the target and the settings disagree, the failure says which set
     await expectNothingOfOursLeft(reference);
   });
 
+  test('a list read-back that fails is not blamed on AUTH-05: not verified, with the reason, and no other rule fails', async () => {
+    const reference = await shop();
+    const front = await listBrokenAfterUnauthenticated(reference);
+    const dir = reportsDir();
+    const run = await conformance({ ...settingsForStyle(reference.style, front, reference.token), ...bookingHooksForReference(reference.url), ZONES_REPORTS_DIR: dir });
+    const report = reportIn(dir);
+    expect(ruleOf(report, 'AUTH-05')).toMatchObject({ status: 'not-verified', reason: expect.stringContaining('the zone list answered 404, so this check cannot be made') });
+    expect(report.rules.filter((rule) => rule.level === 'must' && rule.status === 'failed').map((rule) => rule.id)).toEqual([]);
+    expect(run.code).toBe(2);
+    await expectNothingOfOursLeft(reference);
+  });
+
   test('a filter that answers 404 fails the rules about the filter only; DELETE-01 is not verified, with the reason', async () => {
     const reference = await shop();
     const front = await refusingFilter(reference, reference.style.statusParam);
@@ -153,6 +165,24 @@ describe('where the target and the settings disagree, the failure says which set
   });
 });
 
+/**
+ * A front for the reference whose list breaks for one read after each call without a credential:
+ * the next list read that carries one answers 404. Refusals themselves are left as they are.
+ */
+function listBrokenAfterUnauthenticated(upstream: RunningReference): Promise<string> {
+  const header = upstream.style.authHeader.toLowerCase();
+  let broken = false;
+  return frontFor(upstream, undefined, (url, req) => {
+    if (req.headers[header] === undefined) {
+      broken = true;
+      return false;
+    }
+    const refuse = broken && url.pathname.endsWith('/zones.json');
+    if (refuse) broken = false;
+    return refuse;
+  });
+}
+
 /** A front for the reference that answers 404 to every list read carrying the filter parameter. */
 function refusingFilter(upstream: RunningReference, param: string): Promise<string> {
   return frontFor(upstream, undefined, (url) => url.searchParams.has(param));
@@ -162,10 +192,10 @@ function refusingFilter(upstream: RunningReference, param: string): Promise<stri
  * A front for the reference: passes everything on, but answers 404 itself to the GETs `refuse` picks,
  * and tells `afterCreate` the id of each zone a POST made, once that answer has been passed back.
  */
-async function frontFor(upstream: RunningReference, afterCreate?: (id: string) => void, refuse?: (url: URL) => boolean): Promise<string> {
+async function frontFor(upstream: RunningReference, afterCreate?: (id: string) => void, refuse?: (url: URL, req: IncomingMessage) => boolean): Promise<string> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://front');
-    if (req.method === 'GET' && refuse?.(url)) {
+    if (refuse?.(url, req) && req.method === 'GET') {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"errors":"Not Found"}');
       return;
     }
