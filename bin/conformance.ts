@@ -6,7 +6,7 @@ import { certify } from '../helpers/certify.ts';
 import { removePreviousReports, withoutToken, writeReport, type ConformanceReport } from '../helpers/certificate.ts';
 import { writeJunit } from '../helpers/junit.ts';
 import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
-import { printOutcome, printSummary } from '../helpers/console-output.ts';
+import { outliveOutputReaders, printOutcome, printSummary } from '../helpers/console-output.ts';
 import { buildCouldNotRun, factsFromConfig, factsFromRawSettings, writeCouldNotRun, type LauncherFacts } from '../helpers/could-not-run.ts';
 import { CannotRunError } from '../helpers/preflight.ts';
 import { settingDocs } from '../helpers/settings.ts';
@@ -63,6 +63,7 @@ function cannotRun(message: string): never {
 }
 
 async function main(): Promise<void> {
+  outliveOutputReaders();
   const env = loadEnvironment();
   known = factsFromRawSettings(env);
   let args;

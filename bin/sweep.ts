@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { newRunId } from '../helpers/certify.ts';
 import { ConfigError, loadEnvironment, readTargetConfig } from '../helpers/config.ts';
 import { parseDuration } from '../helpers/leftovers.ts';
+import { outliveOutputReaders } from '../helpers/console-output.ts';
 import { CannotRunError } from '../helpers/preflight.ts';
 import { carryOutSweep, ledgerFiles, planSweep } from '../helpers/sweeper.ts';
 
@@ -26,6 +27,7 @@ function cannotRun(message: string): never {
 }
 
 async function main(): Promise<void> {
+  outliveOutputReaders();
   let args;
   try {
     args = parseArgs({

@@ -31,3 +31,16 @@ export function printSummary(report: ConformanceReport, files: { json: string; m
   console.log(`requests: ${report.requests.total}; zones created ${report.cleanup.created}, deleted ${report.cleanup.deleted}, left ${report.cleanup.leftBehind.length}`);
   console.log(`report: ${files.markdown} and ${files.json} (exit code ${report.exitCode})`);
 }
+
+/**
+ * A reader of the run's output that goes away (`| head`, or a `| tee` that the same Ctrl-C stopped)
+ * must not take the run down with it: the clean-up and the reports still have to happen. Without a
+ * listener, the EPIPE of the next write would end the process on the spot.
+ */
+export function outliveOutputReaders(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+}

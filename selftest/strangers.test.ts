@@ -12,7 +12,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import type { ConformanceReport } from '../helpers/certificate.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runEntry } from './run-node.ts';
+import { runEntry, startEntry } from './run-node.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -163,6 +163,19 @@ describe('where the target and the settings disagree, the failure says which set
     for (const id of ['AUTH-05', 'CREATE-01', 'CREATE-02', 'UPDATE-01', 'UPDATE-04', 'DELETE-02']) expect([id, ruleOf(report, id).status]).toEqual([id, 'passed']);
     await expectNothingOfOursLeft(reference);
   });
+});
+
+test('a reader of the output that goes away (| head, a Ctrl-C that took | tee down) does not stop the clean-up or the reports', async () => {
+  const reference = await shop();
+  const dir = reportsDir();
+  const started = startEntry('bin/conformance.ts', [], { ...settingsForStyle(reference.style, reference.url, reference.token), ...bookingHooksForReference(), ZONES_REPORTS_DIR: dir });
+  // Gone after the first line, as `| head -1` would be.
+  started.child.stdout!.once('data', () => started.child.stdout!.destroy());
+  const ended = await started.done;
+  expect(ended.stderr).not.toMatch(/EPIPE|at .*\.ts:\d+/);
+  expect(ended.code).toBe(0);
+  expect(reportIn(dir)).toMatchObject({ verdict: 'conformant', cleanup: { leftBehind: [] } });
+  await expectNothingOfOursLeft(reference);
 });
 
 /**
