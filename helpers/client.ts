@@ -201,8 +201,7 @@ export class ZonesClient {
     const zone = readZone(this.config, answer.body);
     // Whatever credential was used: a zone that exists because of us is ours to clean up.
     if (isSuccess(answer) && typeof zone !== 'string') {
-      this.options.ledger.recordCreated(zone.id.text, String(fields.name), this.config.baseUrl);
-      for (const listener of this.creationListeners) listener(zone.id);
+      this.recordMade(zone.id, String(fields.name));
     } else if (isSuccess(answer) && typeof fields.name === 'string') {
       // A success that shows no zone still made one: find it by its unique name.
       await this.adoptByName(fields.name);
@@ -212,7 +211,11 @@ export class ZonesClient {
 
   async updateZone(id: ZoneId, fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
     await this.assertMayWrite('PUT', id);
+    const wasDeleted = this.options.ledger.isDeleted(id.text);
     const answer = await this.send('PUT', this.zoneUrl(id), auth, this.body(fields));
+    // A PUT that succeeds on an id this run deleted has made the zone anew (a "create or replace"
+    // PUT): it exists because of us, so it is ours to remove.
+    if (wasDeleted && isSuccess(answer)) this.recordMade(id, String(fields.name));
     return { ...answer, zone: readZone(this.config, answer.body) };
   }
 
@@ -238,6 +241,12 @@ export class ZonesClient {
       for (const listener of this.creationListeners) listener(zone.id);
     }
     return found;
+  }
+
+  /** A zone that exists because of this run: into the ledger, and to whoever cleans up after it. */
+  private recordMade(id: ZoneId, name: string): void {
+    this.options.ledger.recordCreated(id.text, name, this.config.baseUrl);
+    for (const listener of this.creationListeners) listener(id);
   }
 
   /** The guard that keeps the suite off other people's zones, enforced here rather than by habit. */

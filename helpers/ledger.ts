@@ -61,6 +61,9 @@ export class Ledger {
 
   /** The latest event of this id is its delete: tear-down need not try again, and a write needs care. */
   isDeleted(id: string): boolean {
+    if (this.state.get(id) !== 'deleted') return false;
+    // Another process of the run (a worker, the preflight) may have created it anew since.
+    this.learn();
     return this.state.get(id) === 'deleted';
   }
 

@@ -3,6 +3,9 @@
 /** zc-<yyyymmdd>t<hhmmss>-<4 hex>-<4 hex>-<n>: run id, process tag, counter. */
 const RUN_NAME = /^zc-(\d{8}t\d{6})-[0-9a-f]{4}-[0-9a-f]{4}-\d+$/;
 
+/** The tag of the preflight's one zone; the workers' random tags never take it. */
+export const PREFLIGHT_TAG = '0000';
+
 /** The name of the n-th zone a process of a run makes: `npm run sweep --by-prefix` parses it back. */
 export function zoneName(runId: string, tag: string, n: number): string {
   return `zc-${runId}-${tag}-${n}`;

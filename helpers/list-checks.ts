@@ -69,9 +69,11 @@ function unshownFields(list: ListAnswer, id: ZoneId, fields: ExpectedFields): (k
 
 /**
  * A field our record leaves out is evidence when the target shows it elsewhere: on its other records,
- * or, for a status, by a filter that leaves the zone out. Only a target that shows the field nowhere
- * leaves the value unknown (not verified). A status missing on ours while the filter still lists the
- * zone under it may be a shop that omits default values, so that too stays unknown, never failed.
+ * or, for a status, by a filter that leaves the zone out, once that filter is known to work (other
+ * records show a status, or the filter answers some zone): a filter value the settings got wrong
+ * answers nothing, and must not fail the create. Otherwise the value stays unknown (not verified). A
+ * status missing on ours while the filter still lists the zone may be a shop that omits default
+ * values, so that too stays unknown, never failed.
  */
 async function judgeUnshown(api: ZonesClient, list: ListAnswer, id: ZoneId, fields: ExpectedFields, unshown: (keyof ExpectedFields)[]): Promise<void> {
   const others = (readableZones(list) ?? []).filter((zone) => zone.id.text !== id.text);
@@ -82,6 +84,8 @@ async function judgeUnshown(api: ZonesClient, list: ListAnswer, id: ZoneId, fiel
     const filtered = await api.listZones({ status: fields.status, settle: (l) => listsZone(l, id) });
     requireReadable(filtered, api.config);
     const what = `zone ${id.text} shows no status, and ${describeList(api.config, fields.status)} leaves it out`;
+    const filterWorks = shownElsewhere('status') || (readableZones(filtered) ?? []).length > 0;
+    if (!filterWorks && !listsZone(filtered, id)) throw new PreconditionError(`${what}, but it answers no zone at all, so it proves nothing; ${filterSettingsHint(api.config)}`);
     expect(listsZone(filtered, id), `${what}\n\n${formatAnswers(list, ...filtered.pages)}`).toBe(true);
     if (shownElsewhere('status')) {
       throw new PreconditionError(`zone ${id.text} shows no status while other records do; the filter by ${fields.status} lists it, as a shop that leaves out default values would`);

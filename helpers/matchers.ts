@@ -3,7 +3,7 @@
 import { expect, inject } from 'vitest';
 import type { Answer, ListAnswer } from './client.ts';
 import { formatAnswers } from './evidence.ts';
-import { strayHint } from './filter-settings.ts';
+import { describeList, filterSettingsHint, strayHint } from './filter-settings.ts';
 import { canonicalJson, jsonEqual } from './json.ts';
 import type { ExpectedFields } from './list-checks.ts';
 import './meta.ts';
@@ -34,12 +34,19 @@ function verdict(pass: boolean, isNot: boolean, expectation: string, actual: str
 }
 
 function statusText(answer: Answer): string {
-  return `got ${answer.status}`;
+  return `got ${answer.status}${refusedFilterHint(answer)}`;
+}
+
+/** A filtered list the shop refused: the filter's parameter and values are settings, so say which. */
+function refusedFilterHint(answer: Answer): string {
+  const filter = (answer as Partial<ListAnswer>).filter;
+  if (filter === undefined || answer.status < 400 || answer.status > 499) return '';
+  return ` to ${describeList(inject('zonesTarget'), filter)}; ${filterSettingsHint(inject('zonesTarget'))}`;
 }
 
 function listProblem(list: ListAnswer): Result | undefined {
   if (list.status < 200 || list.status > 299) {
-    return { pass: false, message: () => `expected a readable list, got status ${list.status}\n\n${formatAnswers(list)}` };
+    return { pass: false, message: () => `expected a readable list, got status ${list.status}${refusedFilterHint(list)}\n\n${formatAnswers(list)}` };
   }
   if (typeof list.zones === 'string') {
     return { pass: false, message: () => `expected a readable list, but ${list.zones}\n\n${formatAnswers(list)}` };

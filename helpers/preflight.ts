@@ -5,10 +5,10 @@
 // Whatever the preflight made is removed before it stops, even when ids can't be read.
 import { isSuccess, ranOutOfTime, TransportError, type Answer, type ListAnswer, type ZonesClient } from './client.ts';
 import type { TargetConfig } from './config.ts';
-import { isLosslessNumber, parseJson } from './json.ts';
-import { zoneName } from './leftovers.ts';
+import { parseJson } from './json.ts';
+import { PREFLIGHT_TAG, zoneName } from './leftovers.ts';
 import { PreconditionError } from './outcomes.ts';
-import { zoneItem, type ZoneId } from './records.ts';
+import { zoneIdOf, zoneItem, type ZoneId } from './records.ts';
 
 export class CannotRunError extends Error {
   constructor(message: string) {
@@ -23,8 +23,6 @@ export interface PreflightOptions {
   onWaiting?: (line: string) => void;
 }
 
-/** The preflight's zone carries the run's name pattern (so sweeps know it) with a tag of its own. */
-const PREFLIGHT_TAG = '0000';
 const WAITING_NOTICE_MS = 5_000;
 const BODY_EXCERPT = 300;
 
@@ -40,13 +38,21 @@ export async function preflight(api: ZonesClient, options: PreflightOptions): Pr
   }
   // Any other answer (405, 5xx...) is the shop's to answer for: the rules judge it, PATH-01 first.
   if (!isSuccess(list)) return;
-  await proveCreate(api, options);
+  const name = zoneName(options.runId, PREFLIGHT_TAG, 1);
+  try {
+    await proveCreate(api, name, options);
+  } catch (error) {
+    if (error instanceof CannotRunError || !(error instanceof TransportError || error instanceof PreconditionError)) throw error;
+    // A read-back or delete that got no answer, or a list that can't be followed: stop all the same,
+    // and leave nothing behind that can be found.
+    await removeByName(api, name);
+    throw new CannotRunError(`the preflight could not finish: ${error.message.split('\n')[0]}`);
+  }
 }
 
 /** One create with the configured body, its id read back through the list, and its delete. */
-async function proveCreate(api: ZonesClient, options: PreflightOptions): Promise<void> {
+async function proveCreate(api: ZonesClient, name: string, options: PreflightOptions): Promise<void> {
   const config = api.config;
-  const name = zoneName(options.runId, PREFLIGHT_TAG, 1);
   const fields = { name, coverage: parseJson(config.coverageSamples[0]!) };
   const created = await asked(api, `POST ${api.collectionUrl()}`, options, () => api.createZone(fields), name);
   const stop = async (error: CannotRunError): Promise<never> => {
@@ -54,11 +60,11 @@ async function proveCreate(api: ZonesClient, options: PreflightOptions): Promise
     throw error;
   };
   if (created.status === 401 || created.status === 403) await stop(tokenRejected(api, 'POST', created));
-  if (created.status === 404) await stop(pathNotFound(config, 'POST', api.collectionUrl()));
   if (isBodyRefusal(created)) {
     await stop(new CannotRunError(`POST ${api.collectionUrl()} refuses the create body the settings make (answered ${created.status}: ${excerpt(created)}); set ZONES_COVERAGE_SAMPLES to coverage values the shop accepts (the first is sent), and ZONES_EXTRA_FIELDS to any field it requires besides name and coverage`));
   }
-  // 405, 5xx: the rules will say what is wrong; nothing of ours may stay meanwhile.
+  // 404 or 405 where a GET has just answered, 5xx: the rules will say what is wrong (PATH-01 first);
+  // nothing of ours may stay meanwhile.
   if (!isSuccess(created)) return void (await removeByName(api, name));
 
   let id: ZoneId;
@@ -112,10 +118,7 @@ const MAX_ID_GUESSES = 4;
 
 /** The text a field's value would have in a path, for fields that could be an id at all. */
 function idText(value: unknown): string | undefined {
-  if (typeof value === 'string' && value !== '') return value;
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
-  if (isLosslessNumber(value)) return value.value;
-  return undefined;
+  return zoneIdOf(value)?.text;
 }
 
 /**
@@ -144,10 +147,14 @@ async function removeUnidentified(api: ZonesClient, name: string): Promise<{ rem
     api.ledger.recordAdopted(id.text, name, `preflight: its id guessed from "${field}"`, api.config.baseUrl);
     const answer = await api.deleteZone(id).catch(() => undefined);
     if (!answer || !isSuccess(answer)) continue;
-    const after = await api.listZones().catch(() => undefined);
-    if (after?.itemsWhole && !after.items.some((item) => item.name === name)) return { removed: true, field };
+    // A delete that worked ends the guessing: the list it was proved against may lag behind it, and a
+    // further guess would stand on a stale list.
+    const gone = (l: ListAnswer) => l.itemsWhole && !l.items.some((item) => item.name === name);
+    const after = await api.listZones({ settle: gone }).catch(() => undefined);
+    if (after !== undefined && gone(after)) return { removed: true, field };
+    return { removed: false, why: `a DELETE by "${field}" was answered ${answer.status}, yet the list still shows it` };
   }
-  return { removed: false, why: guesses.length === 0 ? 'none of its fields can be proved to be its id' : `a DELETE by each of ${guesses.map(([f]) => f).join(', ')} left it in place` };
+  return { removed: false, why: guesses.length === 0 ? 'none of its fields can be proved to be its id' : `a DELETE by each of ${guesses.map(([f]) => f).join(', ')} was refused` };
 }
 
 /** Zones that carry the preflight's name, listed with readable ids: ours, so they go. */

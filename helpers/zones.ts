@@ -5,16 +5,23 @@ import { isRefusal, isSuccess, namedIn, type Settle, type ZoneAnswer, type Zones
 import { BOOKED_WITHOUT_HOOK, runBookingHook } from './bookings.ts';
 import { formatAnswers } from './evidence.ts';
 import { parseJson } from './json.ts';
-import { zoneName } from './leftovers.ts';
+import { PREFLIGHT_TAG, zoneName } from './leftovers.ts';
 import { listsZone, requireReadable } from './list-checks.ts';
 import type { CleanupRecord } from './meta.ts';
 import { PreconditionError } from './outcomes.ts';
 import { findZone, type ZoneId, type ZoneRecord } from './records.ts';
 
 // Unique across the workers of one run: the run id, a per-process tag and a counter.
-const processTag = randomBytes(2).toString('hex');
+const processTag = workerTag();
 let nameCounter = 0;
 
+/** Never the preflight's tag (helpers/preflight.ts), so no zone of a test can share its name. */
+function workerTag(): string {
+  for (;;) {
+    const tag = randomBytes(2).toString('hex');
+    if (tag !== PREFLIGHT_TAG) return tag;
+  }
+}
 
 interface OwnedZone {
   id: ZoneId;

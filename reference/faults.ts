@@ -54,6 +54,7 @@ const catalogue = {
   'delete-keeps-zone': { breaks: ['DELETE-01'], description: 'DELETE answers 200 but keeps the zone.' },
   'delete-refuses-all': { breaks: ['DELETE-01'], description: 'Every DELETE of an existing zone is answered 422, booked or not.' },
   'delete-soft': { breaks: ['DELETE-01'], description: 'A deleted zone vanishes from the lists, but PUT and DELETE on its id still answer 200.' },
+  'put-upserts': { breaks: ['DELETE-01'], description: 'PUT on an id that is gone creates the zone again under that id (create or replace), as some mock servers do.' },
   'delete-ignores-bookings': { breaks: ['DELETE-02'], description: 'A zone with booking history is deleted.' },
   'delete-booked-500': { breaks: ['DELETE-02'], description: 'DELETE of a zone with booking history answers 500; the zone is kept.' },
   'delete-booked-200-error-body': { breaks: ['DELETE-02'], description: 'DELETE of a zone with booking history answers 200 with an errors body; the zone is kept.' },

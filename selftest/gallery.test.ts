@@ -60,11 +60,13 @@ describe('mutants', () => {
     expect(isKilled(r)).toBe(true);
   });
 
-  // Fields a mock stores only when told: absent on the new zone while other records show them, which
-  // is evidence against the create, not a reason to leave it unverified.
-  test.for(['create-without-status', 'create-forgets-coverage'])('mutant %s, which does what a mock server does, fails exactly the rules it breaks', (name) => {
+  // Fields a mock stores only when told (absent on the new zone while other records show them, which is
+  // evidence against the create, not a reason to leave it unverified), and a PUT that creates what it
+  // can't find, bringing a deleted zone back: the run must clean that up too.
+  test.for(['create-without-status', 'create-forgets-coverage', 'put-upserts'])('mutant %s, which does what a mock server does, fails exactly the rules it breaks and leaves nothing', (name) => {
     const r = result(`mutant-${name}`);
     expect([...r.failedMust].sort()).toEqual([...r.breaks].sort());
+    expect(r.leftBehind).toEqual([]);
   });
 
   test('every MUST rule has at least one mutant that breaks it', () => {

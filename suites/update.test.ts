@@ -25,10 +25,11 @@ ruleCases('UPDATE-03', otherStatuses.map((status) => ({ status, label: `draft to
   const zone = await zones.create();
   // Which moves are allowed is not shown: moveTo finds a way, through another status if need be.
   expect(await zones.moveTo(zone, status)).toSucceed();
-  // The list and the filter are this rule's own evidence: an unreadable one fails it.
-  await expectZoneShown(api, zone.id, { status }, { ruleReads: true });
+  // The filter and the list are this rule's own evidence: an unreadable one fails it. The filter goes
+  // first, so that a list whose records show no status leaves nothing unjudged that the filter shows.
   await expectZoneListed(api, zone.id, { status, ruleReads: true });
   await expectZoneNotListed(api, zone.id, { status: 'draft', ruleReads: true });
+  await expectZoneShown(api, zone.id, { status }, { ruleReads: true });
 });
 
 ruleTest('UPDATE-04', async ({ api, zones, target }) => {

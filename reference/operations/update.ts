@@ -1,6 +1,6 @@
 import { has } from '../faults.ts';
 import { notFound, reply, type Reply } from '../respond.ts';
-import { now, type ZoneService } from '../service.ts';
+import { draftStatus, now, type ZoneService } from '../service.ts';
 import { checkUpdate, type ZoneChanges } from '../zone-input.ts';
 import type { HouseStyle } from '../styles.ts';
 import type { StoredZone } from '../zone-store.ts';
@@ -40,11 +40,24 @@ function houseRuleRefusal(style: HouseStyle, before: StoredZone, changes: ZoneCh
   return undefined;
 }
 
+/** PUT as "create or replace", as some mock servers have it: a zone that is gone comes back. */
+function upsert({ style, store }: ZoneService, id: string, changes: ZoneChanges): Reply {
+  const at = now();
+  const status = changes.status ?? draftStatus(style);
+  const zone: StoredZone = {
+    id, name: changes.name ?? '', coverage: changes.coverage ?? {}, status, createdAt: at, updatedAt: at, bookings: 0,
+    statusAtCreation: status, awaitingFirstUpdate: false, softDeleted: false,
+  };
+  store.put(zone);
+  return reply(201, oneZoneBody(style, zoneRecord(style, zone)));
+}
+
 export function updateZone(service: ZoneService, id: string, body: unknown): Reply {
   const { fault, style, store } = service;
   const before = store.find(id);
-  if (!before) return notFound();
   const checked = checkUpdate(style, body);
+  if (!before && has(fault, 'put-upserts') && checked.ok) return upsert(service, id, checked.value);
+  if (!before) return notFound();
   if (!checked.ok) return reply(422, { errors: checked.errors });
   const refusal = houseRuleRefusal(style, before, checked.value);
   if (refusal) return reply(422, { errors: refusal });
