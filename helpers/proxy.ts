@@ -1,5 +1,5 @@
 // Which forward proxy, if any, carries the requests to the shop: HTTP_PROXY, HTTPS_PROXY and NO_PROXY,
-// in lower or upper case, read as curl and npm read them. Every request of a run goes to the one origin
+// in lower or upper case, read as curl reads them. Every request of a run goes to the one origin
 // of ZONES_BASE_URL, so the choice is made once, from the settings, and the run can say which it made.
 import { BlockList, isIP } from 'node:net';
 
@@ -21,7 +21,7 @@ export function withoutProxyVariables(env: Environment): Environment {
 
 /** The proxy for a request to `target`, or none: the variable of its scheme, unless NO_PROXY names the host. */
 export function proxyRouteFor(target: URL, env: Environment): ProxyRoute | undefined {
-  // Lower case first, as curl and undici read them; an https:// shop falls back to HTTP_PROXY, as npm does.
+  // Lower case first, as curl and undici read them; an https:// shop falls back to HTTP_PROXY, as undici does.
   const names = target.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
   const proxy = firstSet(env, names);
   if (proxy === undefined) return undefined;
