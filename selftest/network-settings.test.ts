@@ -1,7 +1,7 @@
 // How the settings choose the way to the shop: which proxy variable applies and when NO_PROXY lets a
 // host past it (as curl reads it), what makes ZONES_CA_FILE and ZONES_TLS_INSECURE usable, that no
 // report shows a proxy's credentials, and which environment the booking hooks get.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import { tmpdir } from 'node:os';
@@ -109,7 +109,10 @@ describe('ZONES_CA_FILE and ZONES_TLS_INSECURE', () => {
     ca = makeTestCa();
     dir = mkdtempSync(join(tmpdir(), 'zc-ca-file-'));
   });
-  afterAll(() => ca?.remove());
+  afterAll(() => {
+    ca?.remove();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 
   test('a readable PEM with a certificate is taken, and trusted beside the usual roots', () => {
     expect(readTargetConfig({ ...SHOP, ZONES_CA_FILE: ca.caFile }).caFile).toBe(ca.caFile);
