@@ -11,6 +11,7 @@ import { buildCouldNotRun, factsFromConfig, factsFromRawSettings, writeCouldNotR
 import { CannotRunError } from '../helpers/preflight.ts';
 import { settingDocs } from '../helpers/settings.ts';
 import { readStopSignals } from '../helpers/stop-signals.ts';
+import { insecureWarning, routeDescription } from '../helpers/transport.ts';
 import { startEmbeddedTarget } from './embedded-reference.ts';
 
 const CANNOT_RUN = 3;
@@ -92,7 +93,9 @@ async function main(): Promise<void> {
     config = embedded.config;
     known = factsFromConfig(config);
   }
-  console.log(`zones-conformance: certifying ${config.baseUrl}${embedded ? ' (embedded reference: no ZONES_BASE_URL set)' : ''}`);
+  console.log(`zones-conformance: certifying ${config.baseUrl}${embedded ? ' (embedded reference: no ZONES_BASE_URL set)' : routeDescription(config)}`);
+  const warning = insecureWarning(config);
+  if (warning) console.error(`zones-conformance: ${warning}`);
 
   let stopRun: (() => Promise<void>) | undefined;
   let interrupted: NodeJS.Signals | undefined;

@@ -9,6 +9,7 @@ import { parseDuration } from '../helpers/leftovers.ts';
 import { outliveOutputReaders } from '../helpers/console-output.ts';
 import { CannotRunError } from '../helpers/preflight.ts';
 import { carryOutSweep, ledgerFiles, planSweep } from '../helpers/sweeper.ts';
+import { insecureWarning } from '../helpers/transport.ts';
 
 const USAGE = `Usage: npm run sweep -- [--ledger PATH]... [--by-prefix [--older-than 24h]] [--yes]
 
@@ -55,6 +56,8 @@ async function main(): Promise<void> {
     throw error;
   }
   if (config.embedded) cannotRun('ZONES_BASE_URL is not set: there is no shop to sweep');
+  const warning = insecureWarning(config);
+  if (warning) console.error(`zones-sweep: ${warning}`);
 
   const ledgers = ledgerFiles(config, args.ledger ?? []);
   const plan = await planSweep(config, { ledgers, byPrefix: args['by-prefix'] ?? false, olderThanMs });

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import type { TargetConfig } from './config.ts';
 import { PreconditionError } from './outcomes.ts';
+import { withoutProxyVariables } from './proxy.ts';
 import type { ZoneId } from './records.ts';
 
 const HOOK_TIME_LIMIT_MS = 60_000;
@@ -12,8 +13,12 @@ export const BOOKED_WITHOUT_HOOK = 'has booking history and ZONES_BOOKING_CLEANU
 
 export function runBookingHook(config: TargetConfig, command: string, id: ZoneId, what: string): Promise<void> {
   return new Promise((resolve, reject) => {
+    // A hook reaches the shop the way the suite does: it inherits the environment, proxy variables
+    // included (what it makes of them is its own affair: curl, for one, reads http_proxy in lower case
+    // only). The embedded reference's own hooks talk to 127.0.0.1, which no proxy elsewhere can reach.
+    const inherited = config.embedded ? withoutProxyVariables(process.env) : process.env;
     const child = spawn('sh', ['-c', command], {
-      env: { ...process.env, ZONES_BASE_URL: config.baseUrl, ZONES_ACCESS_TOKEN: config.token, ZONE_ID: id.text },
+      env: { ...inherited, ZONES_BASE_URL: config.baseUrl, ZONES_ACCESS_TOKEN: config.token, ZONE_ID: id.text },
       stdio: ['ignore', 'ignore', 'pipe'],
       timeout: HOOK_TIME_LIMIT_MS,
       // A process group of its own: a Ctrl-C meant for the suite must not kill a clean-up hook mid-way.

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describeTarget, type TargetConfig } from './config.ts';
 import type { CleanupRecord } from './meta.ts';
 import { exitCodeOf, judgeRules, verdictOf, type RuleResult, type TestOutcome, type Verdict } from './outcome.ts';
+import { shownProxy } from './proxy.ts';
 import { otherVersionNote, SPEC_VERSION } from './rules.ts';
 
 export interface ConformanceReport {
@@ -15,7 +16,15 @@ export interface ConformanceReport {
   runId: string;
   startedAt: string;
   finishedAt: string;
-  target: { baseUrl: string; embedded: boolean; settings: Record<string, unknown> };
+  target: {
+    baseUrl: string;
+    embedded: boolean;
+    /** Whether the shop's certificate was verified: `not-verified` under ZONES_TLS_INSECURE=1. */
+    tls: 'verified' | 'not-verified' | 'plain-http';
+    /** The forward proxy the shop was reached through (no credentials), or null. */
+    proxy: string | null;
+    settings: Record<string, unknown>;
+  };
   summary: Record<'must' | 'should', Record<'passed' | 'failed' | 'notVerified', number>>;
   rules: RuleResult[];
   requests: { total: number; tests: number; cleanup: number; preflight: number; throttled: number };
@@ -65,7 +74,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     runId: facts.runId,
     startedAt: facts.startedAt.toISOString(),
     finishedAt: facts.finishedAt.toISOString(),
-    target: { baseUrl: facts.config.baseUrl, embedded: facts.config.embedded, settings: describeTarget(facts.config) },
+    target: { baseUrl: facts.config.baseUrl, embedded: facts.config.embedded, ...connectionOf(facts.config), settings: describeTarget(facts.config) },
     summary: { must: count('must'), should: count('should') },
     rules,
     requests: {
@@ -83,9 +92,25 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     cleanup: facts.cleanup,
     suiteErrors,
     // ZONES_API_VERSION may point elsewhere than the specification, and the report says so.
-    notes: [otherVersionNote(facts.config.apiVersion)].filter((note) => note !== undefined),
+    notes: [otherVersionNote(facts.config.apiVersion), insecureNote(facts.config)].filter((note) => note !== undefined),
   };
 }
+
+function connectionOf(config: TargetConfig): Pick<ConformanceReport['target'], 'tls' | 'proxy'> {
+  const tls = !config.baseUrl.startsWith('https:') ? 'plain-http' : config.tlsInsecure ? 'not-verified' : 'verified';
+  return { tls, proxy: config.embedded || config.proxy === undefined ? null : `${shownProxy(config.proxy.url)} (${config.proxy.variable})` };
+}
+
+function insecureNote(config: TargetConfig): string | undefined {
+  if (!config.tlsInsecure) return undefined;
+  return 'TLS was not verified (ZONES_TLS_INSECURE=1): the shop\'s certificate was not checked, so this certificate cannot tell the shop from anything else that answered at its address';
+}
+
+const TLS_SHOWN: Record<ConformanceReport['target']['tls'], string> = {
+  verified: 'verified',
+  'not-verified': '**NOT VERIFIED** (ZONES_TLS_INSECURE=1)',
+  'plain-http': 'none (http://)',
+};
 
 const STATUS_MARK: Record<string, string> = { passed: 'passed', failed: '**FAILED**', 'not-verified': '*not verified*' };
 
@@ -98,6 +123,8 @@ export function renderMarkdown(report: ConformanceReport): string {
     '| | |',
     '|---|---|',
     `| Target | ${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''} |`,
+    `| TLS | ${TLS_SHOWN[report.target.tls]} |`,
+    ...(report.target.proxy === null ? [] : [`| Proxy | ${report.target.proxy} |`]),
     `| Verdict | **${report.verdict}** (exit code ${report.exitCode}) |`,
     `| MUST rules | ${report.summary.must.passed} passed, ${report.summary.must.failed} failed, ${report.summary.must.notVerified} not verified |`,
     `| SHOULD rules | ${report.summary.should.passed} passed, ${report.summary.should.failed} warnings, ${report.summary.should.notVerified} not verified |`,

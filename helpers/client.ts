@@ -1,7 +1,7 @@
 // The one place that talks to the target: paths, credential, envelopes, time limits, the ownership
 // guard and the record of every exchange. Tests never build a URL or a header themselves.
 import { randomBytes } from 'node:crypto';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import type { TargetConfig } from './config.ts';
 import type { Ledger } from './ledger.ts';
 import { parseJson, stringifyJson } from './json.ts';
@@ -9,6 +9,8 @@ import { PreconditionError } from './outcomes.ts';
 import { isPastLastPage, nextPageUrl, startListWalk } from './paging.ts';
 import { findZone, listItems, readZone, toZoneRecords, wrapZone, type ZoneId, type ZoneRecord } from './records.ts';
 import { sleep, throttleFor } from './throttle.ts';
+import { dispatcherFor } from './transport.ts';
+import { errorCodeOf, isCertificateCode } from './trust.ts';
 
 export type AuthMode = 'valid' | 'none' | 'wrong';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -25,6 +27,8 @@ export interface Exchange {
   durationMs: number;
   /** A transport problem: no answer came back. */
   error?: string;
+  /** Its code (ECONNREFUSED, ENOTFOUND, a certificate's...), which says what would fix it. */
+  errorCode?: string;
 }
 
 export interface Answer {
@@ -89,13 +93,6 @@ const MAX_THROTTLED_RETRIES = 10;
 const MAX_TRANSIENT_RETRIES = 3;
 const RESEND_GET_ON = new Set([502, 503, 504]);
 const SETTLE_POLL_MS = 200;
-const agents = new Map<number, Agent>();
-
-function agentFor(timeoutMs: number): Agent {
-  let agent = agents.get(timeoutMs);
-  if (!agent) agents.set(timeoutMs, (agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connections: 8 })));
-  return agent;
-}
 
 export class ZonesClient {
   private readonly wrongToken: string;
@@ -296,7 +293,8 @@ export class ZonesClient {
       // A 503's Retry-After holds back every request, a write's too, though only a GET is sent again.
       const announcedWait = exchange.status === 503 ? throttle.unavailable(exchange.responseHeaders) : undefined;
       // Only a GET may be sent twice blindly; a write whose outcome is unknown is never repeated.
-      const transient = exchange.status === undefined || RESEND_GET_ON.has(exchange.status);
+      // A certificate that is not trusted now will not be trusted a second later.
+      const transient = exchange.status === undefined ? !isCertificateCode(exchange.errorCode) : RESEND_GET_ON.has(exchange.status);
       const giveUp = this.options.resendTimedOutGets === false && ranOutOfTime(exchange, this.config.timeoutMs);
       if (method === 'GET' && transient && !giveUp && transientRetries < MAX_TRANSIENT_RETRIES) {
         transientRetries += 1;
@@ -333,7 +331,7 @@ export class ZonesClient {
         method,
         headers,
         body,
-        dispatcher: agentFor(this.config.timeoutMs),
+        dispatcher: dispatcherFor(this.config),
         signal: AbortSignal.timeout(this.config.timeoutMs),
       });
       text = await response.body.text();
@@ -342,6 +340,7 @@ export class ZonesClient {
       exchange.responseBody = this.redact(text);
     } catch (error) {
       exchange.error = this.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+      exchange.errorCode = errorCodeOf(error);
     }
     exchange.durationMs = Math.round(performance.now() - started);
     return { exchange, text };

@@ -4,7 +4,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
 import { dottedPathProblem } from './dotted-path.ts';
 import { canonicalJson, parseJson } from './json.ts';
+import { proxyProblem, proxyRouteFor, shownProxy, type ProxyRoute } from './proxy.ts';
 import { knownSettingNames, settingDocs } from './settings.ts';
+import { caFileProblem } from './trust.ts';
 
 export type Envelope = 'wrapped' | 'bare';
 
@@ -53,6 +55,12 @@ export interface TargetConfig {
   reportsDir: string;
   /** True when the suite started its own reference server. */
   embedded: boolean;
+  /** The forward proxy the shop is reached through (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), if any. */
+  proxy?: ProxyRoute;
+  /** ZONES_CA_FILE: CA certificates (PEM) trusted for the shop besides the usual ones. */
+  caFile?: string;
+  /** ZONES_TLS_INSECURE=1: the shop's certificate is not verified. */
+  tlsInsecure: boolean;
 }
 
 export class ConfigError extends Error {
@@ -103,8 +111,8 @@ export function readTargetConfig(env: Environment): TargetConfig {
   }
 
   let baseUrl = value('ZONES_BASE_URL');
+  let url: URL | undefined;
   if (baseUrl !== '') {
-    let url: URL | undefined;
     try {
       url = new URL(baseUrl);
     } catch {
@@ -114,6 +122,19 @@ export function readTargetConfig(env: Environment): TargetConfig {
     if (url && (url.search !== '' || url.hash !== '')) bad('ZONES_BASE_URL', 'must not carry a query or fragment');
     baseUrl = baseUrl.replace(/\/+$/, '');
   }
+  // Proxy variables are the machine's, not the suite's: read from the same environment, never refused
+  // unless the one that applies to the shop cannot be used.
+  const proxy = url ? proxyRouteFor(url, env) : undefined;
+  const unusableProxy = proxy && proxyProblem(proxy);
+  if (unusableProxy) problems.push(unusableProxy);
+
+  const caFile = value('ZONES_CA_FILE') || undefined;
+  const caProblem = caFile === undefined ? undefined : caFileProblem(caFile);
+  if (caProblem) bad('ZONES_CA_FILE', caProblem);
+  const insecure = value('ZONES_TLS_INSECURE');
+  if (insecure !== '0' && insecure !== '1') bad('ZONES_TLS_INSECURE', `must be 1 (do not verify the shop's certificate) or 0 (got "${insecure}")`);
+  if (insecure === '1' && caFile !== undefined) bad('ZONES_TLS_INSECURE', 'and ZONES_CA_FILE contradict each other: with 1, no certificate is verified, so the CA would change nothing');
+  if (insecure === '1' && url?.protocol === 'http:') bad('ZONES_TLS_INSECURE', 'applies only to an https:// ZONES_BASE_URL: over http:// there is no certificate to verify');
   const token = value('ZONES_ACCESS_TOKEN');
   if (baseUrl !== '' && token === '') bad('ZONES_ACCESS_TOKEN', 'is required when ZONES_BASE_URL is set');
 
@@ -215,11 +236,14 @@ export function readTargetConfig(env: Environment): TargetConfig {
     consistencyTimeoutMs,
     reportsDir: value('ZONES_REPORTS_DIR'),
     embedded: baseUrl === '',
+    proxy,
+    caFile,
+    tlsInsecure: insecure === '1',
   };
 }
 
 /** Settings that only make sense for a shop: any of them without ZONES_BASE_URL is a slip, not a choice. */
-const SHOP_SETTINGS = ['ZONES_ACCESS_TOKEN', 'ZONES_BOOKED_ZONE_ID', 'ZONES_BOOKING_HOOK', 'ZONES_BOOKING_CLEANUP_HOOK'];
+const SHOP_SETTINGS = ['ZONES_ACCESS_TOKEN', 'ZONES_BOOKED_ZONE_ID', 'ZONES_BOOKING_HOOK', 'ZONES_BOOKING_CLEANUP_HOOK', 'ZONES_CA_FILE', 'ZONES_TLS_INSECURE'];
 
 /** A name written as if for this suite, with a slip: the setting it was surely meant to be. */
 export function nearMiss(name: string): string | undefined {
@@ -290,8 +314,10 @@ function readCoverageSamples(text: string, bad: (why: string) => void): string[]
 
 /** The settings for a report: everything but the token. */
 export function describeTarget(config: TargetConfig): Record<string, unknown> {
-  const { token: _token, bookingHook, bookingCleanupHook, ...shown } = config;
+  const { token: _token, bookingHook, bookingCleanupHook, proxy, ...shown } = config;
   // Hook commands may carry credentials of their own: the report says only whether they are set.
   const set = (value: string | undefined) => (value ? '(set, not shown)' : '(not set)');
-  return { ...shown, token: config.token === '' ? '(none)' : '(set, not shown)', bookingHook: set(bookingHook), bookingCleanupHook: set(bookingCleanupHook) };
+  // So may a proxy URL: its host is shown, never its user or password.
+  const proxyShown = proxy ? `${shownProxy(proxy.url)} (${proxy.variable})` : '(none)';
+  return { ...shown, token: config.token === '' ? '(none)' : '(set, not shown)', bookingHook: set(bookingHook), bookingCleanupHook: set(bookingCleanupHook), proxy: proxyShown };
 }

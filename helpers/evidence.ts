@@ -16,6 +16,9 @@ export function formatExchange(exchange: Exchange): string {
   } else {
     const type = exchange.responseHeaders['content-type'];
     lines.push(`< ${exchange.status}${type ? ` ${type}` : ''} (${exchange.durationMs} ms)`);
+    // A redirect is never followed: where it pointed is part of the evidence.
+    const location = exchange.responseHeaders.location;
+    if (location !== undefined) lines.push(`  Location: ${location}`);
     if (exchange.responseBody !== '') lines.push(`  ${shorten(exchange.responseBody)}`);
   }
   return lines.join('\n');
@@ -27,6 +30,7 @@ export function formatAnswers(...answers: Answer[]): string {
 
 /** One line per exchange, for the report: enough to see what a test did. */
 export function summarizeExchange(exchange: Exchange): string {
-  const outcome = exchange.status === undefined ? `no answer (${exchange.error})` : String(exchange.status);
+  const location = exchange.responseHeaders.location;
+  const outcome = exchange.status === undefined ? `no answer (${exchange.error})` : `${exchange.status}${location === undefined ? '' : ` (Location: ${location})`}`;
   return `${exchange.method} ${exchange.url} [${exchange.auth}] -> ${outcome}`;
 }

@@ -8,6 +8,7 @@ import type { TargetConfig } from './config.ts';
 import { parseJson } from './json.ts';
 import { PREFLIGHT_TAG, zoneName } from './leftovers.ts';
 import { PreconditionError } from './outcomes.ts';
+import { isRedirect, redirectedList, unreachable } from './reach.ts';
 import { zoneIdOf, zoneItem, type ZoneId } from './records.ts';
 
 export class CannotRunError extends Error {
@@ -30,6 +31,8 @@ export async function preflight(api: ZonesClient, options: PreflightOptions): Pr
   const config = api.config;
   const list = await asked(api, `GET ${api.collectionUrl()}`, options, () => api.listZones());
   if (list.status === 401 || list.status === 403) throw tokenRejected(api, 'GET', list);
+  // Before anything is created: a base URL that redirects is a setting to fix, not an answer.
+  if (isRedirect(list)) throw new CannotRunError(redirectedList(config, list));
   if (list.status === 404) throw pathNotFound(config, 'GET', api.collectionUrl());
   if (isSuccess(list) && typeof list.zones === 'string') {
     const fields = list.items.length > 0 ? `; its records have the fields ${fieldNames(list.items[0]!)}` : '';
@@ -184,7 +187,7 @@ async function asked<T>(api: ZonesClient, what: string, options: PreflightOption
     if (createdName !== undefined) await removeByName(api, createdName);
     const exchange = error.exchange;
     if (ranOutOfTime(exchange, api.config.timeoutMs)) throw new CannotRunError(`the target does not answer: ${what} got no answer within ${api.config.timeoutMs} ms (ZONES_TIMEOUT_MS)`);
-    throw new CannotRunError(`cannot reach the target at ${api.collectionUrl()}: ${exchange.error}`);
+    throw new CannotRunError(unreachable(api.config, api.collectionUrl(), exchange));
   } finally {
     clearInterval(timer);
   }

@@ -12,8 +12,10 @@ export interface SettingDoc {
 export const DEFAULT_COVERAGE_SAMPLES = '[{"countries":["DE","AT"]},{"countries":["FR"],"provinces":["IDF"]}]';
 
 export const settingDocs: readonly SettingDoc[] = [
-  { name: 'ZONES_BASE_URL', default: '', help: 'Address of the shop, e.g. https://staging.example.com. Unset: start the embedded reference on 127.0.0.1, certify it, stop it.' },
+  { name: 'ZONES_BASE_URL', default: '', help: 'Address of the shop, e.g. https://staging.example.com. Unset: start the embedded reference on 127.0.0.1, certify it, stop it. The shop is reached through HTTPS_PROXY or HTTP_PROXY (either case) unless NO_PROXY names its host; redirects are never followed.' },
   { name: 'ZONES_ACCESS_TOKEN', default: '', help: 'The credential. Required when ZONES_BASE_URL is set. Never printed or written to a report.' },
+  { name: 'ZONES_CA_FILE', default: '', help: 'A PEM file of CA certificates to trust for an https:// shop (and an https:// proxy) besides the usual ones and NODE_EXTRA_CA_CERTS: a private CA.' },
+  { name: 'ZONES_TLS_INSECURE', default: '0', help: 'Set to 1 to skip verifying the shop\'s TLS certificate, for a shop with no valid one at all. Every run warns, and the certificate says TLS was not verified.' },
   { name: 'ZONES_AUTH_HEADER', default: 'X-Shopify-Access-Token', help: 'Header that carries the credential, e.g. Authorization.' },
   { name: 'ZONES_AUTH_SCHEME', default: '', help: 'Scheme before the token in that header; empty sends the bare token, Bearer sends "Bearer <token>".' },
   { name: 'ZONES_API_VERSION', default: SPEC_VERSION, help: 'Version segment of the path: /admin/api/<version>/zones.json.' },

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { PROXY_VARIABLES } from '../helpers/proxy.ts';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -20,9 +21,15 @@ export interface StartedEntry {
   done: Promise<ChildRun>;
 }
 
-/** Only the suite's settings the test chose: the developer's own ZONES_* must not leak in. */
+const MACHINE_NETWORK = new Set([...PROXY_VARIABLES, 'NODE_EXTRA_CA_CERTS']);
+
+/**
+ * Only the suite's settings the test chose: the developer's own ZONES_* must not leak in, nor the
+ * machine's proxy variables (a CI runner often has some, and its proxy cannot reach our 127.0.0.1),
+ * nor a CA bundle of its own. A test that wants any of them sets them.
+ */
 function childEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ZONES_')));
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ZONES_') && !MACHINE_NETWORK.has(name)));
   return { ...inherited, ...env };
 }
 

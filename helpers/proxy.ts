@@ -1,0 +1,112 @@
+// Which forward proxy, if any, carries the requests to the shop: HTTP_PROXY, HTTPS_PROXY and NO_PROXY,
+// in lower or upper case, read as curl reads them. Every request of a run goes to the one origin
+// of ZONES_BASE_URL, so the choice is made once, from the settings, and the run can say which it made.
+import { BlockList, isIP } from 'node:net';
+
+export interface ProxyRoute {
+  /** The proxy's URL as given, credentials and all: for the connection only, never for display. */
+  url: string;
+  /** The variable it came from, e.g. HTTPS_PROXY or http_proxy. */
+  variable: string;
+}
+
+type Environment = Record<string, string | undefined>;
+
+/** Every name the proxy settings go by; a child that must not use a proxy gets none of them. */
+export const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY', 'no_proxy', 'NO_PROXY'];
+
+export function withoutProxyVariables(env: Environment): Environment {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !PROXY_VARIABLES.includes(name)));
+}
+
+/** The proxy for a request to `target`, or none: the variable of its scheme, unless NO_PROXY names the host. */
+export function proxyRouteFor(target: URL, env: Environment): ProxyRoute | undefined {
+  // Lower case first, as curl and undici read them; an https:// shop falls back to HTTP_PROXY, as undici does.
+  const names = target.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
+  const proxy = firstSet(env, names);
+  if (proxy === undefined) return undefined;
+  const noProxy = firstSet(env, ['no_proxy', 'NO_PROXY']);
+  if (noProxy !== undefined && bypassesProxy(noProxy.value, target)) return undefined;
+  // Like curl, a proxy given without a scheme is an http:// one.
+  return { url: /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy.value) ? proxy.value : `http://${proxy.value}`, variable: proxy.name };
+}
+
+/** Why this proxy URL cannot be used, if it cannot; the URL is shown without its credentials. */
+export function proxyProblem(route: ProxyRoute): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(route.url);
+  } catch {
+    return `${route.variable} is not a URL such as http://proxy.example:3128`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${route.variable} must be an http:// or https:// proxy (got ${shownProxy(route.url)})`;
+  if (url.hostname === '') return `${route.variable} names no host (got ${shownProxy(route.url)})`;
+  return undefined;
+}
+
+/** A proxy URL fit to print: a user name and password in it are never shown. */
+export function shownProxy(proxyUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(proxyUrl);
+  } catch {
+    return '(not a URL)';
+  }
+  const hadCredentials = url.username !== '' || url.password !== '';
+  return `${url.protocol}//${url.host}${hadCredentials ? ' (credentials not shown)' : ''}`;
+}
+
+/**
+ * NO_PROXY as curl reads it: entries separated by commas (or spaces); `*` alone excludes every host;
+ * a name excludes itself and its subdomains, with or without a leading `.` or `*.`; an IP address or
+ * a CIDR range excludes the addresses it covers; `host:port` excludes that port only.
+ */
+export function bypassesProxy(noProxy: string, target: URL): boolean {
+  const host = target.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
+  for (const raw of noProxy.split(/[\s,]+/)) {
+    const entry = raw.toLowerCase();
+    if (entry === '') continue;
+    if (entry === '*') return true;
+    const { pattern, entryPort } = splitPort(entry);
+    if (entryPort !== undefined && entryPort !== port) continue;
+    if (matchesHost(pattern, host)) return true;
+  }
+  return false;
+}
+
+function firstSet(env: Environment, names: string[]): { name: string; value: string } | undefined {
+  for (const name of names) {
+    const value = env[name]?.trim();
+    if (value) return { name, value };
+  }
+  return undefined;
+}
+
+function splitPort(entry: string): { pattern: string; entryPort?: number } {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  if (bracketed) return { pattern: bracketed[1]!, entryPort: bracketed[2] === undefined ? undefined : Number(bracketed[2]) };
+  // One colon only: an IPv6 address has several, and no port unless in brackets.
+  const hostAndPort = /^([^:]+):(\d+)$/.exec(entry);
+  if (hostAndPort) return { pattern: hostAndPort[1]!, entryPort: Number(hostAndPort[2]) };
+  return { pattern: entry };
+}
+
+function matchesHost(pattern: string, host: string): boolean {
+  const [address, bits] = pattern.split('/');
+  const family = isIP(address!);
+  if (family !== 0) {
+    if (isIP(host) !== family) return false;
+    const type = family === 4 ? 'ipv4' : 'ipv6';
+    const range = new BlockList();
+    try {
+      if (bits === undefined) range.addAddress(address!, type);
+      else range.addSubnet(address!, Number(bits), type);
+    } catch {
+      return false;
+    }
+    return range.check(host, type);
+  }
+  const domain = pattern.replace(/^\*?\./, '').replace(/\.$/, '');
+  return domain !== '' && (host === domain || host.endsWith(`.${domain}`));
+}

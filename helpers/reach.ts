@@ -1,0 +1,50 @@
+// What the preflight says when the shop cannot be reached as configured: a certificate the suite does
+// not trust, a proxy in the way, or an address that redirects. Each names the setting that fixes it.
+import type { Answer, Exchange } from './client.ts';
+import type { TargetConfig } from './config.ts';
+import { shownProxy } from './proxy.ts';
+import { certificateAdvice, isCertificateCode } from './trust.ts';
+
+const NOT_FOLLOWED = 'the suite follows no redirect, since a write must not be replayed at another address and a certificate must name the address it certified';
+
+export function isRedirect(answer: Answer): boolean {
+  return answer.status >= 300 && answer.status <= 399;
+}
+
+/** A list that answers with a redirect: the address to use instead, when the redirect shows it. */
+export function redirectedList(config: TargetConfig, answer: Answer): string {
+  const { method, url } = answer.exchange;
+  const what = `${method} ${url} answered ${answer.status}`;
+  const location = answer.exchange.responseHeaders.location;
+  if (location === undefined || location.trim() === '') {
+    return `${what}, a redirect with no Location, and ${NOT_FOLLOWED}: set ZONES_BASE_URL to the address that answers the zone list itself`;
+  }
+  let target: URL;
+  try {
+    target = new URL(location.trim(), url);
+  } catch {
+    return `${what}, a redirect to "${location}", which is not a URL, and ${NOT_FOLLOWED}: set ZONES_BASE_URL to the address that answers the zone list itself`;
+  }
+  target.username = '';
+  target.password = '';
+  const path = `/admin/api/${config.apiVersion}/zones.json`;
+  if (target.pathname.endsWith(path)) {
+    const base = `${target.origin}${target.pathname.slice(0, -path.length)}`;
+    return `${what}, a redirect to ${target.href}, and ${NOT_FOLLOWED}: set ZONES_BASE_URL=${base}`;
+  }
+  return `${what}, a redirect to ${target.href}, which is not the zone list (a sign-in gateway?), and ${NOT_FOLLOWED}: set ZONES_BASE_URL to the shop's own address, where ${path} answers itself`;
+}
+
+/** No answer came: a certificate refused, a proxy that failed, or no route to the shop at all. */
+export function unreachable(config: TargetConfig, url: string, exchange: Exchange): string {
+  const said = (exchange.error ?? '').replace(/^\w*Error: /, '');
+  if (isCertificateCode(exchange.errorCode)) {
+    return `the target's TLS certificate is not accepted: ${exchange.method} ${url} failed with ${exchange.errorCode} (${said}): ${certificateAdvice(exchange.errorCode!, config.caFile)}`;
+  }
+  if (config.embedded || config.proxy === undefined) return `cannot reach the target at ${url}: ${exchange.error}`;
+  const proxy = `${shownProxy(config.proxy.url)} (${config.proxy.variable})`;
+  const fix = /\b407\b/.test(said)
+    ? `the proxy asks for credentials: give them in ${config.proxy.variable} as http://user:password@host:port`
+    : `check the proxy, or name the shop's host in NO_PROXY to reach it directly`;
+  return `cannot reach the target at ${url} through the proxy ${proxy}: ${exchange.error}; ${fix}`;
+}

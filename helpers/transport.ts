@@ -1,0 +1,51 @@
+// How the client's requests reach the shop: directly or through the forward proxy the environment
+// names, trusting the CAs the settings give. Neither dispatcher follows a redirect (undici follows one
+// only through a redirect interceptor, and none is installed), so a 3xx always reaches the suite as the
+// answer it is: a write is never replayed at another address, and a certificate names the address it
+// certified.
+import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import type { TargetConfig } from './config.ts';
+import { shownProxy } from './proxy.ts';
+import { trustedCas } from './trust.ts';
+
+const dispatchers = new Map<string, Dispatcher>();
+
+/** One dispatcher per way of connecting, shared by every client of the process, so connections are reused. */
+export function dispatcherFor(config: TargetConfig): Dispatcher {
+  // The embedded reference listens on this machine's 127.0.0.1, which no proxy elsewhere can reach.
+  const proxy = config.embedded ? undefined : config.proxy;
+  const key = JSON.stringify([config.timeoutMs, proxy?.url, config.caFile, config.tlsInsecure]);
+  let dispatcher = dispatchers.get(key);
+  if (!dispatcher) dispatchers.set(key, (dispatcher = build(config, proxy?.url)));
+  return dispatcher;
+}
+
+function build(config: TargetConfig, proxyUrl: string | undefined): Dispatcher {
+  const limits = { headersTimeout: config.timeoutMs, bodyTimeout: config.timeoutMs, connections: 8 };
+  const ca = config.caFile === undefined ? undefined : trustedCas(config.caFile);
+  const shopTls = config.tlsInsecure ? { rejectUnauthorized: false } : ca ? { ca } : undefined;
+  if (proxyUrl === undefined) return new Agent({ ...limits, connect: shopTls });
+  return new ProxyAgent({
+    ...limits,
+    uri: proxyUrl,
+    // An http:// shop is asked in absolute form, as curl does: proxies often allow CONNECT to port 443
+    // only. An https:// shop is always reached through a CONNECT tunnel.
+    proxyTunnel: false,
+    requestTls: shopTls,
+    proxyTls: ca ? { ca } : undefined,
+    // Without this, the time limits would not reach the connection an http:// shop is asked over.
+    factory: (origin, options) => new Pool(origin, { ...limits, ...options }),
+  });
+}
+
+/** How the run reaches the shop, for its first line: empty when directly. */
+export function routeDescription(config: TargetConfig): string {
+  if (config.embedded || config.proxy === undefined) return '';
+  return ` through the proxy ${shownProxy(config.proxy.url)} (${config.proxy.variable})`;
+}
+
+/** The warning every run with ZONES_TLS_INSECURE=1 prints, whatever else it prints. */
+export function insecureWarning(config: TargetConfig): string | undefined {
+  if (!config.tlsInsecure) return undefined;
+  return `warning: ZONES_TLS_INSECURE=1: the TLS certificate of ${new URL(config.baseUrl).host} is not verified, so whatever answers at that address is certified as the shop`;
+}

@@ -1,0 +1,81 @@
+// Fronts that real shops sit behind, for a reference on 127.0.0.1: a TLS terminator with a certificate
+// of the test's choosing, and a load balancer that sends every http:// request to https://.
+import { createServer as createHttpServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { ServerCertificate } from './test-certificates.ts';
+
+export interface Front {
+  /** e.g. https://127.0.0.1:PORT */
+  url: string;
+  port: number;
+  /** `METHOD /path` of every request that reached the front. */
+  log: string[];
+  close(): Promise<void>;
+}
+
+/** Terminates TLS with `certificate` and passes every request on to the plain-http `upstream`. */
+export function startTlsFront(upstream: string, certificate: ServerCertificate): Promise<Front> {
+  const log: string[] = [];
+  const server = createHttpsServer(certificate, (req, res) => {
+    log.push(`${req.method} ${req.url}`);
+    relay(upstream, req, res);
+  });
+  return listening(server, 'https', log);
+}
+
+/** Where a redirect sends a request, from the request's path and query. */
+export type Relocation = (pathAndQuery: string) => string;
+
+/** The same path and query on another origin, as an http:// to https:// redirect does. */
+export const samePathOn = (origin: string): Relocation => (pathAndQuery) => `${origin}${pathAndQuery}`;
+
+/** Answers every request with `status` and a Location, as a load balancer in front of a shop does. */
+export function startRedirectFront(status: number, relocate: Relocation): Promise<Front> {
+  const log: string[] = [];
+  const server = createHttpServer((req, res) => {
+    log.push(`${req.method} ${req.url}`);
+    redirect(res, status, relocate(req.url ?? '/'));
+  });
+  return listening(server, 'http', log);
+}
+
+/** Passes everything on to `upstream` but answers requests of `method` with a redirect. */
+export function startRedirectingFront(upstream: string, method: string, status: number, relocate: Relocation): Promise<Front> {
+  const log: string[] = [];
+  const server = createHttpServer((req, res) => {
+    log.push(`${req.method} ${req.url}`);
+    if (req.method === method) {
+      req.resume();
+      redirect(res, status, relocate(req.url ?? '/'));
+    } else {
+      relay(upstream, req, res);
+    }
+  });
+  return listening(server, 'http', log);
+}
+
+function redirect(res: ServerResponse, status: number, location: string): void {
+  // With a small page, as load balancers send, so only the status and Location say it is a redirect.
+  res.writeHead(status, { location, 'content-type': 'text/html' }).end(`<a href="${location}">moved</a>`);
+}
+
+function relay(upstream: string, req: IncomingMessage, res: ServerResponse): void {
+  const onward = request(`${upstream}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  onward.on('error', () => res.writeHead(502).end());
+  req.pipe(onward);
+}
+
+async function listening(server: Server | HttpsServer, scheme: 'http' | 'https', log: string[]): Promise<Front> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `${scheme}://127.0.0.1:${port}`,
+    port,
+    log,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}

@@ -1,0 +1,125 @@
+// A shop behind TLS signed by a private CA, tried through the CLI. The CA and the server certificates
+// are made when the tests start and removed when they end. A certificate the suite does not trust
+// stops the run (exit 3) naming the settings that fix it; with the CA given either way, the run works;
+// with verification switched off, it works and says so on every run and on the certificate.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
+import type { ConformanceReport } from '../helpers/certificate.ts';
+import type { ConformanceJson } from '../helpers/could-not-run.ts';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { runEntry } from './run-node.ts';
+import { startForwardProxy, type ForwardProxy } from './support/forward-proxy.ts';
+import { startTlsFront, type Front } from './support/fronts.ts';
+import { makeTestCa, type TestCa } from './support/test-certificates.ts';
+
+const reportsDir = () => mkdtempSync(join(tmpdir(), 'zc-tls-'));
+const conformance = (env: Record<string, string>) => runEntry('bin/conformance.ts', [], env);
+
+let ca: TestCa;
+let strangerCa: TestCa;
+let reference: RunningReference;
+/** Certified for 127.0.0.1 and staging.internal by `ca`. */
+let front: Front;
+/** Certified by `ca` too, but for another host name only. */
+let misnamed: Front;
+let proxy: ForwardProxy;
+
+beforeAll(async () => {
+  ca = makeTestCa('private CA');
+  strangerCa = makeTestCa('some other CA');
+  reference = await startReference();
+  front = await startTlsFront(reference.url, ca.issue(['IP:127.0.0.1', 'DNS:staging.internal']));
+  misnamed = await startTlsFront(reference.url, ca.issue(['DNS:shop.example']));
+  proxy = await startForwardProxy({ hosts: { 'staging.internal': '127.0.0.1' } });
+});
+
+afterAll(async () => {
+  await Promise.all([front?.close(), misnamed?.close(), proxy?.close(), reference?.close()]);
+  ca?.remove();
+  strangerCa?.remove();
+});
+
+/** The reference's settings, at the given https:// address; hooks book zones on the reference directly. */
+function settingsAt(url: string, dir: string): Record<string, string> {
+  return { ...settingsForStyle(reference.style, url, reference.token), ...bookingHooksForReference(reference.url), ZONES_REPORTS_DIR: dir };
+}
+
+function reportIn(dir: string): ConformanceJson {
+  return JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceJson;
+}
+
+async function ourZonesLeft(): Promise<string[]> {
+  const answer = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, { headers: { [reference.style.authHeader]: reference.token } });
+  return ((await answer.json()) as { zones: { name: string }[] }).zones.map((zone) => zone.name).filter((name) => name.startsWith('zc-'));
+}
+
+describe('a certificate the suite does not trust stops the run before any zone is made', () => {
+  test('signed by a private CA nobody named: exit 3 naming ZONES_CA_FILE and NODE_EXTRA_CA_CERTS', async () => {
+    const dir = reportsDir();
+    const run = await conformance(settingsAt(front.url, dir));
+    expect(run.code).toBe(3);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/cannot run: the target's TLS certificate is not accepted: GET https:\/\/127\.0\.0\.1:\d+\/admin\/api\/2026-07\/zones\.json failed with UNABLE_TO_VERIFY_LEAF_SIGNATURE .*: the certificate is signed by a CA this machine does not trust: give that CA in ZONES_CA_FILE \(a PEM file\) or NODE_EXTRA_CA_CERTS/);
+    expect(reportIn(dir)).toMatchObject({ verdict: 'could-not-run', reason: expect.stringContaining('ZONES_CA_FILE') });
+    expect(front.log, 'no request got past the handshake').toEqual([]);
+    expect(await ourZonesLeft()).toEqual([]);
+  });
+
+  test('ZONES_CA_FILE holding another CA: exit 3 saying the file does not hold the one that signed it', async () => {
+    const run = await conformance({ ...settingsAt(front.url, reportsDir()), ZONES_CA_FILE: strangerCa.caFile });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(`ZONES_CA_FILE=${strangerCa.caFile} does not hold it`);
+  });
+
+  test('made out to another host name: exit 3 naming the host name mismatch, ZONES_BASE_URL, and both CA settings', async () => {
+    const run = await conformance({ ...settingsAt(misnamed.url, reportsDir()), ZONES_CA_FILE: ca.caFile });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/failed with ERR_TLS_CERT_ALTNAME_INVALID .*another host name, so ZONES_BASE_URL must use a name it lists; a CA in ZONES_CA_FILE \(a PEM file\) or NODE_EXTRA_CA_CERTS cannot change that/);
+    expect(misnamed.log).toEqual([]);
+  });
+});
+
+describe('with the private CA given, the run works', () => {
+  test.for([
+    ['ZONES_CA_FILE', () => ({ ZONES_CA_FILE: ca.caFile })],
+    ['NODE_EXTRA_CA_CERTS', () => ({ NODE_EXTRA_CA_CERTS: ca.caFile })],
+    // ZONES_CA_FILE adds to the trust store: NODE_EXTRA_CA_CERTS still counts beside it.
+    ['NODE_EXTRA_CA_CERTS, beside a ZONES_CA_FILE of another CA', () => ({ NODE_EXTRA_CA_CERTS: ca.caFile, ZONES_CA_FILE: strangerCa.caFile })],
+  ] as [string, () => Record<string, string>][])('in %s: conformant, TLS verified', async ([, extra]) => {
+    const dir = reportsDir();
+    const run = await conformance({ ...settingsAt(front.url, dir), ...extra() });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/warning/i);
+    const report = reportIn(dir) as ConformanceReport;
+    expect(report).toMatchObject({ verdict: 'conformant', target: { tls: 'verified', proxy: null } });
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('| TLS | verified |');
+  });
+
+  test('through a proxy as well: the https:// shop is reached through a CONNECT tunnel and certified conformant', async () => {
+    const dir = reportsDir();
+    const hidden = `https://staging.internal:${front.port}`;
+    const run = await conformance({ ...settingsAt(hidden, dir), ZONES_CA_FILE: ca.caFile, HTTPS_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`certifying ${hidden} through the proxy ${proxy.url} (HTTPS_PROXY)`);
+    expect(proxy.log.length).toBeGreaterThan(0);
+    expect(new Set(proxy.log)).toEqual(new Set([`CONNECT staging.internal:${front.port}`]));
+  });
+});
+
+describe('ZONES_TLS_INSECURE=1, for a shop with no valid certificate', () => {
+  test('the run works, warns, and the certificate says TLS was not verified', async () => {
+    const dir = reportsDir();
+    const run = await conformance({ ...settingsAt(front.url, dir), ZONES_TLS_INSECURE: '1' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/zones-conformance: warning: ZONES_TLS_INSECURE=1: the TLS certificate of 127\.0\.0\.1:\d+ is not verified/);
+    const report = reportIn(dir) as ConformanceReport;
+    expect(report).toMatchObject({ verdict: 'conformant', target: { tls: 'not-verified' } });
+    expect(report.notes).toContainEqual(expect.stringMatching(/^TLS was not verified \(ZONES_TLS_INSECURE=1\)/));
+    const markdown = readFileSync(join(dir, 'conformance.md'), 'utf8');
+    // In the header table, beside the verdict, not only somewhere below it.
+    expect(markdown.split('## Rules')[0]).toContain('| TLS | **NOT VERIFIED** (ZONES_TLS_INSECURE=1) |');
+  });
+});
