@@ -16,6 +16,9 @@ export function formatExchange(exchange: Exchange): string {
   } else {
     const type = exchange.responseHeaders['content-type'];
     lines.push(`< ${exchange.status}${type ? ` ${type}` : ''} (${exchange.durationMs} ms)`);
+    // What the body was, said before it is shown: cut off at a limit, or not JSON at all.
+    if (exchange.bodyLimit) lines.push(`  [not read whole: ${exchange.bodyLimit.why}; its first part follows]`);
+    if (exchange.notJson) lines.push(`  [${exchange.notJson}]`);
     if (exchange.responseBody !== '') lines.push(`  ${shorten(exchange.responseBody)}`);
   }
   return lines.join('\n');
@@ -27,6 +30,7 @@ export function formatAnswers(...answers: Answer[]): string {
 
 /** One line per exchange, for the report: enough to see what a test did. */
 export function summarizeExchange(exchange: Exchange): string {
-  const outcome = exchange.status === undefined ? `no answer (${exchange.error})` : String(exchange.status);
+  const limit = exchange.bodyLimit ? ` (body not read whole: ${exchange.bodyLimit.kind} limit)` : exchange.notJson ? ' (body not JSON)' : '';
+  const outcome = exchange.status === undefined ? `no answer (${exchange.error})` : `${exchange.status}${limit}`;
   return `${exchange.method} ${exchange.url} [${exchange.auth}] -> ${outcome}`;
 }
