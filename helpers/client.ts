@@ -4,13 +4,15 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import type { TargetConfig } from './config.ts';
 import type { Ledger } from './ledger.ts';
-import { parseJson, stringifyJson } from './json.ts';
+import { readBodyWithin } from './body-limits.ts';
+import { JsonTooDeepError, parseJson, stringifyJson } from './json.ts';
 import { PreconditionError } from './outcomes.ts';
 import { isPastLastPage, nextPageUrl, startListWalk } from './paging.ts';
 import { findZone, listItems, readZone, toZoneRecords, wrapZone, type ZoneId, type ZoneRecord } from './records.ts';
 import { sleep, throttleFor } from './throttle.ts';
 import { dispatcherFor } from './transport.ts';
 import { errorCodeOf, isCertificateCode } from './trust.ts';
+import { describeBodyLimit, describeNotJson, NotJsonBody, type BodyLimit } from './what-came-back.ts';
 
 export type AuthMode = 'valid' | 'none' | 'wrong';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -29,12 +31,16 @@ export interface Exchange {
   error?: string;
   /** Its code (ECONNREFUSED, ENOTFOUND, a certificate's...), which says what would fix it. */
   errorCode?: string;
+  /** The answer came, but its body went past a limit of the suite and was not read whole. */
+  bodyLimit?: BodyLimit;
+  /** What the body is, when it came whole but is not JSON. */
+  notJson?: string;
 }
 
 export interface Answer {
   exchange: Exchange;
   status: number;
-  /** The parsed body, or undefined when it was empty or not JSON. */
+  /** The parsed body; undefined when it was empty; a NotJsonBody, saying what it is, when it is not JSON. */
   body: unknown;
 }
 
@@ -62,9 +68,21 @@ export class OwnershipError extends Error {
 }
 
 export class TransportError extends Error {
-  constructor(readonly exchange: Exchange) {
-    super(`${exchange.method} ${exchange.url} got no answer: ${exchange.error}`);
+  constructor(readonly exchange: Exchange, message = `${exchange.method} ${exchange.url} got no answer: ${exchange.error}`) {
+    super(message);
     this.name = 'TransportError';
+  }
+}
+
+/**
+ * An answer whose body went past a limit of the suite (size, total time, nesting) and was not read:
+ * as good as no answer, so nothing is learned from it, and a create behind it is looked up by name.
+ */
+export class BodyLimitError extends TransportError {
+  constructor(exchange: Exchange, limit: BodyLimit) {
+    const type = exchange.responseHeaders['content-type'];
+    super(exchange, `${exchange.method} ${exchange.url} answered ${exchange.status}${type ? ` (${type})` : ''}, but ${limit.why}`);
+    this.name = 'BodyLimitError';
   }
 }
 
@@ -276,7 +294,7 @@ export class ZonesClient {
     let transientRetries = 0;
     for (;;) {
       await throttle.ready();
-      const { exchange, text } = await this.exchangeOnce(method, url, auth, body);
+      const { exchange, body: answerBody } = await this.exchangeOnce(method, url, auth, body);
       this.options.onExchange?.(exchange);
       // A 429 was not processed, whatever the method: wait the window out and send it again.
       if (exchange.status === 429) {
@@ -294,7 +312,7 @@ export class ZonesClient {
       const announcedWait = exchange.status === 503 ? throttle.unavailable(exchange.responseHeaders) : undefined;
       // Only a GET may be sent twice blindly; a write whose outcome is unknown is never repeated.
       // A certificate that is not trusted now will not be trusted a second later.
-      const transient = exchange.status === undefined ? !isCertificateCode(exchange.errorCode) : RESEND_GET_ON.has(exchange.status);
+      const transient = exchange.status === undefined ? !isCertificateCode(exchange.errorCode) : RESEND_GET_ON.has(exchange.status) || exchange.bodyLimit?.kind === 'time';
       const giveUp = this.options.resendTimedOutGets === false && ranOutOfTime(exchange, this.config.timeoutMs);
       if (method === 'GET' && transient && !giveUp && transientRetries < MAX_TRANSIENT_RETRIES) {
         transientRetries += 1;
@@ -303,13 +321,14 @@ export class ZonesClient {
         continue;
       }
       if (exchange.status === undefined) throw new TransportError(exchange);
-      // Parsed from what the target sent: redaction is for the record, never for the comparison.
-      return { exchange, status: exchange.status, body: parseBody(text ?? '') };
+      // A body past a limit was not read: no answer to check against, and the same for any caller.
+      if (exchange.bodyLimit) throw new BodyLimitError(exchange, exchange.bodyLimit);
+      return { exchange, status: exchange.status, body: answerBody };
     }
   }
 
-  /** One request: its record (credential masked) and the answer's text as it came. */
-  private async exchangeOnce(method: Method, url: string, auth: AuthMode, body?: string): Promise<{ exchange: Exchange; text?: string }> {
+  /** One request: its record (credential masked) and the answer's body, parsed. */
+  private async exchangeOnce(method: Method, url: string, auth: AuthMode, body?: string): Promise<{ exchange: Exchange; body?: unknown }> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const credential = this.credential(auth);
@@ -325,25 +344,66 @@ export class ZonesClient {
       responseBody: '',
       durationMs: 0,
     };
-    let text: string | undefined;
+    let answerBody: unknown;
+    // One deadline for the whole exchange, headers and body: undici's own time-outs are idle ones, and
+    // a body that trickles a byte at a time would keep resetting them.
+    const deadline = AbortSignal.timeout(this.config.timeoutMs);
     try {
       const response = await request(url, {
         method,
         headers,
         body,
         dispatcher: dispatcherFor(this.config),
-        signal: AbortSignal.timeout(this.config.timeoutMs),
+        signal: deadline,
       });
-      text = await response.body.text();
+      const announced = Number(response.headers['content-length']);
+      const read = await readBodyWithin(response.body, {
+        maxBytes: this.config.maxBodyBytes,
+        deadline,
+        announcedBytes: Number.isSafeInteger(announced) ? announced : undefined,
+      });
       exchange.status = response.statusCode;
       exchange.responseHeaders = this.redactHeaders(flattenHeaders(response.headers));
-      exchange.responseBody = this.redact(text);
+      if (read.whole) {
+        exchange.responseBody = this.redact(read.text);
+        // Parsed from what the target sent: redaction is for the record, never for the comparison.
+        answerBody = this.parseBody(read.text, exchange);
+      } else {
+        exchange.responseBody = this.redactHead(read.head);
+        exchange.bodyLimit = describeBodyLimit(read.limit, { ...read, head: exchange.responseBody, maxBytes: this.config.maxBodyBytes, timeoutMs: this.config.timeoutMs });
+      }
     } catch (error) {
       exchange.error = this.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
       exchange.errorCode = errorCodeOf(error);
     }
     exchange.durationMs = Math.round(performance.now() - started);
-    return { exchange, text };
+    return { exchange, body: answerBody };
+  }
+
+  /** The body as JSON; what it is instead when it is not; nested too deep, a limit on the exchange. */
+  private parseBody(text: string, exchange: Exchange): unknown {
+    if (text.trim() === '') return undefined;
+    try {
+      return parseJson(text);
+    } catch (error) {
+      const facts = { head: exchange.responseBody, bytesRead: Buffer.byteLength(text), maxBytes: this.config.maxBodyBytes, timeoutMs: this.config.timeoutMs };
+      if (error instanceof JsonTooDeepError) {
+        exchange.bodyLimit = describeBodyLimit('depth', facts);
+        return undefined;
+      }
+      // Described from the record, never from the raw text: a page may echo the credential.
+      exchange.notJson = describeNotJson(exchange.responseHeaders['content-type'], exchange.responseBody, (error as Error).message);
+      return new NotJsonBody(exchange.notJson);
+    }
+  }
+
+  /**
+   * The first part of a body that was cut off, for the record. A token the cut split in two is not
+   * found whole, so an end that could be its beginning is dropped as well.
+   */
+  private redactHead(head: string): string {
+    if (this.config.token === '') return head;
+    return [this.config.token, this.wrongToken].reduce(withoutStartOf, this.redact(head));
   }
 
   /** The token never reaches a record, even when a target echoes it back; nor does its forged twin. */
@@ -379,10 +439,10 @@ export function namedIn(list: ListAnswer, name: string): ZoneRecord[] {
   return typeof list.zones === 'string' ? [] : list.zones.filter((zone) => zone.name === name);
 }
 
-/** No answer came within the request's time limit (as opposed to a refused or dropped connection). */
+/** No whole answer came within the request's time limit (as opposed to a refused or dropped connection). */
 export function ranOutOfTime(exchange: Exchange, timeoutMs: number): boolean {
   // Timers fire a little early or late; a refused connection fails in milliseconds, far from the limit.
-  return exchange.status === undefined && exchange.durationMs >= timeoutMs - 50;
+  return (exchange.status === undefined || exchange.bodyLimit?.kind === 'time') && exchange.durationMs >= timeoutMs - 50;
 }
 
 export function isSuccess(answer: Answer): boolean {
@@ -393,13 +453,12 @@ export function isRefusal(answer: Answer): boolean {
   return answer.status >= 400 && answer.status <= 499;
 }
 
-function parseBody(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return parseJson(text);
-  } catch {
-    return undefined;
+/** The text less any end of it that is the beginning of `secret`. */
+function withoutStartOf(text: string, secret: string): string {
+  for (let length = Math.min(secret.length - 1, text.length); length > 0; length -= 1) {
+    if (text.endsWith(secret.slice(0, length))) return text.slice(0, text.length - length);
   }
+  return text;
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

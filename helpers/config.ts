@@ -49,6 +49,8 @@ export interface TargetConfig {
   bookingHook?: string;
   bookingCleanupHook?: string;
   timeoutMs: number;
+  /** The largest answer body read; the rest of a larger one is never fetched. */
+  maxBodyBytes: number;
   /** 0: no pacing. */
   maxRps: number;
   consistencyTimeoutMs: number;
@@ -78,6 +80,8 @@ export function loadEnvironment(processEnv: Environment = process.env, envFile =
   return { ...fromFile, ...processEnv };
 }
 
+const MIN_BODY_BYTES = 1024;
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const PATH_SEGMENT = /^[A-Za-z0-9._~-]+$/;
 
@@ -201,6 +205,14 @@ export function readTargetConfig(env: Environment): TargetConfig {
     bad('ZONES_TIMEOUT_MS', `must be a whole number of milliseconds between 100 and 600000 (got "${timeoutText}")`);
   }
 
+  const maxBodyText = value('ZONES_MAX_BODY_BYTES');
+  const maxBodyBytes = Number(maxBodyText);
+  // Parsed, a zone list takes some 7 times its size (8 MiB: 60 MiB of heap); past 32 MiB one body
+  // alone would take the run beyond a few hundred MiB.
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < MIN_BODY_BYTES || maxBodyBytes > MAX_BODY_BYTES) {
+    bad('ZONES_MAX_BODY_BYTES', `must be a whole number of bytes between ${MIN_BODY_BYTES} and ${MAX_BODY_BYTES} (got "${maxBodyText}")`);
+  }
+
   const maxRps = Number(value('ZONES_MAX_RPS'));
   if (!Number.isFinite(maxRps) || maxRps < 0 || maxRps > 1000) bad('ZONES_MAX_RPS', `must be a number of requests per second from 0 (off) to 1000 (got "${value('ZONES_MAX_RPS')}")`);
   const consistencyTimeoutMs = Number(value('ZONES_CONSISTENCY_TIMEOUT_MS'));
@@ -232,6 +244,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
     bookingHook,
     bookingCleanupHook,
     timeoutMs,
+    maxBodyBytes,
     maxRps,
     consistencyTimeoutMs,
     reportsDir: value('ZONES_REPORTS_DIR'),

@@ -19,6 +19,9 @@ export function formatExchange(exchange: Exchange): string {
     // A redirect is never followed: where it pointed is part of the evidence.
     const location = exchange.responseHeaders.location;
     if (location !== undefined) lines.push(`  Location: ${location}`);
+    // What the body was, said before it is shown: cut off at a limit, or not JSON at all.
+    if (exchange.bodyLimit) lines.push(`  [not read whole: ${exchange.bodyLimit.why}; its first part follows]`);
+    if (exchange.notJson) lines.push(`  [${exchange.notJson}]`);
     if (exchange.responseBody !== '') lines.push(`  ${shorten(exchange.responseBody)}`);
   }
   return lines.join('\n');
@@ -31,6 +34,7 @@ export function formatAnswers(...answers: Answer[]): string {
 /** One line per exchange, for the report: enough to see what a test did. */
 export function summarizeExchange(exchange: Exchange): string {
   const location = exchange.responseHeaders.location;
-  const outcome = exchange.status === undefined ? `no answer (${exchange.error})` : `${exchange.status}${location === undefined ? '' : ` (Location: ${location})`}`;
+  const limit = exchange.bodyLimit ? ` (body not read whole: ${exchange.bodyLimit.kind} limit)` : exchange.notJson ? ' (body not JSON)' : '';
+  const outcome = exchange.status === undefined ? `no answer (${exchange.error})` : `${exchange.status}${location === undefined ? '' : ` (Location: ${location})`}${limit}`;
   return `${exchange.method} ${exchange.url} [${exchange.auth}] -> ${outcome}`;
 }

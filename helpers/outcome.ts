@@ -38,6 +38,11 @@ export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
 const SUITE_ERROR_NAMES = new Set(['OwnershipError']);
 /** No answer at all (after retries), or no time left: nothing was learned about the rule. */
 const NO_ANSWER_NAMES = new Set(['TransportError']);
+/**
+ * An answer whose body went past a limit of the suite (size, time, nesting) and was not read. The
+ * specification shows no limits, so the shop broke no rule by it; the check just could not be made.
+ */
+const UNREAD_ANSWER_NAMES = new Set(['BodyLimitError']);
 const TIMED_OUT = /^Test timed out in \d+ms/;
 
 export function classify(input: {
@@ -53,6 +58,9 @@ export function classify(input: {
   }
   if (input.errorName && SUITE_ERROR_NAMES.has(input.errorName)) {
     return { state: 'suite-error', reason: `suite defect: ${input.errorMessage ?? input.errorName}` };
+  }
+  if (input.errorName && UNREAD_ANSWER_NAMES.has(input.errorName)) {
+    return { state: 'not-verified', reason: `no readable answer to check against: ${firstLine(input.errorMessage ?? input.errorName)}` };
   }
   if ((input.errorName && NO_ANSWER_NAMES.has(input.errorName)) || TIMED_OUT.test(input.errorMessage ?? '')) {
     return { state: 'not-verified', reason: `no answer to check against: ${firstLine(input.errorMessage ?? input.errorName ?? '')}` };

@@ -3,13 +3,14 @@
 // this goes wrong is a setting to fix, not a rule the shop broke, so the run stops (exit 3) with one
 // line that names the setting and shows the answer behind it, instead of a wall of failed rules.
 // Whatever the preflight made is removed before it stops, even when ids can't be read.
-import { isSuccess, ranOutOfTime, TransportError, type Answer, type ListAnswer, type ZonesClient } from './client.ts';
+import { BodyLimitError, isSuccess, ranOutOfTime, TransportError, type Answer, type ListAnswer, type ZonesClient } from './client.ts';
 import type { TargetConfig } from './config.ts';
 import { parseJson } from './json.ts';
 import { PREFLIGHT_TAG, zoneName } from './leftovers.ts';
 import { PreconditionError } from './outcomes.ts';
 import { isRedirect, redirectedList, unreachable } from './reach.ts';
 import { zoneIdOf, zoneItem, type ZoneId } from './records.ts';
+import { NotJsonBody } from './what-came-back.ts';
 
 export class CannotRunError extends Error {
   constructor(message: string) {
@@ -34,6 +35,10 @@ export async function preflight(api: ZonesClient, options: PreflightOptions): Pr
   // Before anything is created: a base URL that redirects is a setting to fix, not an answer.
   if (isRedirect(list)) throw new CannotRunError(redirectedList(config, list));
   if (list.status === 404) throw pathNotFound(config, 'GET', api.collectionUrl());
+  // Not JSON at all (a gateway's sign-in page, say): no envelope setting could read it, so none is blamed.
+  if (isSuccess(list) && list.body instanceof NotJsonBody) {
+    throw new CannotRunError(`GET ${list.exchange.url} answered ${list.status}, but ${list.body.why}; check ZONES_BASE_URL and the way to the shop`);
+  }
   if (isSuccess(list) && typeof list.zones === 'string') {
     const fields = list.items.length > 0 ? `; its records have the fields ${fieldNames(list.items[0]!)}` : '';
     const key = config.envelope === 'wrapped' ? `, ZONES_LIST_KEY=${config.listKey}` : '';
@@ -186,6 +191,8 @@ async function asked<T>(api: ZonesClient, what: string, options: PreflightOption
     // createZone has already looked for a zone that a lost answer may have made, and owns it.
     if (createdName !== undefined) await removeByName(api, createdName);
     const exchange = error.exchange;
+    // An answer came, but past a limit: the message names the limit, its setting and how the body began.
+    if (error instanceof BodyLimitError) throw new CannotRunError(error.message);
     if (ranOutOfTime(exchange, api.config.timeoutMs)) throw new CannotRunError(`the target does not answer: ${what} got no answer within ${api.config.timeoutMs} ms (ZONES_TIMEOUT_MS)`);
     throw new CannotRunError(unreachable(api.config, api.collectionUrl(), exchange));
   } finally {

@@ -3,6 +3,7 @@
 import type { TargetConfig } from './config.ts';
 import { nestUnderPath, valueAtPath } from './dotted-path.ts';
 import { isLosslessNumber, jsonEqual } from './json.ts';
+import { NotJsonBody } from './what-came-back.ts';
 
 export interface ZoneId {
   /** The id exactly as it goes into the path. */
@@ -39,6 +40,8 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
 
 /** The zone object of a create or update answer, as the shop wrote it, or why there is none. */
 export function zoneItem(config: TargetConfig, body: unknown): Record<string, unknown> | string {
+  // Not JSON at all: say what it is, rather than blame the envelope settings.
+  if (body instanceof NotJsonBody) return body.why;
   const record = asObject(config.envelope === 'wrapped' ? valueAtPath(body, config.zoneKey) : body);
   if (!record) return config.envelope === 'wrapped' ? `the body has no "${config.zoneKey}" object` : 'the body is not a zone object';
   return record;
@@ -46,6 +49,7 @@ export function zoneItem(config: TargetConfig, body: unknown): Record<string, un
 
 /** The zone objects of a list answer, as the shop wrote them, or why they could not be read. */
 export function listItems(config: TargetConfig, body: unknown): Record<string, unknown>[] | string {
+  if (body instanceof NotJsonBody) return body.why;
   const list = config.envelope === 'wrapped' ? valueAtPath(body, config.listKey) : body;
   if (!Array.isArray(list)) return config.envelope === 'wrapped' ? `the body has no "${config.listKey}" array` : 'the body is not an array';
   const items: Record<string, unknown>[] = [];
@@ -79,10 +83,19 @@ export function toZoneRecords(config: TargetConfig, items: readonly Record<strin
   return zones;
 }
 
+/**
+ * A member the record itself holds. Never one it inherits: a key such as "__proto__" or "constructor"
+ * in a body is a plain member (lossless-json defines it as one), and nothing is read through it.
+ */
+function ownMember(record: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 function toZoneRecord(config: TargetConfig, record: Record<string, unknown>): ZoneRecord | string {
-  const id = zoneIdOf(record[config.idField]);
-  if (!id) return `the record has no usable "${config.idField}" (got ${JSON.stringify(String(record[config.idField]))})`;
-  return { id, name: record.name, coverage: record.coverage, status: record.status, raw: record };
+  const idValue = ownMember(record, config.idField);
+  const id = zoneIdOf(idValue);
+  if (!id) return `the record has no usable "${config.idField}" (got ${JSON.stringify(String(idValue))})`;
+  return { id, name: ownMember(record, 'name'), coverage: ownMember(record, 'coverage'), status: ownMember(record, 'status'), raw: record };
 }
 
 export function findZone(zones: readonly ZoneRecord[], id: ZoneId): ZoneRecord | undefined {

@@ -1,0 +1,56 @@
+// What came back, said plainly, when an answer is not a JSON body the suite can read: its content
+// type, its first characters, and what it probably is. An SSO gateway answers 200 with its sign-in
+// page; blaming the envelope settings for that would send the user to the wrong place.
+import { MAX_JSON_DEPTH } from './json.ts';
+
+/** A body that came whole but is not JSON, with what it is instead: the readers' reason. */
+export class NotJsonBody {
+  constructor(readonly why: string) {}
+}
+
+export type BodyLimitKind = 'size' | 'time' | 'depth';
+
+export interface BodyLimit {
+  kind: BodyLimitKind;
+  /** Reads after "the answer came, but": names the limit and its setting, and how the body began. */
+  why: string;
+}
+
+const SHOWN_CHARACTERS = 80;
+
+/** The start of a body on one line: whitespace runs folded, control characters shown as "?". */
+export function printable(text: string, max = SHOWN_CHARACTERS): string {
+  const line = text
+    .slice(0, max * 4)
+    .replace(/\s+/g, ' ')
+    .replace(/[\p{Cc}\p{Cf}]/gu, '?')
+    .trim();
+  return line.length > max ? `${line.slice(0, max)}...` : line;
+}
+
+function looksLikeHtml(contentType: string | undefined, text: string): boolean {
+  return /html/i.test(contentType ?? '') || /^\s*<(!doctype\s+html|html[\s>])/i.test(text.slice(0, 200));
+}
+
+/** Why a body that came whole is not read as JSON. `text` is the body as recorded (credential masked). */
+export function describeNotJson(contentType: string | undefined, text: string, parseError: string): string {
+  const type = contentType ?? 'no content type';
+  if (looksLikeHtml(contentType, text)) {
+    return `the body is HTML, not JSON (${type}), beginning "${printable(text)}": a sign-in page? Something in front of the shop may be answering in its place`;
+  }
+  return `the body is not JSON (${type}; ${parseError}), beginning "${printable(text)}"`;
+}
+
+export function describeBodyLimit(kind: BodyLimitKind, facts: { head: string; bytesRead: number; maxBytes: number; timeoutMs: number; announcedBytes?: number }): BodyLimit {
+  const began = facts.head === '' ? 'nothing of it had come' : `it began "${printable(facts.head)}"`;
+  if (kind === 'time') {
+    return { kind, why: `its body was still coming when the time limit ZONES_TIMEOUT_MS=${facts.timeoutMs} ran out (${facts.bytesRead} bytes by then; ${began})` };
+  }
+  if (kind === 'depth') {
+    return { kind, why: `its body is JSON nested deeper than ${MAX_JSON_DEPTH} levels, which the suite does not read (${began})` };
+  }
+  const how = facts.announcedBytes !== undefined
+    ? `its body is ${facts.announcedBytes} bytes by its Content-Length, past ZONES_MAX_BODY_BYTES=${facts.maxBytes}, so the suite did not read it`
+    : `its body ran past ZONES_MAX_BODY_BYTES=${facts.maxBytes} bytes, so the suite stopped reading it`;
+  return { kind, why: `${how} (${began}); if the shop's answers are really this large, raise ZONES_MAX_BODY_BYTES` };
+}
