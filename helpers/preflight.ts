@@ -186,7 +186,11 @@ async function asked<T>(api: ZonesClient, what: string, options: PreflightOption
     return await ask();
   } catch (error) {
     // Answers came, but the pages lead somewhere the suite cannot follow (ZONES_PAGING).
-    if (error instanceof PreconditionError) throw new CannotRunError(`the zone list at ${api.collectionUrl()} cannot be read with ZONES_PAGING=${api.config.paging}: ${error.message}`);
+    if (error instanceof PreconditionError) {
+      // A next page on another host is most often the shop naming itself by another address.
+      const address = /another host/.test(error.message) ? ', or with ZONES_BASE_URL (the shop\'s own links name another address)' : '';
+      throw new CannotRunError(`the zone list at ${api.collectionUrl()} cannot be read with ZONES_PAGING=${api.config.paging}${address}: ${error.message}`);
+    }
     if (!(error instanceof TransportError)) throw error;
     // createZone has already looked for a zone that a lost answer may have made, and owns it.
     if (createdName !== undefined) await removeByName(api, createdName);
@@ -208,7 +212,7 @@ function pathNotFound(config: TargetConfig, method: string, url: string): Cannot
   const path = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
   const hasPath = path !== '' && path !== '/';
   const which = hasPath
-    ? `ZONES_BASE_URL has the path "${path}": it should be the shop's address alone, since the suite adds /admin/api/${config.apiVersion}/zones.json itself (try ${new URL(config.baseUrl).origin})`
+    ? `ZONES_BASE_URL has the path "${path}": unless that is the shop's own prefix, it should be the shop's address alone, since the suite adds /admin/api/${config.apiVersion}/zones.json itself (try ${new URL(config.baseUrl).origin}); else check ZONES_API_VERSION`
     : `check ZONES_BASE_URL and ZONES_API_VERSION`;
   return new CannotRunError(`${method} ${url} answered 404, so the documented path is not there: ${which}`);
 }
