@@ -3,19 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ConfigError, describeTarget, readTargetConfig } from '../helpers/config.ts';
+import { describeTarget, readTargetConfig } from '../helpers/config.ts';
 import { renderEnvExample, settingDocs } from '../helpers/settings.ts';
 import { projectRoot } from './run-node.ts';
+import { problemsOf } from './support/settings-problems.ts';
 
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    readTargetConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 describe('defaults', () => {
   test('no settings at all means the embedded reference in the default profile', () => {

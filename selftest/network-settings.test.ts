@@ -8,22 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runBookingHook } from '../helpers/bookings.ts';
-import { ConfigError, describeTarget, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import { describeTarget, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { bypassesProxy, proxyRouteFor } from '../helpers/proxy.ts';
 import { errorCodeOf, trustedCas } from '../helpers/trust.ts';
 import { makeTestCa, type TestCa } from './support/test-certificates.ts';
+import { problemsOf } from './support/settings-problems.ts';
 
 const SHOP = { ZONES_BASE_URL: 'https://shop.example', ZONES_ACCESS_TOKEN: 'shpat_network_0123' };
 
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    readTargetConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 describe('which proxy carries the requests', () => {
   test.for([
