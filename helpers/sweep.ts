@@ -1,7 +1,7 @@
 // The final sweep: whatever the ledger says this run created and nothing deleted yet is deleted now.
 // It runs after the suites, and on SIGINT or SIGTERM before the process exits.
 import { BOOKED_WITHOUT_HOOK } from './bookings.ts';
-import { isSuccess, ZonesClient } from './client.ts';
+import { isSuccess, ZonesClient, type ListAnswer } from './client.ts';
 import type { TargetConfig } from './config.ts';
 import { ledgerAt, readLedger, stillOwned } from './ledger.ts';
 import type { CleanupRecord } from './meta.ts';
@@ -45,13 +45,20 @@ export async function sweepLedger(config: TargetConfig, ledgerPath: string, runI
  * deleted: deleting by name alone could destroy somebody else's data.
  */
 async function namedButNotOwned(api: ZonesClient, runId: string): Promise<{ id: string; reason: string }[]> {
+  const ledger = api.ledger;
+  // An id whose last word in the ledger is its delete, listed again under this run's name, came back.
+  const strays = (list: ListAnswer) => (typeof list.zones === 'string' ? [] : list.zones)
+    .filter((zone) => runIdOfName(zone.name) === runId && (!ledger.owns(zone.id.text) || ledger.isDeleted(zone.id.text)));
+  // A list that lags behind writes may still show what was just deleted: that is not a zone left behind.
+  const deletedStillShown = (list: ListAnswer) => strays(list).some((zone) => ledger.isDeleted(zone.id.text));
   try {
-    const list = await api.listZones();
-    if (typeof list.zones === 'string') return [];
-    return list.zones
-      // An id whose last word in the ledger is its delete, listed again under this run's name, came back.
-      .filter((zone) => runIdOfName(zone.name) === runId && (!api.ledger.owns(zone.id.text) || api.ledger.isDeleted(zone.id.text)))
-      .map((zone) => ({ id: zone.id.text, reason: `carries this run's name (${String(zone.name)}) but is not in the ledger; not deleted, check it by hand` }));
+    const list = await api.listZones({ settle: (l) => !deletedStillShown(l) });
+    return strays(list).map((zone) => ({
+      id: zone.id.text,
+      reason: ledger.isDeleted(zone.id.text)
+        ? `carries this run's name (${String(zone.name)}) and is listed again after this run deleted it; not deleted again, check it by hand`
+        : `carries this run's name (${String(zone.name)}) but is not in the ledger; not deleted, check it by hand`,
+    }));
   } catch {
     return [];
   }
