@@ -329,7 +329,8 @@ export class ZonesClient {
 
   /** One request: its record (credential masked) and the answer's body, parsed. */
   private async exchangeOnce(method: Method, url: string, auth: AuthMode, body?: string): Promise<{ exchange: Exchange; body?: unknown }> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    // identity: the suite decodes no compression, so it asks for none rather than call a gzip body "not JSON".
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const credential = this.credential(auth);
     if (credential !== undefined) headers[this.config.authHeader.toLowerCase()] = credential;

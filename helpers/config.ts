@@ -110,7 +110,9 @@ export function readTargetConfig(env: Environment): TargetConfig {
   }
   if (!baseUrlSet) {
     for (const name of SHOP_SETTINGS) {
-      if (env[name] !== undefined) bad(name, 'is set but ZONES_BASE_URL is not: without it the run would certify the embedded reference, not your shop');
+      // ZONES_TLS_INSECURE=0 is the default spelled out, as a shared CI block may do: no sign of a shop.
+      const asDefault = name === 'ZONES_TLS_INSECURE' && env[name]?.trim() === '0';
+      if (env[name] !== undefined && !asDefault) bad(name, 'is set but ZONES_BASE_URL is not: without it the run would certify the embedded reference, not your shop');
     }
   }
 

@@ -39,8 +39,13 @@ export async function preflight(api: ZonesClient, options: PreflightOptions): Pr
   if (isSuccess(list) && list.body instanceof NotJsonBody) {
     throw new CannotRunError(`GET ${list.exchange.url} answered ${list.status}, but ${list.body.why}; check ZONES_BASE_URL and the way to the shop`);
   }
+  if (isSuccess(list) && list.body === undefined) {
+    throw new CannotRunError(`GET ${list.exchange.url} answered ${list.status} with an empty body, so no list came back; check ZONES_BASE_URL and the way to the shop`);
+  }
   if (isSuccess(list) && typeof list.zones === 'string') {
-    const fields = list.items.length > 0 ? `; its records have the fields ${fieldNames(list.items[0]!)}` : '';
+    // What the answer holds instead, so that the right key can be read off the message.
+    const members = list.body !== null && typeof list.body === 'object' && !Array.isArray(list.body) ? `; the body's members are ${fieldNames(list.body as Record<string, unknown>)}` : '';
+    const fields = list.items.length > 0 ? `; its records have the fields ${fieldNames(list.items[0]!)}` : members;
     const key = config.envelope === 'wrapped' ? `, ZONES_LIST_KEY=${config.listKey}` : '';
     throw new CannotRunError(`the zone list at ${api.collectionUrl()} cannot be read with ZONES_ENVELOPE=${config.envelope}${key} and ZONES_ID_FIELD=${config.idField}: ${list.zones}${fields}`);
   }

@@ -166,3 +166,8 @@ describe('paging and envelope keys', () => {
     expect(named).toEqual(['ZONES_LIST_KEY', 'ZONES_PAGING', 'ZONES_PAGE_PARAM']);
   });
 });
+
+test('ZONES_TLS_INSECURE=0, the default spelled out, does not count as pointing at a shop', () => {
+  expect(problemsOf({ ZONES_TLS_INSECURE: '0' })).toEqual([]);
+  expect(problemsOf({ ZONES_TLS_INSECURE: '1' })).toEqual([expect.stringMatching(/^ZONES_TLS_INSECURE is set but ZONES_BASE_URL is not/)]);
+});

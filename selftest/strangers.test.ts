@@ -111,6 +111,18 @@ describe('the preflight proves the settings before any test', () => {
     await expectNothingOfOursLeft(reference);
   });
 
+  test.for([
+    ['an empty body', '', /answered 200 with an empty body, so no list came back; check ZONES_BASE_URL/],
+    ['a list under another key', '{"data":[],"meta":{}}', /the body has no "zones" array; the body's members are data, meta/],
+  ])('a list answer with %s: exit 3 saying what came back', async ([, body, message]) => {
+    const stub: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => { stub.closeAllConnections(); stub.close(() => resolve()); }));
+    const run = await conformance({ ZONES_BASE_URL: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`, ZONES_ACCESS_TOKEN: 'shpat_stub_0123456789', ZONES_REPORTS_DIR: reportsDir() });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(message as RegExp);
+  });
+
   test('a host that takes connections and never answers: a line while it waits, then exit 3 naming the time limit', async () => {
     const silent: Server = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
