@@ -2,16 +2,16 @@
 // there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { certify } from '../helpers/certify.ts';
-import { removePreviousReports, withoutToken, writeReport, type ConformanceReport } from '../helpers/certificate.ts';
-import { writeJunit } from '../helpers/junit.ts';
+import { certify } from '../helpers/runner/certify.ts';
+import { removePreviousReports, withoutToken, writeReport, type ConformanceReport } from '../helpers/report/conformance-report.ts';
+import { writeJunit } from '../helpers/report/junit.ts';
 import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
-import { outliveOutputReaders, printOutcome, printSummary } from '../helpers/console-output.ts';
-import { buildCouldNotRun, factsFromConfig, factsFromRawSettings, writeCouldNotRun, type LauncherFacts } from '../helpers/could-not-run.ts';
-import { CannotRunError } from '../helpers/preflight.ts';
+import { outliveOutputReaders, printOutcome, printSummary } from '../helpers/report/console-output.ts';
+import { buildCouldNotRun, factsFromConfig, factsFromRawSettings, writeCouldNotRun, type LauncherFacts } from '../helpers/report/could-not-run.ts';
+import { CannotRunError } from '../helpers/runner/preflight.ts';
 import { settingDocs } from '../helpers/settings.ts';
-import { readStopSignals } from '../helpers/stop-signals.ts';
-import { insecureWarning, routeDescription } from '../helpers/transport.ts';
+import { readStopSignals } from '../helpers/runner/stop-signals.ts';
+import { insecureWarning, routeDescription } from '../helpers/target/transport.ts';
 import { startEmbeddedTarget } from './embedded-reference.ts';
 
 const CANNOT_RUN = 3;

@@ -1,6 +1,6 @@
 // Runs the embedded reference as a stand-alone server, so the suite (or curl) can be pointed at it.
 import { parseArgs } from 'node:util';
-import { watchLauncher } from '../helpers/launcher-watch.ts';
+import { watchLauncher } from '../helpers/runner/launcher-watch.ts';
 import { faults } from '../reference/faults.ts';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
 import { houseStyles, listKeyOf, zoneKeyOf, type HouseStyle } from '../reference/styles.ts';

@@ -3,13 +3,12 @@
 // failed, 3 could not run.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { newRunId } from '../helpers/certify.ts';
+import { newRunId } from '../helpers/runner/certify.ts';
 import { ConfigError, loadEnvironment, readTargetConfig } from '../helpers/config.ts';
-import { parseDuration } from '../helpers/leftovers.ts';
-import { outliveOutputReaders } from '../helpers/console-output.ts';
-import { CannotRunError } from '../helpers/preflight.ts';
-import { carryOutSweep, ledgerFiles, planSweep } from '../helpers/sweeper.ts';
-import { insecureWarning } from '../helpers/transport.ts';
+import { outliveOutputReaders } from '../helpers/report/console-output.ts';
+import { CannotRunError } from '../helpers/runner/preflight.ts';
+import { carryOutSweep, ledgerFiles, parseDuration, planSweep } from '../helpers/ownership/leftover-sweep.ts';
+import { insecureWarning } from '../helpers/target/transport.ts';
 
 const USAGE = `Usage: npm run sweep -- [--ledger PATH]... [--by-prefix [--older-than 24h]] [--yes]
 

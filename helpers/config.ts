@@ -2,11 +2,11 @@
 // every bad variable in one message: a run against a half-configured shop is worse than no run.
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
-import { dottedPathProblem } from './dotted-path.ts';
-import { canonicalJson, parseJson } from './json.ts';
-import { proxyProblem, proxyRouteFor, shownProxy, type ProxyRoute } from './proxy.ts';
+import { dottedPathProblem } from './target/dotted-path.ts';
+import { canonicalJson, parseJson } from './target/json.ts';
+import { proxyProblem, proxyRouteFor, shownProxy, type ProxyRoute } from './target/proxy.ts';
 import { knownSettingNames, settingDocs } from './settings.ts';
-import { caFileProblem } from './trust.ts';
+import { caFileProblem } from './target/trust.ts';
 
 export type Envelope = 'wrapped' | 'bare';
 

@@ -3,11 +3,11 @@
 // and keys such as "__proto__" stay plain members of a record.
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { EVIDENCE_BYTES, readBodyWithin } from '../helpers/body-limits.ts';
+import { EVIDENCE_BYTES, readBodyWithin } from '../helpers/target/body-limits.ts';
 import { readTargetConfig } from '../helpers/config.ts';
-import { canonicalJson, JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, parseJson, stringifyJson } from '../helpers/json.ts';
-import { readZoneList } from '../helpers/records.ts';
-import { describeNotJson, printable } from '../helpers/what-came-back.ts';
+import { canonicalJson, JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, parseJson, stringifyJson } from '../helpers/target/json.ts';
+import { readZoneList } from '../helpers/target/records.ts';
+import { describeNotJson, printable } from '../helpers/target/what-came-back.ts';
 
 const neverAborted = new AbortController().signal;
 

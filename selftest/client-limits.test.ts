@@ -6,11 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { BodyLimitError, ZonesClient, type Exchange } from '../helpers/client.ts';
+import { BodyLimitError, ZonesClient, type Exchange } from '../helpers/target/client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
-import { formatExchange, summarizeExchange } from '../helpers/evidence.ts';
-import { Ledger } from '../helpers/ledger.ts';
-import { classify } from '../helpers/outcome.ts';
+import { formatExchange, summarizeExchange } from '../helpers/target/evidence.ts';
+import { Ledger } from '../helpers/ownership/ledger.ts';
+import { classify } from '../helpers/runner/verdict.ts';
 
 const TOKEN = 'shpat_limits_0123456789abcdef';
 const closers: (() => Promise<void>)[] = [];

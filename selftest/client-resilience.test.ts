@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
-import { TransportError, ZonesClient, type Exchange } from '../helpers/client.ts';
+import { TransportError, ZonesClient, type Exchange } from '../helpers/target/client.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
-import { Ledger, readLedger } from '../helpers/ledger.ts';
-import { retryAfterMs, Throttle } from '../helpers/throttle.ts';
+import { Ledger, readLedger } from '../helpers/ownership/ledger.ts';
+import { retryAfterMs, Throttle } from '../helpers/target/throttle.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 
 const cleanups: (() => Promise<void>)[] = [];

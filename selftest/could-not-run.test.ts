@@ -1,10 +1,10 @@
-// What a run that cannot start writes (helpers/could-not-run.ts): where it goes when the settings
+// What a run that cannot start writes (helpers/report/could-not-run.ts): where it goes when the settings
 // are too bad to say, and that the token stays out of it even when the reason carries it.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { buildCouldNotRun, factsFromRawSettings, writeCouldNotRun } from '../helpers/could-not-run.ts';
+import { buildCouldNotRun, factsFromRawSettings, writeCouldNotRun } from '../helpers/report/could-not-run.ts';
 
 const TOKEN = 'shpat_could_not_run_0123456789';
 

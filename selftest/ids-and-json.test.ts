@@ -2,8 +2,8 @@
 // or the suite would update or delete a zone other than the one it means.
 import { expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
-import { canonicalJson, jsonEqual, parseJson, stringifyJson } from '../helpers/json.ts';
-import { readZone, readZoneList, wrapZone, zoneIdOf } from '../helpers/records.ts';
+import { canonicalJson, jsonEqual, parseJson, stringifyJson } from '../helpers/target/json.ts';
+import { readZone, readZoneList, wrapZone, zoneIdOf } from '../helpers/target/records.ts';
 
 const wrapped = readTargetConfig({});
 const bare = readTargetConfig({ ZONES_ENVELOPE: 'bare', ZONES_ID_FIELD: 'zone_id' });

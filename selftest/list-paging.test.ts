@@ -7,11 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { ZonesClient, type ListAnswer } from '../helpers/client.ts';
+import { ZonesClient, type ListAnswer } from '../helpers/target/client.ts';
 import { readTargetConfig, type Environment } from '../helpers/config.ts';
-import { Ledger } from '../helpers/ledger.ts';
-import { PreconditionError } from '../helpers/outcomes.ts';
-import { CannotRunError, preflight } from '../helpers/preflight.ts';
+import { Ledger } from '../helpers/ownership/ledger.ts';
+import { PreconditionError } from '../helpers/target/precondition.ts';
+import { CannotRunError, preflight } from '../helpers/runner/preflight.ts';
 
 const LIST = '/admin/api/2026-07/zones.json';
 

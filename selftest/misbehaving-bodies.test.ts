@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
-import type { ConformanceReport } from '../helpers/certificate.ts';
+import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
 import { startReference } from '../reference/server.ts';
 import { runEntry, type ChildRun } from './run-node.ts';
 

@@ -7,10 +7,10 @@ import { rootCertificates } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runBookingHook } from '../helpers/bookings.ts';
+import { runBookingHook } from '../helpers/target/booking-hooks.ts';
 import { describeTarget, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
-import { bypassesProxy, proxyRouteFor } from '../helpers/proxy.ts';
-import { errorCodeOf, trustedCas } from '../helpers/trust.ts';
+import { bypassesProxy, proxyRouteFor } from '../helpers/target/proxy.ts';
+import { errorCodeOf, trustedCas } from '../helpers/target/trust.ts';
 import { makeTestCa, type TestCa } from './support/test-certificates.ts';
 import { problemsOf } from './support/settings-problems.ts';
 

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
-import { OwnershipError, ZonesClient, type Exchange } from '../helpers/client.ts';
+import { OwnershipError, ZonesClient, type Exchange } from '../helpers/target/client.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
-import { Ledger, readLedger } from '../helpers/ledger.ts';
+import { Ledger, readLedger } from '../helpers/ownership/ledger.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 
 let reference: RunningReference;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
-import type { ConformanceReport } from '../helpers/certificate.ts';
+import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { rules } from '../helpers/rules.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';

@@ -1,6 +1,6 @@
 // Rate-limit headers in every form the throttle reads, and the malformed ones it must ignore.
 import { expect, test } from 'vitest';
-import { readRateLimitHeaders, type RateLimitHints } from '../helpers/rate-limit-headers.ts';
+import { readRateLimitHeaders, type RateLimitHints } from '../helpers/target/rate-limit-headers.ts';
 
 test.for<{ label: string; headers: Record<string, string>; hints: RateLimitHints }>([
   { label: "Shopify's bucket fill", headers: { 'x-shopify-shop-api-call-limit': '32/40' }, hints: { bucket: { used: 32, size: 40 } } },

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
-import { ZonesClient, type Exchange } from '../helpers/client.ts';
+import { ZonesClient, type Exchange } from '../helpers/target/client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
-import { Ledger } from '../helpers/ledger.ts';
+import { Ledger } from '../helpers/ownership/ledger.ts';
 import { startReference } from '../reference/server.ts';
 import { startUnrulyProxy, type RateLimitHeaders, type UnrulyProxy } from './support/unruly-proxy.ts';
 

@@ -1,10 +1,10 @@
 // The certificate and junit.xml say what the verdict says: a SHOULD warning is no failure in either,
 // a MUST rule not verified is not a pass, and a version other than the specification's is noted.
 import { expect, test } from 'vitest';
-import { buildReport, renderMarkdown, type RunFacts } from '../helpers/certificate.ts';
+import { buildReport, renderMarkdown, type RunFacts } from '../helpers/report/conformance-report.ts';
 import { readTargetConfig } from '../helpers/config.ts';
-import { renderJunit } from '../helpers/junit.ts';
-import type { TestOutcome } from '../helpers/outcome.ts';
+import { renderJunit } from '../helpers/report/junit.ts';
+import type { TestOutcome } from '../helpers/runner/verdict.ts';
 import { rules } from '../helpers/rules.ts';
 
 const outcome = (ruleId: string, state: TestOutcome['state'], reason?: string): TestOutcome => ({

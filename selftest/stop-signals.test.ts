@@ -1,6 +1,6 @@
-// How the launcher tells one Ctrl-C delivered twice from a deliberate second one (helpers/stop-signals.ts).
+// How the launcher tells one Ctrl-C delivered twice from a deliberate second one (helpers/runner/stop-signals.ts).
 import { expect, test } from 'vitest';
-import { readStopSignals, SAME_PRESS_MS } from '../helpers/stop-signals.ts';
+import { readStopSignals, SAME_PRESS_MS } from '../helpers/runner/stop-signals.ts';
 
 function launcher() {
   let now = 0;

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
-import { newRunId } from '../helpers/certify.ts';
-import { ZonesClient } from '../helpers/client.ts';
+import { newRunId } from '../helpers/runner/certify.ts';
+import { ZonesClient } from '../helpers/target/client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
-import { Ledger } from '../helpers/ledger.ts';
-import { runStartOfName } from '../helpers/leftovers.ts';
-import { zoneName } from '../helpers/leftovers.ts';
+import { Ledger } from '../helpers/ownership/ledger.ts';
+import { runStartOfName } from '../helpers/ownership/run-names.ts';
+import { zoneName } from '../helpers/ownership/run-names.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
-import type { ConformanceReport } from '../helpers/certificate.ts';
+import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runEntry, type ChildRun } from './run-node.ts';
 import { startUnrulyProxy, type UnrulyOptions, type UnrulyProxy } from './support/unruly-proxy.ts';

@@ -1,7 +1,7 @@
 // How test outcomes become rule verdicts and an exit code. A MUST rule with no request behind it is
 // never passed; a SHOULD failure never changes the verdict.
 import { describe, expect, test } from 'vitest';
-import { classify, exitCodeOf, judgeRules, verdictOf, type TestOutcome } from '../helpers/outcome.ts';
+import { classify, exitCodeOf, judgeRules, verdictOf, type TestOutcome } from '../helpers/runner/verdict.ts';
 import { rules } from '../helpers/rules.ts';
 
 const outcome = (ruleId: string, state: TestOutcome['state'], reason?: string): TestOutcome => ({

@@ -1,12 +1,12 @@
 // Creating zones, spec "What the service does" 2 and Endpoints rule 3: a new zone is a draft, and
 // POST always yields a draft, whatever the body asks for.
 import { expect, inject } from 'vitest';
-import { isRefusal, isSuccess, type ZoneAnswer, type ZonesClient } from '../helpers/client.ts';
-import type { ZoneId } from '../helpers/records.ts';
-import type { OwnZones } from '../helpers/zones.ts';
-import { formatAnswers } from '../helpers/evidence.ts';
-import { expectZoneShown } from '../helpers/list-checks.ts';
-import { ruleCases, ruleTest } from '../helpers/rule-test.ts';
+import { isRefusal, isSuccess, type ZoneAnswer, type ZonesClient } from '../helpers/target/client.ts';
+import type { ZoneId } from '../helpers/target/records.ts';
+import type { OwnZones } from '../helpers/harness/own-zones.ts';
+import { formatAnswers } from '../helpers/target/evidence.ts';
+import { expectZoneShown } from '../helpers/harness/list-checks.ts';
+import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
 
 ruleTest('CREATE-01', async ({ api, zones }) => {
   // The second sample, so that a target that stores a default coverage cannot pass by luck.

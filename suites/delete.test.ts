@@ -1,11 +1,11 @@
 // Deleting zones, spec Endpoints rule 5 and "What the service does" 4: a zone with no booking
 // history is removed for good; one with booking history is refused and stays as it was.
 import { expect, inject } from 'vitest';
-import { runBookingHook } from '../helpers/bookings.ts';
-import { expectZoneNotListed, expectZoneUnchanged } from '../helpers/list-checks.ts';
-import { notVerified } from '../helpers/outcomes.ts';
-import { zoneIdOf } from '../helpers/records.ts';
-import { ruleCases, ruleTest } from '../helpers/rule-test.ts';
+import { runBookingHook } from '../helpers/target/booking-hooks.ts';
+import { expectZoneNotListed, expectZoneUnchanged } from '../helpers/harness/list-checks.ts';
+import { notVerified } from '../helpers/harness/not-verified.ts';
+import { zoneIdOf } from '../helpers/target/records.ts';
+import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
 
 ruleTest('DELETE-01', async ({ api, zones, target }) => {
   const zone = await zones.create();

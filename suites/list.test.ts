@@ -1,14 +1,14 @@
 // Listing zones, spec Endpoints rule 2 and "What the service does" 3: the unfiltered list is every
 // zone of the shop, and the filter by publish status returns exactly the zones in that status.
 import { expect, inject } from 'vitest';
-import { formatAnswers } from '../helpers/evidence.ts';
-import { PreconditionError } from '../helpers/outcomes.ts';
-import type { ListAnswer } from '../helpers/client.ts';
-import { describeList, filterSettingsHint, strays } from '../helpers/filter-settings.ts';
-import { listsZone, readableZones, requireReadable, showsZone } from '../helpers/list-checks.ts';
-import { findZone, type ZoneRecord } from '../helpers/records.ts';
-import { ruleCases, ruleTest } from '../helpers/rule-test.ts';
-import type { OwnZones } from '../helpers/zones.ts';
+import { formatAnswers } from '../helpers/target/evidence.ts';
+import { PreconditionError } from '../helpers/target/precondition.ts';
+import type { ListAnswer } from '../helpers/target/client.ts';
+import { describeList, filterSettingsHint, strays } from '../helpers/harness/filter-settings.ts';
+import { listsZone, readableZones, requireReadable, showsZone } from '../helpers/harness/list-checks.ts';
+import { findZone, type ZoneRecord } from '../helpers/target/records.ts';
+import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
+import type { OwnZones } from '../helpers/harness/own-zones.ts';
 
 const statuses = inject('zonesTarget').statuses;
 

@@ -1,8 +1,8 @@
 // Paths, spec Endpoints and Versioning: all four operations live under {base_url}/admin/api/{version}/,
 // the collection at zones.json and one zone at zones/{zone_id}.json.
 import { expect } from 'vitest';
-import { notVerified } from '../helpers/outcomes.ts';
-import { ruleCases } from '../helpers/rule-test.ts';
+import { notVerified } from '../helpers/harness/not-verified.ts';
+import { ruleCases } from '../helpers/harness/rule-test.ts';
 import { otherVersionNote } from '../helpers/rules.ts';
 
 const operations = [

@@ -1,9 +1,9 @@
 // The default profile's conventions (Shopify REST style). The specification does not show shapes or
 // codes, so these are SHOULD checks: a failure is a warning and never changes the verdict.
 import { expect, inject } from 'vitest';
-import { runBookingHook } from '../helpers/bookings.ts';
-import { notVerified } from '../helpers/outcomes.ts';
-import { ruleCases } from '../helpers/rule-test.ts';
+import { runBookingHook } from '../helpers/target/booking-hooks.ts';
+import { notVerified } from '../helpers/harness/not-verified.ts';
+import { ruleCases } from '../helpers/harness/rule-test.ts';
 
 ruleCases('PROFILE-01', [
   { shape: 'create', label: 'the create answer is a zone' },

@@ -2,8 +2,8 @@
 // coverage and status. Each update also sends the fields it keeps (zones.updateBody), so that a
 // target that treats PUT as a full replacement is not mistaken for a broken one.
 import { expect, inject } from 'vitest';
-import { expectZoneListed, expectZoneNotListed, expectZoneShown, expectZoneUnchanged } from '../helpers/list-checks.ts';
-import { ruleCases, ruleTest } from '../helpers/rule-test.ts';
+import { expectZoneListed, expectZoneNotListed, expectZoneShown, expectZoneUnchanged } from '../helpers/harness/list-checks.ts';
+import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
 
 ruleTest('UPDATE-01', async ({ api, zones }) => {
   const zone = await zones.create();

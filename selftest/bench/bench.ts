@@ -11,7 +11,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bookingHooksForReference, settingsForStyle } from '../../bin/reference-settings.ts';
-import type { ConformanceReport } from '../../helpers/certificate.ts';
+import type { ConformanceReport } from '../../helpers/report/conformance-report.ts';
 import { startReference } from '../../reference/server.ts';
 import type { GalleryRun } from '../gallery/gallery.ts';
 import { projectRoot, runEntry } from '../run-node.ts';

@@ -3,8 +3,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ConformanceReport } from '../../helpers/certificate.ts';
-import { certify } from '../../helpers/certify.ts';
+import type { ConformanceReport } from '../../helpers/report/conformance-report.ts';
+import { certify } from '../../helpers/runner/certify.ts';
 import { readTargetConfig } from '../../helpers/config.ts';
 import { bystanderUntouched, storedZoneText } from './bystander.ts';
 import { plantBystanders, startGallery, stopGallery, type GalleryTarget } from './targets.ts';

@@ -2,7 +2,7 @@
 // made, and the suite's zones still on the target. Tests that stop a run midway need both.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readLedger } from '../../helpers/ledger.ts';
+import { readLedger } from '../../helpers/ownership/ledger.ts';
 import type { RunningReference } from '../../reference/server.ts';
 
 export function createdSoFar(reportsDir: string): number {

@@ -3,12 +3,12 @@
 // pattern whose run id says they are older than the cut-off. Nothing else is ever touched.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSuccess, ZonesClient } from './client.ts';
-import type { TargetConfig } from './config.ts';
+import { isSuccess, ZonesClient } from '../target/client.ts';
+import type { TargetConfig } from '../config.ts';
 import { ledgerAt, readLedger, stillOwned, type Ledger, type LedgerEvent } from './ledger.ts';
-import { runIdOfName, runStartOfName } from './leftovers.ts';
-import { CannotRunError } from './preflight.ts';
-import { findZone, type ZoneRecord } from './records.ts';
+import { runIdOfName, runStartOfName } from './run-names.ts';
+import { CannotRunError } from '../runner/preflight.ts';
+import { findZone, type ZoneRecord } from '../target/records.ts';
 
 export interface SweepCandidate {
   id: string;
@@ -107,4 +107,12 @@ export async function carryOutSweep(config: TargetConfig, plan: SweepPlan, sweep
     }
   }
   return outcome;
+}
+
+/** "24h", "90m", "2d", "3600s" in milliseconds. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)(s|m|h|d)$/.exec(text.trim());
+  if (!match) return undefined;
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 's' | 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
 }

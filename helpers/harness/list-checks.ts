@@ -1,14 +1,14 @@
 // What a list must show, as plain predicates: the matchers judge with them, and the client re-reads
 // a lagging list with them until it shows what was written (ZONES_CONSISTENCY_TIMEOUT_MS).
 import { expect } from 'vitest';
-import type { ListAnswer, ZonesClient } from './client.ts';
-import type { TargetConfig } from './config.ts';
-import { formatAnswers } from './evidence.ts';
+import type { ListAnswer, ZonesClient } from '../target/client.ts';
+import type { TargetConfig } from '../config.ts';
+import { formatAnswers } from '../target/evidence.ts';
 import { describeList, filterSettingsHint } from './filter-settings.ts';
-import { jsonEqual } from './json.ts';
+import { jsonEqual } from '../target/json.ts';
 import './matchers.ts';
-import { PreconditionError } from './outcomes.ts';
-import { findZone, type ZoneId, type ZoneRecord } from './records.ts';
+import { PreconditionError } from '../target/precondition.ts';
+import { findZone, type ZoneId, type ZoneRecord } from '../target/records.ts';
 
 export interface ExpectedFields {
   name?: unknown;

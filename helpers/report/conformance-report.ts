@@ -2,11 +2,11 @@
 // and conformance.md for people, with the same content. The token never appears in either.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeTarget, type TargetConfig } from './config.ts';
-import type { CleanupRecord } from './meta.ts';
-import { exitCodeOf, judgeRules, verdictOf, type RuleResult, type TestOutcome, type Verdict } from './outcome.ts';
-import { shownProxy } from './proxy.ts';
-import { otherVersionNote, SPEC_VERSION } from './rules.ts';
+import { describeTarget, type TargetConfig } from '../config.ts';
+import type { CleanupRecord } from '../ownership/cleanup-record.ts';
+import { exitCodeOf, judgeRules, verdictOf, type RuleResult, type TestOutcome, type Verdict } from '../runner/verdict.ts';
+import { shownProxy } from '../target/proxy.ts';
+import { otherVersionNote, SPEC_VERSION } from '../rules.ts';
 
 export interface ConformanceReport {
   suite: 'zones-conformance';

@@ -1,8 +1,8 @@
 // The booking fixture for DELETE-02. What a booking is, the specification does not show, so the
 // operator says how to get one: an existing booked zone, or a hook command that books a zone.
 import { spawn } from 'node:child_process';
-import type { TargetConfig } from './config.ts';
-import { PreconditionError } from './outcomes.ts';
+import type { TargetConfig } from '../config.ts';
+import { PreconditionError } from './precondition.ts';
 import { withoutProxyVariables } from './proxy.ts';
 import type { ZoneId } from './records.ts';
 

@@ -1,7 +1,7 @@
 // One test's outcome as the reporter saw it, and how outcomes become rule verdicts. Pure functions:
 // the self-tests check the judging without a target.
-import type { CleanupRecord } from './meta.ts';
-import { ruleIdOfTitle, rules, type Rule, type RuleLevel } from './rules.ts';
+import type { CleanupRecord } from '../ownership/cleanup-record.ts';
+import { ruleIdOfTitle, rules, type Rule, type RuleLevel } from '../rules.ts';
 
 export type TestState = 'passed' | 'failed' | 'not-verified' | 'suite-error';
 

@@ -1,8 +1,8 @@
 // What a person sees in the terminal: a line per test as it finishes, then the verdict and, for each
 // rule that broke, why, so one glance tells what to fix.
-import type { ConformanceReport } from './certificate.ts';
-import type { TestOutcome } from './outcome.ts';
-import { findRule } from './rules.ts';
+import type { ConformanceReport } from './conformance-report.ts';
+import type { TestOutcome } from '../runner/verdict.ts';
+import { findRule } from '../rules.ts';
 
 const MARKS: Record<TestOutcome['state'], string> = { passed: 'pass', failed: 'FAIL', 'not-verified': 'n/v ', 'suite-error': 'ERR ' };
 

@@ -1,21 +1,21 @@
 // The zones a test owns. Each is registered for clean-up the moment the create answer arrives, and
 // torn down after the test whether it passed or failed. Tear-down problems are reported, not hidden.
 import { randomBytes } from 'node:crypto';
-import { isRefusal, isSuccess, namedIn, type Settle, type ZoneAnswer, type ZonesClient } from './client.ts';
-import { BOOKED_WITHOUT_HOOK, runBookingHook } from './bookings.ts';
-import { formatAnswers } from './evidence.ts';
-import { parseJson } from './json.ts';
-import { PREFLIGHT_TAG, zoneName } from './leftovers.ts';
+import { isRefusal, isSuccess, namedIn, type Settle, type ZoneAnswer, type ZonesClient } from '../target/client.ts';
+import { BOOKED_WITHOUT_HOOK, runBookingHook } from '../target/booking-hooks.ts';
+import { formatAnswers } from '../target/evidence.ts';
+import { parseJson } from '../target/json.ts';
+import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import { listsZone, requireReadable } from './list-checks.ts';
-import type { CleanupRecord } from './meta.ts';
-import { PreconditionError } from './outcomes.ts';
-import { findZone, type ZoneId, type ZoneRecord } from './records.ts';
+import type { CleanupRecord } from '../ownership/cleanup-record.ts';
+import { PreconditionError } from '../target/precondition.ts';
+import { findZone, type ZoneId, type ZoneRecord } from '../target/records.ts';
 
 // Unique across the workers of one run: the run id, a per-process tag and a counter.
 const processTag = workerTag();
 let nameCounter = 0;
 
-/** Never the preflight's tag (helpers/preflight.ts), so no zone of a test can share its name. */
+/** Never the preflight's tag (helpers/runner/preflight.ts), so no zone of a test can share its name. */
 function workerTag(): string {
   for (;;) {
     const tag = randomBytes(2).toString('hex');

@@ -15,7 +15,7 @@
 //   announced quota is used up, nor while a Shopify bucket is full.
 //
 // One throttle per target and process. A certification sends its requests to one target from one
-// worker, one at a time (see run-suites.ts), so this one throttle sees every request there is.
+// worker, one at a time (see helpers/runner/run-suites.ts), so this one throttle sees every request there is.
 import { readRateLimitHeaders, type BucketHint } from './rate-limit-headers.ts';
 
 const SAFETY_MARGIN_MS = 25;
@@ -28,7 +28,7 @@ const MAX_BACKOFF_MS = 30_000;
 const HEADROOM = 0.01;
 /**
  * A 503's Retry-After announces an outage, and an outage can last hours. Three waits of at most
- * this long keep a test well inside its time limit (run-suites.ts); a longer outage is reported as
+ * this long keep a test well inside its time limit (helpers/runner/run-suites.ts); a longer outage is reported as
  * no answer rather than waited out by a nightly job.
  */
 const MAX_UNAVAILABLE_WAIT_MS = 30_000;

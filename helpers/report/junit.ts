@@ -3,7 +3,7 @@
 // is an error. The exit code and conformance.json stay the authority.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConformanceReport } from './certificate.ts';
+import type { ConformanceReport } from './conformance-report.ts';
 
 export function xml(text: string): string {
   return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!)

@@ -2,15 +2,16 @@
 // known rule id), and it gets the target, a recording client and a fixture of its own zones.
 import * as allure from 'allure-js-commons';
 import { inject, test as baseTest, type TestContext } from 'vitest';
-import { ZonesClient, type Exchange } from './client.ts';
-import type { TargetConfig } from './config.ts';
-import { formatExchange, summarizeExchange } from './evidence.ts';
-import { ledgerAt } from './ledger.ts';
+import { ZonesClient, type Exchange } from '../target/client.ts';
+import type { TargetConfig } from '../config.ts';
+import { formatExchange, summarizeExchange } from '../target/evidence.ts';
+import { ledgerAt } from '../ownership/ledger.ts';
 import './matchers.ts';
-import './meta.ts';
-import { notVerified, PreconditionError } from './outcomes.ts';
-import { ruleById } from './rules.ts';
-import { OwnZones } from './zones.ts';
+import './task-meta.ts';
+import { notVerified } from './not-verified.ts';
+import { PreconditionError } from '../target/precondition.ts';
+import { ruleById } from '../rules.ts';
+import { OwnZones } from './own-zones.ts';
 
 interface ConformanceFixtures {
   target: TargetConfig;

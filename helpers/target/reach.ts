@@ -1,7 +1,7 @@
 // What the preflight says when the shop cannot be reached as configured: a certificate the suite does
 // not trust, a proxy in the way, or an address that redirects. Each names the setting that fixes it.
 import type { Answer, Exchange } from './client.ts';
-import type { TargetConfig } from './config.ts';
+import type { TargetConfig } from '../config.ts';
 import { shownProxy } from './proxy.ts';
 import { certificateAdvice, isCertificateCode } from './trust.ts';
 

@@ -1,12 +1,12 @@
 // The final sweep: whatever the ledger says this run created and nothing deleted yet is deleted now.
 // It runs after the suites, and on SIGINT or SIGTERM before the process exits.
-import { BOOKED_WITHOUT_HOOK } from './bookings.ts';
-import { isSuccess, ZonesClient, type ListAnswer } from './client.ts';
-import type { TargetConfig } from './config.ts';
+import { BOOKED_WITHOUT_HOOK } from '../target/booking-hooks.ts';
+import { isSuccess, ZonesClient, type ListAnswer } from '../target/client.ts';
+import type { TargetConfig } from '../config.ts';
 import { ledgerAt, readLedger, stillOwned } from './ledger.ts';
-import type { CleanupRecord } from './meta.ts';
-import { runIdOfName } from './leftovers.ts';
-import { findZone } from './records.ts';
+import type { CleanupRecord } from './cleanup-record.ts';
+import { runIdOfName } from './run-names.ts';
+import { findZone } from '../target/records.ts';
 
 export interface SweepResult extends CleanupRecord {
   requests: number;

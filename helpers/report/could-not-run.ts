@@ -3,11 +3,11 @@
 // would otherwise publish the previous run's reports as this one's.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removePreviousReports, withoutToken, type ConformanceReport } from './certificate.ts';
-import type { TargetConfig } from './config.ts';
+import { removePreviousReports, withoutToken, type ConformanceReport } from './conformance-report.ts';
+import type { TargetConfig } from '../config.ts';
 import { xml } from './junit.ts';
-import { SPEC_VERSION } from './rules.ts';
-import { settingDocs } from './settings.ts';
+import { SPEC_VERSION } from '../rules.ts';
+import { settingDocs } from '../settings.ts';
 
 export interface CouldNotRunReport {
   suite: 'zones-conformance';

@@ -2,11 +2,11 @@
 // toolchain serves any number of targets: the mutation gallery certifies dozens in one go.
 import { fileURLToPath } from 'node:url';
 import { createVitest, type TestUserConfig } from 'vitest/node';
-import type { TargetConfig } from './config.ts';
+import type { TargetConfig } from '../config.ts';
 import { OutcomeCollector, type CollectedRun } from './collector.ts';
-import type { TestOutcome } from './outcome.ts';
+import type { TestOutcome } from './verdict.ts';
 
-export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface SuiteTarget {
   name: string;
@@ -59,7 +59,7 @@ export async function runSuites(targets: readonly SuiteTarget[], options: SuiteR
     reporters: reporters as TestUserConfig['reporters'],
     testNamePattern: options.testNamePattern,
     // One worker per target by default: its requests then go out one at a time, so a 429's
-    // Retry-After window is known to every later request (helpers/throttle.ts).
+    // Retry-After window is known to every later request (helpers/target/throttle.ts).
     maxWorkers: options.maxWorkers ?? targets.length,
     passWithNoTests: true,
     // The CLI options type lacks `projects`, which the inline config accepts.

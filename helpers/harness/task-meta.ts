@@ -1,12 +1,7 @@
 // What crosses between the runner and the test workers: the target going in (provide/inject),
 // and what a test tells the reporter beyond pass and fail coming out (task.meta).
-import type { TargetConfig } from './config.ts';
-
-export interface CleanupRecord {
-  created: number;
-  deleted: number;
-  leftBehind: { id: string; reason: string }[];
-}
+import type { TargetConfig } from '../config.ts';
+import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 
 declare module 'vitest' {
   interface ProvidedContext {

@@ -26,11 +26,3 @@ export function runIdOfName(name: unknown): string | undefined {
   if (typeof name !== 'string' || !RUN_NAME.test(name)) return undefined;
   return name.split('-').slice(1, 3).join('-');
 }
-
-/** "24h", "90m", "2d", "3600s" in milliseconds. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)(s|m|h|d)$/.exec(text.trim());
-  if (!match) return undefined;
-  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 's' | 'm' | 'h' | 'd'];
-  return Number(match[1]) * unit;
-}

@@ -4,7 +4,7 @@
 // answer it is: a write is never replayed at another address, and a certificate names the address it
 // certified.
 import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
-import type { TargetConfig } from './config.ts';
+import type { TargetConfig } from '../config.ts';
 import { shownProxy } from './proxy.ts';
 import { trustedCas } from './trust.ts';
 

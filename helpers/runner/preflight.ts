@@ -3,14 +3,14 @@
 // this goes wrong is a setting to fix, not a rule the shop broke, so the run stops (exit 3) with one
 // line that names the setting and shows the answer behind it, instead of a wall of failed rules.
 // Whatever the preflight made is removed before it stops, even when ids can't be read.
-import { BodyLimitError, isSuccess, ranOutOfTime, TransportError, type Answer, type ListAnswer, type ZonesClient } from './client.ts';
-import type { TargetConfig } from './config.ts';
-import { parseJson } from './json.ts';
-import { PREFLIGHT_TAG, zoneName } from './leftovers.ts';
-import { PreconditionError } from './outcomes.ts';
-import { isRedirect, redirectedList, unreachable } from './reach.ts';
-import { zoneIdOf, zoneItem, type ZoneId } from './records.ts';
-import { NotJsonBody } from './what-came-back.ts';
+import { BodyLimitError, isSuccess, ranOutOfTime, TransportError, type Answer, type ListAnswer, type ZonesClient } from '../target/client.ts';
+import type { TargetConfig } from '../config.ts';
+import { parseJson } from '../target/json.ts';
+import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
+import { PreconditionError } from '../target/precondition.ts';
+import { isRedirect, redirectedList, unreachable } from '../target/reach.ts';
+import { zoneIdOf, zoneItem, type ZoneId } from '../target/records.ts';
+import { NotJsonBody } from '../target/what-came-back.ts';
 
 export class CannotRunError extends Error {
   constructor(message: string) {

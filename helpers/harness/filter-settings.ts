@@ -1,8 +1,8 @@
 // How a list read is named in a message, and the hint a reader needs when a filtered list looks like
 // the shop did not take the filter as the settings say: the parameter and its values are settings
 // (the specification does not show them), so a wrong one must point at itself, not at the shop.
-import type { ListAnswer } from './client.ts';
-import type { TargetConfig } from './config.ts';
+import type { ListAnswer } from '../target/client.ts';
+import type { TargetConfig } from '../config.ts';
 
 /** Which list this is, as the request asked for it. */
 export function describeList(config: TargetConfig, status?: string): string {

@@ -1,14 +1,14 @@
 // Assertions that speak the rules' language and carry the evidence: every failure shows the
 // request and the answer behind it, so a reader sees what broke without re-running anything.
 import { expect, inject } from 'vitest';
-import type { Answer, ListAnswer } from './client.ts';
-import { formatAnswers } from './evidence.ts';
+import type { Answer, ListAnswer } from '../target/client.ts';
+import { formatAnswers } from '../target/evidence.ts';
 import { describeList, filterSettingsHint, strayHint } from './filter-settings.ts';
-import { canonicalJson, jsonEqual } from './json.ts';
+import { canonicalJson, jsonEqual } from '../target/json.ts';
 import type { ExpectedFields } from './list-checks.ts';
-import './meta.ts';
-import { findZone, type ZoneId } from './records.ts';
-import { validatorFor, type SchemaName } from './schemas.ts';
+import './task-meta.ts';
+import { findZone, type ZoneId } from '../target/records.ts';
+import { validatorFor, type SchemaName } from '../schemas.ts';
 
 interface ZoneMatchers<R = unknown> {
   /** A 4xx answer. A 2xx with an error body is not a refusal, and neither is a 5xx. */

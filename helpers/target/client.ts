@@ -2,11 +2,11 @@
 // guard and the record of every exchange. Tests never build a URL or a header themselves.
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
-import type { TargetConfig } from './config.ts';
-import type { Ledger } from './ledger.ts';
+import type { TargetConfig } from '../config.ts';
+import type { Ledger } from '../ownership/ledger.ts';
 import { readBodyWithin } from './body-limits.ts';
 import { JsonTooDeepError, parseJson, stringifyJson } from './json.ts';
-import { PreconditionError } from './outcomes.ts';
+import { PreconditionError } from './precondition.ts';
 import { isPastLastPage, nextPageUrl, startListWalk } from './paging.ts';
 import { findZone, listItems, readZone, toZoneRecords, wrapZone, type ZoneId, type ZoneRecord } from './records.ts';
 import { sleep, throttleFor } from './throttle.ts';

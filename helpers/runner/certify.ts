@@ -2,14 +2,14 @@
 // many at once (the mutation gallery). The CLI and the self-tests both come through here.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { buildReport, type ConformanceReport } from './certificate.ts';
-import type { TargetConfig } from './config.ts';
-import { ledgerAt } from './ledger.ts';
-import { ZonesClient } from './client.ts';
+import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
+import type { TargetConfig } from '../config.ts';
+import { ledgerAt } from '../ownership/ledger.ts';
+import { ZonesClient } from '../target/client.ts';
 import { preflight } from './preflight.ts';
 import { runSuites, type SuiteRunOptions } from './run-suites.ts';
-import { sweepLedger } from './sweep.ts';
-import { throttleFor } from './throttle.ts';
+import { sweepLedger } from '../ownership/final-sweep.ts';
+import { throttleFor } from '../target/throttle.ts';
 
 export interface CertifyTarget {
   name: string;

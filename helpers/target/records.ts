@@ -1,6 +1,6 @@
 // Reading and writing zone records in the target's envelope. Ids are opaque: a string, a safe
 // integer, or an integer beyond 2^53 kept as its exact text, and always sent back as received.
-import type { TargetConfig } from './config.ts';
+import type { TargetConfig } from '../config.ts';
 import { nestUnderPath, valueAtPath } from './dotted-path.ts';
 import { isLosslessNumber, jsonEqual } from './json.ts';
 import { NotJsonBody } from './what-came-back.ts';

@@ -1,8 +1,8 @@
 // A vitest reporter that keeps each test's outcome, per project (one project per target), for the
 // verdict. It runs in the main process and reads what the workers put in task.meta.
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import './meta.ts';
-import { classify, ruleIdOfTitle, type TestOutcome } from './outcome.ts';
+import '../harness/task-meta.ts';
+import { classify, ruleIdOfTitle, type TestOutcome } from './verdict.ts';
 
 export interface CollectedRun {
   outcomes: Map<string, TestOutcome[]>;

@@ -1,0 +1,159 @@
+// The layers of the tree, checked from the import statements rather than described: the suites see
+// the harness, the shop and the catalogue but never the launcher; the reference sees nothing of the
+// suite; code that runs in the vitest workers never loads the launcher or the report writers. A
+// crossing fails here with the file and the import that crossed.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { projectRoot } from './run-node.ts';
+
+type Layer = 'suites' | 'reference' | 'bin' | 'selftest' | 'helpers' | 'harness' | 'target' | 'ownership' | 'runner' | 'report';
+
+const HELPER_FOLDERS = ['harness', 'target', 'ownership', 'runner', 'report'] as const;
+/** What stays at the root of helpers/: what every layer reads (settings, the rule catalogue, schemas). */
+const ROOT_HELPERS = ['config.ts', 'settings.ts', 'rules.ts', 'schemas.ts'];
+
+/** Which layers the code of a layer may import from; its own layer is always allowed. */
+const MAY_IMPORT: Record<Layer, readonly Layer[] | 'anything'> = {
+  suites: ['harness', 'target', 'helpers'],
+  reference: [],
+  bin: ['helpers', ...HELPER_FOLDERS, 'reference'],
+  selftest: 'anything',
+  // config.ts checks proxy and TLS settings and parses JSON settings with the target's own readers.
+  helpers: ['target'],
+  // The client writes each zone it creates to the ledger at once, so a crash still leaves a trace.
+  target: ['helpers', 'ownership'],
+  ownership: ['helpers', 'target'],
+  harness: ['helpers', 'target', 'ownership'],
+  runner: ['helpers', 'target', 'ownership', 'report'],
+  report: ['helpers', 'target', 'ownership'],
+};
+
+/** Single files a layer may reach although the layer as a whole is out of bounds, and why. */
+const ALSO_ALLOWED: { from: string; to: string; why: string }[] = [
+  { from: 'helpers/runner/', to: 'helpers/harness/task-meta.ts', why: 'the contract between workers and launcher: what a test reports in task.meta, which the collector reads' },
+  { from: 'helpers/report/', to: 'helpers/runner/verdict.ts', why: 'the report writes down the verdict; verdict.ts is pure and loads nothing of the launcher' },
+  {
+    from: 'helpers/ownership/leftover-sweep.ts',
+    to: 'helpers/runner/preflight.ts',
+    why: 'CannotRunError (exit code 3) is defined in the preflight until the exit codes get one home of their own',
+  },
+];
+
+/** The relative specifiers a file imports: import/export ... from, side-effect imports, dynamic imports. */
+function importedPaths(source: string): string[] {
+  const found = source.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\1/g);
+  return [...found].map((match) => match[2]!);
+}
+
+function layerOf(path: string): Layer | undefined {
+  const [top, second, third] = path.split('/');
+  if (top === 'helpers') {
+    if (third === undefined) return 'helpers';
+    return (HELPER_FOLDERS as readonly string[]).includes(second!) ? (second as Layer) : undefined;
+  }
+  return (['suites', 'reference', 'bin', 'selftest'] as const).find((layer) => layer === top);
+}
+
+/** A layer as the folder it is, for the messages. */
+function shown(layer: Layer): string {
+  if (layer === 'helpers') return 'the root of helpers/';
+  return (HELPER_FOLDERS as readonly string[]).includes(layer) ? `helpers/${layer}/` : `${layer}/`;
+}
+
+function sourceFiles(): string[] {
+  return ['suites', 'reference', 'bin', 'selftest', 'helpers'].flatMap((folder) =>
+    readdirSync(join(projectRoot, folder), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => `${folder}/${name.split('\\').join('/')}`),
+  );
+}
+
+interface Crossing {
+  file: string;
+  imports: string;
+  reaches: string;
+}
+
+/** Every import in the given files that leaves its layer's bounds, with the exceptions each one used. */
+function crossings(files: Record<string, string>): { crossings: string[]; usedExceptions: Set<string> } {
+  const found: Crossing[] = [];
+  const usedExceptions = new Set<string>();
+  for (const [file, source] of Object.entries(files)) {
+    const from = layerOf(file);
+    const allowed = from === undefined ? [] : MAY_IMPORT[from];
+    for (const specifier of importedPaths(source)) {
+      const reaches = normalize(join(dirname(file), specifier)).split('\\').join('/');
+      const to = layerOf(reaches);
+      if (allowed === 'anything' || (to !== undefined && (to === from || allowed.includes(to)))) continue;
+      const exception = ALSO_ALLOWED.find((allowance) => file.startsWith(allowance.from) && reaches === allowance.to);
+      if (exception) {
+        usedExceptions.add(`${exception.from} -> ${exception.to}`);
+        continue;
+      }
+      found.push({ file, imports: specifier, reaches });
+    }
+  }
+  const described = found.map(({ file, imports, reaches }) => {
+    const from = layerOf(file);
+    const to = layerOf(reaches);
+    const bounds = from === undefined ? 'it is in no layer' : `${shown(from)} may import only from ${[from, ...(MAY_IMPORT[from] as Layer[])].map(shown).join(', ')}`;
+    return `${file} imports '${imports}' (${to === undefined ? reaches : shown(to)}): ${bounds}`;
+  });
+  return { crossings: described, usedExceptions };
+}
+
+const tree = Object.fromEntries(sourceFiles().map((file) => [file, readFileSync(join(projectRoot, file), 'utf8')]));
+
+describe('the import scan', () => {
+  test('reads every form of import the tree uses', () => {
+    const source = [
+      "import { a } from './one.ts';",
+      "import type { B } from '../two.ts';",
+      'import {\n  c,\n  d,\n} from "./three.ts";',
+      "import './four.ts';",
+      "export { e } from './five.ts';",
+      "const six = await import('./six.ts');",
+      "import { readFileSync } from 'node:fs';",
+    ].join('\n');
+    expect(importedPaths(source)).toEqual(['./one.ts', '../two.ts', './three.ts', './four.ts', './five.ts', './six.ts']);
+  });
+
+  test('sees the whole tree, so a pass is not a scan of nothing', () => {
+    for (const folder of ['suites', 'reference', 'bin', 'selftest', ...HELPER_FOLDERS.map((name) => `helpers/${name}`)]) {
+      expect(Object.keys(tree).filter((file) => file.startsWith(`${folder}/`)).length, folder).toBeGreaterThan(0);
+    }
+    const suiteImports = Object.entries(tree).filter(([file]) => file.startsWith('suites/')).flatMap(([, source]) => importedPaths(source));
+    expect(suiteImports).toContain('../helpers/harness/rule-test.ts');
+  });
+
+  test('fails a suite that imports the launcher and a reference that imports a helper', () => {
+    const found = crossings({
+      'suites/auth.test.ts': "import { certify } from '../helpers/runner/certify.ts';",
+      'reference/server.ts': "import { parseJson } from '../helpers/target/json.ts';",
+      'helpers/harness/rule-test.ts': "import { writeJunit } from '../report/junit.ts';",
+    }).crossings;
+    expect(found).toHaveLength(3);
+    expect(found[0]).toContain("suites/auth.test.ts imports '../helpers/runner/certify.ts'");
+    expect(found[1]).toContain("reference/server.ts imports '../helpers/target/json.ts'");
+    expect(found[2]).toContain("helpers/harness/rule-test.ts imports '../report/junit.ts'");
+  });
+});
+
+describe('the layers', () => {
+  test('helpers/ holds only the layer folders and the modules every layer reads', () => {
+    const elsewhere = Object.keys(tree).filter((file) => file.startsWith('helpers/') && layerOf(file) === undefined);
+    const atRoot = Object.keys(tree).filter((file) => layerOf(file) === 'helpers' && !ROOT_HELPERS.includes(file.slice('helpers/'.length)));
+    expect([...elsewhere, ...atRoot], 'put it in harness/, target/, ownership/, runner/ or report/').toEqual([]);
+  });
+
+  test('no import crosses a layer', () => {
+    expect(crossings(tree).crossings).toEqual([]);
+  });
+
+  test('every exception is still needed', () => {
+    const used = crossings(tree).usedExceptions;
+    const stale = ALSO_ALLOWED.map((allowance) => `${allowance.from} -> ${allowance.to}`).filter((key) => !used.has(key));
+    expect(stale, 'remove an exception nothing uses any more').toEqual([]);
+  });
+});
