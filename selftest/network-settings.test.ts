@@ -13,6 +13,8 @@ import { bypassesProxy, proxyRouteFor } from '../helpers/target/proxy.ts';
 import { errorCodeOf, trustedCas } from '../helpers/target/trust.ts';
 import { makeTestCa, type TestCa } from './support/test-certificates.ts';
 import { problemsOf } from './support/settings-problems.ts';
+import type { Exchange } from '../helpers/target/client.ts';
+import { unreachable } from '../helpers/target/reach.ts';
 
 const SHOP = { ZONES_BASE_URL: 'https://shop.example', ZONES_ACCESS_TOKEN: 'shpat_network_0123' };
 
@@ -166,4 +168,13 @@ describe('the booking hooks get the environment the suite has', () => {
     expect(await proxySeenByHook(readTargetConfig(SHOP))).toBe('http://proxy.corp:3128|http://proxy.corp:3128|internal.example');
     expect(await proxySeenByHook(readTargetConfig({}))).toBe('||');
   });
+});
+
+test('a certificate error behind an https:// proxy is put on the proxy, not the shop', () => {
+  const failed = (url: string): Exchange => ({ method: 'GET', url, auth: 'valid', requestHeaders: {}, responseHeaders: {}, responseBody: '', durationMs: 3, error: 'Error: self-signed certificate in certificate chain', errorCode: 'SELF_SIGNED_CERT_IN_CHAIN' });
+  const overHttp = readTargetConfig({ ZONES_BASE_URL: 'http://shop.example', ZONES_ACCESS_TOKEN: 'shpat_proxy_0123', HTTP_PROXY: 'https://proxy.example:8443' });
+  expect(unreachable(overHttp, 'http://shop.example/admin/api/2026-07/zones.json', failed('http://shop.example/admin/api/2026-07/zones.json')))
+    .toMatch(/^the proxy's TLS certificate is not accepted: .*through the proxy https:\/\/proxy\.example:8443\/? \(HTTP_PROXY\).*ZONES_CA_FILE or NODE_EXTRA_CA_CERTS/);
+  const overHttps = readTargetConfig({ ZONES_BASE_URL: 'https://shop.example', ZONES_ACCESS_TOKEN: 'shpat_proxy_0123', HTTPS_PROXY: 'https://proxy.example:8443' });
+  expect(unreachable(overHttps, 'https://shop.example/admin/api/2026-07/zones.json', failed('https://shop.example/admin/api/2026-07/zones.json'))).toMatch(/^the proxy's or the shop's TLS certificate/);
 });

@@ -38,6 +38,12 @@ export function redirectedList(config: TargetConfig, answer: Answer): string {
 /** No answer came: a certificate refused, a proxy that failed, or no route to the shop at all. */
 export function unreachable(config: TargetConfig, url: string, exchange: Exchange): string {
   const said = (exchange.error ?? '').replace(/^\w*Error: /, '');
+  if (isCertificateCode(exchange.errorCode) && config.proxy !== undefined && new URL(config.proxy.url).protocol === 'https:') {
+    // An https:// proxy has a certificate of its own; over http:// the shop has none, so it is the proxy's.
+    const whose = new URL(url).protocol === 'http:' ? "the proxy's" : "the proxy's or the shop's";
+    const proxy = `${shownProxy(config.proxy.url)} (${config.proxy.variable})`;
+    return `${whose} TLS certificate is not accepted: ${exchange.method} ${url} through the proxy ${proxy} failed with ${exchange.errorCode} (${said}): trust the CA that signed it with ZONES_CA_FILE or NODE_EXTRA_CA_CERTS, or check the proxy's address in ${config.proxy.variable}`;
+  }
   if (isCertificateCode(exchange.errorCode)) {
     return `the target's TLS certificate is not accepted: ${exchange.method} ${url} failed with ${exchange.errorCode} (${said}): ${certificateAdvice(exchange.errorCode!, config.caFile)}`;
   }
