@@ -5,6 +5,7 @@ import { parse as parseDotenv } from 'dotenv';
 import { dottedPathProblem } from './target/dotted-path.ts';
 import { canonicalJson, parseJson } from './target/json.ts';
 import { proxyProblem, proxyRouteFor, shownProxy, type ProxyRoute } from './target/proxy.ts';
+import { SETTABLE_FIELDS } from './target/records.ts';
 import { knownSettingNames, settingDocs } from './settings.ts';
 import { caFileProblem } from './target/trust.ts';
 
@@ -261,7 +262,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
 const SHOP_SETTINGS = ['ZONES_ACCESS_TOKEN', 'ZONES_BOOKED_ZONE_ID', 'ZONES_BOOKING_HOOK', 'ZONES_BOOKING_CLEANUP_HOOK', 'ZONES_CA_FILE', 'ZONES_TLS_INSECURE'];
 
 /** A name written as if for this suite, with a slip: the setting it was surely meant to be. */
-export function nearMiss(name: string): string | undefined {
+function nearMiss(name: string): string | undefined {
   const squeeze = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
   const squeezed = squeeze(name);
   // Only names that begin like the suite's own (ZONES_, ZONE_, zones_...) are ever taken for them.
@@ -289,9 +290,6 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** The suite's own fields are not for this setting: a value there would quietly change every check. */
-const OWN_FIELDS = ['name', 'coverage', 'status'];
-
 function readExtraFields(text: string, bad: (why: string) => void): string {
   if (text === '') return '{}';
   let fields: unknown;
@@ -305,7 +303,8 @@ function readExtraFields(text: string, bad: (why: string) => void): string {
     bad('must be a JSON object, e.g. {"currency":"EUR"}');
     return '{}';
   }
-  const own = Object.keys(fields).filter((key) => OWN_FIELDS.includes(key));
+  // The suite's own fields are not for this setting: a value there would quietly change every check.
+  const own = Object.keys(fields).filter((key) => SETTABLE_FIELDS.includes(key));
   if (own.length > 0) bad(`must not set ${own.join(', ')}: the suite sends those itself`);
   return canonicalJson(fields);
 }

@@ -45,7 +45,7 @@ export function requireReadable(list: ListAnswer, config: TargetConfig): void {
   throw new PreconditionError(`${describeList(config, list.filter)} ${why}, so this check cannot be made${hint}\n\n${formatAnswers(...list.pages)}`);
 }
 
-export interface ListOptions {
+interface ListOptions {
   status?: string;
   /**
    * The read is what the rule is about (LIST-01's list, the filter of LIST-02 and UPDATE-03, the list a

@@ -9,7 +9,7 @@ import { parseJson } from '../target/json.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import { PreconditionError } from '../target/precondition.ts';
 import { isRedirect, redirectedList, unreachable } from '../target/reach.ts';
-import { zoneIdOf, zoneItem, type ZoneId } from '../target/records.ts';
+import { SETTABLE_FIELDS, zoneIdOf, zoneItem, type ZoneId } from '../target/records.ts';
 import { NotJsonBody } from '../target/what-came-back.ts';
 
 export class CannotRunError extends Error {
@@ -125,14 +125,11 @@ async function stopForIdField(api: ZonesClient, name: string, where: string, ite
   throw new CannotRunError(`${problem}. The zone the preflight made, ${name}, is still on the shop (${removal.why}): fix ZONES_ID_FIELD, then run npm run sweep -- --yes to delete it`);
 }
 
-const OWN_FIELDS = new Set(['name', 'coverage', 'status']);
 const ID_LIKE = /(^|_|-)(id|uuid|key)$|Id$/i;
 const MAX_ID_GUESSES = 4;
 
 /** The text a field's value would have in a path, for fields that could be an id at all. */
-function idText(value: unknown): string | undefined {
-  return zoneIdOf(value)?.text;
-}
+const idText = (value: unknown): string | undefined => zoneIdOf(value)?.text;
 
 /**
  * Delete the zone named `name` although its id field is unknown. A DELETE can only ever touch the zone
@@ -152,7 +149,7 @@ async function removeUnidentified(api: ZonesClient, name: string): Promise<{ rem
   if (mine.length !== 1) return { removed: false, why: `the list shows ${mine.length} zones under its name` };
   const taken = new Set(list.items.filter((item) => item !== mine[0]).flatMap((item) => Object.values(item).map(idText)));
   const guesses = Object.entries(mine[0]!)
-    .filter(([field, value]) => !OWN_FIELDS.has(field) && idText(value) !== undefined && !taken.has(idText(value)))
+    .filter(([field, value]) => !SETTABLE_FIELDS.includes(field) && idText(value) !== undefined && !taken.has(idText(value)))
     .sort(([a], [b]) => Number(ID_LIKE.test(b)) - Number(ID_LIKE.test(a)))
     .slice(0, MAX_ID_GUESSES);
   for (const [field, value] of guesses) {
