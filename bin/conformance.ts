@@ -2,15 +2,26 @@
 // there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { certify } from '../helpers/runner/certify.ts';
-import { removePreviousReports, withoutToken, writeReport, type ConformanceReport } from '../helpers/report/conformance-report.ts';
-import { writeJunit } from '../helpers/report/junit.ts';
 import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import {
+  type ConformanceReport,
+  removePreviousReports,
+  withoutToken,
+  writeReport,
+} from '../helpers/report/conformance-report.ts';
 import { outliveOutputReaders, printOutcome, printSummary } from '../helpers/report/console-output.ts';
-import { buildCouldNotRun, factsFromConfig, factsFromRawSettings, writeCouldNotRun, type LauncherFacts } from '../helpers/report/could-not-run.ts';
+import {
+  buildCouldNotRun,
+  factsFromConfig,
+  factsFromRawSettings,
+  type LauncherFacts,
+  writeCouldNotRun,
+} from '../helpers/report/could-not-run.ts';
+import { writeJunit } from '../helpers/report/junit.ts';
+import { certify } from '../helpers/runner/certify.ts';
 import { CannotRunError } from '../helpers/runner/preflight.ts';
-import { settingDocs } from '../helpers/settings.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
+import { settingDocs } from '../helpers/settings.ts';
 import { insecureWarning, routeDescription } from '../helpers/target/transport.ts';
 import { startEmbeddedTarget } from './embedded-reference.ts';
 
@@ -20,7 +31,9 @@ const startedAt = new Date();
 let known: LauncherFacts = factsFromRawSettings(process.env);
 
 function usage(): string {
-  const settings = settingDocs.map((doc) => `  ${doc.name}${doc.default ? ` (default: ${doc.default})` : ''}\n      ${doc.help}`);
+  const settings = settingDocs.map(
+    (doc) => `  ${doc.name}${doc.default ? ` (default: ${doc.default})` : ''}\n      ${doc.help}`,
+  );
   return [
     'Usage: npm run conformance [-- --rule PATTERN]',
     '',
@@ -42,7 +55,8 @@ function markFilteredOut(report: ConformanceReport, pattern: string): void {
   const why = `not selected by --rule ${pattern}`;
   report.notes.push(`a partial run: only tests matching --rule ${pattern}`);
   for (const rule of report.rules) {
-    for (const test of rule.tests) if (test.state === 'not-verified' && test.reason === 'the test did not run') test.reason = why;
+    for (const test of rule.tests)
+      if (test.state === 'not-verified' && test.reason === 'the test did not run') test.reason = why;
     if (rule.status === 'not-verified' && rule.tests.every((test) => test.reason === why)) rule.reason = why;
   }
 }
@@ -67,9 +81,12 @@ async function main(): Promise<void> {
   outliveOutputReaders();
   const env = loadEnvironment();
   known = factsFromRawSettings(env);
-  let args;
+  let args: { help?: boolean; rule?: string };
   try {
-    args = parseArgs({ options: { help: { type: 'boolean', short: 'h' }, rule: { type: 'string' } }, strict: true }).values;
+    args = parseArgs({
+      options: { help: { type: 'boolean', short: 'h' }, rule: { type: 'string' } },
+      strict: true,
+    }).values;
   } catch (error) {
     cannotRun(`${(error as Error).message} (see --help)`);
   }
@@ -93,7 +110,9 @@ async function main(): Promise<void> {
     config = embedded.config;
     known = factsFromConfig(config);
   }
-  console.log(`zones-conformance: certifying ${config.baseUrl}${embedded ? ' (embedded reference: no ZONES_BASE_URL set)' : routeDescription(config)}`);
+  console.log(
+    `zones-conformance: certifying ${config.baseUrl}${embedded ? ' (embedded reference: no ZONES_BASE_URL set)' : routeDescription(config)}`,
+  );
   const warning = insecureWarning(config);
   if (warning) console.error(`zones-conformance: ${warning}`);
 
@@ -107,7 +126,9 @@ async function main(): Promise<void> {
     },
     // A second signal is the way out of a hanging clean-up: leave now, and say what that means.
     leave: (signal) => {
-      console.error(`zones-conformance: ${signal} again: leaving without finishing clean-up; run npm run sweep to remove this run's zones`);
+      console.error(
+        `zones-conformance: ${signal} again: leaving without finishing clean-up; run npm run sweep to remove this run's zones`,
+      );
       process.exit(exitCodeForSignal(signal));
     },
   });

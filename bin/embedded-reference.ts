@@ -3,7 +3,7 @@
 // test-only booking route becomes the booking hooks, so DELETE-02 runs through the real hook path.
 import type { TargetConfig } from '../helpers/config.ts';
 import { settingDefault } from '../helpers/settings.ts';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 import type { HouseStyle } from '../reference/styles.ts';
 import { bookingHooksForReference } from './reference-settings.ts';
 
@@ -32,7 +32,9 @@ export function configForReference(base: TargetConfig, reference: RunningReferen
     idField: style.idField,
     ...pagingFor(style),
     extraFields: JSON.stringify(style.requiredOnCreate ?? {}),
-    coverageSamples: style.coverageExamples ? style.coverageExamples.map((value) => JSON.stringify(value)) : base.coverageSamples,
+    coverageSamples: style.coverageExamples
+      ? style.coverageExamples.map((value) => JSON.stringify(value))
+      : base.coverageSamples,
     bookingHook: hooks.ZONES_BOOKING_HOOK,
     bookingCleanupHook: hooks.ZONES_BOOKING_CLEANUP_HOOK,
   };
@@ -48,7 +50,10 @@ function pagingFor({ paging }: HouseStyle): Pick<TargetConfig, 'paging' | 'pageP
   };
 }
 
-export async function startEmbeddedTarget(base: TargetConfig, options: { style?: string; fault?: string } = {}): Promise<EmbeddedTarget> {
+export async function startEmbeddedTarget(
+  base: TargetConfig,
+  options: { style?: string; fault?: string } = {},
+): Promise<EmbeddedTarget> {
   const reference = await startReference({ host: '127.0.0.1', port: 0, style: options.style, fault: options.fault });
   return { reference, config: { ...configForReference(base, reference), embedded: true } };
 }

@@ -13,7 +13,9 @@ export function settingsForStyle(style: HouseStyle, url: string, token: string):
     ...envelopeKeySettings(style),
     ZONES_ID_FIELD: style.idField,
     ...pagingSettings(style),
-    ZONES_STATUS_FILTER_VALUES: Object.entries(style.filterValues ?? {}).map(([status, value]) => `${status}=${value}`).join(','),
+    ZONES_STATUS_FILTER_VALUES: Object.entries(style.filterValues ?? {})
+      .map(([status, value]) => `${status}=${value}`)
+      .join(','),
     ZONES_EXTRA_FIELDS: style.requiredOnCreate ? JSON.stringify(style.requiredOnCreate) : '',
     ...(style.coverageExamples ? { ZONES_COVERAGE_SAMPLES: JSON.stringify(style.coverageExamples) } : {}),
   };
@@ -48,6 +50,12 @@ function bookingCommand(method: 'POST' | 'DELETE', direct?: string): string {
   return `if command -v curl >/dev/null 2>&1; then curl -fsS -o /dev/null -X ${method} ${route}; else "${process.execPath}" -e "${script}"; fi`;
 }
 
-export function bookingHooksForReference(direct?: string): { ZONES_BOOKING_HOOK: string; ZONES_BOOKING_CLEANUP_HOOK: string } {
-  return { ZONES_BOOKING_HOOK: bookingCommand('POST', direct), ZONES_BOOKING_CLEANUP_HOOK: bookingCommand('DELETE', direct) };
+export function bookingHooksForReference(direct?: string): {
+  ZONES_BOOKING_HOOK: string;
+  ZONES_BOOKING_CLEANUP_HOOK: string;
+} {
+  return {
+    ZONES_BOOKING_HOOK: bookingCommand('POST', direct),
+    ZONES_BOOKING_CLEANUP_HOOK: bookingCommand('DELETE', direct),
+  };
 }

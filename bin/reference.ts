@@ -2,8 +2,8 @@
 import { parseArgs } from 'node:util';
 import { watchLauncher } from '../helpers/runner/launcher-watch.ts';
 import { faults } from '../reference/faults.ts';
-import { startReference, type ReferenceOptions } from '../reference/server.ts';
-import { houseStyles, listKeyOf, zoneKeyOf, type HouseStyle } from '../reference/styles.ts';
+import { type ReferenceOptions, type RunningReference, startReference } from '../reference/server.ts';
+import { type HouseStyle, houseStyles, listKeyOf, zoneKeyOf } from '../reference/styles.ts';
 import { bookingHooksForReference, settingsForStyle } from './reference-settings.ts';
 
 const EXIT_BAD_ARGS = 3;
@@ -50,10 +50,10 @@ function fail(message: string): never {
   process.exit(EXIT_BAD_ARGS);
 }
 
-function readOptions(): ReferenceOptions | 'help' {
-  let parsed;
+/** The command line's values; a malformed one ends the process with its message. */
+function readArgs() {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       options: {
         port: { type: 'string' },
         host: { type: 'string' },
@@ -68,12 +68,16 @@ function readOptions(): ReferenceOptions | 'help' {
   } catch (error) {
     fail((error as Error).message);
   }
-  const { values } = parsed;
+}
+
+function readOptions(): ReferenceOptions | 'help' {
+  const { values } = readArgs();
   if (values.help) return 'help';
   const options: ReferenceOptions = {};
   if (values.port !== undefined) {
     const port = Number(values.port);
-    if (!/^\d+$/.test(values.port) || port > 65535) fail(`--port must be a whole number from 0 to 65535 (got "${values.port}")`);
+    if (!/^\d+$/.test(values.port) || port > 65535)
+      fail(`--port must be a whole number from 0 to 65535 (got "${values.port}")`);
     options.port = port;
   }
   if (values.host !== undefined) options.host = values.host;
@@ -82,11 +86,13 @@ function readOptions(): ReferenceOptions | 'help' {
     options.token = values.token;
   }
   if (values.style !== undefined) {
-    if (!Object.hasOwn(houseStyles, values.style)) fail(`unknown style "${values.style}"; known styles: ${Object.keys(houseStyles).join(', ')}`);
+    if (!Object.hasOwn(houseStyles, values.style))
+      fail(`unknown style "${values.style}"; known styles: ${Object.keys(houseStyles).join(', ')}`);
     options.style = values.style;
   }
   if (values.fault !== undefined) {
-    if (!faults.some((fault) => fault.name === values.fault)) fail(`unknown fault "${values.fault}"; known faults: ${faults.map((f) => f.name).join(', ')}`);
+    if (!faults.some((fault) => fault.name === values.fault))
+      fail(`unknown fault "${values.fault}"; known faults: ${faults.map((f) => f.name).join(', ')}`);
     options.fault = values.fault;
   }
   return options;
@@ -98,7 +104,7 @@ if (options === 'help') {
   process.exit(0);
 }
 
-let running;
+let running: RunningReference;
 try {
   running = await startReference(options);
 } catch (error) {

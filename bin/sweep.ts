@@ -3,11 +3,11 @@
 // failed, 3 could not run.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { newRunId } from '../helpers/runner/certify.ts';
-import { ConfigError, loadEnvironment, readTargetConfig } from '../helpers/config.ts';
-import { outliveOutputReaders } from '../helpers/report/console-output.ts';
-import { CannotRunError } from '../helpers/runner/preflight.ts';
+import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { carryOutSweep, ledgerFiles, parseDuration, planSweep } from '../helpers/ownership/leftover-sweep.ts';
+import { outliveOutputReaders } from '../helpers/report/console-output.ts';
+import { newRunId } from '../helpers/runner/certify.ts';
+import { CannotRunError } from '../helpers/runner/preflight.ts';
 import { insecureWarning } from '../helpers/target/transport.ts';
 
 const USAGE = `Usage: npm run sweep -- [--ledger PATH]... [--by-prefix [--older-than 24h]] [--yes]
@@ -28,7 +28,7 @@ function cannotRun(message: string): never {
 
 async function main(): Promise<void> {
   outliveOutputReaders();
-  let args;
+  let args: { ledger?: string[]; 'by-prefix'?: boolean; 'older-than'?: string; yes?: boolean; help?: boolean };
   try {
     args = parseArgs({
       options: {
@@ -45,9 +45,10 @@ async function main(): Promise<void> {
   }
   if (args.help) return console.log(USAGE);
   const olderThanMs = parseDuration(args['older-than'] ?? '24h');
-  if (olderThanMs === undefined) cannotRun(`--older-than must look like 24h, 90m, 2d or 3600s (got "${args['older-than']}")`);
+  if (olderThanMs === undefined)
+    cannotRun(`--older-than must look like 24h, 90m, 2d or 3600s (got "${args['older-than']}")`);
 
-  let config;
+  let config: TargetConfig;
   try {
     config = readTargetConfig(loadEnvironment());
   } catch (error) {
@@ -64,16 +65,21 @@ async function main(): Promise<void> {
   for (const c of plan.candidates.filter((c) => c.state === 'not-ours-now')) {
     console.log(`  leaving ${c.id}: the ledger names it ${c.name}, but that id now carries another name`);
   }
-  console.log(`zones-sweep: ${ledgers.length} ledger(s) read; ${present.length} zone(s) of earlier runs still on ${config.baseUrl}`);
+  console.log(
+    `zones-sweep: ${ledgers.length} ledger(s) read; ${present.length} zone(s) of earlier runs still on ${config.baseUrl}`,
+  );
   for (const c of present) console.log(`  ${args.yes ? 'deleting' : 'would delete'} ${c.id} ${c.name} (${c.source})`);
   if (!args.yes) {
     if (present.length > 0) console.log('dry run: nothing was deleted; add --yes to delete');
     return;
   }
   const outcome = await carryOutSweep(config, plan, join(config.reportsDir, 'ledgers', `sweep-${newRunId()}.jsonl`));
-  for (const { candidate, reason } of outcome.failed) console.log(`  left ${candidate.id} ${candidate.name}: ${reason}`);
+  for (const { candidate, reason } of outcome.failed)
+    console.log(`  left ${candidate.id} ${candidate.name}: ${reason}`);
   console.log(`zones-sweep: deleted ${outcome.deleted.length}, could not delete ${outcome.failed.length}`);
   if (outcome.failed.length > 0) process.exitCode = 1;
 }
 
-main().catch((error: unknown) => cannotRun(error instanceof CannotRunError || error instanceof Error ? error.message : String(error)));
+main().catch((error: unknown) =>
+  cannotRun(error instanceof CannotRunError || error instanceof Error ? error.message : String(error)),
+);

@@ -2,11 +2,11 @@
 // every bad variable in one message: a run against a half-configured shop is worse than no run.
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
+import { knownSettingNames, settingDocs } from './settings.ts';
 import { dottedPathProblem } from './target/dotted-path.ts';
 import { canonicalJson, parseJson } from './target/json.ts';
-import { proxyProblem, proxyRouteFor, shownProxy, type ProxyRoute } from './target/proxy.ts';
+import { type ProxyRoute, proxyProblem, proxyRouteFor, shownProxy } from './target/proxy.ts';
 import { SETTABLE_FIELDS } from './target/records.ts';
-import { knownSettingNames, settingDocs } from './settings.ts';
 import { caFileProblem } from './target/trust.ts';
 
 export type Envelope = 'wrapped' | 'bare';
@@ -107,13 +107,20 @@ export function readTargetConfig(env: Environment): TargetConfig {
   // what an unset CI secret looks like, and a nightly job must not go green without reaching its shop.
   const baseUrlSet = env.ZONES_BASE_URL !== undefined;
   if (baseUrlSet && env.ZONES_BASE_URL!.trim() === '') {
-    bad('ZONES_BASE_URL', 'is set but empty (an unset CI secret?): give the shop\'s address, or remove the variable to certify the embedded reference');
+    bad(
+      'ZONES_BASE_URL',
+      "is set but empty (an unset CI secret?): give the shop's address, or remove the variable to certify the embedded reference",
+    );
   }
   if (!baseUrlSet) {
     for (const name of SHOP_SETTINGS) {
       // ZONES_TLS_INSECURE=0 is the default spelled out, as a shared CI block may do: no sign of a shop.
       const asDefault = name === 'ZONES_TLS_INSECURE' && env[name]?.trim() === '0';
-      if (env[name] !== undefined && !asDefault) bad(name, 'is set but ZONES_BASE_URL is not: without it the run would certify the embedded reference, not your shop');
+      if (env[name] !== undefined && !asDefault)
+        bad(
+          name,
+          'is set but ZONES_BASE_URL is not: without it the run would certify the embedded reference, not your shop',
+        );
     }
   }
 
@@ -125,7 +132,8 @@ export function readTargetConfig(env: Environment): TargetConfig {
     } catch {
       bad('ZONES_BASE_URL', `is not a URL (got "${baseUrl}")`);
     }
-    if (url && url.protocol !== 'http:' && url.protocol !== 'https:') bad('ZONES_BASE_URL', 'must start with http:// or https://');
+    if (url && url.protocol !== 'http:' && url.protocol !== 'https:')
+      bad('ZONES_BASE_URL', 'must start with http:// or https://');
     if (url && (url.search !== '' || url.hash !== '')) bad('ZONES_BASE_URL', 'must not carry a query or fragment');
     baseUrl = baseUrl.replace(/\/+$/, '');
   }
@@ -139,22 +147,36 @@ export function readTargetConfig(env: Environment): TargetConfig {
   const caProblem = caFile === undefined ? undefined : caFileProblem(caFile);
   if (caProblem) bad('ZONES_CA_FILE', caProblem);
   const insecure = value('ZONES_TLS_INSECURE');
-  if (insecure !== '0' && insecure !== '1') bad('ZONES_TLS_INSECURE', `must be 1 (do not verify the shop's certificate) or 0 (got "${insecure}")`);
-  if (insecure === '1' && caFile !== undefined) bad('ZONES_TLS_INSECURE', 'and ZONES_CA_FILE contradict each other: with 1, no certificate is verified, so the CA would change nothing');
-  if (insecure === '1' && url?.protocol === 'http:') bad('ZONES_TLS_INSECURE', 'applies only to an https:// ZONES_BASE_URL: over http:// there is no certificate to verify');
+  if (insecure !== '0' && insecure !== '1')
+    bad('ZONES_TLS_INSECURE', `must be 1 (do not verify the shop's certificate) or 0 (got "${insecure}")`);
+  if (insecure === '1' && caFile !== undefined)
+    bad(
+      'ZONES_TLS_INSECURE',
+      'and ZONES_CA_FILE contradict each other: with 1, no certificate is verified, so the CA would change nothing',
+    );
+  if (insecure === '1' && url?.protocol === 'http:')
+    bad(
+      'ZONES_TLS_INSECURE',
+      'applies only to an https:// ZONES_BASE_URL: over http:// there is no certificate to verify',
+    );
   const token = value('ZONES_ACCESS_TOKEN');
   if (baseUrl !== '' && token === '') bad('ZONES_ACCESS_TOKEN', 'is required when ZONES_BASE_URL is set');
 
   const authHeader = value('ZONES_AUTH_HEADER');
   if (!HEADER_NAME.test(authHeader)) bad('ZONES_AUTH_HEADER', `is not a valid header name (got "${authHeader}")`);
   const authScheme = value('ZONES_AUTH_SCHEME');
-  if (authScheme !== '' && !HEADER_NAME.test(authScheme)) bad('ZONES_AUTH_SCHEME', `must be one word such as Bearer (got "${authScheme}")`);
+  if (authScheme !== '' && !HEADER_NAME.test(authScheme))
+    bad('ZONES_AUTH_SCHEME', `must be one word such as Bearer (got "${authScheme}")`);
 
   const apiVersion = value('ZONES_API_VERSION');
-  if (!PATH_SEGMENT.test(apiVersion)) bad('ZONES_API_VERSION', `must be one path segment such as 2026-07 (got "${apiVersion}")`);
+  if (!PATH_SEGMENT.test(apiVersion))
+    bad('ZONES_API_VERSION', `must be one path segment such as 2026-07 (got "${apiVersion}")`);
   const statusParam = value('ZONES_STATUS_PARAM');
 
-  const statuses = value('ZONES_STATUSES').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const statuses = value('ZONES_STATUSES')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (!statuses.includes('draft') || statuses.length < 2) {
     bad('ZONES_STATUSES', `must contain draft and at least one other status (got "${statuses.join(',')}")`);
   } else if (new Set(statuses).size !== statuses.length) {
@@ -162,40 +184,67 @@ export function readTargetConfig(env: Environment): TargetConfig {
   }
 
   const filterValues: Record<string, string> = {};
-  for (const pair of value('ZONES_STATUS_FILTER_VALUES').split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const pair of value('ZONES_STATUS_FILTER_VALUES')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const [status, filterValue, ...rest] = pair.split('=').map((part) => part.trim());
-    if (!status || !filterValue || rest.length > 0) bad('ZONES_STATUS_FILTER_VALUES', `must be status=value pairs separated by commas (got "${pair}")`);
-    else if (!statuses.includes(status)) bad('ZONES_STATUS_FILTER_VALUES', `names "${status}", which is not in ZONES_STATUSES`);
+    if (!status || !filterValue || rest.length > 0)
+      bad('ZONES_STATUS_FILTER_VALUES', `must be status=value pairs separated by commas (got "${pair}")`);
+    else if (!statuses.includes(status))
+      bad('ZONES_STATUS_FILTER_VALUES', `names "${status}", which is not in ZONES_STATUSES`);
     else filterValues[status] = filterValue;
   }
 
   const envelope = value('ZONES_ENVELOPE');
-  if (envelope !== 'wrapped' && envelope !== 'bare') bad('ZONES_ENVELOPE', `must be wrapped or bare (got "${envelope}")`);
+  if (envelope !== 'wrapped' && envelope !== 'bare')
+    bad('ZONES_ENVELOPE', `must be wrapped or bare (got "${envelope}")`);
   const idField = value('ZONES_ID_FIELD');
   const zoneKey = value('ZONES_ZONE_KEY');
   const listKey = value('ZONES_LIST_KEY');
-  for (const [name, path] of [['ZONES_ZONE_KEY', zoneKey], ['ZONES_LIST_KEY', listKey]] as const) {
+  for (const [name, path] of [
+    ['ZONES_ZONE_KEY', zoneKey],
+    ['ZONES_LIST_KEY', listKey],
+  ] as const) {
     const problem = dottedPathProblem(path);
     if (problem) bad(name, problem);
-    else if (envelope === 'bare' && isSet(name)) bad(name, 'applies only with ZONES_ENVELOPE=wrapped: a bare body has no key');
+    else if (envelope === 'bare' && isSet(name))
+      bad(name, 'applies only with ZONES_ENVELOPE=wrapped: a bare body has no key');
   }
 
   const paging = value('ZONES_PAGING');
   if (!PAGING_MODES.includes(paging)) bad('ZONES_PAGING', `must be link, page or cursor (got "${paging}")`);
-  if (paging === 'cursor' && envelope === 'bare') bad('ZONES_PAGING', 'cannot be cursor with ZONES_ENVELOPE=bare: a bare list is a plain array, with no place for a next cursor');
+  if (paging === 'cursor' && envelope === 'bare')
+    bad(
+      'ZONES_PAGING',
+      'cannot be cursor with ZONES_ENVELOPE=bare: a bare list is a plain array, with no place for a next cursor',
+    );
   const pageParam = value('ZONES_PAGE_PARAM');
   const cursorField = value('ZONES_CURSOR_FIELD');
   const cursorParam = value('ZONES_CURSOR_PARAM');
   // Set without its mode, a companion would change nothing and lists would quietly end after one page.
-  const companions = [['ZONES_PAGE_PARAM', 'page'], ['ZONES_CURSOR_FIELD', 'cursor'], ['ZONES_CURSOR_PARAM', 'cursor']] as const;
-  for (const [name, mode] of companions) if (isSet(name) && paging !== mode) bad(name, `applies only with ZONES_PAGING=${mode} (got "${paging}")`);
+  const companions = [
+    ['ZONES_PAGE_PARAM', 'page'],
+    ['ZONES_CURSOR_FIELD', 'cursor'],
+    ['ZONES_CURSOR_PARAM', 'cursor'],
+  ] as const;
+  for (const [name, mode] of companions)
+    if (isSet(name) && paging !== mode) bad(name, `applies only with ZONES_PAGING=${mode} (got "${paging}")`);
   const cursorFieldProblem = dottedPathProblem(cursorField);
   if (cursorFieldProblem) bad('ZONES_CURSOR_FIELD', cursorFieldProblem);
   // Every page request keeps the filter, so the paging parameter cannot be the filter's.
-  const pagingParam = paging === 'page' ? (['ZONES_PAGE_PARAM', pageParam] as const) : paging === 'cursor' ? (['ZONES_CURSOR_PARAM', cursorParam] as const) : undefined;
-  if (pagingParam && pagingParam[1] === statusParam) bad(pagingParam[0], `must differ from ZONES_STATUS_PARAM (both are "${statusParam}")`);
+  const pagingParam =
+    paging === 'page'
+      ? (['ZONES_PAGE_PARAM', pageParam] as const)
+      : paging === 'cursor'
+        ? (['ZONES_CURSOR_PARAM', cursorParam] as const)
+        : undefined;
+  if (pagingParam && pagingParam[1] === statusParam)
+    bad(pagingParam[0], `must differ from ZONES_STATUS_PARAM (both are "${statusParam}")`);
 
-  const coverageSamples = readCoverageSamples(value('ZONES_COVERAGE_SAMPLES'), (why) => bad('ZONES_COVERAGE_SAMPLES', why));
+  const coverageSamples = readCoverageSamples(value('ZONES_COVERAGE_SAMPLES'), (why) =>
+    bad('ZONES_COVERAGE_SAMPLES', why),
+  );
   const extraFields = readExtraFields(value('ZONES_EXTRA_FIELDS'), (why) => bad('ZONES_EXTRA_FIELDS', why));
 
   const bookingHook = value('ZONES_BOOKING_HOOK') || undefined;
@@ -213,14 +262,24 @@ export function readTargetConfig(env: Environment): TargetConfig {
   // Parsed, a zone list takes some 7 times its size (8 MiB: 60 MiB of heap); past 32 MiB one body
   // alone would take the run beyond a few hundred MiB.
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < MIN_BODY_BYTES || maxBodyBytes > MAX_BODY_BYTES) {
-    bad('ZONES_MAX_BODY_BYTES', `must be a whole number of bytes between ${MIN_BODY_BYTES} and ${MAX_BODY_BYTES} (got "${maxBodyText}")`);
+    bad(
+      'ZONES_MAX_BODY_BYTES',
+      `must be a whole number of bytes between ${MIN_BODY_BYTES} and ${MAX_BODY_BYTES} (got "${maxBodyText}")`,
+    );
   }
 
   const maxRps = Number(value('ZONES_MAX_RPS'));
-  if (!Number.isFinite(maxRps) || maxRps < 0 || maxRps > 1000) bad('ZONES_MAX_RPS', `must be a number of requests per second from 0 (off) to 1000 (got "${value('ZONES_MAX_RPS')}")`);
+  if (!Number.isFinite(maxRps) || maxRps < 0 || maxRps > 1000)
+    bad(
+      'ZONES_MAX_RPS',
+      `must be a number of requests per second from 0 (off) to 1000 (got "${value('ZONES_MAX_RPS')}")`,
+    );
   const consistencyTimeoutMs = Number(value('ZONES_CONSISTENCY_TIMEOUT_MS'));
   if (!Number.isInteger(consistencyTimeoutMs) || consistencyTimeoutMs < 0 || consistencyTimeoutMs > 600_000) {
-    bad('ZONES_CONSISTENCY_TIMEOUT_MS', `must be a whole number of milliseconds from 0 to 600000 (got "${value('ZONES_CONSISTENCY_TIMEOUT_MS')}")`);
+    bad(
+      'ZONES_CONSISTENCY_TIMEOUT_MS',
+      `must be a whole number of milliseconds from 0 to 600000 (got "${value('ZONES_CONSISTENCY_TIMEOUT_MS')}")`,
+    );
   }
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -259,7 +318,14 @@ export function readTargetConfig(env: Environment): TargetConfig {
 }
 
 /** Settings that only make sense for a shop: any of them without ZONES_BASE_URL is a slip, not a choice. */
-const SHOP_SETTINGS = ['ZONES_ACCESS_TOKEN', 'ZONES_BOOKED_ZONE_ID', 'ZONES_BOOKING_HOOK', 'ZONES_BOOKING_CLEANUP_HOOK', 'ZONES_CA_FILE', 'ZONES_TLS_INSECURE'];
+const SHOP_SETTINGS = [
+  'ZONES_ACCESS_TOKEN',
+  'ZONES_BOOKED_ZONE_ID',
+  'ZONES_BOOKING_HOOK',
+  'ZONES_BOOKING_CLEANUP_HOOK',
+  'ZONES_CA_FILE',
+  'ZONES_TLS_INSECURE',
+];
 
 /** A name written as if for this suite, with a slip: the setting it was surely meant to be. */
 function nearMiss(name: string): string | undefined {
@@ -333,5 +399,11 @@ export function describeTarget(config: TargetConfig): Record<string, unknown> {
   const set = (value: string | undefined) => (value ? '(set, not shown)' : '(not set)');
   // So may a proxy URL: its host is shown, never its user or password.
   const proxyShown = proxy ? `${shownProxy(proxy.url)} (${proxy.variable})` : '(none)';
-  return { ...shown, token: config.token === '' ? '(none)' : '(set, not shown)', bookingHook: set(bookingHook), bookingCleanupHook: set(bookingCleanupHook), proxy: proxyShown };
+  return {
+    ...shown,
+    token: config.token === '' ? '(none)' : '(set, not shown)',
+    bookingHook: set(bookingHook),
+    bookingCleanupHook: set(bookingCleanupHook),
+    proxy: proxyShown,
+  };
 }

@@ -8,7 +8,9 @@ export const SPEC_VERSION = '2026-07';
 
 /** Why a run at another version segment (ZONES_API_VERSION) says nothing about the documented paths. */
 export function otherVersionNote(version: string): string | undefined {
-  return version === SPEC_VERSION ? undefined : `checked at version segment ${version} (ZONES_API_VERSION), not the specification's ${SPEC_VERSION}`;
+  return version === SPEC_VERSION
+    ? undefined
+    : `checked at version segment ${version} (ZONES_API_VERSION), not the specification's ${SPEC_VERSION}`;
 }
 
 export interface Rule {
@@ -23,27 +25,63 @@ const must = (id: string, title: string, source: string): Rule => ({ id, level: 
 const should = (id: string, title: string, source: string): Rule => ({ id, level: 'should', title, source });
 
 export const rules: readonly Rule[] = [
-  must('AUTH-01', 'a list request without a credential is refused and carries no zone data', 'Authentication 1; Errors 2'),
+  must(
+    'AUTH-01',
+    'a list request without a credential is refused and carries no zone data',
+    'Authentication 1; Errors 2',
+  ),
   must('AUTH-02', 'a create request without a credential is refused', 'Authentication 1; Errors 2'),
   must('AUTH-03', 'an update request without a credential is refused', 'Authentication 1; Errors 2'),
   must('AUTH-04', 'a delete request without a credential is refused', 'Authentication 1; Errors 2'),
-  must('AUTH-05', 'a refused unauthenticated call has no effect', 'Authentication 1: a request without it is not a valid call'),
+  must(
+    'AUTH-05',
+    'a refused unauthenticated call has no effect',
+    'Authentication 1: a request without it is not a valid call',
+  ),
   must('AUTH-06', 'a wrong credential is refused like a missing one', 'Authentication 1; Errors 2'),
-  must('CREATE-01', 'a create stores the name and coverage sent and the zone appears in the list', 'Endpoints: POST; What the service does 2'),
+  must(
+    'CREATE-01',
+    'a create stores the name and coverage sent and the zone appears in the list',
+    'Endpoints: POST; What the service does 2',
+  ),
   must('CREATE-02', 'a new zone is in draft status', 'What the service does 2; States and transitions'),
   must('CREATE-03', 'a create never yields a non-draft zone, whatever status the body asks for', 'Endpoints rule 3'),
   must('LIST-01', 'the unfiltered list returns every zone of the shop, whatever its status', 'Endpoints rule 2'),
   must('LIST-02', 'the list filtered by a status returns exactly the zones in that status', 'What the service does 3'),
   must('UPDATE-01', 'an update changes the name', 'Endpoints rule 4'),
   must('UPDATE-02', 'an update changes the coverage', 'Endpoints rule 4'),
-  must('UPDATE-03', 'an update changes the status, and the list and the filter reflect it', 'Endpoints rule 4; Zone fields: status'),
+  must(
+    'UPDATE-03',
+    'an update changes the status, and the list and the filter reflect it',
+    'Endpoints rule 4; Zone fields: status',
+  ),
   must('UPDATE-04', 'an update changes only the zone it addresses', 'Endpoints rule 4'),
-  must('DELETE-01', 'a delete of a zone with no booking history removes it permanently', 'Endpoints rule 5; What the service does 4'),
-  must('DELETE-02', 'a delete of a zone with booking history is refused and the zone stays unchanged', 'Endpoints rule 5; Errors 1'),
-  must('PATH-01', 'every operation answers at its documented path under the version segment', 'Endpoints; Versioning 1-2'),
+  must(
+    'DELETE-01',
+    'a delete of a zone with no booking history removes it permanently',
+    'Endpoints rule 5; What the service does 4',
+  ),
+  must(
+    'DELETE-02',
+    'a delete of a zone with booking history is refused and the zone stays unchanged',
+    'Endpoints rule 5; Errors 1',
+  ),
+  must(
+    'PATH-01',
+    'every operation answers at its documented path under the version segment',
+    'Endpoints; Versioning 1-2',
+  ),
   should('PROFILE-01', 'bodies match the profile schemas', 'profile: Shopify REST conventions'),
-  should('PROFILE-02', 'success codes follow the profile', 'profile: 201 create, 200 list and update, 200 or 204 delete'),
-  should('PROFILE-03', 'refusal codes follow the profile', 'profile: 401 unauthenticated, 422 booked delete, 404 unknown id'),
+  should(
+    'PROFILE-02',
+    'success codes follow the profile',
+    'profile: 201 create, 200 list and update, 200 or 204 delete',
+  ),
+  should(
+    'PROFILE-03',
+    'refusal codes follow the profile',
+    'profile: 401 unauthenticated, 422 booked delete, 404 unknown id',
+  ),
 ];
 
 const byId = new Map(rules.map((rule) => [rule.id, rule]));

@@ -20,7 +20,9 @@ function zoneSchema(config: TargetConfig): object {
 
 /** The schema of a body that holds `inner` at this dotted path (ZONES_ZONE_KEY, ZONES_LIST_KEY). */
 function underPath(path: string, inner: object): object {
-  return path.split('.').reduceRight<object>((schema, key) => ({ type: 'object', required: [key], properties: { [key]: schema } }), inner);
+  return path
+    .split('.')
+    .reduceRight<object>((schema, key) => ({ type: 'object', required: [key], properties: { [key]: schema } }), inner);
 }
 
 function schemas(config: TargetConfig): Record<SchemaName, object> {

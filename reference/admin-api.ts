@@ -2,12 +2,12 @@
 import type { IncomingMessage } from 'node:http';
 import { letsThrough, refusalFor } from './access.ts';
 import { readJsonBody } from './body.ts';
-import { checkCredential, type Credential } from './credentials.ts';
+import { type Credential, checkCredential } from './credentials.ts';
 import { createZone } from './operations/create.ts';
 import { deleteZone } from './operations/delete.ts';
 import { listedRecords, listZones } from './operations/list.ts';
 import { updateZone } from './operations/update.ts';
-import { notFound, reply, type Reply } from './respond.ts';
+import { notFound, type Reply, reply } from './respond.ts';
 import { matchAdminRoute, type Operation } from './routes.ts';
 import type { ZoneService } from './service.ts';
 
@@ -20,7 +20,11 @@ interface Call {
 
 function unauthorized({ style }: ZoneService, extra: Record<string, unknown> = {}): Reply {
   const headers: Record<string, string> = style.authScheme ? { 'www-authenticate': style.authScheme } : {};
-  return reply(style.codes?.unauthenticated ?? 401, { errors: `a valid credential is required in the ${style.authHeader} header`, ...extra }, headers);
+  return reply(
+    style.codes?.unauthenticated ?? 401,
+    { errors: `a valid credential is required in the ${style.authHeader} header`, ...extra },
+    headers,
+  );
 }
 
 async function perform(service: ZoneService, { req, operation, zoneId, query }: Call): Promise<Reply> {
@@ -69,6 +73,7 @@ export async function answerAdminRequest(
   }
   const call: Call = { req, operation: route.operation, zoneId: route.zoneId, query };
   const filtered = (query.get(service.style.statusParam) ?? '') !== '';
-  if (credential !== 'valid' && !letsThrough(service.fault, call.operation, credential, filtered)) return refuse(service, call, credential);
+  if (credential !== 'valid' && !letsThrough(service.fault, call.operation, credential, filtered))
+    return refuse(service, call, credential);
   return perform(service, call);
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { JsonBodyError, parseExactJson } from './json.ts';
-import { reply, type Reply } from './respond.ts';
+import { type Reply, reply } from './respond.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -43,7 +43,10 @@ export async function readJsonBody(req: IncomingMessage): Promise<JsonBody> {
   const body = await readBodyText(req);
   if (body.kind === 'too-large') {
     // The rest of the body is never read, so this connection cannot carry another request.
-    return { ok: false, reply: reply(413, { errors: `the body is larger than ${MAX_BODY_BYTES} bytes` }, { connection: 'close' }) };
+    return {
+      ok: false,
+      reply: reply(413, { errors: `the body is larger than ${MAX_BODY_BYTES} bytes` }, { connection: 'close' }),
+    };
   }
   if (body.kind === 'not-utf8') return { ok: false, reply: reply(400, { errors: 'the body is not UTF-8 text' }) };
   try {

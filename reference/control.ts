@@ -1,7 +1,7 @@
 // TEST-ONLY control surface, outside /admin/api and without authentication. The spec does not say how
 // bookings are made, yet DELETE-02 needs a zone with booking history; this route gives one to the
 // embedded reference. A real shop never has it.
-import { notFound, reply, type Reply } from './respond.ts';
+import { notFound, type Reply, reply } from './respond.ts';
 import type { ZoneService } from './service.ts';
 
 export const CONTROL_PREFIX = '/__reference__/';

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { has, type Fault } from './faults.ts';
+import { type Fault, has } from './faults.ts';
 import type { HouseStyle } from './styles.ts';
 
 export type Credential = 'valid' | 'wrong' | 'missing';

@@ -20,8 +20,10 @@ export function putAtPath(body: Record<string, unknown>, path: string, value: un
   let holder = body;
   for (const key of keys.slice(0, -1)) {
     const next = Object.hasOwn(holder, key) ? holder[key] : undefined;
-    if (next !== undefined && !isObject(next)) throw new Error(`style error: "${path}" runs through a value that is not an object`);
-    if (next === undefined) Object.defineProperty(holder, key, { value: {}, enumerable: true, writable: true, configurable: true });
+    if (next !== undefined && !isObject(next))
+      throw new Error(`style error: "${path}" runs through a value that is not an object`);
+    if (next === undefined)
+      Object.defineProperty(holder, key, { value: {}, enumerable: true, writable: true, configurable: true });
     holder = holder[key] as Record<string, unknown>;
   }
   Object.defineProperty(holder, keys.at(-1)!, { value, enumerable: true, writable: true, configurable: true });

@@ -25,7 +25,8 @@ function nestingDepth(text: string): number {
 
 export function parseExactJson(text: string): unknown {
   if (text.trim() === '') throw new JsonBodyError('the body is empty; a JSON object is expected');
-  if (nestingDepth(text) > MAX_NESTING) throw new JsonBodyError(`the JSON is nested more than ${MAX_NESTING} levels deep`);
+  if (nestingDepth(text) > MAX_NESTING)
+    throw new JsonBodyError(`the JSON is nested more than ${MAX_NESTING} levels deep`);
   try {
     return parse(text);
   } catch (error) {

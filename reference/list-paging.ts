@@ -1,6 +1,6 @@
 // Lists split into pages, for the styles that page (HouseStyle.paging). A page number or cursor the
 // shop cannot read is the client's mistake: a 400 that says so, never a crash or a quiet first page.
-import { reply, type Reply } from './respond.ts';
+import { type Reply, reply } from './respond.ts';
 import type { ListPaging } from './styles.ts';
 import type { StoredZone, ZoneStore } from './zone-store.ts';
 
@@ -14,7 +14,8 @@ export function pageOf(paging: ListPaging, store: ZoneStore, zones: StoredZone[]
 }
 
 function byPageNumber(paging: ListPaging, zones: StoredZone[], asked: string): ListPage {
-  if (asked !== '' && !/^[1-9][0-9]{0,8}$/.test(asked)) return refused(`${paging.param} must be a whole number from 1 (got "${asked}")`);
+  if (asked !== '' && !/^[1-9][0-9]{0,8}$/.test(asked))
+    return refused(`${paging.param} must be a whole number from 1 (got "${asked}")`);
   const start = ((asked === '' ? 1 : Number(asked)) - 1) * paging.size;
   return { ok: true, zones: zones.slice(start, start + paging.size) };
 }
@@ -30,7 +31,11 @@ function byCursor(paging: ListPaging, store: ZoneStore, zones: StoredZone[], ask
   }
   const shown = rest.slice(0, paging.size);
   const last = shown.at(-1);
-  return { ok: true, zones: shown, nextCursor: rest.length > shown.length && last ? cursorAfter(store.positionOf(last.id)) : undefined };
+  return {
+    ok: true,
+    zones: shown,
+    nextCursor: rest.length > shown.length && last ? cursorAfter(store.positionOf(last.id)) : undefined,
+  };
 }
 
 const cursorAfter = (position: number): string => Buffer.from(`after:${position}`).toString('base64url');

@@ -7,7 +7,11 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, body, headers });
+export const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
+  status,
+  body,
+  headers,
+});
 
 export const notFound = (): Reply => reply(404, { errors: 'Not Found' });
 
@@ -15,7 +19,10 @@ export function sendReply(res: ServerResponse, { status, body, headers }: Reply)
   // undefined: an answer with no body at all, as some shops give to a create.
   const text = body === undefined ? '' : toJsonText(body);
   // A 204 carries no content, so no content headers either (RFC 9110 §15.3.5).
-  const contentHeaders = status === 204 ? {} : { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) };
+  const contentHeaders =
+    status === 204
+      ? {}
+      : { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) };
   res.writeHead(status, { ...headers, ...contentHeaders });
   res.end(status === 204 ? undefined : text);
 }

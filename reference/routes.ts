@@ -1,4 +1,4 @@
-import { has, type Fault } from './faults.ts';
+import { type Fault, has } from './faults.ts';
 
 export const API_VERSION = '2026-07';
 const VERSION_PREFIX = `/admin/api/${API_VERSION}/`;
@@ -13,7 +13,8 @@ export type AdminRoute =
 const notFound: AdminRoute = { kind: 'not-found' };
 
 /** Every path under /admin/api needs a credential, including ones that then turn out not to exist. */
-export const isAdminPath = (pathname: string): boolean => pathname === '/admin/api' || pathname.startsWith('/admin/api/');
+export const isAdminPath = (pathname: string): boolean =>
+  pathname === '/admin/api' || pathname.startsWith('/admin/api/');
 
 function decodeSegment(segment: string): string | undefined {
   try {

@@ -3,11 +3,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { answerAdminRequest } from './admin-api.ts';
 import { answerControlRequest, isControlPath } from './control.ts';
-import { resolveFault, type Fault } from './faults.ts';
-import { notFound, reply, sendReply, type Reply } from './respond.ts';
+import { type Fault, resolveFault } from './faults.ts';
+import { notFound, type Reply, reply, sendReply } from './respond.ts';
 import { isAdminPath } from './routes.ts';
 import { createZoneService, plantZone, type ZoneService } from './service.ts';
-import { resolveStyle, type HouseStyle } from './styles.ts';
+import { type HouseStyle, resolveStyle } from './styles.ts';
 import type { StoredZone } from './zone-store.ts';
 
 export interface ReferenceOptions {

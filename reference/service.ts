@@ -24,13 +24,24 @@ export const now = (): string => new Date().toISOString();
  * A zone put straight into the store, in draft, past the API and any fault: what a shop holds before a
  * run (somebody else's zone, or one with booking history). For self-tests; no route leads here.
  */
-export function plantZone(service: ZoneService, fields: { name: string; coverage: unknown; bookings?: number }): string {
+export function plantZone(
+  service: ZoneService,
+  fields: { name: string; coverage: unknown; bookings?: number },
+): string {
   const at = now();
   const id = service.nextId();
   const status = draftStatus(service.style);
   service.store.put({
-    id, name: fields.name, coverage: fields.coverage, status, createdAt: at, updatedAt: at, bookings: fields.bookings ?? 0,
-    statusAtCreation: status, awaitingFirstUpdate: false, softDeleted: false,
+    id,
+    name: fields.name,
+    coverage: fields.coverage,
+    status,
+    createdAt: at,
+    updatedAt: at,
+    bookings: fields.bookings ?? 0,
+    statusAtCreation: status,
+    awaitingFirstUpdate: false,
+    softDeleted: false,
   });
   return id;
 }

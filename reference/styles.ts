@@ -106,7 +106,11 @@ export const houseStyles: Record<string, HouseStyle> = {
     idStyle: 'big-number',
     putReplaces: true,
     createAnswer: 'empty',
-    moves: { draft: ['draft', 'published'], published: ['published', 'draft', 'archived'], archived: ['archived', 'published'] },
+    moves: {
+      draft: ['draft', 'published'],
+      published: ['published', 'draft', 'archived'],
+      archived: ['archived', 'published'],
+    },
     filterValues: { draft: 'unpublished' },
   },
   // Correct, with other codes than the profile's wherever the specification shows none: every SHOULD

@@ -1,6 +1,6 @@
 // Turns a parsed request body into zone fields, or into the 422 errors a client can act on.
 import { exampleAtPath, valueAtPath } from './dotted-path.ts';
-import { zoneKeyOf, type HouseStyle } from './styles.ts';
+import { type HouseStyle, zoneKeyOf } from './styles.ts';
 
 export const MAX_NAME_LENGTH = 255;
 
@@ -25,7 +25,9 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 function unwrap(style: HouseStyle, body: unknown): Checked<Record<string, unknown>> {
   if (style.envelope === 'bare') {
-    return isObject(body) ? { ok: true, value: body } : { ok: false, errors: { base: ['the body must be a JSON object'] } };
+    return isObject(body)
+      ? { ok: true, value: body }
+      : { ok: false, errors: { base: ['the body must be a JSON object'] } };
   }
   const key = zoneKeyOf(style);
   const fields = valueAtPath(body, key);
@@ -44,7 +46,10 @@ function nameProblem(name: unknown): string | undefined {
 function coverageProblem(style: HouseStyle, coverage: unknown): string | undefined {
   if (style.coverageSchema !== 'regions') return undefined;
   const regions = isObject(coverage) && Object.keys(coverage).length === 1 ? coverage.regions : undefined;
-  const valid = Array.isArray(regions) && regions.length > 0 && regions.every((region) => typeof region === 'string' && region !== '');
+  const valid =
+    Array.isArray(regions) &&
+    regions.length > 0 &&
+    regions.every((region) => typeof region === 'string' && region !== '');
   return valid ? undefined : 'must match the schema {"regions": [string, ...]} with no other property';
 }
 
@@ -57,7 +62,8 @@ export function checkCreate(style: HouseStyle, body: unknown): Checked<CreateFie
   if (problem) errors.name = [problem];
   if (!Object.hasOwn(value, 'coverage')) errors.coverage = ['is required'];
   else if (coverageProblem(style, value.coverage)) errors.coverage = [coverageProblem(style, value.coverage)!];
-  for (const field of Object.keys(style.requiredOnCreate ?? {})) if (!Object.hasOwn(value, field)) errors[field] = ['is required'];
+  for (const field of Object.keys(style.requiredOnCreate ?? {}))
+    if (!Object.hasOwn(value, field)) errors[field] = ['is required'];
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, value: { name: value.name as string, coverage: value.coverage, requestedStatus: value.status } };
 }

@@ -1,6 +1,6 @@
 import { putAtPath } from './dotted-path.ts';
 import { idForJson } from './ids.ts';
-import { listKeyOf, zoneKeyOf, type HouseStyle } from './styles.ts';
+import { type HouseStyle, listKeyOf, zoneKeyOf } from './styles.ts';
 import type { StoredZone } from './zone-store.ts';
 
 export type ZoneRecord = Record<string, unknown>;

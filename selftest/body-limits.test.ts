@@ -3,9 +3,16 @@
 // and keys such as "__proto__" stay plain members of a record.
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { EVIDENCE_BYTES, readBodyWithin } from '../helpers/target/body-limits.ts';
 import { readTargetConfig } from '../helpers/config.ts';
-import { canonicalJson, JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, parseJson, stringifyJson } from '../helpers/target/json.ts';
+import { EVIDENCE_BYTES, readBodyWithin } from '../helpers/target/body-limits.ts';
+import {
+  canonicalJson,
+  JsonTooDeepError,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
+  parseJson,
+  stringifyJson,
+} from '../helpers/target/json.ts';
 import { readZoneList } from '../helpers/target/records.ts';
 import { describeNotJson, printable } from '../helpers/target/what-came-back.ts';
 
@@ -14,25 +21,36 @@ const neverAborted = new AbortController().signal;
 /** An endless body, counting what the reader pulled from it. */
 function endless(chunkBytes: number): { stream: Readable; pulled: () => number } {
   let pulled = 0;
-  const stream = Readable.from((function* () {
-    for (;;) {
-      pulled += 1;
-      yield Buffer.alloc(chunkBytes, 0x20);
-    }
-  })());
+  const stream = Readable.from(
+    (function* () {
+      for (;;) {
+        pulled += 1;
+        yield Buffer.alloc(chunkBytes, 0x20);
+      }
+    })(),
+  );
   return { stream, pulled: () => pulled };
 }
 
 describe('the body reader', () => {
   test('reads a body within the limit whole, decoded as undici would (byte-order mark dropped)', async () => {
     const body = Readable.from([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"zones":'), Buffer.from('[]}')]);
-    expect(await readBodyWithin(body, { maxBytes: 1024, deadline: neverAborted })).toEqual({ whole: true, text: '{"zones":[]}' });
+    expect(await readBodyWithin(body, { maxBytes: 1024, deadline: neverAborted })).toEqual({
+      whole: true,
+      text: '{"zones":[]}',
+    });
   });
 
   test('a body exactly at the limit is whole; one byte more is not', async () => {
-    const at = await readBodyWithin(Readable.from([Buffer.alloc(1024, 0x20)]), { maxBytes: 1024, deadline: neverAborted });
+    const at = await readBodyWithin(Readable.from([Buffer.alloc(1024, 0x20)]), {
+      maxBytes: 1024,
+      deadline: neverAborted,
+    });
     expect(at.whole).toBe(true);
-    const past = await readBodyWithin(Readable.from([Buffer.alloc(1025, 0x20)]), { maxBytes: 1024, deadline: neverAborted });
+    const past = await readBodyWithin(Readable.from([Buffer.alloc(1025, 0x20)]), {
+      maxBytes: 1024,
+      deadline: neverAborted,
+    });
     expect(past).toMatchObject({ whole: false, limit: 'size', bytesRead: 1025 });
   });
 
@@ -48,7 +66,11 @@ describe('the body reader', () => {
 
   test('a body announced past the limit is refused after a glimpse for the evidence', async () => {
     const { stream } = endless(1024);
-    const read = await readBodyWithin(stream, { maxBytes: 1024 * 1024, deadline: neverAborted, announcedBytes: 300 * 1024 * 1024 });
+    const read = await readBodyWithin(stream, {
+      maxBytes: 1024 * 1024,
+      deadline: neverAborted,
+      announcedBytes: 300 * 1024 * 1024,
+    });
     expect(read).toMatchObject({ whole: false, limit: 'size', announcedBytes: 300 * 1024 * 1024 });
     expect(read.whole ? 0 : read.bytesRead).toBeLessThanOrEqual(EVIDENCE_BYTES + 1024);
   });
@@ -60,7 +82,12 @@ describe('the body reader', () => {
     // undici destroys the body when the request's signal fires; this stands in for it.
     deadline.signal.addEventListener('abort', () => stream.destroy(deadline.signal.reason as Error));
     setTimeout(() => deadline.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), 50);
-    expect(await readBodyWithin(stream, { maxBytes: 1024, deadline: deadline.signal })).toEqual({ whole: false, limit: 'time', head: '{"zo', bytesRead: 4 });
+    expect(await readBodyWithin(stream, { maxBytes: 1024, deadline: deadline.signal })).toEqual({
+      whole: false,
+      limit: 'time',
+      head: '{"zo',
+      bytesRead: 4,
+    });
   });
 
   test('a connection that breaks before the deadline is a transport problem, passed on as it is', async () => {
@@ -109,21 +136,33 @@ describe('keys that name a prototype stay plain members', () => {
   });
 
   test('"constructor" and "__proto__" members change no prototype, and copies keep them as members', () => {
-    const [zone] = readZoneList(wrapped, parseJson('{"zones":[{"id":2,"constructor":{"prototype":{"polluted":true}},"__proto__":{"polluted":true}}]}')) as Exclude<ReturnType<typeof readZoneList>, string>;
+    const [zone] = readZoneList(
+      wrapped,
+      parseJson('{"zones":[{"id":2,"constructor":{"prototype":{"polluted":true}},"__proto__":{"polluted":true}}]}'),
+    ) as Exclude<ReturnType<typeof readZoneList>, string>;
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
     // How the client builds a create body: extra fields spread under the suite's own.
     const body = { ...zone!.raw, name: 'n' };
     expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
-    expect(stringifyJson(body)).toBe('{"id":2,"constructor":{"prototype":{"polluted":true}},"__proto__":{"polluted":true},"name":"n"}');
+    expect(stringifyJson(body)).toBe(
+      '{"id":2,"constructor":{"prototype":{"polluted":true}},"__proto__":{"polluted":true},"name":"n"}',
+    );
   });
 
   test('an id, name or status found only under "__proto__" is not read through it', () => {
     const config = readTargetConfig({ ZONES_ID_FIELD: 'zone_id' });
-    expect(readZoneList(config, parseJson('{"zones":[{"__proto__":{"zone_id":1},"name":"a"}]}'))).toMatch(/item 0: the record has no usable "zone_id"/);
-    const [zone] = readZoneList(wrapped, parseJson('{"zones":[{"id":3,"__proto__":{"status":"published","name":"x"}}]}')) as Exclude<ReturnType<typeof readZoneList>, string>;
+    expect(readZoneList(config, parseJson('{"zones":[{"__proto__":{"zone_id":1},"name":"a"}]}'))).toMatch(
+      /item 0: the record has no usable "zone_id"/,
+    );
+    const [zone] = readZoneList(
+      wrapped,
+      parseJson('{"zones":[{"id":3,"__proto__":{"status":"published","name":"x"}}]}'),
+    ) as Exclude<ReturnType<typeof readZoneList>, string>;
     expect([zone!.name, zone!.status]).toEqual([undefined, undefined]);
     // Nor through what every object inherits.
-    expect(readZoneList(readTargetConfig({ ZONES_ID_FIELD: 'constructor' }), parseJson('{"zones":[{"name":"a"}]}'))).toBe('list item 0: the record has no usable "constructor" (got "undefined")');
+    expect(
+      readZoneList(readTargetConfig({ ZONES_ID_FIELD: 'constructor' }), parseJson('{"zones":[{"name":"a"}]}')),
+    ).toBe('list item 0: the record has no usable "constructor" (got "undefined")');
   });
 });
 
@@ -133,11 +172,15 @@ describe('what came back, said plainly', () => {
     expect(describeNotJson('text/html; charset=utf-8', page, 'Unexpected character')).toBe(
       'the body is HTML, not JSON (text/html; charset=utf-8), beginning "<!DOCTYPE html> <html> <head><title>Sign in</title></head> </html>": a sign-in page? Something in front of the shop may be answering in its place',
     );
-    expect(describeNotJson(undefined, '  <html lang="en">', 'x')).toMatch(/^the body is HTML, not JSON \(no content type\)/);
+    expect(describeNotJson(undefined, '  <html lang="en">', 'x')).toMatch(
+      /^the body is HTML, not JSON \(no content type\)/,
+    );
   });
 
   test('other text is named with the parse error', () => {
-    expect(describeNotJson('text/plain', 'OK', "JSON value expected but got 'O'")).toBe(`the body is not JSON (text/plain; JSON value expected but got 'O'), beginning "OK"`);
+    expect(describeNotJson('text/plain', 'OK', "JSON value expected but got 'O'")).toBe(
+      `the body is not JSON (text/plain; JSON value expected but got 'O'), beginning "OK"`,
+    );
   });
 
   test('the first characters are shortened and kept on one line', () => {

@@ -1,17 +1,17 @@
 // `npm run conformance` as a user meets it: exit codes, the one-line refusal of a run that cannot
 // happen, the report files, and the token kept out of every output.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import type { ConformanceJson } from '../helpers/report/could-not-run.ts';
 import { xml } from '../helpers/report/junit.ts';
 import { settingDocs } from '../helpers/settings.ts';
-import { startReference, type RunningReference } from '../reference/server.ts';
-import { runEntry, type ChildRun } from './run-node.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
+import { type ChildRun, runEntry } from './run-node.ts';
 
 const TOKEN = 'shpat_selftest_0123456789abcdef';
 const conformance = (env: Record<string, string>, args: string[] = []) => runEntry('bin/conformance.ts', args, env);
@@ -31,7 +31,12 @@ describe('runs that cannot happen exit 3 with one message', () => {
   });
 
   test('bad settings name every bad variable, before any request', async () => {
-    const run = await conformance({ ZONES_BASE_URL: 'http://127.0.0.1:9', ZONES_STATUSES: 'live', ZONES_ENVELOPE: 'boxed', ZONES_REPORTS_DIR: reportsDir() });
+    const run = await conformance({
+      ZONES_BASE_URL: 'http://127.0.0.1:9',
+      ZONES_STATUSES: 'live',
+      ZONES_ENVELOPE: 'boxed',
+      ZONES_REPORTS_DIR: reportsDir(),
+    });
     expect(run.code).toBe(3);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/ZONES_ACCESS_TOKEN.*ZONES_STATUSES.*ZONES_ENVELOPE/);
@@ -45,7 +50,11 @@ describe('runs that cannot happen exit 3 with one message', () => {
   });
 
   test('an unreachable target', async () => {
-    const run = await conformance({ ZONES_BASE_URL: 'http://127.0.0.1:9', ZONES_ACCESS_TOKEN: TOKEN, ZONES_REPORTS_DIR: reportsDir() });
+    const run = await conformance({
+      ZONES_BASE_URL: 'http://127.0.0.1:9',
+      ZONES_ACCESS_TOKEN: TOKEN,
+      ZONES_REPORTS_DIR: reportsDir(),
+    });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/cannot reach the target at http:\/\/127\.0\.0\.1:9/);
     expect(run.stderr + run.stdout).not.toContain(TOKEN);
@@ -54,7 +63,11 @@ describe('runs that cannot happen exit 3 with one message', () => {
   test('a target that rejects the token', async () => {
     const reference = await startReference({ token: 'the-real-token' });
     try {
-      const run = await conformance({ ZONES_BASE_URL: reference.url, ZONES_ACCESS_TOKEN: TOKEN, ZONES_REPORTS_DIR: reportsDir() });
+      const run = await conformance({
+        ZONES_BASE_URL: reference.url,
+        ZONES_ACCESS_TOKEN: TOKEN,
+        ZONES_REPORTS_DIR: reportsDir(),
+      });
       expect(run.code).toBe(3);
       expect(run.stderr).toMatch(/rejects the access token.*401/);
       expect(run.stderr + run.stdout).not.toContain(TOKEN);
@@ -66,17 +79,23 @@ describe('runs that cannot happen exit 3 with one message', () => {
   test('a list that cannot be read with the envelope and id settings', async () => {
     const reference = await startReference({ token: TOKEN });
     try {
-      const run = await conformance({ ...settingsForStyle(reference.style, reference.url, TOKEN), ZONES_ENVELOPE: 'bare', ZONES_REPORTS_DIR: reportsDir() });
+      const run = await conformance({
+        ...settingsForStyle(reference.style, reference.url, TOKEN),
+        ZONES_ENVELOPE: 'bare',
+        ZONES_REPORTS_DIR: reportsDir(),
+      });
       expect(run.code).toBe(3);
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
-      expect(run.stderr).toMatch(/cannot be read with ZONES_ENVELOPE=bare and ZONES_ID_FIELD=id: the body is not an array/);
+      expect(run.stderr).toMatch(
+        /cannot be read with ZONES_ENVELOPE=bare and ZONES_ID_FIELD=id: the body is not an array/,
+      );
     } finally {
       await reference.close();
     }
   });
 });
 
-describe('a run that cannot start leaves its own verdict, not the previous run\'s', () => {
+describe("a run that cannot start leaves its own verdict, not the previous run's", () => {
   /** Reports from an earlier run that was certified, as a CI workspace kept them. */
   function staleReportsDir(): string {
     const dir = reportsDir();
@@ -98,25 +117,33 @@ describe('a run that cannot start leaves its own verdict, not the previous run\'
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceJson;
     expect(report).toMatchObject({ verdict: 'could-not-run', exitCode: 3, reason, target: { baseUrl } });
     expect(Date.parse(report.finishedAt)).toBeGreaterThanOrEqual(Date.parse(report.startedAt));
-    expect(Date.now() - Date.parse(report.startedAt), 'the start time is this run\'s').toBeLessThan(120_000);
+    expect(Date.now() - Date.parse(report.startedAt), "the start time is this run's").toBeLessThan(120_000);
     expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toMatch(/^# Conformance certificate: COULD NOT RUN/);
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
     expect(junit).toMatch(/tests="1" failures="0" errors="1"/);
     expect(junit).toContain(`<error message="${xml(`could not run: ${reason}`)}">`);
-    expect(existsSync(join(dir, 'allure-results')), 'the earlier run\'s allure results').toBe(false);
+    expect(existsSync(join(dir, 'allure-results')), "the earlier run's allure results").toBe(false);
     expect(existsSync(join(dir, 'ledgers', 'old-run.jsonl')), 'ledgers are for npm run sweep and stay').toBe(true);
   }
 
   test('after bad settings', async () => {
     const dir = staleReportsDir();
-    const run = await conformance({ ZONES_BASE_URL: 'http://127.0.0.1:9', ZONES_STATUSES: 'live', ZONES_REPORTS_DIR: dir });
+    const run = await conformance({
+      ZONES_BASE_URL: 'http://127.0.0.1:9',
+      ZONES_STATUSES: 'live',
+      ZONES_REPORTS_DIR: dir,
+    });
     expectCouldNotRun(dir, run, 'http://127.0.0.1:9');
     expect(run.stderr).toMatch(/ZONES_ACCESS_TOKEN.*ZONES_STATUSES/);
   });
 
   test('after an unreachable target, with no token in any file', async () => {
     const dir = staleReportsDir();
-    const run = await conformance({ ZONES_BASE_URL: 'http://127.0.0.1:9', ZONES_ACCESS_TOKEN: TOKEN, ZONES_REPORTS_DIR: dir });
+    const run = await conformance({
+      ZONES_BASE_URL: 'http://127.0.0.1:9',
+      ZONES_ACCESS_TOKEN: TOKEN,
+      ZONES_REPORTS_DIR: dir,
+    });
     expectCouldNotRun(dir, run, 'http://127.0.0.1:9');
     expect(run.stderr).toMatch(/cannot reach the target/);
     for (const file of filesUnder(dir)) expect(readFileSync(file, 'utf8').includes(TOKEN), file).toBe(false);
@@ -137,7 +164,11 @@ describe('a full run against a target named by settings', () => {
   beforeAll(async () => {
     reference = await startReference({ token: TOKEN, style: 'bearer-bare' });
     dir = reportsDir();
-    run = await conformance({ ...settingsForStyle(reference.style, reference.url, TOKEN), ...bookingHooksForReference(), ZONES_REPORTS_DIR: dir });
+    run = await conformance({
+      ...settingsForStyle(reference.style, reference.url, TOKEN),
+      ...bookingHooksForReference(),
+      ZONES_REPORTS_DIR: dir,
+    });
   });
   afterAll(() => reference.close());
 
@@ -148,11 +179,21 @@ describe('a full run against a target named by settings', () => {
 
   test('writes conformance.json with the verdict, target, times, every rule, requests and clean-up', () => {
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
-    expect(report).toMatchObject({ verdict: 'conformant', target: { baseUrl: reference.url }, cleanup: { leftBehind: [] } });
+    expect(report).toMatchObject({
+      verdict: 'conformant',
+      target: { baseUrl: reference.url },
+      cleanup: { leftBehind: [] },
+    });
     expect(Date.parse(report.finishedAt)).toBeGreaterThanOrEqual(Date.parse(report.startedAt));
     expect(report.requests.total).toBeGreaterThan(50);
     expect(report.cleanup.created).toBe(report.cleanup.deleted);
-    for (const rule of report.rules) expect(rule).toMatchObject({ id: expect.any(String), level: expect.stringMatching(/^(must|should)$/), status: 'passed', tests: expect.any(Array) });
+    for (const rule of report.rules)
+      expect(rule).toMatchObject({
+        id: expect.any(String),
+        level: expect.stringMatching(/^(must|should)$/),
+        status: 'passed',
+        tests: expect.any(Array),
+      });
   });
 
   test('writes the certificate, junit.xml and allure results labelled with rule ids', () => {
@@ -160,7 +201,10 @@ describe('a full run against a target named by settings', () => {
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('CREATE-02 a new zone is in draft status');
     const results = readdirSync(join(dir, 'allure-results')).filter((f) => f.endsWith('-result.json'));
     expect(results.length).toBeGreaterThan(30);
-    const labels = results.map((f) => JSON.parse(readFileSync(join(dir, 'allure-results', f), 'utf8')).labels as { name: string; value: string }[]);
+    const labels = results.map(
+      (f) =>
+        JSON.parse(readFileSync(join(dir, 'allure-results', f), 'utf8')).labels as { name: string; value: string }[],
+    );
     expect(labels.every((list) => list.some((l) => l.name === 'rule' && /^[A-Z]+-\d{2}$/.test(l.value)))).toBe(true);
   });
 
@@ -176,38 +220,58 @@ test('a target that breaks a rule exits 1 and names the rule', async () => {
   const reference = await startReference({ token: TOKEN, fault: 'update-ignores-name' });
   try {
     const dir = reportsDir();
-    const run = await conformance({ ...settingsForStyle(reference.style, reference.url, TOKEN), ...bookingHooksForReference(), ZONES_REPORTS_DIR: dir });
+    const run = await conformance({
+      ...settingsForStyle(reference.style, reference.url, TOKEN),
+      ...bookingHooksForReference(),
+      ZONES_REPORTS_DIR: dir,
+    });
     expect(run.stdout).toMatch(/FAILED\s+UPDATE-01 an update changes the name/);
     expect(run.stdout).toMatch(/verdict: NON-CONFORMANT/);
     expect(run.code).toBe(1);
-    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toMatch(/### UPDATE-01 FAILED[\s\S]*> GET http[\s\S]*`PUT http[^`]*-> 200`/);
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toMatch(
+      /### UPDATE-01 FAILED[\s\S]*> GET http[\s\S]*`PUT http[^`]*-> 200`/,
+    );
   } finally {
     await reference.close();
   }
 });
 
-test('at a version segment other than the specification\'s, PATH-01 is not verified and the report says why', async () => {
+test("at a version segment other than the specification's, PATH-01 is not verified and the report says why", async () => {
   const reference = await startReference({ token: TOKEN });
   // A shop that serves the zones under 2026-04 too: a front that hands those paths to 2026-07.
   const front = createServer((req, res) => {
-    const onward = request(`${reference.url}${(req.url ?? '/').replace('/admin/api/2026-04/', '/admin/api/2026-07/')}`, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const onward = request(
+      `${reference.url}${(req.url ?? '/').replace('/admin/api/2026-04/', '/admin/api/2026-07/')}`,
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     req.pipe(onward);
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   try {
     const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
     const dir = reportsDir();
-    const run = await conformance({ ...settingsForStyle(reference.style, frontUrl, TOKEN), ZONES_API_VERSION: '2026-04', ZONES_REPORTS_DIR: dir }, ['--rule', 'PATH-01']);
+    const run = await conformance(
+      { ...settingsForStyle(reference.style, frontUrl, TOKEN), ZONES_API_VERSION: '2026-04', ZONES_REPORTS_DIR: dir },
+      ['--rule', 'PATH-01'],
+    );
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
-    expect(report.rules.find((rule: { id: string }) => rule.id === 'PATH-01')).toMatchObject({ status: 'not-verified', reason: expect.stringContaining('version segment 2026-04') });
-    expect(report.notes).toEqual(expect.arrayContaining([expect.stringContaining('not the specification\'s 2026-07')]));
+    expect(report.rules.find((rule: { id: string }) => rule.id === 'PATH-01')).toMatchObject({
+      status: 'not-verified',
+      reason: expect.stringContaining('version segment 2026-04'),
+    });
+    expect(report.notes).toEqual(expect.arrayContaining([expect.stringContaining("not the specification's 2026-07")]));
     expect(run.code).toBe(2);
 
     // A shop that has no such version answers 404 there: a setting to fix, named by the preflight.
-    const unserved = await conformance({ ...settingsForStyle(reference.style, reference.url, TOKEN), ZONES_API_VERSION: '2026-04', ZONES_REPORTS_DIR: reportsDir() });
+    const unserved = await conformance({
+      ...settingsForStyle(reference.style, reference.url, TOKEN),
+      ZONES_API_VERSION: '2026-04',
+      ZONES_REPORTS_DIR: reportsDir(),
+    });
     expect(unserved.code).toBe(3);
     expect(unserved.stderr).toMatch(/\/admin\/api\/2026-04\/zones\.json answered 404.*ZONES_API_VERSION/);
   } finally {

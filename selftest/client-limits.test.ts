@@ -6,11 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { BodyLimitError, ZonesClient, type Exchange } from '../helpers/target/client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
-import { formatExchange, summarizeExchange } from '../helpers/target/evidence.ts';
 import { Ledger } from '../helpers/ownership/ledger.ts';
 import { classify } from '../helpers/runner/verdict.ts';
+import { BodyLimitError, type Exchange, ZonesClient } from '../helpers/target/client.ts';
+import { formatExchange, summarizeExchange } from '../helpers/target/evidence.ts';
 
 const TOKEN = 'shpat_limits_0123456789abcdef';
 const closers: (() => Promise<void>)[] = [];
@@ -19,7 +19,9 @@ afterEach(async () => {
 });
 
 /** A target of the test's own on 127.0.0.1; `sent` counts the body bytes it managed to write. */
-async function target(answer: (req: IncomingMessage, res: ServerResponse, count: (bytes: number) => void) => void): Promise<{ url: string; requests: () => number; sent: () => number }> {
+async function target(
+  answer: (req: IncomingMessage, res: ServerResponse, count: (bytes: number) => void) => void,
+): Promise<{ url: string; requests: () => number; sent: () => number }> {
   let requests = 0;
   let sent = 0;
   const server = createServer((req, res) => {
@@ -27,8 +29,18 @@ async function target(answer: (req: IncomingMessage, res: ServerResponse, count:
     answer(req, res, (bytes) => (sent += bytes));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => requests, sent: () => sent };
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => requests,
+    sent: () => sent,
+  };
 }
 
 /** Writes `chunk` while the client takes it, for as long as the connection lasts. */
@@ -56,13 +68,20 @@ test('a body announced at 300 MB is refused after a glimpse: the error and the r
     streamForever(res, Buffer.from('{"id":1,"name":"a"},'.repeat(500)), count);
   });
   const { api, sent } = client(shop.url);
-  const error = await api.listZones().then(() => undefined, (thrown: unknown) => thrown);
+  const error = await api.listZones().then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
   expect(error).toBeInstanceOf(BodyLimitError);
-  expect((error as Error).message).toMatch(/^GET http:\S+zones\.json answered 200 \(application\/json\), but its body is 314572800 bytes by its Content-Length, past ZONES_MAX_BODY_BYTES=8388608, so the suite did not read it \(it began "\{"zones":\[\{"id":1,"name":"a"\}/);
+  expect((error as Error).message).toMatch(
+    /^GET http:\S+zones\.json answered 200 \(application\/json\), but its body is 314572800 bytes by its Content-Length, past ZONES_MAX_BODY_BYTES=8388608, so the suite did not read it \(it began "\{"zones":\[\{"id":1,"name":"a"\}/,
+  );
   // Not sent again: the same answer would come.
   expect(shop.requests()).toBe(1);
   expect(sent).toHaveLength(1);
-  expect(formatExchange(sent[0]!)).toMatch(/< 200 application\/json \(\d+ ms\)\n {2}\[not read whole: its body is 314572800 bytes by its Content-Length.*\]\n {2}\{"zones":\[/);
+  expect(formatExchange(sent[0]!)).toMatch(
+    /< 200 application\/json \(\d+ ms\)\n {2}\[not read whole: its body is 314572800 bytes by its Content-Length.*\]\n {2}\{"zones":\[/,
+  );
   expect(summarizeExchange(sent[0]!)).toMatch(/-> 200 \(body not read whole: size limit\)$/);
   // The server was stopped long before 300 MB: what it wrote is what socket buffers took.
   expect(shop.sent()).toBeLessThan(64 * 1024 * 1024);
@@ -76,7 +95,9 @@ test('a streamed body past ZONES_MAX_BODY_BYTES is cut there, and a token split 
     streamForever(res, Buffer.alloc(16 * 1024, 0x20), count);
   });
   const { api, sent } = client(shop.url, { ZONES_MAX_BODY_BYTES: '65536' });
-  await expect(api.listZones()).rejects.toThrow(/its body ran past ZONES_MAX_BODY_BYTES=65536 bytes, so the suite stopped reading it .*raise ZONES_MAX_BODY_BYTES/);
+  await expect(api.listZones()).rejects.toThrow(
+    /its body ran past ZONES_MAX_BODY_BYTES=65536 bytes, so the suite stopped reading it .*raise ZONES_MAX_BODY_BYTES/,
+  );
   expect(sent[0]!.responseBody).toMatch(/^x+$/);
   expect(JSON.stringify(sent)).not.toContain(TOKEN.slice(0, 5));
   expect(shop.sent()).toBeLessThan(64 * 1024 * 1024);
@@ -84,21 +105,31 @@ test('a streamed body past ZONES_MAX_BODY_BYTES is cut there, and a token split 
 
 test('a sign-in page is named as what came back, in the list reason and in the evidence, with the token masked', async () => {
   const shop = await target((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!DOCTYPE html><html><head><title>Sign in</title></head><body>session ${TOKEN}</body></html>`);
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(`<!DOCTYPE html><html><head><title>Sign in</title></head><body>session ${TOKEN}</body></html>`);
   });
   const { api } = client(shop.url);
   const list = await api.listZones();
-  expect(list.zones).toMatch(/^the body is HTML, not JSON \(text\/html; charset=utf-8\), beginning "<!DOCTYPE html><html><head><title>Sign in.*a sign-in page\?/);
-  expect(formatExchange(list.exchange)).toMatch(/< 200 text\/html; charset=utf-8 \(\d+ ms\)\n {2}\[the body is HTML, not JSON/);
+  expect(list.zones).toMatch(
+    /^the body is HTML, not JSON \(text\/html; charset=utf-8\), beginning "<!DOCTYPE html><html><head><title>Sign in.*a sign-in page\?/,
+  );
+  expect(formatExchange(list.exchange)).toMatch(
+    /< 200 text\/html; charset=utf-8 \(\d+ ms\)\n {2}\[the body is HTML, not JSON/,
+  );
   expect(JSON.stringify(list)).not.toContain(TOKEN);
 });
 
 test('JSON nested 100,000 deep is refused unread, without retries and without a stack overflow', async () => {
   const shop = await target((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(`{"zones":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(`{"zones":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
   });
   const { api } = client(shop.url);
-  await expect(api.listZones()).rejects.toThrow(/answered 200 \(application\/json\), but its body is JSON nested deeper than 256 levels, which the suite does not read \(it began "\{"zones":\[\[\[/);
+  await expect(api.listZones()).rejects.toThrow(
+    /answered 200 \(application\/json\), but its body is JSON nested deeper than 256 levels, which the suite does not read \(it began "\{"zones":\[\[\[/,
+  );
   expect(shop.requests()).toBe(1);
 });
 
@@ -111,18 +142,27 @@ test('a body that trickles past the deadline is cut at ZONES_TIMEOUT_MS, though 
   });
   // As the preflight asks: a GET that ran out of time is not sent again.
   const { api, sent } = client(shop.url, { ZONES_TIMEOUT_MS: '400' }, false);
-  await expect(api.listZones()).rejects.toThrow(/its body was still coming when the time limit ZONES_TIMEOUT_MS=400 ran out \(\d+ bytes by then; it began "\{"zones":\["\)/);
+  await expect(api.listZones()).rejects.toThrow(
+    /its body was still coming when the time limit ZONES_TIMEOUT_MS=400 ran out \(\d+ bytes by then; it began "\{"zones":\["\)/,
+  );
   expect(shop.requests()).toBe(1);
   expect(sent[0]!.status).toBe(200);
 });
 
 test('an answer past a limit leaves the check not verified, naming the limit; it is never a failure of the rule', () => {
-  const message = 'GET http://shop/admin/api/2026-07/zones.json answered 200 (application/json), but its body ran past ZONES_MAX_BODY_BYTES=8388608 bytes';
-  expect(classify({ state: 'failed', requests: 2, errorName: 'BodyLimitError', errorMessage: message })).toEqual({ state: 'not-verified', reason: `no readable answer to check against: ${message}` });
+  const message =
+    'GET http://shop/admin/api/2026-07/zones.json answered 200 (application/json), but its body ran past ZONES_MAX_BODY_BYTES=8388608 bytes';
+  expect(classify({ state: 'failed', requests: 2, errorName: 'BodyLimitError', errorMessage: message })).toEqual({
+    state: 'not-verified',
+    reason: `no readable answer to check against: ${message}`,
+  });
 });
 
 test('ZONES_MAX_BODY_BYTES is a whole number of bytes within bounds', () => {
   expect(readTargetConfig({}).maxBodyBytes).toBe(8 * 1024 * 1024);
   expect(readTargetConfig({ ZONES_MAX_BODY_BYTES: '1048576' }).maxBodyBytes).toBe(1048576);
-  for (const bad of ['8MB', '12', '1e12', '-1']) expect(() => readTargetConfig({ ZONES_MAX_BODY_BYTES: bad })).toThrow(/ZONES_MAX_BODY_BYTES must be a whole number of bytes between 1024 and 33554432/);
+  for (const bad of ['8MB', '12', '1e12', '-1'])
+    expect(() => readTargetConfig({ ZONES_MAX_BODY_BYTES: bad })).toThrow(
+      /ZONES_MAX_BODY_BYTES must be a whole number of bytes between 1024 and 33554432/,
+    );
 });

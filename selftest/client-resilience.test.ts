@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
-import { TransportError, ZonesClient, type Exchange } from '../helpers/target/client.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { Ledger, readLedger } from '../helpers/ownership/ledger.ts';
+import { type Exchange, TransportError, ZonesClient } from '../helpers/target/client.ts';
 import { retryAfterMs, Throttle } from '../helpers/target/throttle.ts';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -39,7 +39,13 @@ async function blackHoleForCreates(upstream: RunningReference): Promise<string> 
     res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
@@ -51,7 +57,11 @@ function client(config: TargetConfig) {
 
 test('a create that times out is not sent again; the zone it made is found by name and owned', async () => {
   const upstream = await reference();
-  const config = { ...configForReference(readTargetConfig({}), upstream), baseUrl: await blackHoleForCreates(upstream), timeoutMs: 400 };
+  const config = {
+    ...configForReference(readTargetConfig({}), upstream),
+    baseUrl: await blackHoleForCreates(upstream),
+    timeoutMs: 400,
+  };
   const { api, sent, ledger } = client(config);
   await expect(api.createZone({ name: 'zc-timeout-probe', coverage: {} })).rejects.toThrow(TransportError);
   expect(sent.filter((e) => e.method === 'POST')).toHaveLength(1);
@@ -70,8 +80,18 @@ test('a GET that gets no answer is tried again; a DELETE is not', async () => {
     res.writeHead(503, { 'content-type': 'application/json' }).end('{"errors":"busy"}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
-  const config = { ...readTargetConfig({}), baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 't' };
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  const config = {
+    ...readTargetConfig({}),
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    token: 't',
+  };
   const { api, sent, ledger } = client(config);
   const list = await api.listZones();
   // Dropped, then 503 three times: four GETs in all, and the last answer is what the caller sees.
@@ -92,8 +112,18 @@ test('a 503 with Retry-After holds every request until then; a GET is sent again
     else res.writeHead(200, { 'content-type': 'application/json' }).end('{"zones":[]}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
-  const config = { ...readTargetConfig({}), baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 't' };
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  const config = {
+    ...readTargetConfig({}),
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    token: 't',
+  };
   const { api, sent, ledger } = client(config);
   expect((await api.listZones()).status).toBe(200);
   expect(sent.map((e) => e.status)).toEqual([503, 503, 200]);

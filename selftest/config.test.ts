@@ -8,7 +8,6 @@ import { renderEnvExample, settingDocs } from '../helpers/settings.ts';
 import { projectRoot } from './run-node.ts';
 import { problemsOf } from './support/settings-problems.ts';
 
-
 describe('defaults', () => {
   test('no settings at all means the embedded reference in the default profile', () => {
     const config = readTargetConfig({});
@@ -42,7 +41,12 @@ describe('defaults', () => {
       ZONES_ID_FIELD: 'zone_id',
       ZONES_COVERAGE_SAMPLES: '[{"a":1},{"a":9007199254740993}]',
     });
-    expect(config).toMatchObject({ baseUrl: 'https://shop.example', embedded: false, statuses: ['draft', 'active', 'archived'], envelope: 'bare' });
+    expect(config).toMatchObject({
+      baseUrl: 'https://shop.example',
+      embedded: false,
+      statuses: ['draft', 'active', 'archived'],
+      envelope: 'bare',
+    });
     expect(config.coverageSamples[1]).toBe('{"a":9007199254740993}');
   });
 });
@@ -57,12 +61,21 @@ describe('bad settings', () => {
       ZONES_TIMEOUT_MS: 'soon',
     });
     const named = problems.map((p) => p.split(' ')[0]);
-    expect(named).toEqual(expect.arrayContaining(['ZONES_BASE_URL', 'ZONES_ACCESS_TOKEN', 'ZONES_STATUSES', 'ZONES_ENVELOPE', 'ZONES_COVERAGE_SAMPLES', 'ZONES_TIMEOUT_MS']));
+    expect(named).toEqual(
+      expect.arrayContaining([
+        'ZONES_BASE_URL',
+        'ZONES_ACCESS_TOKEN',
+        'ZONES_STATUSES',
+        'ZONES_ENVELOPE',
+        'ZONES_COVERAGE_SAMPLES',
+        'ZONES_TIMEOUT_MS',
+      ]),
+    );
   });
 
   test.for([
     [{ ZONES_BASE_URL: 'not a url', ZONES_ACCESS_TOKEN: 't' }, 'ZONES_BASE_URL'],
-    [{ ZONES_BASE_URL: 'https://shop', }, 'ZONES_ACCESS_TOKEN'],
+    [{ ZONES_BASE_URL: 'https://shop' }, 'ZONES_ACCESS_TOKEN'],
     [{ ZONES_STATUSES: 'draft' }, 'ZONES_STATUSES'],
     [{ ZONES_STATUSES: 'live,archived' }, 'ZONES_STATUSES'],
     [{ ZONES_STATUSES: 'draft,live,live' }, 'ZONES_STATUSES'],
@@ -79,9 +92,14 @@ describe('bad settings', () => {
 });
 
 test('filter values can differ from status names', () => {
-  const config = readTargetConfig({ ZONES_STATUSES: 'draft,active', ZONES_STATUS_FILTER_VALUES: 'draft=unpublished, active=published' });
+  const config = readTargetConfig({
+    ZONES_STATUSES: 'draft,active',
+    ZONES_STATUS_FILTER_VALUES: 'draft=unpublished, active=published',
+  });
   expect(config.filterValues).toEqual({ draft: 'unpublished', active: 'published' });
-  expect(problemsOf({ ZONES_STATUS_FILTER_VALUES: 'live=on' })).toEqual([expect.stringContaining('not in ZONES_STATUSES')]);
+  expect(problemsOf({ ZONES_STATUS_FILTER_VALUES: 'live=on' })).toEqual([
+    expect.stringContaining('not in ZONES_STATUSES'),
+  ]);
   expect(problemsOf({ ZONES_STATUS_FILTER_VALUES: 'draft' })).toEqual([expect.stringContaining('status=value pairs')]);
 });
 
@@ -98,10 +116,18 @@ test('.env.example documents every setting with its default (regenerate with npm
 
 test('ZONES_EXTRA_FIELDS is a JSON object that leaves name, coverage and status to the suite', () => {
   expect(readTargetConfig({}).extraFields).toBe('{}');
-  expect(readTargetConfig({ ZONES_EXTRA_FIELDS: '{"currency":"EUR","shop_id":12345678901234567890}' }).extraFields).toBe('{"currency":"EUR","shop_id":12345678901234567890}');
-  expect(problemsOf({ ZONES_EXTRA_FIELDS: '[1]' })).toEqual([expect.stringContaining('ZONES_EXTRA_FIELDS must be a JSON object')]);
-  expect(problemsOf({ ZONES_EXTRA_FIELDS: '{"status":"published"}' })).toEqual([expect.stringContaining('must not set status')]);
-  expect(problemsOf({ ZONES_EXTRA_FIELDS: '{nope' })).toEqual([expect.stringContaining('ZONES_EXTRA_FIELDS is not valid JSON')]);
+  expect(
+    readTargetConfig({ ZONES_EXTRA_FIELDS: '{"currency":"EUR","shop_id":12345678901234567890}' }).extraFields,
+  ).toBe('{"currency":"EUR","shop_id":12345678901234567890}');
+  expect(problemsOf({ ZONES_EXTRA_FIELDS: '[1]' })).toEqual([
+    expect.stringContaining('ZONES_EXTRA_FIELDS must be a JSON object'),
+  ]);
+  expect(problemsOf({ ZONES_EXTRA_FIELDS: '{"status":"published"}' })).toEqual([
+    expect.stringContaining('must not set status'),
+  ]);
+  expect(problemsOf({ ZONES_EXTRA_FIELDS: '{nope' })).toEqual([
+    expect.stringContaining('ZONES_EXTRA_FIELDS is not valid JSON'),
+  ]);
 });
 
 describe('the embedded reference only when nothing points at a shop', () => {
@@ -110,11 +136,16 @@ describe('the embedded reference only when nothing points at a shop', () => {
     expect(problemsOf({ ZONES_BASE_URL: '  ' })).toEqual([expect.stringMatching(/^ZONES_BASE_URL is set but empty/)]);
   });
 
-  test.for(['ZONES_ACCESS_TOKEN', 'ZONES_BOOKED_ZONE_ID', 'ZONES_BOOKING_HOOK'])('%s without ZONES_BASE_URL is refused', (name) => {
-    expect(problemsOf({ [name]: 'x' })).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^${name} is set but ZONES_BASE_URL is not`))]));
-    // An empty secret is still a sign that a shop was meant.
-    expect(problemsOf({ [name]: '' }).join()).toContain(`${name} is set but ZONES_BASE_URL is not`);
-  });
+  test.for(['ZONES_ACCESS_TOKEN', 'ZONES_BOOKED_ZONE_ID', 'ZONES_BOOKING_HOOK'])(
+    '%s without ZONES_BASE_URL is refused',
+    (name) => {
+      expect(problemsOf({ [name]: 'x' })).toEqual(
+        expect.arrayContaining([expect.stringMatching(new RegExp(`^${name} is set but ZONES_BASE_URL is not`))]),
+      );
+      // An empty secret is still a sign that a shop was meant.
+      expect(problemsOf({ [name]: '' }).join()).toContain(`${name} is set but ZONES_BASE_URL is not`);
+    },
+  );
 
   test.for([
     ['ZONE_BASE_URL', 'ZONES_BASE_URL'],
@@ -123,7 +154,9 @@ describe('the embedded reference only when nothing points at a shop', () => {
     ['Zones_Access_Token', 'ZONES_ACCESS_TOKEN'],
     ['ZONES_REPORT_DIR', 'ZONES_REPORTS_DIR'],
   ])('a near miss %s is refused with "did you mean %s"', ([name, meant]) => {
-    expect(problemsOf({ [name!]: 'https://staging.example' })).toEqual([`${name} is not a setting of this suite; did you mean ${meant}?`]);
+    expect(problemsOf({ [name!]: 'https://staging.example' })).toEqual([
+      `${name} is not a setting of this suite; did you mean ${meant}?`,
+    ]);
   });
 
   test('variables of other programs that merely start alike are left alone', () => {
@@ -134,7 +167,9 @@ describe('the embedded reference only when nothing points at a shop', () => {
 
 describe('paging and envelope keys', () => {
   test('page numbers, cursors and dotted envelope keys are read', () => {
-    expect(readTargetConfig({ ZONES_PAGING: 'page', ZONES_PAGE_PARAM: '_page', ZONES_ENVELOPE: 'bare' })).toMatchObject({ paging: 'page', pageParam: '_page', envelope: 'bare' });
+    expect(readTargetConfig({ ZONES_PAGING: 'page', ZONES_PAGE_PARAM: '_page', ZONES_ENVELOPE: 'bare' })).toMatchObject(
+      { paging: 'page', pageParam: '_page', envelope: 'bare' },
+    );
     const cursor = readTargetConfig({
       ZONES_ZONE_KEY: 'data',
       ZONES_LIST_KEY: 'data.items',
@@ -142,32 +177,69 @@ describe('paging and envelope keys', () => {
       ZONES_CURSOR_FIELD: 'meta.next_cursor',
       ZONES_CURSOR_PARAM: 'after',
     });
-    expect(cursor).toMatchObject({ zoneKey: 'data', listKey: 'data.items', paging: 'cursor', cursorField: 'meta.next_cursor', cursorParam: 'after' });
+    expect(cursor).toMatchObject({
+      zoneKey: 'data',
+      listKey: 'data.items',
+      paging: 'cursor',
+      cursorField: 'meta.next_cursor',
+      cursorParam: 'after',
+    });
   });
 
   test.for([
     [{ ZONES_PAGING: 'scroll' }, 'ZONES_PAGING must be link, page or cursor (got "scroll")'],
-    [{ ZONES_PAGING: 'cursor', ZONES_ENVELOPE: 'bare' }, 'ZONES_PAGING cannot be cursor with ZONES_ENVELOPE=bare: a bare list is a plain array, with no place for a next cursor'],
+    [
+      { ZONES_PAGING: 'cursor', ZONES_ENVELOPE: 'bare' },
+      'ZONES_PAGING cannot be cursor with ZONES_ENVELOPE=bare: a bare list is a plain array, with no place for a next cursor',
+    ],
     [{ ZONES_PAGE_PARAM: 'p' }, 'ZONES_PAGE_PARAM applies only with ZONES_PAGING=page (got "link")'],
-    [{ ZONES_PAGING: 'page', ZONES_CURSOR_FIELD: 'meta.next' }, 'ZONES_CURSOR_FIELD applies only with ZONES_PAGING=cursor (got "page")'],
+    [
+      { ZONES_PAGING: 'page', ZONES_CURSOR_FIELD: 'meta.next' },
+      'ZONES_CURSOR_FIELD applies only with ZONES_PAGING=cursor (got "page")',
+    ],
     [{ ZONES_CURSOR_PARAM: 'after' }, 'ZONES_CURSOR_PARAM applies only with ZONES_PAGING=cursor (got "link")'],
-    [{ ZONES_PAGING: 'cursor', ZONES_CURSOR_FIELD: 'meta..next' }, 'ZONES_CURSOR_FIELD must be a key or dotted path such as data or meta.next_cursor (got "meta..next")'],
-    [{ ZONES_PAGING: 'page', ZONES_PAGE_PARAM: 'status' }, 'ZONES_PAGE_PARAM must differ from ZONES_STATUS_PARAM (both are "status")'],
-    [{ ZONES_PAGING: 'cursor', ZONES_STATUS_PARAM: 'cursor' }, 'ZONES_CURSOR_PARAM must differ from ZONES_STATUS_PARAM (both are "cursor")'],
-    [{ ZONES_LIST_KEY: 'data.' }, 'ZONES_LIST_KEY must be a key or dotted path such as data or meta.next_cursor (got "data.")'],
-    [{ ZONES_ZONE_KEY: '.zone' }, 'ZONES_ZONE_KEY must be a key or dotted path such as data or meta.next_cursor (got ".zone")'],
-    [{ ZONES_ENVELOPE: 'bare', ZONES_ZONE_KEY: 'data' }, 'ZONES_ZONE_KEY applies only with ZONES_ENVELOPE=wrapped: a bare body has no key'],
+    [
+      { ZONES_PAGING: 'cursor', ZONES_CURSOR_FIELD: 'meta..next' },
+      'ZONES_CURSOR_FIELD must be a key or dotted path such as data or meta.next_cursor (got "meta..next")',
+    ],
+    [
+      { ZONES_PAGING: 'page', ZONES_PAGE_PARAM: 'status' },
+      'ZONES_PAGE_PARAM must differ from ZONES_STATUS_PARAM (both are "status")',
+    ],
+    [
+      { ZONES_PAGING: 'cursor', ZONES_STATUS_PARAM: 'cursor' },
+      'ZONES_CURSOR_PARAM must differ from ZONES_STATUS_PARAM (both are "cursor")',
+    ],
+    [
+      { ZONES_LIST_KEY: 'data.' },
+      'ZONES_LIST_KEY must be a key or dotted path such as data or meta.next_cursor (got "data.")',
+    ],
+    [
+      { ZONES_ZONE_KEY: '.zone' },
+      'ZONES_ZONE_KEY must be a key or dotted path such as data or meta.next_cursor (got ".zone")',
+    ],
+    [
+      { ZONES_ENVELOPE: 'bare', ZONES_ZONE_KEY: 'data' },
+      'ZONES_ZONE_KEY applies only with ZONES_ENVELOPE=wrapped: a bare body has no key',
+    ],
   ] as [Record<string, string>, string][])('%o is refused: %s', ([env, message]) => {
     expect(problemsOf(env)).toEqual([message]);
   });
 
   test('every bad paging and envelope setting is named in the one message', () => {
-    const named = problemsOf({ ZONES_ENVELOPE: 'bare', ZONES_LIST_KEY: 'data', ZONES_PAGING: 'cursor', ZONES_PAGE_PARAM: 'p' }).map((p) => p.split(' ')[0]);
+    const named = problemsOf({
+      ZONES_ENVELOPE: 'bare',
+      ZONES_LIST_KEY: 'data',
+      ZONES_PAGING: 'cursor',
+      ZONES_PAGE_PARAM: 'p',
+    }).map((p) => p.split(' ')[0]);
     expect(named).toEqual(['ZONES_LIST_KEY', 'ZONES_PAGING', 'ZONES_PAGE_PARAM']);
   });
 });
 
 test('ZONES_TLS_INSECURE=0, the default spelled out, does not count as pointing at a shop', () => {
   expect(problemsOf({ ZONES_TLS_INSECURE: '0' })).toEqual([]);
-  expect(problemsOf({ ZONES_TLS_INSECURE: '1' })).toEqual([expect.stringMatching(/^ZONES_TLS_INSECURE is set but ZONES_BASE_URL is not/)]);
+  expect(problemsOf({ ZONES_TLS_INSECURE: '1' })).toEqual([
+    expect.stringMatching(/^ZONES_TLS_INSECURE is set but ZONES_BASE_URL is not/),
+  ]);
 });

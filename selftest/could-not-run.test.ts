@@ -9,15 +9,27 @@ import { buildCouldNotRun, factsFromRawSettings, writeCouldNotRun } from '../hel
 const TOKEN = 'shpat_could_not_run_0123456789';
 
 test('before the settings are valid, the raw ZONES_REPORTS_DIR is used, else the default', () => {
-  expect(factsFromRawSettings({ ZONES_REPORTS_DIR: ' out/ci ', ZONES_BASE_URL: 'https://shop.example/', ZONES_ACCESS_TOKEN: ` ${TOKEN} ` }))
-    .toEqual({ reportsDir: 'out/ci', token: TOKEN, baseUrl: 'https://shop.example' });
-  expect(factsFromRawSettings({ ZONES_REPORTS_DIR: '  ' })).toEqual({ reportsDir: 'reports', token: '', baseUrl: null });
+  expect(
+    factsFromRawSettings({
+      ZONES_REPORTS_DIR: ' out/ci ',
+      ZONES_BASE_URL: 'https://shop.example/',
+      ZONES_ACCESS_TOKEN: ` ${TOKEN} `,
+    }),
+  ).toEqual({ reportsDir: 'out/ci', token: TOKEN, baseUrl: 'https://shop.example' });
+  expect(factsFromRawSettings({ ZONES_REPORTS_DIR: '  ' })).toEqual({
+    reportsDir: 'reports',
+    token: '',
+    baseUrl: null,
+  });
 });
 
 test('no file carries the token, even when the reason and the base URL do', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zc-could-not-run-'));
   const baseUrl = `https://shop.example/${TOKEN}`;
-  const files = writeCouldNotRun(buildCouldNotRun(`cannot reach the target at ${baseUrl}: <refused> & "gone"`, new Date(0), baseUrl), { reportsDir: dir, token: TOKEN, baseUrl });
+  const files = writeCouldNotRun(
+    buildCouldNotRun(`cannot reach the target at ${baseUrl}: <refused> & "gone"`, new Date(0), baseUrl),
+    { reportsDir: dir, token: TOKEN, baseUrl },
+  );
 
   expect(readdirSync(dir).sort()).toEqual(['conformance.json', 'conformance.md', 'junit.xml']);
   for (const file of Object.values(files)) expect(readFileSync(file, 'utf8'), file).not.toContain(TOKEN);

@@ -22,31 +22,42 @@ const result = (name: string): GalleryResult => {
 beforeAll(async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'zc-gallery-test-')), 'gallery.json');
   const child = await runEntry('selftest/gallery/run-gallery.ts', [out], {});
-  if (child.code !== 0) throw new Error(`the gallery run failed (exit ${child.code}):\n${child.stderr}\n${child.stdout}`);
+  if (child.code !== 0)
+    throw new Error(`the gallery run failed (exit ${child.code}):\n${child.stderr}\n${child.stdout}`);
   run = JSON.parse(readFileSync(out, 'utf8')) as GalleryRun;
 });
 
 describe('correct implementations', () => {
-  test.for(Object.keys(houseStyles))('the reference in the %s house style is conformant with every MUST rule passed', (style) => {
-    const r = result(`style-${style}`);
-    expect(r.failedMust, 'a MUST rule failed on a correct implementation: a false alarm').toEqual([]);
-    expect(r.notVerified, 'rules left unverified').toEqual([]);
-    expect(r.suiteErrors).toEqual([]);
-    expect(r.leftBehind, 'zones left behind on a correct target').toEqual([]);
-    expect([r.verdict, r.exitCode]).toEqual(['conformant', 0]);
-  });
+  test.for(Object.keys(houseStyles))(
+    'the reference in the %s house style is conformant with every MUST rule passed',
+    (style) => {
+      const r = result(`style-${style}`);
+      expect(r.failedMust, 'a MUST rule failed on a correct implementation: a false alarm').toEqual([]);
+      expect(r.notVerified, 'rules left unverified').toEqual([]);
+      expect(r.suiteErrors).toEqual([]);
+      expect(r.leftBehind, 'zones left behind on a correct target').toEqual([]);
+      expect([r.verdict, r.exitCode]).toEqual(['conformant', 0]);
+    },
+  );
 
   test('every SHOULD check warns on some correct style, and a warning never changes the verdict', () => {
     const correct = run.results.filter((r) => r.kind === 'correct');
     const warned = new Set(correct.flatMap((r) => r.failedShould));
-    expect([...warned].sort()).toEqual(rules.filter((rule) => rule.level === 'should').map((rule) => rule.id).sort());
-    for (const r of correct.filter((c) => c.failedShould.length > 0)) expect([r.name, r.verdict]).toEqual([r.name, 'conformant']);
+    expect([...warned].sort()).toEqual(
+      rules
+        .filter((rule) => rule.level === 'should')
+        .map((rule) => rule.id)
+        .sort(),
+    );
+    for (const r of correct.filter((c) => c.failedShould.length > 0))
+      expect([r.name, r.verdict]).toEqual([r.name, 'conformant']);
   });
 
   test('every catalogue rule has a test, and every test leads with a known rule id', () => {
     const r = result('style-default');
     for (const rule of rules) expect(r.testsByRule[rule.id]?.length ?? 0, `${rule.id} has no test`).toBeGreaterThan(0);
-    for (const [id, titles] of Object.entries(r.testsByRule)) for (const title of titles) expect(title.startsWith(`${id} `)).toBe(true);
+    for (const [id, titles] of Object.entries(r.testsByRule))
+      for (const title of titles) expect(title.startsWith(`${id} `)).toBe(true);
     // A test with an unknown id is reported as a suite error, which the style checks already forbid.
     expect(r.suiteErrors).toEqual([]);
   });
@@ -63,11 +74,14 @@ describe('mutants', () => {
   // Fields a mock stores only when told (absent on the new zone while other records show them, which is
   // evidence against the create, not a reason to leave it unverified), and a PUT that creates what it
   // can't find, bringing a deleted zone back: the run must clean that up too.
-  test.for(['create-without-status', 'create-forgets-coverage', 'put-upserts'])('mutant %s, which does what a mock server does, fails exactly the rules it breaks and leaves nothing', (name) => {
-    const r = result(`mutant-${name}`);
-    expect([...r.failedMust].sort()).toEqual([...r.breaks].sort());
-    expect(r.leftBehind).toEqual([]);
-  });
+  test.for(['create-without-status', 'create-forgets-coverage', 'put-upserts'])(
+    'mutant %s, which does what a mock server does, fails exactly the rules it breaks and leaves nothing',
+    (name) => {
+      const r = result(`mutant-${name}`);
+      expect([...r.failedMust].sort()).toEqual([...r.breaks].sort());
+      expect(r.leftBehind).toEqual([]);
+    },
+  );
 
   test('every MUST rule has at least one mutant that breaks it', () => {
     const aimed = new Set(faults.flatMap((f) => f.breaks));
@@ -83,7 +97,8 @@ describe('mutants', () => {
 
   test('every fault declares only catalogue MUST rules', () => {
     const must = new Set(rules.filter((rule) => rule.level === 'must').map((rule) => rule.id));
-    for (const fault of faults) for (const id of fault.breaks) expect(must.has(id), `${fault.name} declares ${id}`).toBe(true);
+    for (const fault of faults)
+      for (const id of fault.breaks) expect(must.has(id), `${fault.name} declares ${id}`).toBe(true);
   });
 });
 
@@ -112,12 +127,14 @@ describe('booking fixtures', () => {
 
   test('without any booking fixture, DELETE-02 is not verified and the run is incomplete (exit 2)', () => {
     const r = result('no-booking-fixture');
-    expect(r.notVerified).toEqual(expect.arrayContaining([expect.stringMatching(/^DELETE-02: .*ZONES_BOOKED_ZONE_ID.*ZONES_BOOKING_HOOK/)]));
+    expect(r.notVerified).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^DELETE-02: .*ZONES_BOOKED_ZONE_ID.*ZONES_BOOKING_HOOK/)]),
+    );
     expect([r.verdict, r.exitCode]).toEqual(['incomplete', 2]);
   });
 });
 
-test('no target, correct or broken, has a zone of somebody else\'s changed or deleted by the run', () => {
+test("no target, correct or broken, has a zone of somebody else's changed or deleted by the run", () => {
   const touched = run.results.filter((r) => !r.bystanderUntouched).map((r) => r.name);
   expect(touched).toEqual([]);
   expect(run.results.length).toBeGreaterThan(40);

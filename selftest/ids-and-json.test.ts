@@ -21,7 +21,7 @@ test.for([
   ['string ids', '"zn_8f3k2"', 'zn_8f3k2'],
   ['safe integers', '1001', '1001'],
   ['integers above 2^53', '18446744073709551615', '18446744073709551615'],
-])('%s keep their exact text', ([, raw, expected]) => {
+] as const)('%s keep their exact text', ([, raw, expected]) => {
   expect(zoneIdOf(parseJson(raw))?.text).toBe(expected);
 });
 
@@ -44,8 +44,14 @@ test('envelope keys may be dotted paths, and 64-bit ids inside them keep every d
   const nested = readTargetConfig({ ZONES_ZONE_KEY: 'data', ZONES_LIST_KEY: 'data.items', ZONES_ID_FIELD: 'zone_id' });
   const one = readZone(nested, parseJson('{"data":{"zone_id":18446744073709551615,"name":"n"}}'));
   expect(typeof one === 'string' ? one : one.id.text).toBe('18446744073709551615');
-  const list = readZoneList(nested, parseJson('{"data":{"items":[{"zone_id":9007199254740993},{"zone_id":9007199254740992}]},"meta":{}}'));
-  expect(typeof list === 'string' ? list : list.map((zone) => zone.id.text)).toEqual(['9007199254740993', '9007199254740992']);
+  const list = readZoneList(
+    nested,
+    parseJson('{"data":{"items":[{"zone_id":9007199254740993},{"zone_id":9007199254740992}]},"meta":{}}'),
+  );
+  expect(typeof list === 'string' ? list : list.map((zone) => zone.id.text)).toEqual([
+    '9007199254740993',
+    '9007199254740992',
+  ]);
 });
 
 test('a body without the configured key is reported naming the key looked for', () => {
@@ -55,13 +61,19 @@ test('a body without the configured key is reported naming the key looked for', 
   expect(readZoneList(nested, parseJson('{"data":[{"id":1}]}'))).toBe('the body has no "data.items" array');
   expect(readZoneList(nested, parseJson('{"data":{"items":{"id":1}}}'))).toBe('the body has no "data.items" array');
   // A key is looked up among the body's own members, never on Object's prototype.
-  expect(readZone(readTargetConfig({ ZONES_ZONE_KEY: 'constructor' }), parseJson('{}'))).toBe('the body has no "constructor" object');
+  expect(readZone(readTargetConfig({ ZONES_ZONE_KEY: 'constructor' }), parseJson('{}'))).toBe(
+    'the body has no "constructor" object',
+  );
 });
 
 test('create and update bodies are wrapped under the zone key, nested for a dotted key', () => {
   const fields = { name: 'n', coverage: parseJson('{"shop":12345678901234567890}') as object };
-  expect(stringifyJson(wrapZone(wrapped, fields))).toBe('{"zone":{"name":"n","coverage":{"shop":12345678901234567890}}}');
-  expect(stringifyJson(wrapZone(readTargetConfig({ ZONES_ZONE_KEY: 'data.attributes' }), fields))).toBe('{"data":{"attributes":{"name":"n","coverage":{"shop":12345678901234567890}}}}');
+  expect(stringifyJson(wrapZone(wrapped, fields))).toBe(
+    '{"zone":{"name":"n","coverage":{"shop":12345678901234567890}}}',
+  );
+  expect(stringifyJson(wrapZone(readTargetConfig({ ZONES_ZONE_KEY: 'data.attributes' }), fields))).toBe(
+    '{"data":{"attributes":{"name":"n","coverage":{"shop":12345678901234567890}}}}',
+  );
   expect(wrapZone(bare, fields)).toBe(fields);
   // A hostile key stays a plain member; it never becomes the object's prototype.
   const odd = wrapZone(readTargetConfig({ ZONES_ZONE_KEY: '__proto__' }), fields) as object;

@@ -9,11 +9,18 @@ import { startReference } from '../reference/server.ts';
 import { startEntry } from './run-node.ts';
 import { suiteZonesOn, untilCreated } from './support/run-progress.ts';
 
-test.for([['SIGINT', 130], ['SIGTERM', 143]] as const)('a run stopped by %s leaves no zone of its own behind', async ([signal, code]) => {
+test.for([
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const)('a run stopped by %s leaves no zone of its own behind', async ([signal, code]) => {
   const reference = await startReference({ token: 'tok-interrupted' });
   try {
     const dir = mkdtempSync(join(tmpdir(), 'zc-killed-'));
-    const env = { ...settingsForStyle(reference.style, reference.url, reference.token), ...bookingHooksForReference(), ZONES_REPORTS_DIR: dir };
+    const env = {
+      ...settingsForStyle(reference.style, reference.url, reference.token),
+      ...bookingHooksForReference(),
+      ZONES_REPORTS_DIR: dir,
+    };
     const run = startEntry('bin/conformance.ts', [], env);
     const created = await untilCreated(dir, 4);
     run.child.kill(signal);

@@ -7,7 +7,17 @@ import { dirname, join, normalize } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { projectRoot } from './run-node.ts';
 
-type Layer = 'suites' | 'reference' | 'bin' | 'selftest' | 'helpers' | 'harness' | 'target' | 'ownership' | 'runner' | 'report';
+type Layer =
+  | 'suites'
+  | 'reference'
+  | 'bin'
+  | 'selftest'
+  | 'helpers'
+  | 'harness'
+  | 'target'
+  | 'ownership'
+  | 'runner'
+  | 'report';
 
 const HELPER_FOLDERS = ['harness', 'target', 'ownership', 'runner', 'report'] as const;
 /** What stays at the root of helpers/: what every layer reads (settings, the rule catalogue, schemas). */
@@ -31,8 +41,16 @@ const MAY_IMPORT: Record<Layer, readonly Layer[] | 'anything'> = {
 
 /** Single files a layer may reach although the layer as a whole is out of bounds, and why. */
 const ALSO_ALLOWED: { from: string; to: string; why: string }[] = [
-  { from: 'helpers/runner/', to: 'helpers/harness/task-meta.ts', why: 'the contract between workers and launcher: what a test reports in task.meta, which the collector reads' },
-  { from: 'helpers/report/', to: 'helpers/runner/verdict.ts', why: 'the report writes down the verdict; verdict.ts is pure and loads nothing of the launcher' },
+  {
+    from: 'helpers/runner/',
+    to: 'helpers/harness/task-meta.ts',
+    why: 'the contract between workers and launcher: what a test reports in task.meta, which the collector reads',
+  },
+  {
+    from: 'helpers/report/',
+    to: 'helpers/runner/verdict.ts',
+    why: 'the report writes down the verdict; verdict.ts is pure and loads nothing of the launcher',
+  },
   {
     from: 'helpers/ownership/leftover-sweep.ts',
     to: 'helpers/runner/preflight.ts',
@@ -83,7 +101,9 @@ function crossings(files: Record<string, string>): { crossings: string[]; usedEx
     const from = layerOf(file);
     const allowed = from === undefined ? [] : MAY_IMPORT[from];
     for (const specifier of importedPaths(source)) {
-      const reaches = normalize(join(dirname(file), specifier)).split('\\').join('/');
+      const reaches = normalize(join(dirname(file), specifier))
+        .split('\\')
+        .join('/');
       const to = layerOf(reaches);
       if (allowed === 'anything' || (to !== undefined && (to === from || allowed.includes(to)))) continue;
       const exception = ALSO_ALLOWED.find((allowance) => file.startsWith(allowance.from) && reaches === allowance.to);
@@ -97,7 +117,10 @@ function crossings(files: Record<string, string>): { crossings: string[]; usedEx
   const described = found.map(({ file, imports, reaches }) => {
     const from = layerOf(file);
     const to = layerOf(reaches);
-    const bounds = from === undefined ? 'it is in no layer' : `${shown(from)} may import only from ${[from, ...(MAY_IMPORT[from] as Layer[])].map(shown).join(', ')}`;
+    const bounds =
+      from === undefined
+        ? 'it is in no layer'
+        : `${shown(from)} may import only from ${[from, ...(MAY_IMPORT[from] as Layer[])].map(shown).join(', ')}`;
     return `${file} imports '${imports}' (${to === undefined ? reaches : shown(to)}): ${bounds}`;
   });
   return { crossings: described, usedExceptions };
@@ -116,14 +139,29 @@ describe('the import scan', () => {
       "const six = await import('./six.ts');",
       "import { readFileSync } from 'node:fs';",
     ].join('\n');
-    expect(importedPaths(source)).toEqual(['./one.ts', '../two.ts', './three.ts', './four.ts', './five.ts', './six.ts']);
+    expect(importedPaths(source)).toEqual([
+      './one.ts',
+      '../two.ts',
+      './three.ts',
+      './four.ts',
+      './five.ts',
+      './six.ts',
+    ]);
   });
 
   test('sees the whole tree, so a pass is not a scan of nothing', () => {
-    for (const folder of ['suites', 'reference', 'bin', 'selftest', ...HELPER_FOLDERS.map((name) => `helpers/${name}`)]) {
+    for (const folder of [
+      'suites',
+      'reference',
+      'bin',
+      'selftest',
+      ...HELPER_FOLDERS.map((name) => `helpers/${name}`),
+    ]) {
       expect(Object.keys(tree).filter((file) => file.startsWith(`${folder}/`)).length, folder).toBeGreaterThan(0);
     }
-    const suiteImports = Object.entries(tree).filter(([file]) => file.startsWith('suites/')).flatMap(([, source]) => importedPaths(source));
+    const suiteImports = Object.entries(tree)
+      .filter(([file]) => file.startsWith('suites/'))
+      .flatMap(([, source]) => importedPaths(source));
     expect(suiteImports).toContain('../helpers/harness/rule-test.ts');
   });
 
@@ -143,7 +181,9 @@ describe('the import scan', () => {
 describe('the layers', () => {
   test('helpers/ holds only the layer folders and the modules every layer reads', () => {
     const elsewhere = Object.keys(tree).filter((file) => file.startsWith('helpers/') && layerOf(file) === undefined);
-    const atRoot = Object.keys(tree).filter((file) => layerOf(file) === 'helpers' && !ROOT_HELPERS.includes(file.slice('helpers/'.length)));
+    const atRoot = Object.keys(tree).filter(
+      (file) => layerOf(file) === 'helpers' && !ROOT_HELPERS.includes(file.slice('helpers/'.length)),
+    );
     expect([...elsewhere, ...atRoot], 'put it in harness/, target/, ownership/, runner/ or report/').toEqual([]);
   });
 
@@ -153,7 +193,9 @@ describe('the layers', () => {
 
   test('every exception is still needed', () => {
     const used = crossings(tree).usedExceptions;
-    const stale = ALSO_ALLOWED.map((allowance) => `${allowance.from} -> ${allowance.to}`).filter((key) => !used.has(key));
+    const stale = ALSO_ALLOWED.map((allowance) => `${allowance.from} -> ${allowance.to}`).filter(
+      (key) => !used.has(key),
+    );
     expect(stale, 'remove an exception nothing uses any more').toEqual([]);
   });
 });

@@ -7,11 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { ZonesClient, type ListAnswer } from '../helpers/target/client.ts';
-import { readTargetConfig, type Environment } from '../helpers/config.ts';
+import { type Environment, readTargetConfig } from '../helpers/config.ts';
 import { Ledger } from '../helpers/ownership/ledger.ts';
-import { PreconditionError } from '../helpers/target/precondition.ts';
 import { CannotRunError, preflight } from '../helpers/runner/preflight.ts';
+import { type ListAnswer, ZonesClient } from '../helpers/target/client.ts';
+import { PreconditionError } from '../helpers/target/precondition.ts';
 
 const LIST = '/admin/api/2026-07/zones.json';
 
@@ -27,7 +27,9 @@ afterEach(async () => {
 });
 
 /** A shop that answers every GET with the status (200 unless given), body (text) and headers the script gives for its URL. */
-async function scriptedShop(script: (url: URL, origin: string) => { status?: number; body: string; headers?: Record<string, string> }): Promise<ScriptedShop> {
+async function scriptedShop(
+  script: (url: URL, origin: string) => { status?: number; body: string; headers?: Record<string, string> },
+): Promise<ScriptedShop> {
   const asked: string[] = [];
   let origin = '';
   const server = createServer((req, res) => {
@@ -37,7 +39,13 @@ async function scriptedShop(script: (url: URL, origin: string) => { status?: num
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  closers.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: origin, asked };
 }
 
@@ -46,8 +54,15 @@ function clientFor(shop: ScriptedShop, settings: Environment): ZonesClient {
   return new ZonesClient(config, { ledger: new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-paging-')), 'run.jsonl')) });
 }
 
-const records = (ids: (number | string)[]) => ids.map((id) => `{"id":${typeof id === 'number' ? id : JSON.stringify(id)},"name":"z${id}","coverage":{},"status":"draft"}`).join(',');
-const idsOf = (list: ListAnswer) => (typeof list.zones === 'string' ? list.zones : list.zones.map((zone) => zone.id.text));
+const records = (ids: (number | string)[]) =>
+  ids
+    .map(
+      (id) =>
+        `{"id":${typeof id === 'number' ? id : JSON.stringify(id)},"name":"z${id}","coverage":{},"status":"draft"}`,
+    )
+    .join(',');
+const idsOf = (list: ListAnswer) =>
+  typeof list.zones === 'string' ? list.zones : list.zones.map((zone) => zone.id.text);
 const ZONES = [1, 2, 3, 4, 5, 6, 7];
 
 test('page numbers: every page is read, with the filter on each, until a page brings nothing', async () => {
@@ -57,7 +72,12 @@ test('page numbers: every page is read, with the filter on each, until a page br
   });
   const list = await clientFor(shop, { ZONES_PAGING: 'page', ZONES_PAGE_PARAM: 'p' }).listZones({ status: 'draft' });
   expect(idsOf(list)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
-  expect(shop.asked).toEqual([`${LIST}?status=draft`, `${LIST}?status=draft&p=2`, `${LIST}?status=draft&p=3`, `${LIST}?status=draft&p=4`]);
+  expect(shop.asked).toEqual([
+    `${LIST}?status=draft`,
+    `${LIST}?status=draft&p=2`,
+    `${LIST}?status=draft&p=3`,
+    `${LIST}?status=draft&p=4`,
+  ]);
   expect(list.pages).toHaveLength(4);
 });
 
@@ -70,7 +90,9 @@ test('page numbers: a shop that ignores the parameter is read once more, not 100
 
 test('page numbers: a zone shown again on the next page (the list shifted) counts once', async () => {
   const pages: Record<string, number[]> = { 1: [1, 2, 3], 2: [3, 4, 5], 3: [] };
-  const shop = await scriptedShop((url) => ({ body: `{"zones":[${records(pages[url.searchParams.get('page') ?? '1']!)}]}` }));
+  const shop = await scriptedShop((url) => ({
+    body: `{"zones":[${records(pages[url.searchParams.get('page') ?? '1']!)}]}`,
+  }));
   const list = await clientFor(shop, { ZONES_PAGING: 'page' }).listZones();
   expect(idsOf(list)).toEqual(['1', '2', '3', '4', '5']);
 });
@@ -78,17 +100,23 @@ test('page numbers: a zone shown again on the next page (the list shifted) count
 test('page numbers: a page number past the last answered 404 (as Django REST framework does) ends the list', async () => {
   const shop = await scriptedShop((url) => {
     const page = Number(url.searchParams.get('page') ?? '1');
-    return page > 2 ? { status: 404, body: '{"detail":"Invalid page."}' } : { body: `{"results":[${records(ZONES.slice((page - 1) * 3, page * 3))}]}` };
+    return page > 2
+      ? { status: 404, body: '{"detail":"Invalid page."}' }
+      : { body: `{"results":[${records(ZONES.slice((page - 1) * 3, page * 3))}]}` };
   });
   const list = await clientFor(shop, { ZONES_LIST_KEY: 'results', ZONES_PAGING: 'page' }).listZones();
   expect(idsOf(list)).toEqual(['1', '2', '3', '4', '5', '6']);
   expect([list.status, list.pages.map((page) => page.status)]).toEqual([200, [200, 200, 404]]);
 });
 
-test('page numbers: a 404 to the first request, or another refusal past it, is the list\'s answer', async () => {
+test("page numbers: a 404 to the first request, or another refusal past it, is the list's answer", async () => {
   const missing = await scriptedShop(() => ({ status: 404, body: '{"errors":"Not Found"}' }));
   expect((await clientFor(missing, { ZONES_PAGING: 'page' }).listZones()).status).toBe(404);
-  const failing = await scriptedShop((url) => (url.searchParams.has('page') ? { status: 400, body: '{"errors":"bad page"}' } : { body: `{"zones":[${records([1])}]}` }));
+  const failing = await scriptedShop((url) =>
+    url.searchParams.has('page')
+      ? { status: 400, body: '{"errors":"bad page"}' }
+      : { body: `{"zones":[${records([1])}]}` },
+  );
   expect((await clientFor(failing, { ZONES_PAGING: 'page' }).listZones()).status).toBe(400);
 });
 
@@ -107,7 +135,12 @@ test('cursor: the cursor at a dotted path goes back in its parameter beside the 
     const next = from + 3 < ZONES.length ? `"${from + 3}"` : 'null';
     return { body: `{"data":[${records(ZONES.slice(from, from + 3))}],"meta":{"next_cursor":${next}}}` };
   });
-  const settings = { ZONES_LIST_KEY: 'data', ZONES_PAGING: 'cursor', ZONES_CURSOR_FIELD: 'meta.next_cursor', ZONES_CURSOR_PARAM: 'after' };
+  const settings = {
+    ZONES_LIST_KEY: 'data',
+    ZONES_PAGING: 'cursor',
+    ZONES_CURSOR_FIELD: 'meta.next_cursor',
+    ZONES_CURSOR_PARAM: 'after',
+  };
   const list = await clientFor(shop, settings).listZones({ status: 'draft' });
   expect(idsOf(list)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
   expect(shop.asked).toEqual([`${LIST}?status=draft`, `${LIST}?status=draft&after=3`, `${LIST}?status=draft&after=6`]);
@@ -117,7 +150,7 @@ test.for([
   ['an empty cursor', '{"zones":[{ZONES}],"next_cursor":""}'],
   ['a null cursor', '{"zones":[{ZONES}],"next_cursor":null}'],
   ['no cursor at all', '{"zones":[{ZONES}]}'],
-])('cursor: %s ends the list', async ([, template]) => {
+] as const)('cursor: %s ends the list', async ([, template]) => {
   const shop = await scriptedShop(() => ({ body: template.replace('{ZONES}', records([1])) }));
   const list = await clientFor(shop, { ZONES_PAGING: 'cursor' }).listZones();
   expect(idsOf(list)).toEqual(['1']);
@@ -144,7 +177,10 @@ test('cursor: a cursor that repeats while the pages move on (scroll style) is fo
 });
 
 test('cursor: an empty page that names a next one does not end the list', async () => {
-  const pages: Record<string, string> = { first: `{"zones":[],"next_cursor":"b"}`, b: `{"zones":[${records([9])}],"next_cursor":null}` };
+  const pages: Record<string, string> = {
+    first: `{"zones":[],"next_cursor":"b"}`,
+    b: `{"zones":[${records([9])}],"next_cursor":null}`,
+  };
   const shop = await scriptedShop((url) => ({ body: pages[url.searchParams.get('cursor') ?? 'first']! }));
   expect(idsOf(await clientFor(shop, { ZONES_PAGING: 'cursor' }).listZones())).toEqual(['9']);
 });
@@ -152,7 +188,11 @@ test('cursor: an empty page that names a next one does not end the list', async 
 test('cursor: a cursor that is a URL on the same host is followed as it is, relative or absolute', async () => {
   const shop = await scriptedShop((url, origin) => {
     const step = url.searchParams.get('step') ?? '0';
-    const nextOf: Record<string, string> = { 0: `"${LIST}?step=1&status=draft"`, 1: `"${origin}${LIST}?step=2&status=draft"`, 2: 'null' };
+    const nextOf: Record<string, string> = {
+      0: `"${LIST}?step=1&status=draft"`,
+      1: `"${origin}${LIST}?step=2&status=draft"`,
+      2: 'null',
+    };
     const next = nextOf[step];
     return { body: `{"zones":[${records([`s${step}`])}],"next_cursor":${next}}` };
   });
@@ -163,7 +203,9 @@ test('cursor: a cursor that is a URL on the same host is followed as it is, rela
 
 test('cursor: a cursor URL on another host is not followed, and the list cannot be read whole', async () => {
   const elsewhere = await scriptedShop(() => ({ body: '{"zones":[]}' }));
-  const shop = await scriptedShop(() => ({ body: `{"zones":[${records([1])}],"next_cursor":"${elsewhere.url}${LIST}?cursor=2"}` }));
+  const shop = await scriptedShop(() => ({
+    body: `{"zones":[${records([1])}],"next_cursor":"${elsewhere.url}${LIST}?cursor=2"}`,
+  }));
   const read = clientFor(shop, { ZONES_PAGING: 'cursor' }).listZones();
   await expect(read).rejects.toThrow(PreconditionError);
   await expect(read).rejects.toThrow(`the list's next page is on another host (${elsewhere.url})`);
@@ -172,7 +214,9 @@ test('cursor: a cursor URL on another host is not followed, and the list cannot 
 
 test('cursor: a cursor that is neither text nor a number stops the walk with the reason', async () => {
   const shop = await scriptedShop(() => ({ body: `{"zones":[${records([1])}],"next_cursor":{"after":1}}` }));
-  await expect(clientFor(shop, { ZONES_PAGING: 'cursor' }).listZones()).rejects.toThrow(/next cursor "next_cursor" is neither text nor a number/);
+  await expect(clientFor(shop, { ZONES_PAGING: 'cursor' }).listZones()).rejects.toThrow(
+    /next cursor "next_cursor" is neither text nor a number/,
+  );
 });
 
 test('a list that never ends still stops at 1000 pages and is reported as not readable whole', async () => {
@@ -180,7 +224,9 @@ test('a list that never ends still stops at 1000 pages and is reported as not re
     const at = Number(url.searchParams.get('cursor') ?? '0');
     return { body: `{"zones":[${records([at])}],"next_cursor":${at + 1}}` };
   });
-  await expect(clientFor(shop, { ZONES_PAGING: 'cursor' }).listZones()).rejects.toThrow('the list runs past 1000 pages, so it cannot be read whole');
+  await expect(clientFor(shop, { ZONES_PAGING: 'cursor' }).listZones()).rejects.toThrow(
+    'the list runs past 1000 pages, so it cannot be read whole',
+  );
   expect(shop.asked).toHaveLength(1000);
 }, 60_000);
 
@@ -192,15 +238,28 @@ test('64-bit ids inside a custom envelope keep every digit, and ids a double wou
     n: '{"data":{"items":[{"zone_id":9007199254740992,"name":"b"},{"zone_id":9007199254740995,"name":"c"}],"next":null}}',
   };
   const shop = await scriptedShop((url) => ({ body: pages[url.searchParams.get('cursor') ?? 'first']! }));
-  const settings = { ZONES_LIST_KEY: 'data.items', ZONES_ID_FIELD: 'zone_id', ZONES_PAGING: 'cursor', ZONES_CURSOR_FIELD: 'data.next' };
-  expect(idsOf(await clientFor(shop, settings).listZones())).toEqual(['9007199254740993', '9007199254740992', '9007199254740995']);
+  const settings = {
+    ZONES_LIST_KEY: 'data.items',
+    ZONES_ID_FIELD: 'zone_id',
+    ZONES_PAGING: 'cursor',
+    ZONES_CURSOR_FIELD: 'data.next',
+  };
+  expect(idsOf(await clientFor(shop, settings).listZones())).toEqual([
+    '9007199254740993',
+    '9007199254740992',
+    '9007199254740995',
+  ]);
 });
 
 test('a first list whose pages cannot be followed stops the run with one message naming ZONES_PAGING', async () => {
-  const shop = await scriptedShop(() => ({ body: `{"zones":[${records([1])}],"next_cursor":"https://cdn.example${LIST}"}` }));
+  const shop = await scriptedShop(() => ({
+    body: `{"zones":[${records([1])}],"next_cursor":"https://cdn.example${LIST}"}`,
+  }));
   const config = readTargetConfig({ ZONES_BASE_URL: shop.url, ZONES_ACCESS_TOKEN: 't0k3n', ZONES_PAGING: 'cursor' });
   const ledger = new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-paging-')), 'run.jsonl'));
   const run = preflight(new ZonesClient(config, { ledger, resendTimedOutGets: false }), { runId: 'zc-paging-test' });
   await expect(run).rejects.toThrow(CannotRunError);
-  await expect(run).rejects.toThrow(/cannot be read with ZONES_PAGING=cursor, or with ZONES_BASE_URL \(the shop's own links name another address\): the list's next page is on another host \(https:\/\/cdn\.example\)/);
+  await expect(run).rejects.toThrow(
+    /cannot be read with ZONES_PAGING=cursor, or with ZONES_BASE_URL \(the shop's own links name another address\): the list's next page is on another host \(https:\/\/cdn\.example\)/,
+  );
 });

@@ -5,7 +5,7 @@
 // the preflight (exit 3), before any zone is made; a correct shop whose records carry "__proto__"
 // members is certified as the correct shop it is.
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
 import { startReference } from '../reference/server.ts';
-import { runEntry, type ChildRun } from './run-node.ts';
+import { type ChildRun, runEntry } from './run-node.ts';
 
 const TOKEN = 'shpat_bodies_0123456789abcdef';
 const closers: (() => Promise<void>)[] = [];
@@ -42,7 +42,13 @@ async function target(answer: Answer): Promise<Target> {
     answer(res, (bytes) => (sent += bytes));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, sent: () => sent };
 }
 
@@ -63,9 +69,11 @@ function stream(res: ServerResponse, count: (bytes: number) => void, total = Inf
   pump();
 }
 
-const json = (res: ServerResponse, text: string) => res.writeHead(200, { 'content-type': 'application/json' }).end(text);
+const json = (res: ServerResponse, text: string) =>
+  res.writeHead(200, { 'content-type': 'application/json' }).end(text);
 
-const SIGN_IN_PAGE = '<!DOCTYPE html>\n<html lang="en">\n<head><title>Sign in to Example SSO</title></head>\n<body><form method="post" action="/login">...</form></body>\n</html>\n';
+const SIGN_IN_PAGE =
+  '<!DOCTYPE html>\n<html lang="en">\n<head><title>Sign in to Example SSO</title></head>\n<body><form method="post" action="/login">...</form></body>\n</html>\n';
 
 function expectOneLineWithoutStack(run: ChildRun): void {
   expect(run.stderr.trim().split('\n')).toHaveLength(1);
@@ -81,7 +89,8 @@ const cases: { label: string; answer: Answer; env?: Record<string, string>; mess
     label: 'a body that never ends is cut at ZONES_MAX_BODY_BYTES',
     answer: (res, count) => stream(res, count),
     env: { ZONES_MAX_BODY_BYTES: '1048576' },
-    message: /GET http:\S+zones\.json answered 200 \(application\/json\), but its body ran past ZONES_MAX_BODY_BYTES=1048576 bytes, so the suite stopped reading it \(it began "\{"zones":\[\{"id":1,"name":"zone",.*raise ZONES_MAX_BODY_BYTES/,
+    message:
+      /GET http:\S+zones\.json answered 200 \(application\/json\), but its body ran past ZONES_MAX_BODY_BYTES=1048576 bytes, so the suite stopped reading it \(it began "\{"zones":\[\{"id":1,"name":"zone",.*raise ZONES_MAX_BODY_BYTES/,
   },
   {
     // With the heap held to 192 MiB, reading the whole 300 MB would end the run out of memory.
@@ -99,22 +108,26 @@ const cases: { label: string; answer: Answer; env?: Record<string, string>; mess
       res.on('close', () => clearInterval(drip));
     },
     env: { ZONES_TIMEOUT_MS: '2500' },
-    message: /GET http:\S+zones\.json answered 200 \(application\/json\), but its body was still coming when the time limit ZONES_TIMEOUT_MS=2500 ran out \(\d+ bytes by then; it began "\{"zones":\["\)/,
+    message:
+      /GET http:\S+zones\.json answered 200 \(application\/json\), but its body was still coming when the time limit ZONES_TIMEOUT_MS=2500 ran out \(\d+ bytes by then; it began "\{"zones":\["\)/,
   },
   {
     label: 'JSON nested 100,000 deep is refused unread',
     answer: (res) => json(res, `{"zones":${'['.repeat(100_000)}${']'.repeat(100_000)}}`),
-    message: /answered 200 \(application\/json\), but its body is JSON nested deeper than 256 levels, which the suite does not read \(it began "\{"zones":\[\[\[/,
+    message:
+      /answered 200 \(application\/json\), but its body is JSON nested deeper than 256 levels, which the suite does not read \(it began "\{"zones":\[\[\[/,
   },
   {
     label: 'an SSO sign-in page is named as HTML, not blamed on the envelope settings',
     answer: (res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SIGN_IN_PAGE),
-    message: /GET http:\S+zones\.json answered 200, but the body is HTML, not JSON \(text\/html; charset=utf-8\), beginning "<!DOCTYPE html> <html lang="en"> <head><title>Sign in to Example SSO.*": a sign-in page\?.*check ZONES_BASE_URL/,
+    message:
+      /GET http:\S+zones\.json answered 200, but the body is HTML, not JSON \(text\/html; charset=utf-8\), beginning "<!DOCTYPE html> <html lang="en"> <head><title>Sign in to Example SSO.*": a sign-in page\?.*check ZONES_BASE_URL/,
   },
   {
     label: 'records whose ids sit only under "__proto__" have no id, and their members are named',
     answer: (res) => json(res, '{"zones":[{"__proto__":{"id":1},"name":"a"}]}'),
-    message: /cannot be read with ZONES_ENVELOPE=wrapped, ZONES_LIST_KEY=zones and ZONES_ID_FIELD=id: list item 0: the record has no usable "id" \(got "undefined"\); its records have the fields __proto__, name$/,
+    message:
+      /cannot be read with ZONES_ENVELOPE=wrapped, ZONES_LIST_KEY=zones and ZONES_ID_FIELD=id: list item 0: the record has no usable "id" \(got "undefined"\); its records have the fields __proto__, name$/,
   },
 ];
 
@@ -122,7 +135,12 @@ describe('a target that answers badly stops the run in its preflight: exit 3, on
   for (const { label, answer, env, message } of cases) {
     test(label, async () => {
       const shop = await target(answer);
-      const run = await runEntry('bin/conformance.ts', [], { ZONES_BASE_URL: shop.url, ZONES_ACCESS_TOKEN: TOKEN, ZONES_REPORTS_DIR: reportsDir(), ...env });
+      const run = await runEntry('bin/conformance.ts', [], {
+        ZONES_BASE_URL: shop.url,
+        ZONES_ACCESS_TOKEN: TOKEN,
+        ZONES_REPORTS_DIR: reportsDir(),
+        ...env,
+      });
       expect(run.code, run.stderr).toBe(3);
       expectOneLineWithoutStack(run);
       expect(run.stderr.trim()).toMatch(message);
@@ -144,11 +162,23 @@ test('past the preflight, a list answer past a limit leaves its checks not verif
     return true;
   });
   const dir = reportsDir();
-  const run = await runEntry('bin/conformance.ts', [], { ...settingsForStyle(reference.style, front.url, TOKEN), ...bookingHooksForReference(reference.url), ZONES_MAX_BODY_BYTES: '65536', ZONES_REPORTS_DIR: dir });
+  const run = await runEntry('bin/conformance.ts', [], {
+    ...settingsForStyle(reference.style, front.url, TOKEN),
+    ...bookingHooksForReference(reference.url),
+    ZONES_MAX_BODY_BYTES: '65536',
+    ZONES_REPORTS_DIR: dir,
+  });
   const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
   const listFilter = report.rules.find((rule) => rule.id === 'LIST-02')!;
-  expect(listFilter).toMatchObject({ status: 'not-verified', reason: expect.stringMatching(/^no readable answer to check against: GET http:\S+\?status=\w+ answered 200 \(application\/json\), but its body ran past ZONES_MAX_BODY_BYTES=65536 bytes/) });
-  expect(report.rules.filter((rule) => rule.level === 'must' && rule.status === 'failed').map((rule) => rule.id)).toEqual([]);
+  expect(listFilter).toMatchObject({
+    status: 'not-verified',
+    reason: expect.stringMatching(
+      /^no readable answer to check against: GET http:\S+\?status=\w+ answered 200 \(application\/json\), but its body ran past ZONES_MAX_BODY_BYTES=65536 bytes/,
+    ),
+  });
+  expect(
+    report.rules.filter((rule) => rule.level === 'must' && rule.status === 'failed').map((rule) => rule.id),
+  ).toEqual([]);
   expect([report.verdict, run.code]).toEqual(['incomplete', 2]);
   expect(report.cleanup.leftBehind).toEqual([]);
   for (const output of [run.stdout, run.stderr]) expect(output).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
@@ -159,16 +189,28 @@ test('a correct shop whose records carry "__proto__" and "constructor" members i
   closers.push(() => reference.close());
   const front = await prototypeKeysFront(reference.url);
   const dir = reportsDir();
-  const run = await runEntry('bin/conformance.ts', [], { ...settingsForStyle(reference.style, front.url, TOKEN), ...bookingHooksForReference(reference.url), ZONES_REPORTS_DIR: dir });
+  const run = await runEntry('bin/conformance.ts', [], {
+    ...settingsForStyle(reference.style, front.url, TOKEN),
+    ...bookingHooksForReference(reference.url),
+    ZONES_REPORTS_DIR: dir,
+  });
   const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
   expect(front.rewritten(), 'no record was given the members: the test proves nothing').toBeGreaterThan(10);
-  expect(report.rules.filter((rule) => rule.level === 'must' && rule.status !== 'passed').map((rule) => `${rule.id}: ${rule.reason}`)).toEqual([]);
+  expect(
+    report.rules
+      .filter((rule) => rule.level === 'must' && rule.status !== 'passed')
+      .map((rule) => `${rule.id}: ${rule.reason}`),
+  ).toEqual([]);
   expect([report.verdict, run.code]).toEqual(['conformant', 0]);
   expect(report.cleanup.leftBehind).toEqual([]);
 });
 
 /** A front for the reference: passes every request on, except those `answer` answers itself. */
-async function frontWith(upstream: string, answer: (url: URL, res: ServerResponse) => boolean, rewrite: (body: unknown) => unknown = (body) => body): Promise<{ url: string }> {
+async function frontWith(
+  upstream: string,
+  answer: (url: URL, res: ServerResponse) => boolean,
+  rewrite: (body: unknown) => unknown = (body) => body,
+): Promise<{ url: string }> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (answer(new URL(req.url ?? '/', 'http://front'), res)) return;
     const onward = request(`${upstream}${req.url}`, { method: req.method, headers: req.headers }, (upstreamAnswer) => {
@@ -185,7 +227,13 @@ async function frontWith(upstream: string, answer: (url: URL, res: ServerRespons
     req.pipe(onward);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
@@ -201,7 +249,11 @@ async function prototypeKeysFront(upstream: string): Promise<{ url: string; rewr
     const object = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withHostileMembers(item)]));
     if (!Object.hasOwn(object, 'id') || !Object.hasOwn(object, 'name')) return object;
     rewritten += 1;
-    return Object.fromEntries([...Object.entries(object), ['__proto__', { id: 'not-its-id', status: 'published', polluted: true }], ['constructor', { prototype: { polluted: true } }]]);
+    return Object.fromEntries([
+      ...Object.entries(object),
+      ['__proto__', { id: 'not-its-id', status: 'published', polluted: true }],
+      ['constructor', { prototype: { polluted: true } }],
+    ]);
   };
   const front = await frontWith(upstream, () => false, withHostileMembers);
   return { url: front.url, rewritten: () => rewritten };

@@ -1,35 +1,48 @@
 // How the settings choose the way to the shop: which proxy variable applies and when NO_PROXY lets a
 // host past it (as curl reads it), what makes ZONES_CA_FILE and ZONES_TLS_INSECURE usable, that no
 // report shows a proxy's credentials, and which environment the booking hooks get.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+
 import { generateKeyPairSync } from 'node:crypto';
-import { rootCertificates } from 'node:tls';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rootCertificates } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runBookingHook } from '../helpers/target/booking-hooks.ts';
 import { describeTarget, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
-import { bypassesProxy, proxyRouteFor } from '../helpers/target/proxy.ts';
-import { errorCodeOf, trustedCas } from '../helpers/target/trust.ts';
-import { makeTestCa, type TestCa } from './support/test-certificates.ts';
-import { problemsOf } from './support/settings-problems.ts';
+import { runBookingHook } from '../helpers/target/booking-hooks.ts';
 import type { Exchange } from '../helpers/target/client.ts';
+import { bypassesProxy, proxyRouteFor } from '../helpers/target/proxy.ts';
 import { unreachable } from '../helpers/target/reach.ts';
+import { errorCodeOf, trustedCas } from '../helpers/target/trust.ts';
+import { problemsOf } from './support/settings-problems.ts';
+import { makeTestCa, type TestCa } from './support/test-certificates.ts';
 
 const SHOP = { ZONES_BASE_URL: 'https://shop.example', ZONES_ACCESS_TOKEN: 'shpat_network_0123' };
-
 
 describe('which proxy carries the requests', () => {
   test.for([
     ['https://shop.example', { HTTPS_PROXY: 'http://p:1' }, 'http://p:1', 'HTTPS_PROXY'],
-    ['https://shop.example', { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:1' }, 'http://lower:1', 'https_proxy'],
+    [
+      'https://shop.example',
+      { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:1' },
+      'http://lower:1',
+      'https_proxy',
+    ],
     ['https://shop.example', { HTTP_PROXY: 'http://p:1' }, 'http://p:1', 'HTTP_PROXY'],
-    ['http://shop.example', { http_proxy: 'http://lower:1', HTTP_PROXY: 'http://upper:1' }, 'http://lower:1', 'http_proxy'],
+    [
+      'http://shop.example',
+      { http_proxy: 'http://lower:1', HTTP_PROXY: 'http://upper:1' },
+      'http://lower:1',
+      'http_proxy',
+    ],
     ['http://shop.example', { HTTP_PROXY: 'proxy.corp:3128' }, 'http://proxy.corp:3128', 'HTTP_PROXY'],
     ['http://shop.example', { http_proxy: ' ', HTTP_PROXY: 'http://upper:1' }, 'http://upper:1', 'HTTP_PROXY'],
-  ] as [string, Record<string, string>, string, string][])('%s with %o goes through %s (%s)', ([target, env, url, variable]) => {
-    expect(proxyRouteFor(new URL(target), env)).toEqual({ url, variable });
-  });
+  ] as [string, Record<string, string>, string, string][])(
+    '%s with %o goes through %s (%s)',
+    ([target, env, url, variable]) => {
+      expect(proxyRouteFor(new URL(target), env)).toEqual({ url, variable });
+    },
+  );
 
   test('an http:// shop does not take HTTPS_PROXY, and no variable means no proxy', () => {
     expect(proxyRouteFor(new URL('http://shop.example'), { HTTPS_PROXY: 'http://p:1' })).toBeUndefined();
@@ -62,22 +75,34 @@ describe('which proxy carries the requests', () => {
   });
 
   test('NO_PROXY in either case lets the shop past the proxy', () => {
-    expect(proxyRouteFor(new URL('https://shop.example'), { HTTPS_PROXY: 'http://p:1', NO_PROXY: 'shop.example' })).toBeUndefined();
-    expect(proxyRouteFor(new URL('https://shop.example'), { HTTPS_PROXY: 'http://p:1', no_proxy: '.example' })).toBeUndefined();
+    expect(
+      proxyRouteFor(new URL('https://shop.example'), { HTTPS_PROXY: 'http://p:1', NO_PROXY: 'shop.example' }),
+    ).toBeUndefined();
+    expect(
+      proxyRouteFor(new URL('https://shop.example'), { HTTPS_PROXY: 'http://p:1', no_proxy: '.example' }),
+    ).toBeUndefined();
   });
 });
 
 describe('the settings read the proxy for the shop, and only for a shop', () => {
   test('a shop behind HTTPS_PROXY', () => {
-    expect(readTargetConfig({ ...SHOP, HTTPS_PROXY: 'http://proxy.corp:3128' }).proxy).toEqual({ url: 'http://proxy.corp:3128', variable: 'HTTPS_PROXY' });
+    expect(readTargetConfig({ ...SHOP, HTTPS_PROXY: 'http://proxy.corp:3128' }).proxy).toEqual({
+      url: 'http://proxy.corp:3128',
+      variable: 'HTTPS_PROXY',
+    });
   });
 
   test('the embedded reference never', () => {
-    expect(readTargetConfig({ HTTPS_PROXY: 'http://proxy.corp:3128', HTTP_PROXY: 'http://proxy.corp:3128' }).proxy).toBeUndefined();
+    expect(
+      readTargetConfig({ HTTPS_PROXY: 'http://proxy.corp:3128', HTTP_PROXY: 'http://proxy.corp:3128' }).proxy,
+    ).toBeUndefined();
   });
 
   test.for([
-    [{ HTTPS_PROXY: 'socks5://proxy.corp:1080' }, 'HTTPS_PROXY must be an http:// or https:// proxy (got socks5://proxy.corp:1080)'],
+    [
+      { HTTPS_PROXY: 'socks5://proxy.corp:1080' },
+      'HTTPS_PROXY must be an http:// or https:// proxy (got socks5://proxy.corp:1080)',
+    ],
     [{ HTTPS_PROXY: 'http://user:hunter2@[bad' }, 'HTTPS_PROXY is not a URL such as http://proxy.example:3128'],
   ] as [Record<string, string>, string][])('an unusable proxy for the shop is named: %o', ([env, problem]) => {
     expect(problemsOf({ ...SHOP, ...env })).toEqual([problem]);
@@ -117,30 +142,55 @@ describe('ZONES_CA_FILE and ZONES_TLS_INSECURE', () => {
 
   test('a file that cannot be read, or holds no certificate, is refused before any request', () => {
     const keyOnly = join(dir, 'key.pem');
-    writeFileSync(keyOnly, generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    writeFileSync(
+      keyOnly,
+      generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    );
     const garbled = join(dir, 'garbled.pem');
     writeFileSync(garbled, '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n');
-    expect(problemsOf({ ...SHOP, ZONES_CA_FILE: join(dir, 'absent.pem') })).toEqual([`ZONES_CA_FILE cannot be read (ENOENT: ${join(dir, 'absent.pem')})`]);
-    expect(problemsOf({ ...SHOP, ZONES_CA_FILE: keyOnly })).toEqual([`ZONES_CA_FILE holds no PEM certificate (no -----BEGIN CERTIFICATE----- block in ${keyOnly})`]);
-    expect(problemsOf({ ...SHOP, ZONES_CA_FILE: garbled })).toEqual([`ZONES_CA_FILE holds a certificate block that is not a certificate (${garbled})`]);
+    expect(problemsOf({ ...SHOP, ZONES_CA_FILE: join(dir, 'absent.pem') })).toEqual([
+      `ZONES_CA_FILE cannot be read (ENOENT: ${join(dir, 'absent.pem')})`,
+    ]);
+    expect(problemsOf({ ...SHOP, ZONES_CA_FILE: keyOnly })).toEqual([
+      `ZONES_CA_FILE holds no PEM certificate (no -----BEGIN CERTIFICATE----- block in ${keyOnly})`,
+    ]);
+    expect(problemsOf({ ...SHOP, ZONES_CA_FILE: garbled })).toEqual([
+      `ZONES_CA_FILE holds a certificate block that is not a certificate (${garbled})`,
+    ]);
   });
 
   test.for([
-    [{ ...SHOP, ZONES_TLS_INSECURE: 'yes' }, 'ZONES_TLS_INSECURE must be 1 (do not verify the shop\'s certificate) or 0 (got "yes")'],
-    [{ ...SHOP, ZONES_BASE_URL: 'http://shop.example', ZONES_TLS_INSECURE: '1' }, 'ZONES_TLS_INSECURE applies only to an https:// ZONES_BASE_URL: over http:// there is no certificate to verify'],
-    [{ ZONES_TLS_INSECURE: '1' }, 'ZONES_TLS_INSECURE is set but ZONES_BASE_URL is not: without it the run would certify the embedded reference, not your shop'],
+    [
+      { ...SHOP, ZONES_TLS_INSECURE: 'yes' },
+      'ZONES_TLS_INSECURE must be 1 (do not verify the shop\'s certificate) or 0 (got "yes")',
+    ],
+    [
+      { ...SHOP, ZONES_BASE_URL: 'http://shop.example', ZONES_TLS_INSECURE: '1' },
+      'ZONES_TLS_INSECURE applies only to an https:// ZONES_BASE_URL: over http:// there is no certificate to verify',
+    ],
+    [
+      { ZONES_TLS_INSECURE: '1' },
+      'ZONES_TLS_INSECURE is set but ZONES_BASE_URL is not: without it the run would certify the embedded reference, not your shop',
+    ],
   ] as [Record<string, string>, string][])('%o is refused', ([env, problem]) => {
     expect(problemsOf(env)).toEqual([problem]);
   });
 
   test('ZONES_TLS_INSECURE=1 beside a CA file is refused: one of them would change nothing', () => {
-    expect(problemsOf({ ...SHOP, ZONES_TLS_INSECURE: '1', ZONES_CA_FILE: ca.caFile })).toEqual([expect.stringMatching(/^ZONES_TLS_INSECURE and ZONES_CA_FILE contradict each other/)]);
+    expect(problemsOf({ ...SHOP, ZONES_TLS_INSECURE: '1', ZONES_CA_FILE: ca.caFile })).toEqual([
+      expect.stringMatching(/^ZONES_TLS_INSECURE and ZONES_CA_FILE contradict each other/),
+    ]);
     expect(readTargetConfig({ ...SHOP, ZONES_TLS_INSECURE: '1' }).tlsInsecure).toBe(true);
     expect(readTargetConfig(SHOP).tlsInsecure).toBe(false);
   });
 
   test('a certificate error is found under the error undici wraps it in', () => {
-    const wrapped = Object.assign(new Error('secure proxy connection failed', { cause: Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }) }), { code: 'UND_ERR_PRX_TLS' });
+    const wrapped = Object.assign(
+      new Error('secure proxy connection failed', {
+        cause: Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }),
+      }),
+      { code: 'UND_ERR_PRX_TLS' },
+    );
     expect(errorCodeOf(wrapped)).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
     expect(errorCodeOf(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toBe('ECONNREFUSED');
   });
@@ -157,24 +207,62 @@ describe('the booking hooks get the environment the suite has', () => {
 
   async function proxySeenByHook(config: TargetConfig): Promise<string> {
     const out = join(mkdtempSync(join(tmpdir(), 'zc-hook-env-')), 'seen');
-    await runBookingHook(config, `printf '%s|%s|%s' "$HTTPS_PROXY" "$https_proxy" "$NO_PROXY" > '${out}'`, { text: '7' }, 'ZONES_BOOKING_HOOK');
+    await runBookingHook(
+      config,
+      `printf '%s|%s|%s' "$HTTPS_PROXY" "$https_proxy" "$NO_PROXY" > '${out}'`,
+      { text: '7' },
+      'ZONES_BOOKING_HOOK',
+    );
     return readFileSync(out, 'utf8');
   }
 
-  test('a shop\'s hooks inherit the proxy variables; the embedded reference\'s own hooks, on 127.0.0.1, get none', async () => {
+  test("a shop's hooks inherit the proxy variables; the embedded reference's own hooks, on 127.0.0.1, get none", async () => {
     process.env.HTTPS_PROXY = 'http://proxy.corp:3128';
     process.env.https_proxy = 'http://proxy.corp:3128';
     process.env.NO_PROXY = 'internal.example';
-    expect(await proxySeenByHook(readTargetConfig(SHOP))).toBe('http://proxy.corp:3128|http://proxy.corp:3128|internal.example');
+    expect(await proxySeenByHook(readTargetConfig(SHOP))).toBe(
+      'http://proxy.corp:3128|http://proxy.corp:3128|internal.example',
+    );
     expect(await proxySeenByHook(readTargetConfig({}))).toBe('||');
   });
 });
 
 test('a certificate error behind an https:// proxy is put on the proxy, not the shop', () => {
-  const failed = (url: string): Exchange => ({ method: 'GET', url, auth: 'valid', requestHeaders: {}, responseHeaders: {}, responseBody: '', durationMs: 3, error: 'Error: self-signed certificate in certificate chain', errorCode: 'SELF_SIGNED_CERT_IN_CHAIN' });
-  const overHttp = readTargetConfig({ ZONES_BASE_URL: 'http://shop.example', ZONES_ACCESS_TOKEN: 'shpat_proxy_0123', HTTP_PROXY: 'https://proxy.example:8443' });
-  expect(unreachable(overHttp, 'http://shop.example/admin/api/2026-07/zones.json', failed('http://shop.example/admin/api/2026-07/zones.json')))
-    .toMatch(/^the proxy's TLS certificate is not accepted: .*through the proxy https:\/\/proxy\.example:8443\/? \(HTTP_PROXY\).*ZONES_CA_FILE or NODE_EXTRA_CA_CERTS/);
-  const overHttps = readTargetConfig({ ZONES_BASE_URL: 'https://shop.example', ZONES_ACCESS_TOKEN: 'shpat_proxy_0123', HTTPS_PROXY: 'https://proxy.example:8443' });
-  expect(unreachable(overHttps, 'https://shop.example/admin/api/2026-07/zones.json', failed('https://shop.example/admin/api/2026-07/zones.json'))).toMatch(/^the proxy's or the shop's TLS certificate/);
+  const failed = (url: string): Exchange => ({
+    method: 'GET',
+    url,
+    auth: 'valid',
+    requestHeaders: {},
+    responseHeaders: {},
+    responseBody: '',
+    durationMs: 3,
+    error: 'Error: self-signed certificate in certificate chain',
+    errorCode: 'SELF_SIGNED_CERT_IN_CHAIN',
+  });
+  const overHttp = readTargetConfig({
+    ZONES_BASE_URL: 'http://shop.example',
+    ZONES_ACCESS_TOKEN: 'shpat_proxy_0123',
+    HTTP_PROXY: 'https://proxy.example:8443',
+  });
+  expect(
+    unreachable(
+      overHttp,
+      'http://shop.example/admin/api/2026-07/zones.json',
+      failed('http://shop.example/admin/api/2026-07/zones.json'),
+    ),
+  ).toMatch(
+    /^the proxy's TLS certificate is not accepted: .*through the proxy https:\/\/proxy\.example:8443\/? \(HTTP_PROXY\).*ZONES_CA_FILE or NODE_EXTRA_CA_CERTS/,
+  );
+  const overHttps = readTargetConfig({
+    ZONES_BASE_URL: 'https://shop.example',
+    ZONES_ACCESS_TOKEN: 'shpat_proxy_0123',
+    HTTPS_PROXY: 'https://proxy.example:8443',
+  });
+  expect(
+    unreachable(
+      overHttps,
+      'https://shop.example/admin/api/2026-07/zones.json',
+      failed('https://shop.example/admin/api/2026-07/zones.json'),
+    ),
+  ).toMatch(/^the proxy's or the shop's TLS certificate/);
 });

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
-import { OwnershipError, ZonesClient, type Exchange } from '../helpers/target/client.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { Ledger, readLedger } from '../helpers/ownership/ledger.ts';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { type Exchange, OwnershipError, ZonesClient } from '../helpers/target/client.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 
 let reference: RunningReference;
 let config: TargetConfig;
@@ -47,7 +47,9 @@ test('a zone the run created is in the ledger before the create call returns, an
   const { api, ledger } = clientWith();
   const answer = await api.createZone({ name: 'ours', coverage: {} });
   if (typeof answer.zone === 'string') throw new Error(answer.zone);
-  expect(readLedger(ledger.path)).toEqual([expect.objectContaining({ event: 'created', id: answer.zone.id.text, name: 'ours' })]);
+  expect(readLedger(ledger.path)).toEqual([
+    expect.objectContaining({ event: 'created', id: answer.zone.id.text, name: 'ours' }),
+  ]);
   expect((await api.updateZone(answer.zone.id, { name: 'ours-renamed', coverage: {} })).status).toBe(200);
   expect((await api.deleteZone(answer.zone.id)).status).toBe(200);
   expect(readLedger(ledger.path).map((e) => e.event)).toEqual(['created', 'deleted']);
@@ -74,13 +76,19 @@ test('an id the run deleted and then got back from its own next create is its ow
   expect([reader.owns('3'), reader.isDeleted('3')]).toEqual([true, false]);
 });
 
-test('a zone listed under this run\'s unique name at an id the run had deleted is taken back into the ledger', async () => {
+test("a zone listed under this run's unique name at an id the run had deleted is taken back into the ledger", async () => {
   const { api, ledger } = clientWith();
   ledger.recordCreated(foreignId, 'zc-earlier', config.baseUrl);
   ledger.recordDeleted(foreignId);
   const list = await api.listZones();
   // Pretend the shop gave the deleted id to our next create: the list shows it under our new name.
-  const renamed = { ...list, zones: typeof list.zones === 'string' ? [] : list.zones.map((z) => (z.id.text === foreignId ? { ...z, name: 'zc-again' } : z)) };
+  const renamed = {
+    ...list,
+    zones:
+      typeof list.zones === 'string'
+        ? []
+        : list.zones.map((z) => (z.id.text === foreignId ? { ...z, name: 'zc-again' } : z)),
+  };
   expect(api.adoptFrom(renamed, 'zc-again').map((z) => z.id.text)).toEqual([foreignId]);
   expect(ledger.isDeleted(foreignId)).toBe(false);
 });

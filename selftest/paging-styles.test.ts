@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
-import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
 import { rules } from '../helpers/rules.ts';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 import { houseStyles } from '../reference/styles.ts';
-import { runEntry, type ChildRun } from './run-node.ts';
+import { type ChildRun, runEntry } from './run-node.ts';
 
 const PAGING_STYLES = ['page-numbers', 'data-envelope'];
 const PAGING_SETTINGS = ['ZONES_PAGING', 'ZONES_PAGE_PARAM', 'ZONES_CURSOR_FIELD', 'ZONES_CURSOR_PARAM'];
@@ -34,12 +34,18 @@ const started: RunningReference[] = [];
 async function certify(style: string, withPaging: boolean): Promise<Certified> {
   const reference = await startReference({ style });
   started.push(reference);
-  const planted = Array.from({ length: PLANTED }, (_, i) => reference.backdoor.plant({ name: `bystander-${i}`, coverage: { planted: i } }));
+  const planted = Array.from({ length: PLANTED }, (_, i) =>
+    reference.backdoor.plant({ name: `bystander-${i}`, coverage: { planted: i } }),
+  );
   expect(reference.style.paging!.size).toBeLessThan(PLANTED);
   const settings = settingsForStyle(reference.style, reference.url, reference.token);
   if (!withPaging) for (const name of PAGING_SETTINGS) delete settings[name];
   const dir = mkdtempSync(join(tmpdir(), 'zc-paging-style-'));
-  const run = await runEntry('bin/conformance.ts', [], { ...settings, ...bookingHooksForReference(), ZONES_REPORTS_DIR: dir });
+  const run = await runEntry('bin/conformance.ts', [], {
+    ...settings,
+    ...bookingHooksForReference(),
+    ZONES_REPORTS_DIR: dir,
+  });
   const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
   return { reference, planted, run, report };
 }
@@ -47,9 +53,11 @@ async function certify(style: string, withPaging: boolean): Promise<Certified> {
 const runs = new Map<string, { paged: Certified; unpaged: Certified }>();
 
 beforeAll(async () => {
-  await Promise.all(PAGING_STYLES.map(async (style) => {
-    runs.set(style, { paged: await certify(style, true), unpaged: await certify(style, false) });
-  }));
+  await Promise.all(
+    PAGING_STYLES.map(async (style) => {
+      runs.set(style, { paged: await certify(style, true), unpaged: await certify(style, false) });
+    }),
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -57,14 +65,17 @@ afterAll(async () => {
 });
 
 function expectBystandersUntouched({ reference, planted }: Certified): void {
-  for (const [i, id] of planted.entries()) expect(reference.backdoor.stored(id)).toMatchObject({ name: `bystander-${i}`, coverage: { planted: i } });
+  for (const [i, id] of planted.entries())
+    expect(reference.backdoor.stored(id)).toMatchObject({ name: `bystander-${i}`, coverage: { planted: i } });
 }
 
 describe.for(PAGING_STYLES)('the %s style', (style) => {
   test('with its paging settings: conformant, exit 0, every MUST rule passed, nothing left behind', () => {
     const { run, report } = runs.get(style)!.paged;
     const must = report.rules.filter((rule) => rule.level === 'must');
-    expect(must.filter((rule) => rule.status !== 'passed').map((rule) => `${rule.id}: ${rule.status} ${rule.reason ?? ''}`)).toEqual([]);
+    expect(
+      must.filter((rule) => rule.status !== 'passed').map((rule) => `${rule.id}: ${rule.status} ${rule.reason ?? ''}`),
+    ).toEqual([]);
     expect(must).toHaveLength(rules.filter((rule) => rule.level === 'must').length);
     expect(must).toHaveLength(18);
     expect([report.verdict, run.code]).toEqual(['conformant', 0]);
@@ -86,11 +97,28 @@ describe.for(PAGING_STYLES)('the %s style', (style) => {
 
 test('both bridges give every house style the same settings, whatever the user had set for another shop', () => {
   const fields: (keyof TargetConfig)[] = [
-    'authHeader', 'authScheme', 'statuses', 'statusParam', 'filterValues', 'envelope', 'zoneKey', 'listKey', 'idField',
-    'paging', 'pageParam', 'cursorField', 'cursorParam', 'extraFields',
+    'authHeader',
+    'authScheme',
+    'statuses',
+    'statusParam',
+    'filterValues',
+    'envelope',
+    'zoneKey',
+    'listKey',
+    'idField',
+    'paging',
+    'pageParam',
+    'cursorField',
+    'cursorParam',
+    'extraFields',
   ];
   const pick = (config: TargetConfig) => Object.fromEntries(fields.map((field) => [field, config[field]]));
-  const otherShop = readTargetConfig({ ZONES_PAGING: 'page', ZONES_PAGE_PARAM: 'p', ZONES_LIST_KEY: 'items', ZONES_ZONE_KEY: 'item' });
+  const otherShop = readTargetConfig({
+    ZONES_PAGING: 'page',
+    ZONES_PAGE_PARAM: 'p',
+    ZONES_LIST_KEY: 'items',
+    ZONES_ZONE_KEY: 'item',
+  });
   for (const style of Object.values(houseStyles)) {
     const running = { style, url: 'http://127.0.0.1:1', token: 't' } as RunningReference;
     const fromSettings = readTargetConfig(settingsForStyle(style, running.url, running.token));

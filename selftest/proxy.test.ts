@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
+import { readTargetConfig } from '../helpers/config.ts';
+import { Ledger } from '../helpers/ownership/ledger.ts';
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
 import { ZonesClient } from '../helpers/target/client.ts';
-import { readTargetConfig } from '../helpers/config.ts';
 import { formatExchange } from '../helpers/target/evidence.ts';
-import { Ledger } from '../helpers/ownership/ledger.ts';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
-import { startForwardProxy, type ForwardProxy } from './support/forward-proxy.ts';
+import { type ForwardProxy, startForwardProxy } from './support/forward-proxy.ts';
 import { samePathOn, startRedirectingFront } from './support/fronts.ts';
 
 const HIDDEN_HOST = 'staging.internal';
@@ -29,48 +29,64 @@ const reportsDir = () => mkdtempSync(join(tmpdir(), 'zc-proxy-'));
 const conformance = (env: Record<string, string>, args: string[] = []) => runEntry('bin/conformance.ts', args, env);
 
 /** A reference, and the proxy that alone knows staging.internal stands for its 127.0.0.1. */
-async function hiddenShop(credentials?: string): Promise<{ reference: RunningReference; proxy: ForwardProxy; settings: Record<string, string> }> {
+async function hiddenShop(
+  credentials?: string,
+): Promise<{ reference: RunningReference; proxy: ForwardProxy; settings: Record<string, string> }> {
   const reference = await startReference();
   closers.push(() => reference.close());
   const proxy = await startForwardProxy({ hosts: { [HIDDEN_HOST]: '127.0.0.1' }, credentials });
   closers.push(() => proxy.close());
   const hiddenUrl = `http://${HIDDEN_HOST}:${new URL(reference.url).port}`;
   // The booking hooks go to the reference itself, past any proxy, as a CI job's own tooling would.
-  const settings = { ...settingsForStyle(reference.style, hiddenUrl, reference.token), ...bookingHooksForReference(reference.url), NO_PROXY: '127.0.0.1,localhost' };
+  const settings = {
+    ...settingsForStyle(reference.style, hiddenUrl, reference.token),
+    ...bookingHooksForReference(reference.url),
+    NO_PROXY: '127.0.0.1,localhost',
+  };
   return { reference, proxy, settings };
 }
 
 /** The names of the zones this suite's runs made that the shop still holds, read past every front. */
 async function zonesOf(reference: RunningReference): Promise<string[]> {
-  const answer = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, { headers: { [reference.style.authHeader]: reference.token } });
+  const answer = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, {
+    headers: { [reference.style.authHeader]: reference.token },
+  });
   const { zones } = (await answer.json()) as { zones: { name: string }[] };
   return zones.map((zone) => zone.name).filter((name) => name.startsWith('zc-'));
 }
 
 describe('a shop reachable only through a forward proxy', () => {
-  test.for(['HTTP_PROXY', 'http_proxy'])('with %s set, the run goes through the proxy and certifies the shop conformant', async (variable) => {
-    const { reference, proxy, settings } = await hiddenShop();
-    const dir = reportsDir();
-    const run = await conformance({ ...settings, [variable]: proxy.url, ZONES_REPORTS_DIR: dir });
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout.split('\n')[0]).toBe(`zones-conformance: certifying http://${HIDDEN_HOST}:${new URL(reference.url).port} through the proxy ${proxy.url} (${variable})`);
-    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
-    expect(report.verdict).toBe('conformant');
-    expect(report.target.proxy).toBe(`${proxy.url} (${variable})`);
-    // Absolute-form requests for the hidden host, writes included: the proxy carried the run.
-    const collection = `http://${HIDDEN_HOST}:${new URL(reference.url).port}/admin/api/2026-07/zones.json`;
-    expect(proxy.log).toContain(`GET ${collection}`);
-    expect(proxy.log).toContain(`POST ${collection}`);
-    expect(proxy.log.some((line) => line.startsWith('DELETE '))).toBe(true);
-    expect(proxy.log.length).toBe(report.requests.total);
-    expect(await zonesOf(reference)).toEqual([]);
-  });
+  test.for(['HTTP_PROXY', 'http_proxy'])(
+    'with %s set, the run goes through the proxy and certifies the shop conformant',
+    async (variable) => {
+      const { reference, proxy, settings } = await hiddenShop();
+      const dir = reportsDir();
+      const run = await conformance({ ...settings, [variable]: proxy.url, ZONES_REPORTS_DIR: dir });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout.split('\n')[0]).toBe(
+        `zones-conformance: certifying http://${HIDDEN_HOST}:${new URL(reference.url).port} through the proxy ${proxy.url} (${variable})`,
+      );
+      const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+      expect(report.verdict).toBe('conformant');
+      expect(report.target.proxy).toBe(`${proxy.url} (${variable})`);
+      // Absolute-form requests for the hidden host, writes included: the proxy carried the run.
+      const collection = `http://${HIDDEN_HOST}:${new URL(reference.url).port}/admin/api/2026-07/zones.json`;
+      expect(proxy.log).toContain(`GET ${collection}`);
+      expect(proxy.log).toContain(`POST ${collection}`);
+      expect(proxy.log.some((line) => line.startsWith('DELETE '))).toBe(true);
+      expect(proxy.log.length).toBe(report.requests.total);
+      expect(await zonesOf(reference)).toEqual([]);
+    },
+  );
 
   test('a proxy that wants credentials gets them from the proxy URL, and no output or report shows the password', async () => {
     const { proxy, settings } = await hiddenShop(`zc-user:${PROXY_PASSWORD}`);
     const dir = reportsDir();
     const withCredentials = proxy.url.replace('http://', `http://zc-user:${PROXY_PASSWORD}@`);
-    const run = await conformance({ ...settings, HTTP_PROXY: withCredentials, ZONES_REPORTS_DIR: dir }, ['--rule', 'CREATE-01']);
+    const run = await conformance({ ...settings, HTTP_PROXY: withCredentials, ZONES_REPORTS_DIR: dir }, [
+      '--rule',
+      'CREATE-01',
+    ]);
     // A partial run: the rules left out are not verified.
     expect(run.code, run.stderr).toBe(2);
     expect(run.stdout).toContain(`through the proxy ${proxy.url} (credentials not shown) (HTTP_PROXY)`);
@@ -86,16 +102,25 @@ describe('a shop reachable only through a forward proxy', () => {
     const run = await conformance({ ...settings, HTTP_PROXY: proxy.url, ZONES_REPORTS_DIR: reportsDir() });
     expect(run.code).toBe(3);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/cannot reach the target at http:\/\/staging\.internal:\d+\S* through the proxy http:\/\/127\.0\.0\.1:\d+ \(HTTP_PROXY\): .*407.*give them in HTTP_PROXY as http:\/\/user:password@host:port/);
+    expect(run.stderr).toMatch(
+      /cannot reach the target at http:\/\/staging\.internal:\d+\S* through the proxy http:\/\/127\.0\.0\.1:\d+ \(HTTP_PROXY\): .*407.*give them in HTTP_PROXY as http:\/\/user:password@host:port/,
+    );
   });
 
   test('NO_PROXY naming the host sends the run past the proxy, where the name does not resolve: exit 3, and nothing reached the proxy', async () => {
     const { reference, proxy, settings } = await hiddenShop();
     // A leading dot names the domain and every host in it, as curl reads it.
-    const run = await conformance({ ...settings, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1,.internal', ZONES_REPORTS_DIR: reportsDir() });
+    const run = await conformance({
+      ...settings,
+      HTTP_PROXY: proxy.url,
+      NO_PROXY: '127.0.0.1,.internal',
+      ZONES_REPORTS_DIR: reportsDir(),
+    });
     expect(run.code).toBe(3);
     expect(run.stdout).not.toContain('through the proxy');
-    expect(run.stderr).toMatch(/cannot run: cannot reach the target at http:\/\/staging\.internal:\d+\/admin\/api\/2026-07\/zones\.json: .*staging\.internal/);
+    expect(run.stderr).toMatch(
+      /cannot run: cannot reach the target at http:\/\/staging\.internal:\d+\/admin\/api\/2026-07\/zones\.json: .*staging\.internal/,
+    );
     expect(proxy.log).toEqual([]);
     expect(await zonesOf(reference)).toEqual([]);
   });
@@ -107,7 +132,10 @@ describe('the client, in process', () => {
   test('the embedded reference is reached directly, whatever proxy the settings name', async () => {
     const { reference, proxy } = await hiddenShop();
     // A proxy that would refuse every request: the reference answering proves it was not asked.
-    const config = { ...configForReference(readTargetConfig({}), reference), proxy: { url: 'http://127.0.0.1:9', variable: 'HTTP_PROXY' } };
+    const config = {
+      ...configForReference(readTargetConfig({}), reference),
+      proxy: { url: 'http://127.0.0.1:9', variable: 'HTTP_PROXY' },
+    };
     const list = await new ZonesClient(config, { ledger: ledger() }).listZones();
     expect(list.status).toBe(200);
     expect(proxy.log).toEqual([]);
@@ -116,12 +144,23 @@ describe('the client, in process', () => {
   test('through the proxy, a redirect comes back as the answer and is not followed', async () => {
     const { reference, proxy } = await hiddenShop();
     const elsewhere = await hiddenShop();
-    const front = await startRedirectingFront(reference.url, 'GET', 307, samePathOn(`http://${HIDDEN_HOST}:${new URL(elsewhere.reference.url).port}`));
+    const front = await startRedirectingFront(
+      reference.url,
+      'GET',
+      307,
+      samePathOn(`http://${HIDDEN_HOST}:${new URL(elsewhere.reference.url).port}`),
+    );
     closers.push(() => front.close());
-    const config = readTargetConfig({ ZONES_BASE_URL: `http://${HIDDEN_HOST}:${front.port}`, ZONES_ACCESS_TOKEN: reference.token, HTTP_PROXY: proxy.url });
+    const config = readTargetConfig({
+      ZONES_BASE_URL: `http://${HIDDEN_HOST}:${front.port}`,
+      ZONES_ACCESS_TOKEN: reference.token,
+      HTTP_PROXY: proxy.url,
+    });
     const list = await new ZonesClient(config, { ledger: ledger() }).listZones();
     expect(list.status).toBe(307);
-    expect(formatExchange(list.exchange)).toContain(`Location: http://${HIDDEN_HOST}:${new URL(elsewhere.reference.url).port}/admin/api/2026-07/zones.json`);
+    expect(formatExchange(list.exchange)).toContain(
+      `Location: http://${HIDDEN_HOST}:${new URL(elsewhere.reference.url).port}/admin/api/2026-07/zones.json`,
+    );
     expect(proxy.log).toEqual([`GET http://${HIDDEN_HOST}:${front.port}/admin/api/2026-07/zones.json`]);
     expect(front.log).toHaveLength(1);
   });

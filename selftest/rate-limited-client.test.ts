@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
-import { ZonesClient, type Exchange } from '../helpers/target/client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { Ledger } from '../helpers/ownership/ledger.ts';
+import { type Exchange, ZonesClient } from '../helpers/target/client.ts';
 import { startReference } from '../reference/server.ts';
-import { startUnrulyProxy, type RateLimitHeaders, type UnrulyProxy } from './support/unruly-proxy.ts';
+import { type RateLimitHeaders, startUnrulyProxy, type UnrulyProxy } from './support/unruly-proxy.ts';
 
 const READS = 30;
 const closers: (() => Promise<void>)[] = [];
@@ -27,8 +27,15 @@ interface LimitedRun {
 
 async function readBehindLimit(headers?: RateLimitHeaders): Promise<LimitedRun> {
   const reference = await startReference();
-  const proxy = await startUnrulyProxy({ upstream: reference.url, rateLimit: { perSecond: 2, burst: 4 }, rateLimitHeaders: headers });
-  closers.push(() => proxy.close(), () => reference.close());
+  const proxy = await startUnrulyProxy({
+    upstream: reference.url,
+    rateLimit: { perSecond: 2, burst: 4 },
+    rateLimitHeaders: headers,
+  });
+  closers.push(
+    () => proxy.close(),
+    () => reference.close(),
+  );
   // maxRps 0: no ZONES_MAX_RPS; a proxy of its own, so a throttle of its own.
   const config = { ...configForReference(readTargetConfig({}), reference), baseUrl: proxy.url, maxRps: 0 };
   const sent: Exchange[] = [];
@@ -45,11 +52,18 @@ let shopify: LimitedRun;
 
 beforeAll(async () => {
   // Side by side: each waits on its own proxy's limit, not on the machine.
-  [plain, ietf, combined, shopify] = await Promise.all([readBehindLimit(), readBehindLimit('ietf'), readBehindLimit('ietf-combined'), readBehindLimit('shopify')]);
+  [plain, ietf, combined, shopify] = await Promise.all([
+    readBehindLimit(),
+    readBehindLimit('ietf'),
+    readBehindLimit('ietf-combined'),
+    readBehindLimit('shopify'),
+  ]);
 }, 90_000);
 
 const announcedNoneLeft = (run: LimitedRun) =>
-  run.sent.filter((e) => e.responseHeaders['ratelimit-remaining'] === '0' || /remaining=0\b/.test(e.responseHeaders.ratelimit ?? '')).length;
+  run.sent.filter(
+    (e) => e.responseHeaders['ratelimit-remaining'] === '0' || /remaining=0\b/.test(e.responseHeaders.ratelimit ?? ''),
+  ).length;
 
 describe(`${READS} list reads behind 2 requests per second, burst 4`, () => {
   test('without rate-limit headers: the first 429s teach the pace, at most 5 in all', () => {

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
-import { samePathOn, startRedirectFront, startRedirectingFront, startTlsFront, type Front } from './support/fronts.ts';
+import { type Front, samePathOn, startRedirectFront, startRedirectingFront, startTlsFront } from './support/fronts.ts';
 import { makeTestCa, type TestCa } from './support/test-certificates.ts';
 
 const reportsDir = () => mkdtempSync(join(tmpdir(), 'zc-redirect-'));
@@ -45,34 +45,50 @@ async function front(started: Promise<Front>): Promise<Front> {
 }
 
 function settingsAt(url: string, dir: string): Record<string, string> {
-  return { ...settingsForStyle(reference.style, url, reference.token), ...bookingHooksForReference(reference.url), ZONES_CA_FILE: ca.caFile, ZONES_REPORTS_DIR: dir };
+  return {
+    ...settingsForStyle(reference.style, url, reference.token),
+    ...bookingHooksForReference(reference.url),
+    ZONES_CA_FILE: ca.caFile,
+    ZONES_REPORTS_DIR: dir,
+  };
 }
 
 async function ourZonesLeft(): Promise<string[]> {
-  const answer = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, { headers: { [reference.style.authHeader]: reference.token } });
-  return ((await answer.json()) as { zones: { name: string }[] }).zones.map((zone) => zone.name).filter((name) => name.startsWith('zc-'));
+  const answer = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, {
+    headers: { [reference.style.authHeader]: reference.token },
+  });
+  return ((await answer.json()) as { zones: { name: string }[] }).zones
+    .map((zone) => zone.name)
+    .filter((name) => name.startsWith('zc-'));
 }
 
 describe('a base URL that redirects stops the run in the preflight, before any zone is made', () => {
-  test.for([301, 308])('http:// answered %i to https://: exit 3 naming ZONES_BASE_URL and the https:// address', async (status) => {
-    const redirecting = await front(startRedirectFront(status, samePathOn(httpsFront.url)));
-    const run = await conformance(settingsAt(redirecting.url, reportsDir()));
-    expect(run.code).toBe(3);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toContain(`cannot run: GET ${redirecting.url}/admin/api/2026-07/zones.json answered ${status}, a redirect to ${httpsFront.url}/admin/api/2026-07/zones.json`);
-    expect(run.stderr).toMatch(new RegExp(`: set ZONES_BASE_URL=${httpsFront.url.replace(/\./g, '\\.')}\\n?$`));
-    // Asked once, and nothing more: no create, and nothing sent where the redirect pointed.
-    expect(redirecting.log).toEqual(['GET /admin/api/2026-07/zones.json']);
-    expect(httpsFront.log).toEqual([]);
-    expect(await ourZonesLeft()).toEqual([]);
-  });
+  test.for([301, 308])(
+    'http:// answered %i to https://: exit 3 naming ZONES_BASE_URL and the https:// address',
+    async (status) => {
+      const redirecting = await front(startRedirectFront(status, samePathOn(httpsFront.url)));
+      const run = await conformance(settingsAt(redirecting.url, reportsDir()));
+      expect(run.code).toBe(3);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toContain(
+        `cannot run: GET ${redirecting.url}/admin/api/2026-07/zones.json answered ${status}, a redirect to ${httpsFront.url}/admin/api/2026-07/zones.json`,
+      );
+      expect(run.stderr).toMatch(new RegExp(`: set ZONES_BASE_URL=${httpsFront.url.replace(/\./g, '\\.')}\\n?$`));
+      // Asked once, and nothing more: no create, and nothing sent where the redirect pointed.
+      expect(redirecting.log).toEqual(['GET /admin/api/2026-07/zones.json']);
+      expect(httpsFront.log).toEqual([]);
+      expect(await ourZonesLeft()).toEqual([]);
+    },
+  );
 
   test('a redirect that leads elsewhere than the zone list (a sign-in gateway): exit 3 naming ZONES_BASE_URL, with no address guessed', async () => {
     const gateway = await front(startRedirectFront(302, (path) => `/sso/login?return_to=${encodeURIComponent(path)}`));
     const run = await conformance(settingsAt(gateway.url, reportsDir()));
     expect(run.code).toBe(3);
     expect(run.stderr).toContain(`answered 302, a redirect to ${gateway.url}/sso/login?return_to=`);
-    expect(run.stderr).toMatch(/which is not the zone list \(a sign-in gateway\?\).*: set ZONES_BASE_URL to the shop's own address/);
+    expect(run.stderr).toMatch(
+      /which is not the zone list \(a sign-in gateway\?\).*: set ZONES_BASE_URL to the shop's own address/,
+    );
     expect(gateway.log).toEqual(['GET /admin/api/2026-07/zones.json']);
   });
 });
@@ -88,8 +104,14 @@ describe('a redirect later in the run', () => {
     const update = report.rules.find((rule) => rule.id === 'UPDATE-01')!;
     expect(update.status).toBe('failed');
     const shown = update.tests.flatMap((t) => [t.reason ?? '', ...t.exchanges]).join('\n');
-    expect(shown).toMatch(new RegExp(`PUT ${redirecting.url}/admin/api/2026-07/zones/\\d+\\.json \\[valid\\] -> 307 \\(Location: ${httpsFront.url}/admin/api/2026-07/zones/\\d+\\.json\\)`));
-    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain(`(Location: ${httpsFront.url}/admin/api/2026-07/zones/`);
+    expect(shown).toMatch(
+      new RegExp(
+        `PUT ${redirecting.url}/admin/api/2026-07/zones/\\d+\\.json \\[valid\\] -> 307 \\(Location: ${httpsFront.url}/admin/api/2026-07/zones/\\d+\\.json\\)`,
+      ),
+    );
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain(
+      `(Location: ${httpsFront.url}/admin/api/2026-07/zones/`,
+    );
     expect(httpsFront.log, 'no write was replayed at the address the redirect named').toEqual([]);
     expect(await ourZonesLeft()).toEqual([]);
   });

@@ -3,7 +3,7 @@
 import { isLosslessNumber, parse } from 'lossless-json';
 import { expect, test } from 'vitest';
 import { faults, findFault } from '../reference/faults.ts';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 
 const API = '/admin/api/2026-07';
 const RULE_ID = /^(AUTH|CREATE|LIST|UPDATE|DELETE|PATH)-\d{2}$/;
@@ -34,22 +34,30 @@ type Auth = 'valid' | 'wrong' | 'forged' | 'missing';
 async function transcriptOf(ref: RunningReference): Promise<string[]> {
   const lines: string[] = [];
   const aliases = new Map<string, string>();
-  const alias = (id: string) => aliases.get(id) ?? (aliases.set(id, `#${aliases.size + 1}`), `#${aliases.size}`);
+  const alias = (id: string) => {
+    if (!aliases.has(id)) aliases.set(id, `#${aliases.size + 1}`);
+    return aliases.get(id);
+  };
   const normalise = (value: unknown): unknown => {
     if (isLosslessNumber(value)) return value.toString();
     if (Array.isArray(value)) return value.map(normalise);
     if (value === null || typeof value !== 'object') return value;
     const entries = Object.entries(value).filter(([key]) => key !== 'created_at' && key !== 'updated_at');
-    return Object.fromEntries(entries.map(([key, item]) => [key, key === 'id' || key === 'zone_id' ? alias(String(item)) : normalise(item)]));
+    return Object.fromEntries(
+      entries.map(([key, item]) => [key, key === 'id' || key === 'zone_id' ? alias(String(item)) : normalise(item)]),
+    );
   };
   // forged: the real token's length, one character off.
   const forged = `${ref.token.slice(0, -1)}${ref.token.endsWith('0') ? '1' : '0'}`;
   const call = async (method: string, path: string, body?: object, auth: Auth = 'valid') => {
     const headers: Record<string, string> = {};
-    if (auth !== 'missing') headers['X-Shopify-Access-Token'] = auth === 'valid' ? ref.token : auth === 'forged' ? forged : 'not-the-token';
+    if (auth !== 'missing')
+      headers['X-Shopify-Access-Token'] = auth === 'valid' ? ref.token : auth === 'forged' ? forged : 'not-the-token';
     const res = await fetch(ref.url + path, { method, headers, body: body && JSON.stringify(body) });
     const json = parse(await res.text()) as any;
-    lines.push(`${method} ${path.replace(/zones\/[^/.]+/, 'zones/<id>')} ${auth} -> ${res.status} ${JSON.stringify(normalise(json))}`);
+    lines.push(
+      `${method} ${path.replace(/zones\/[^/.]+/, 'zones/<id>')} ${auth} -> ${res.status} ${JSON.stringify(normalise(json))}`,
+    );
     return json;
   };
   const control = async (method: string, id: string) => {
@@ -61,7 +69,10 @@ async function transcriptOf(ref: RunningReference): Promise<string[]> {
     for (const status of ref.style.statuses) await call('GET', `${API}/zones.json?${ref.style.statusParam}=${status}`);
   };
   // A mutant may refuse the create itself: the story goes on with an id that names nothing.
-  const create = async (name: string, extra: object = {}) => String((await call('POST', `${API}/zones.json`, { zone: { name, coverage: { countries: ['DE'] }, ...extra } })).zone?.id);
+  const create = async (name: string, extra: object = {}) =>
+    String(
+      (await call('POST', `${API}/zones.json`, { zone: { name, coverage: { countries: ['DE'] }, ...extra } })).zone?.id,
+    );
   const zone = (id: string, suffix = '.json') => `${API}/zones/${id}${suffix}`;
   const last = ref.style.statuses.at(-1)!;
 

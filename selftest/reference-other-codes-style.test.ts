@@ -3,7 +3,7 @@
 // for a booked zone; archived is reached from draft only through active, and a zone cannot be "moved"
 // to the status it already has. A create must name a currency.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 
 let ref: RunningReference;
 beforeAll(async () => {
@@ -38,14 +38,16 @@ test('a missing or wrong credential is refused with 403 on every endpoint', asyn
 });
 
 test('archived is reached from draft only through active', async () => {
-  const id = (await call('POST', '/zones.json', { name: 'oc-b', coverage: {}, currency: 'EUR' })).json.zone.zone_id as string;
+  const id = (await call('POST', '/zones.json', { name: 'oc-b', coverage: {}, currency: 'EUR' })).json.zone
+    .zone_id as string;
   expect((await call('PUT', `/zones/${id}.json`, { status: 'archived' })).status).toBe(422);
   expect((await call('PUT', `/zones/${id}.json`, { status: 'active' })).status).toBe(200);
   expect((await call('PUT', `/zones/${id}.json`, { status: 'archived' })).status).toBe(200);
 });
 
 test('a booked zone is refused with 409; a free one is deleted with an empty 204', async () => {
-  const id = (await call('POST', '/zones.json', { name: 'oc-c', coverage: {}, currency: 'EUR' })).json.zone.zone_id as string;
+  const id = (await call('POST', '/zones.json', { name: 'oc-c', coverage: {}, currency: 'EUR' })).json.zone
+    .zone_id as string;
   await fetch(`${ref.url}/__reference__/zones/${id}/bookings`, { method: 'POST' });
   expect((await call('DELETE', `/zones/${id}.json`)).status).toBe(409);
   await fetch(`${ref.url}/__reference__/zones/${id}/bookings`, { method: 'DELETE' });
@@ -55,7 +57,8 @@ test('a booked zone is refused with 409; a free one is deleted with an empty 204
 });
 
 test('a PUT that repeats the current status is refused; the same change without it is taken', async () => {
-  const id = (await call('POST', '/zones.json', { name: 'oc-d', coverage: {}, currency: 'EUR' })).json.zone.zone_id as string;
+  const id = (await call('POST', '/zones.json', { name: 'oc-d', coverage: {}, currency: 'EUR' })).json.zone
+    .zone_id as string;
   expect((await call('PUT', `/zones/${id}.json`, { name: 'oc-d2', status: 'draft' })).status).toBe(422);
   expect((await call('PUT', `/zones/${id}.json`, { name: 'oc-d2' })).status).toBe(200);
 });

@@ -3,7 +3,7 @@
 // cannot read gets a 400 with a JSON body, never a crash and never a quiet first page.
 import { parse, stringify } from 'lossless-json';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 
 const LIST = '/admin/api/2026-07/zones.json';
 const zonePath = (id: string) => `/admin/api/2026-07/zones/${id}.json`;
@@ -12,7 +12,10 @@ let pageNumbers: RunningReference;
 let dataEnvelope: RunningReference;
 
 beforeAll(async () => {
-  [pageNumbers, dataEnvelope] = await Promise.all([startReference({ style: 'page-numbers' }), startReference({ style: 'data-envelope' })]);
+  [pageNumbers, dataEnvelope] = await Promise.all([
+    startReference({ style: 'page-numbers' }),
+    startReference({ style: 'data-envelope' }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([pageNumbers.close(), dataEnvelope.close()]);
@@ -23,10 +26,19 @@ async function call(ref: RunningReference, method: string, path: string, body?: 
   const headers: Record<string, string> = { [authHeader]: authScheme ? `${authScheme} ${ref.token}` : ref.token };
   const res = await fetch(ref.url + path, { method, headers, body: body === undefined ? undefined : stringify(body) });
   const text = await res.text();
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', link: res.headers.get('link'), json: (text ? parse(text) : undefined) as any };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? '',
+    link: res.headers.get('link'),
+    json: (text ? parse(text) : undefined) as any,
+  };
 }
 
-async function createZones(ref: RunningReference, names: string[], wrap: (fields: object) => object): Promise<string[]> {
+async function createZones(
+  ref: RunningReference,
+  names: string[],
+  wrap: (fields: object) => object,
+): Promise<string[]> {
   const ids: string[] = [];
   for (const name of names) {
     const created = await call(ref, 'POST', LIST, wrap({ name, coverage: {} }));
@@ -65,12 +77,15 @@ describe('page-numbers', () => {
     await removeAll(pageNumbers, ids);
   });
 
-  test.for(['0', '-1', 'two', '1.5', '1e2', '９', '12345678901'])('?page=%s is refused with 400 and a JSON error', async (page) => {
-    const answer = await call(pageNumbers, 'GET', `${LIST}?page=${encodeURIComponent(page)}`);
-    expect([answer.status, answer.contentType]).toEqual([400, 'application/json; charset=utf-8']);
-    expect(answer.json.errors).toContain('page must be a whole number from 1');
-    expect((await call(pageNumbers, 'GET', LIST)).status).toBe(200);
-  });
+  test.for(['0', '-1', 'two', '1.5', '1e2', '９', '12345678901'])(
+    '?page=%s is refused with 400 and a JSON error',
+    async (page) => {
+      const answer = await call(pageNumbers, 'GET', `${LIST}?page=${encodeURIComponent(page)}`);
+      expect([answer.status, answer.contentType]).toEqual([400, 'application/json; charset=utf-8']);
+      expect(answer.json.errors).toContain('page must be a whole number from 1');
+      expect((await call(pageNumbers, 'GET', LIST)).status).toBe(200);
+    },
+  );
 });
 
 describe('data-envelope', () => {
@@ -128,13 +143,15 @@ describe('data-envelope', () => {
     await removeAll(dataEnvelope, ids.slice(1));
   });
 
-  test.for(['garbage', Buffer.from('after:x').toString('base64url'), Buffer.from('offset:2').toString('base64url'), `${Buffer.from('after:1').toString('base64url')}!`])(
-    '?cursor=%s is refused with 400 and a JSON error',
-    async (cursor) => {
-      const answer = await call(dataEnvelope, 'GET', `${LIST}?cursor=${encodeURIComponent(cursor)}`);
-      expect([answer.status, answer.contentType]).toEqual([400, 'application/json; charset=utf-8']);
-      expect(answer.json.errors).toContain('cursor is not a cursor this shop gave out');
-      expect((await call(dataEnvelope, 'GET', LIST)).status).toBe(200);
-    },
-  );
+  test.for([
+    'garbage',
+    Buffer.from('after:x').toString('base64url'),
+    Buffer.from('offset:2').toString('base64url'),
+    `${Buffer.from('after:1').toString('base64url')}!`,
+  ])('?cursor=%s is refused with 400 and a JSON error', async (cursor) => {
+    const answer = await call(dataEnvelope, 'GET', `${LIST}?cursor=${encodeURIComponent(cursor)}`);
+    expect([answer.status, answer.contentType]).toEqual([400, 'application/json; charset=utf-8']);
+    expect(answer.json.errors).toContain('cursor is not a cursor this shop gave out');
+    expect((await call(dataEnvelope, 'GET', LIST)).status).toBe(200);
+  });
 });

@@ -1,7 +1,7 @@
 // The strict-shop style is correct but unhelpful where the specification is silent: a create answers
 // with no body, PUT replaces the whole zone, and archived is reached only through published.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 
 let ref: RunningReference;
 beforeAll(async () => {

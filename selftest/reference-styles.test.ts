@@ -1,8 +1,8 @@
 // The reference answers the whole zone lifecycle in every house style, ids and coverage intact.
 import { isLosslessNumber, parse, stringify } from 'lossless-json';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startReference, type RunningReference } from '../reference/server.ts';
 import { putAtPath, valueAtPath } from '../reference/dotted-path.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 import { houseStyles, listKeyOf, zoneKeyOf } from '../reference/styles.ts';
 
 const API = '/admin/api/2026-07';
@@ -36,9 +36,11 @@ async function call(ref: RunningReference, method: string, path: string, body?: 
   return { status: res.status, text, json: parse(text) };
 }
 
-const one = (ref: RunningReference, json: any) => (ref.style.envelope === 'wrapped' ? valueAtPath(json, zoneKeyOf(ref.style)) : json) as any;
+const one = (ref: RunningReference, json: any) =>
+  (ref.style.envelope === 'wrapped' ? valueAtPath(json, zoneKeyOf(ref.style)) : json) as any;
 // The first page only: these zones are few, and paging itself is proven in reference-paging.test.ts.
-const many = (ref: RunningReference, json: any) => (ref.style.envelope === 'wrapped' ? valueAtPath(json, listKeyOf(ref.style)) : json) as any[];
+const many = (ref: RunningReference, json: any) =>
+  (ref.style.envelope === 'wrapped' ? valueAtPath(json, listKeyOf(ref.style)) : json) as any[];
 function send(ref: RunningReference, fields: object): object {
   if (ref.style.envelope === 'bare') return fields;
   const body = {};
@@ -60,7 +62,12 @@ describe.for(styleNames)('style %s', (styleName) => {
   test('a zone goes through create, list, filter, update and delete', async () => {
     const { style } = ref();
     const [draft, other] = [style.statuses[0]!, style.statuses.at(-1)!];
-    const created = await call(ref(), 'POST', `${API}/zones.json`, send(ref(), { name: 'North', coverage: { countries: ['DE'] }, status: other }));
+    const created = await call(
+      ref(),
+      'POST',
+      `${API}/zones.json`,
+      send(ref(), { name: 'North', coverage: { countries: ['DE'] }, status: other }),
+    );
     expect(created.status).toBe(201);
     const zone = one(ref(), created.json);
     expect(zone).toMatchObject({ name: 'North', coverage: { countries: ['DE'] }, status: draft });
@@ -69,7 +76,12 @@ describe.for(styleNames)('style %s', (styleName) => {
     expect(await listIds(ref(), draft)).toContain(id);
     expect(await listIds(ref(), other)).not.toContain(id);
 
-    const updated = await call(ref(), 'PUT', `${API}/zones/${id}.json`, send(ref(), { name: 'South', coverage: [1, 2], status: other }));
+    const updated = await call(
+      ref(),
+      'PUT',
+      `${API}/zones/${id}.json`,
+      send(ref(), { name: 'South', coverage: [1, 2], status: other }),
+    );
     expect(updated.status).toBe(200);
     expect(one(ref(), updated.json)).toMatchObject({ name: 'South', status: other });
     expect(await listIds(ref(), other)).toContain(id);
@@ -91,14 +103,22 @@ describe.for(styleNames)('style %s', (styleName) => {
   });
 
   test('coverage comes back exactly as sent, big and precise numbers included', async () => {
-    const coverageText = '{"n":123456789012345678901234567890,"small":-0.000000000000000000001,"f":1.50,"list":[true,null,"x"]}';
+    const coverageText =
+      '{"n":123456789012345678901234567890,"small":-0.000000000000000000001,"f":1.50,"list":[true,null,"x"]}';
     const fields = `{"name":"Exact","coverage":${coverageText}}`;
     // Written as text, not built from objects, so no number passes through a JS double on the way out.
     const wrapIn = (key: string, inner: string) => `{${JSON.stringify(key)}:${inner}}`;
-    const body = ref().style.envelope === 'wrapped' ? zoneKeyOf(ref().style).split('.').reduceRight((inner, key) => wrapIn(key, inner), fields) : fields;
+    const body =
+      ref().style.envelope === 'wrapped'
+        ? zoneKeyOf(ref().style)
+            .split('.')
+            .reduceRight((inner, key) => wrapIn(key, inner), fields)
+        : fields;
     const res = await fetch(`${ref().url}${API}/zones.json`, {
       method: 'POST',
-      headers: { [ref().style.authHeader]: ref().style.authScheme ? `${ref().style.authScheme} ${ref().token}` : ref().token },
+      headers: {
+        [ref().style.authHeader]: ref().style.authScheme ? `${ref().style.authScheme} ${ref().token}` : ref().token,
+      },
       body,
     });
     expect(res.status).toBe(201);
@@ -121,7 +141,8 @@ test('big-ids ids are integers above 2^53 written as exact unquoted digits', asy
   expect(updated.status).toBe(200);
   expect(updated.text).toContain(`"zone_id":${digits},`);
   const rounded = String(Number(digits));
-  if (rounded !== digits) expect((await call(ref, 'PUT', `${API}/zones/${rounded}.json`, { zone: { name: 'Wrong' } })).status).toBe(404);
+  if (rounded !== digits)
+    expect((await call(ref, 'PUT', `${API}/zones/${rounded}.json`, { zone: { name: 'Wrong' } })).status).toBe(404);
 });
 
 test('token-scheme ids are UUIDs and bearer-bare ids are opaque strings', async () => {
@@ -137,7 +158,9 @@ test('zones are listed in creation order', async () => {
   const ref = servers.get('default')!;
   const ids: string[] = [];
   for (const name of ['first', 'second', 'third']) {
-    ids.push(idOf(ref, one(ref, (await call(ref, 'POST', `${API}/zones.json`, send(ref, { name, coverage: null }))).json)));
+    ids.push(
+      idOf(ref, one(ref, (await call(ref, 'POST', `${API}/zones.json`, send(ref, { name, coverage: null }))).json)),
+    );
   }
   const listed = await listIds(ref);
   expect(listed.filter((id) => ids.includes(id))).toEqual(ids);

@@ -1,19 +1,34 @@
 // The certificate and junit.xml say what the verdict says: a SHOULD warning is no failure in either,
 // a MUST rule not verified is not a pass, and a version other than the specification's is noted.
 import { expect, test } from 'vitest';
-import { buildReport, renderMarkdown, type RunFacts } from '../helpers/report/conformance-report.ts';
 import { readTargetConfig } from '../helpers/config.ts';
+import { buildReport, type RunFacts, renderMarkdown } from '../helpers/report/conformance-report.ts';
 import { renderJunit } from '../helpers/report/junit.ts';
-import type { TestOutcome } from '../helpers/runner/verdict.ts';
 import { rules } from '../helpers/rules.ts';
+import type { TestOutcome } from '../helpers/runner/verdict.ts';
 
 const outcome = (ruleId: string, state: TestOutcome['state'], reason?: string): TestOutcome => ({
-  title: `${ruleId} a check`, file: 'suites/x.test.ts', ruleId, state, reason, requests: 2, cleanupRequests: 0, exchanges: ['GET http://shop/x -> 200'], throttled: 0, lagMs: [], durationMs: 1,
+  title: `${ruleId} a check`,
+  file: 'suites/x.test.ts',
+  ruleId,
+  state,
+  reason,
+  requests: 2,
+  cleanupRequests: 0,
+  exchanges: ['GET http://shop/x -> 200'],
+  throttled: 0,
+  lagMs: [],
+  durationMs: 1,
 });
 
 function facts(outcomes: TestOutcome[], env: Record<string, string> = {}): RunFacts {
   return {
-    config: readTargetConfig({ ZONES_BASE_URL: 'https://shop.example', ZONES_ACCESS_TOKEN: 'secret-token', ZONES_BOOKING_HOOK: 'book --key=hook-secret', ...env }),
+    config: readTargetConfig({
+      ZONES_BASE_URL: 'https://shop.example',
+      ZONES_ACCESS_TOKEN: 'secret-token',
+      ZONES_BOOKING_HOOK: 'book --key=hook-secret',
+      ...env,
+    }),
     runId: '20261122t000000-abcd',
     startedAt: new Date(0),
     finishedAt: new Date(1000),
@@ -27,14 +42,22 @@ function facts(outcomes: TestOutcome[], env: Record<string, string> = {}): RunFa
 const everyRule = (state: TestOutcome['state'] = 'passed') => rules.map((rule) => outcome(rule.id, state));
 
 test('a SHOULD warning is no junit failure, a MUST failure is', () => {
-  const withWarning = everyRule().map((o) => (o.ruleId === 'PROFILE-02' ? outcome('PROFILE-02', 'failed', 'got 200') : o));
+  const withWarning = everyRule().map((o) =>
+    o.ruleId === 'PROFILE-02' ? outcome('PROFILE-02', 'failed', 'got 200') : o,
+  );
   expect(renderJunit(buildReport(facts(withWarning)))).toMatch(/failures="0"[\s\S]*WARNING \(SHOULD/);
-  const withFailure = everyRule().map((o) => (o.ruleId === 'LIST-02' ? outcome('LIST-02', 'failed', 'zone 7 answers the filter') : o));
-  expect(renderJunit(buildReport(facts(withFailure)))).toMatch(/failures="1"[\s\S]*<failure message="zone 7 answers the filter">/);
+  const withFailure = everyRule().map((o) =>
+    o.ruleId === 'LIST-02' ? outcome('LIST-02', 'failed', 'zone 7 answers the filter') : o,
+  );
+  expect(renderJunit(buildReport(facts(withFailure)))).toMatch(
+    /failures="1"[\s\S]*<failure message="zone 7 answers the filter">/,
+  );
 });
 
 test('a MUST rule not verified is a junit skip with its reason', () => {
-  const open = everyRule().map((o) => (o.ruleId === 'DELETE-02' ? outcome('DELETE-02', 'not-verified', 'no booking fixture') : o));
+  const open = everyRule().map((o) =>
+    o.ruleId === 'DELETE-02' ? outcome('DELETE-02', 'not-verified', 'no booking fixture') : o,
+  );
   expect(renderJunit(buildReport(facts(open)))).toMatch(/skipped="1"[\s\S]*not verified: no booking fixture/);
 });
 
@@ -45,7 +68,7 @@ test('neither the token nor the hook commands appear in the report', () => {
   expect(text).not.toContain('hook-secret');
 });
 
-test('a version segment other than the specification\'s is noted on the certificate', () => {
+test("a version segment other than the specification's is noted on the certificate", () => {
   const report = buildReport(facts(everyRule(), { ZONES_API_VERSION: '2025-01' }));
   expect(report.specification).toContain('2026-07');
   expect(report.notes).toEqual([expect.stringContaining('2025-01')]);

@@ -1,6 +1,6 @@
 // Runs one of the project's TypeScript entry points in a child process, as a user would, and
 // collects what it printed and how it ended.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { PROXY_VARIABLES } from '../helpers/target/proxy.ts';
@@ -29,7 +29,9 @@ const MACHINE_NETWORK = new Set([...PROXY_VARIABLES, 'NODE_EXTRA_CA_CERTS']);
  * nor a CA bundle of its own. A test that wants any of them sets them.
  */
 function childEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('ZONES_') && !MACHINE_NETWORK.has(name)));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('ZONES_') && !MACHINE_NETWORK.has(name)),
+  );
   return { ...inherited, ...env };
 }
 
@@ -44,7 +46,12 @@ function collect(child: ChildProcess): StartedEntry {
   return { child, printed, done };
 }
 
-export function startEntry(entry: string, args: string[], env: Record<string, string | undefined>, timeoutMs = 170_000): StartedEntry {
+export function startEntry(
+  entry: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs = 170_000,
+): StartedEntry {
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd: projectRoot,
     env: childEnv(env),
@@ -54,14 +61,21 @@ export function startEntry(entry: string, args: string[], env: Record<string, st
   return collect(child);
 }
 
-export function runEntry(entry: string, args: string[], env: Record<string, string | undefined>, timeoutMs?: number): Promise<ChildRun> {
+export function runEntry(
+  entry: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs?: number,
+): Promise<ChildRun> {
   return startEntry(entry, args, env, timeoutMs).done;
 }
 
 /** Under npm (npm test) its own CLI, else the npm on the PATH. */
 function npmCommand(): { command: string; args: string[] } {
   const cli = process.env.npm_execpath;
-  return cli && /npm-cli\.[cm]?js$/.test(cli) ? { command: process.execPath, args: [cli] } : { command: 'npm', args: [] };
+  return cli && /npm-cli\.[cm]?js$/.test(cli)
+    ? { command: process.execPath, args: [cli] }
+    : { command: 'npm', args: [] };
 }
 
 /**

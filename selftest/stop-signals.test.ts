@@ -5,8 +5,15 @@ import { readStopSignals, SAME_PRESS_MS } from '../helpers/runner/stop-signals.t
 function launcher() {
   let now = 0;
   const calls: string[] = [];
-  const onSignal = readStopSignals({ stop: (s) => calls.push(`stop ${s}`), leave: (s) => calls.push(`leave ${s}`) }, () => now);
-  return { calls, at: (ms: number, signal: NodeJS.Signals) => ((now = ms), onSignal(signal)) };
+  const onSignal = readStopSignals(
+    { stop: (s) => calls.push(`stop ${s}`), leave: (s) => calls.push(`leave ${s}`) },
+    () => now,
+  );
+  const at = (ms: number, signal: NodeJS.Signals) => {
+    now = ms;
+    onSignal(signal);
+  };
+  return { calls, at };
 }
 
 test('the first signal stops the run', () => {

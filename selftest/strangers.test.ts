@@ -4,14 +4,14 @@
 // the shop and never a green run on the embedded reference; a shop that breaks a rule is told which,
 // with a hint where the settings may be at fault. No run may leave a zone of its own on the target.
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry, startEntry } from './run-node.ts';
 
 const closers: (() => Promise<void>)[] = [];
@@ -32,9 +32,11 @@ const sweep = (env: Record<string, string>, args: string[] = []) => runEntry('bi
 /** What the shop holds now, read with the shop's own settings, past any setting under test. */
 async function zonesOn(reference: RunningReference): Promise<{ name: string }[]> {
   const { authHeader, authScheme } = reference.style;
-  const answer = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, { headers: { [authHeader]: authScheme ? `${authScheme} ${reference.token}` : reference.token } });
+  const answer = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, {
+    headers: { [authHeader]: authScheme ? `${authScheme} ${reference.token}` : reference.token },
+  });
   const body = (await answer.json()) as { zones?: { name: string }[] } | { name: string }[];
-  return Array.isArray(body) ? body : body.zones ?? [];
+  return Array.isArray(body) ? body : (body.zones ?? []);
 }
 
 async function expectNothingOfOursLeft(reference: RunningReference): Promise<void> {
@@ -52,7 +54,10 @@ function ruleOf(report: ConformanceReport, id: string) {
 describe('a nightly job wired wrong never certifies the embedded reference', () => {
   test.for([
     [{ ZONES_BASE_URL: '' }, /ZONES_BASE_URL is set but empty/],
-    [{ ZONE_BASE_URL: 'http://127.0.0.1:9' }, /ZONE_BASE_URL is not a setting of this suite; did you mean ZONES_BASE_URL\?/],
+    [
+      { ZONE_BASE_URL: 'http://127.0.0.1:9' },
+      /ZONE_BASE_URL is not a setting of this suite; did you mean ZONES_BASE_URL\?/,
+    ],
     [{ zones_base_url: 'http://127.0.0.1:9' }, /did you mean ZONES_BASE_URL\?/],
     [{ ZONES_ACCESS_TOKEN: 'shpat_x' }, /ZONES_ACCESS_TOKEN is set but ZONES_BASE_URL is not/],
   ] as [Record<string, string>, RegExp][])('%o stops with exit 3 and one line', async ([env, message]) => {
@@ -67,7 +72,11 @@ describe('a nightly job wired wrong never certifies the embedded reference', () 
 describe('the preflight proves the settings before any test', () => {
   test('a wrong ZONES_ID_FIELD on a new, empty shop: exit 3 naming it and the fields there are, and nothing left behind', async () => {
     const reference = await shop();
-    const run = await conformance({ ...settingsForStyle(reference.style, reference.url, reference.token), ZONES_ID_FIELD: 'zone_id', ZONES_REPORTS_DIR: reportsDir() });
+    const run = await conformance({
+      ...settingsForStyle(reference.style, reference.url, reference.token),
+      ZONES_ID_FIELD: 'zone_id',
+      ZONES_REPORTS_DIR: reportsDir(),
+    });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/no usable "zone_id" \(ZONES_ID_FIELD\); its fields are id, name, coverage, status/);
     expect(run.stderr).toMatch(/was deleted \(its id was in "id": set ZONES_ID_FIELD=id\?\)/);
@@ -78,14 +87,21 @@ describe('the preflight proves the settings before any test', () => {
     const reference = await shop();
     // Somebody else's zone appears right after the preflight's create, showing the new zone's id as a
     // value of its own: a DELETE by that value could then hit it, so the suite must not try one.
-    const front = await frontFor(reference, (created) => void reference.backdoor.plant({ name: created, coverage: {} }));
+    const front = await frontFor(
+      reference,
+      (created) => void reference.backdoor.plant({ name: created, coverage: {} }),
+    );
     const dir = reportsDir();
     const settings = settingsForStyle(reference.style, front, reference.token);
     const run = await conformance({ ...settings, ZONES_ID_FIELD: 'zone_id', ZONES_REPORTS_DIR: dir });
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/The zone the preflight made, (zc-\S+), is still on the shop .*fix ZONES_ID_FIELD, then run npm run sweep -- --yes/);
+    expect(run.stderr).toMatch(
+      /The zone the preflight made, (zc-\S+), is still on the shop .*fix ZONES_ID_FIELD, then run npm run sweep -- --yes/,
+    );
     const left = /made, (zc-\S+), is still/.exec(run.stderr)![1]!;
-    const leftZone = (await zonesOn(reference)).find((zone) => zone.name === left) as { name: string; id: number } | undefined;
+    const leftZone = (await zonesOn(reference)).find((zone) => zone.name === left) as
+      | { name: string; id: number }
+      | undefined;
     expect(leftZone).toBeDefined();
 
     const plan = await sweep({ ...settings, ZONES_REPORTS_DIR: dir });
@@ -99,26 +115,50 @@ describe('the preflight proves the settings before any test', () => {
     const settings = settingsForStyle(reference.style, `${reference.url}/admin/api/2026-07`, reference.token);
     const run = await conformance({ ...settings, ZONES_REPORTS_DIR: reportsDir() });
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/answered 404.*ZONES_BASE_URL has the path "\/admin\/api\/2026-07".*try http:\/\/127\.0\.0\.1:\d+\)/);
+    expect(run.stderr).toMatch(
+      /answered 404.*ZONES_BASE_URL has the path "\/admin\/api\/2026-07".*try http:\/\/127\.0\.0\.1:\d+\)/,
+    );
   });
 
   test('a shop whose schema refuses the default coverage samples: exit 3 naming ZONES_COVERAGE_SAMPLES, nothing left behind', async () => {
     const reference = await shop({ style: 'schema-checked' });
-    const { ZONES_COVERAGE_SAMPLES: _samples, ...settings } = settingsForStyle(reference.style, reference.url, reference.token);
+    const { ZONES_COVERAGE_SAMPLES: _samples, ...settings } = settingsForStyle(
+      reference.style,
+      reference.url,
+      reference.token,
+    );
     const run = await conformance({ ...settings, ZONES_REPORTS_DIR: reportsDir() });
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/refuses the create body .*answered 422.*regions.*ZONES_COVERAGE_SAMPLES.*ZONES_EXTRA_FIELDS/);
+    expect(run.stderr).toMatch(
+      /refuses the create body .*answered 422.*regions.*ZONES_COVERAGE_SAMPLES.*ZONES_EXTRA_FIELDS/,
+    );
     await expectNothingOfOursLeft(reference);
   });
 
   test.for([
     ['an empty body', '', /answered 200 with an empty body, so no list came back; check ZONES_BASE_URL/],
-    ['a list under another key', '{"data":[],"meta":{}}', /the body has no "zones" array; the body's members are data, meta/],
+    [
+      'a list under another key',
+      '{"data":[],"meta":{}}',
+      /the body has no "zones" array; the body's members are data, meta/,
+    ],
   ])('a list answer with %s: exit 3 saying what came back', async ([, body, message]) => {
-    const stub: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    const stub: Server = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+    );
     await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise((resolve) => { stub.closeAllConnections(); stub.close(() => resolve()); }));
-    const run = await conformance({ ZONES_BASE_URL: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`, ZONES_ACCESS_TOKEN: 'shpat_stub_0123456789', ZONES_REPORTS_DIR: reportsDir() });
+    closers.push(
+      () =>
+        new Promise((resolve) => {
+          stub.closeAllConnections();
+          stub.close(() => resolve());
+        }),
+    );
+    const run = await conformance({
+      ZONES_BASE_URL: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
+      ZONES_ACCESS_TOKEN: 'shpat_stub_0123456789',
+      ZONES_REPORTS_DIR: reportsDir(),
+    });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(message as RegExp);
   });
@@ -126,13 +166,26 @@ describe('the preflight proves the settings before any test', () => {
   test('a host that takes connections and never answers: a line while it waits, then exit 3 naming the time limit', async () => {
     const silent: Server = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise((resolve) => { silent.closeAllConnections(); silent.close(() => resolve()); }));
+    closers.push(
+      () =>
+        new Promise((resolve) => {
+          silent.closeAllConnections();
+          silent.close(() => resolve());
+        }),
+    );
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     const started = Date.now();
-    const run = await conformance({ ZONES_BASE_URL: url, ZONES_ACCESS_TOKEN: 'shpat_silent_0123456789', ZONES_TIMEOUT_MS: '6000', ZONES_REPORTS_DIR: reportsDir() });
+    const run = await conformance({
+      ZONES_BASE_URL: url,
+      ZONES_ACCESS_TOKEN: 'shpat_silent_0123456789',
+      ZONES_TIMEOUT_MS: '6000',
+      ZONES_REPORTS_DIR: reportsDir(),
+    });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/waiting for an answer to GET .*zones\.json \(5 s so far/);
-    expect(run.stderr).toMatch(/cannot run: the target does not answer: GET .* got no answer within 6000 ms \(ZONES_TIMEOUT_MS\)/);
+    expect(run.stderr).toMatch(
+      /cannot run: the target does not answer: GET .* got no answer within 6000 ms \(ZONES_TIMEOUT_MS\)/,
+    );
     // Asked once, not once and three retries.
     expect(Date.now() - started).toBeLessThan(20_000);
   });
@@ -142,10 +195,18 @@ describe('where the target and the settings disagree, the failure says which set
   test('a filter parameter the shop ignores fails LIST-02 with a hint at ZONES_STATUS_PARAM', async () => {
     const reference = await shop();
     const dir = reportsDir();
-    const run = await conformance({ ...settingsForStyle(reference.style, reference.url, reference.token), ...bookingHooksForReference(), ZONES_STATUS_PARAM: 'state', ZONES_REPORTS_DIR: dir });
+    const run = await conformance({
+      ...settingsForStyle(reference.style, reference.url, reference.token),
+      ...bookingHooksForReference(),
+      ZONES_STATUS_PARAM: 'state',
+      ZONES_REPORTS_DIR: dir,
+    });
     expect(run.code).toBe(1);
     const report = reportIn(dir);
-    expect(ruleOf(report, 'LIST-02')).toMatchObject({ status: 'failed', reason: expect.stringContaining('ZONES_STATUS_PARAM (now "state")') });
+    expect(ruleOf(report, 'LIST-02')).toMatchObject({
+      status: 'failed',
+      reason: expect.stringContaining('ZONES_STATUS_PARAM (now "state")'),
+    });
     expect(report.cleanup.leftBehind).toEqual([]);
     await expectNothingOfOursLeft(reference);
   });
@@ -154,10 +215,19 @@ describe('where the target and the settings disagree, the failure says which set
     const reference = await shop();
     const front = await listBrokenAfterUnauthenticated(reference);
     const dir = reportsDir();
-    const run = await conformance({ ...settingsForStyle(reference.style, front, reference.token), ...bookingHooksForReference(reference.url), ZONES_REPORTS_DIR: dir });
+    const run = await conformance({
+      ...settingsForStyle(reference.style, front, reference.token),
+      ...bookingHooksForReference(reference.url),
+      ZONES_REPORTS_DIR: dir,
+    });
     const report = reportIn(dir);
-    expect(ruleOf(report, 'AUTH-05')).toMatchObject({ status: 'not-verified', reason: expect.stringContaining('the zone list answered 404, so this check cannot be made') });
-    expect(report.rules.filter((rule) => rule.level === 'must' && rule.status === 'failed').map((rule) => rule.id)).toEqual([]);
+    expect(ruleOf(report, 'AUTH-05')).toMatchObject({
+      status: 'not-verified',
+      reason: expect.stringContaining('the zone list answered 404, so this check cannot be made'),
+    });
+    expect(
+      report.rules.filter((rule) => rule.level === 'must' && rule.status === 'failed').map((rule) => rule.id),
+    ).toEqual([]);
     expect(run.code).toBe(2);
     await expectNothingOfOursLeft(reference);
   });
@@ -166,13 +236,24 @@ describe('where the target and the settings disagree, the failure says which set
     const reference = await shop();
     const front = await refusingFilter(reference, reference.style.statusParam);
     const dir = reportsDir();
-    const run = await conformance({ ...settingsForStyle(reference.style, front, reference.token), ...bookingHooksForReference(reference.url), ZONES_REPORTS_DIR: dir });
+    const run = await conformance({
+      ...settingsForStyle(reference.style, front, reference.token),
+      ...bookingHooksForReference(reference.url),
+      ZONES_REPORTS_DIR: dir,
+    });
     expect(run.code).toBe(1);
     const report = reportIn(dir);
-    expect(ruleOf(report, 'LIST-02')).toMatchObject({ status: 'failed', reason: expect.stringContaining('ZONES_STATUS_PARAM') });
+    expect(ruleOf(report, 'LIST-02')).toMatchObject({
+      status: 'failed',
+      reason: expect.stringContaining('ZONES_STATUS_PARAM'),
+    });
     expect(ruleOf(report, 'UPDATE-03').status).toBe('failed');
-    expect(ruleOf(report, 'DELETE-01')).toMatchObject({ status: 'not-verified', reason: expect.stringMatching(/the list filtered by draft \(status=draft\) answered 404.*ZONES_STATUS_PARAM/) });
-    for (const id of ['AUTH-05', 'CREATE-01', 'CREATE-02', 'UPDATE-01', 'UPDATE-04', 'DELETE-02']) expect([id, ruleOf(report, id).status]).toEqual([id, 'passed']);
+    expect(ruleOf(report, 'DELETE-01')).toMatchObject({
+      status: 'not-verified',
+      reason: expect.stringMatching(/the list filtered by draft \(status=draft\) answered 404.*ZONES_STATUS_PARAM/),
+    });
+    for (const id of ['AUTH-05', 'CREATE-01', 'CREATE-02', 'UPDATE-01', 'UPDATE-04', 'DELETE-02'])
+      expect([id, ruleOf(report, id).status]).toEqual([id, 'passed']);
     await expectNothingOfOursLeft(reference);
   });
 });
@@ -180,7 +261,11 @@ describe('where the target and the settings disagree, the failure says which set
 test('a reader of the output that goes away (| head, a Ctrl-C that took | tee down) does not stop the clean-up or the reports', async () => {
   const reference = await shop();
   const dir = reportsDir();
-  const started = startEntry('bin/conformance.ts', [], { ...settingsForStyle(reference.style, reference.url, reference.token), ...bookingHooksForReference(), ZONES_REPORTS_DIR: dir });
+  const started = startEntry('bin/conformance.ts', [], {
+    ...settingsForStyle(reference.style, reference.url, reference.token),
+    ...bookingHooksForReference(),
+    ZONES_REPORTS_DIR: dir,
+  });
   // Gone after the first line, as `| head -1` would be.
   started.child.stdout!.once('data', () => started.child.stdout!.destroy());
   const ended = await started.done;
@@ -217,7 +302,11 @@ function refusingFilter(upstream: RunningReference, param: string): Promise<stri
  * A front for the reference: passes everything on, but answers 404 itself to the GETs `refuse` picks,
  * and tells `afterCreate` the id of each zone a POST made, once that answer has been passed back.
  */
-async function frontFor(upstream: RunningReference, afterCreate?: (id: string) => void, refuse?: (url: URL, req: IncomingMessage) => boolean): Promise<string> {
+async function frontFor(
+  upstream: RunningReference,
+  afterCreate?: (id: string) => void,
+  refuse?: (url: URL, req: IncomingMessage) => boolean,
+): Promise<string> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://front');
     if (refuse?.(url, req) && req.method === 'GET') {
@@ -229,12 +318,19 @@ async function frontFor(upstream: RunningReference, afterCreate?: (id: string) =
       answer.on('data', (chunk: Buffer) => chunks.push(chunk));
       answer.on('end', () => {
         res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
-        if (req.method === 'POST' && answer.statusCode === 201) afterCreate?.(String((JSON.parse(Buffer.concat(chunks).toString()) as { zone: { id: number } }).zone.id));
+        if (req.method === 'POST' && answer.statusCode === 201)
+          afterCreate?.(String((JSON.parse(Buffer.concat(chunks).toString()) as { zone: { id: number } }).zone.id));
       });
     });
     req.pipe(onward);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }

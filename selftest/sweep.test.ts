@@ -5,13 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
-import { newRunId } from '../helpers/runner/certify.ts';
-import { ZonesClient } from '../helpers/target/client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { Ledger } from '../helpers/ownership/ledger.ts';
-import { runStartOfName } from '../helpers/ownership/run-names.ts';
-import { zoneName } from '../helpers/ownership/run-names.ts';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { runStartOfName, zoneName } from '../helpers/ownership/run-names.ts';
+import { newRunId } from '../helpers/runner/certify.ts';
+import { ZonesClient } from '../helpers/target/client.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
 
 let reference: RunningReference;
@@ -19,7 +18,9 @@ let dir: string;
 let env: Record<string, string>;
 
 async function names(): Promise<string[]> {
-  const answer = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, { headers: { [reference.style.authHeader]: reference.token } });
+  const answer = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, {
+    headers: { [reference.style.authHeader]: reference.token },
+  });
   return ((await answer.json()) as { zones: { name: string }[] }).zones.map((z) => z.name).sort();
 }
 

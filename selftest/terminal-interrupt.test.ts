@@ -10,7 +10,7 @@ import { expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
 import { SAME_PRESS_MS } from '../helpers/runner/stop-signals.ts';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 import { killGroup, shellStatus, startEntry, startNpmRun } from './run-node.ts';
 import { suiteZonesOn, untilCreated } from './support/run-progress.ts';
 import { startUnrulyProxy, type UnrulyProxy } from './support/unruly-proxy.ts';
@@ -19,16 +19,32 @@ const ONE_STOP = "SIGINT: stopping the tests, then deleting this run's zones";
 const LEAVING = 'SIGINT again: leaving without finishing clean-up';
 
 /** The reference behind some latency, so that a run on it is still among its tests when the signal comes. */
-async function slowTarget(latencyMs: number): Promise<{ reference: RunningReference; proxy: UnrulyProxy; env: Record<string, string>; close(): Promise<void> }> {
+async function slowTarget(latencyMs: number): Promise<{
+  reference: RunningReference;
+  proxy: UnrulyProxy;
+  env: Record<string, string>;
+  reportsDir: string;
+  close(): Promise<void>;
+}> {
   const reference = await startReference({ token: 'tok-terminal' });
   const proxy = await startUnrulyProxy({ upstream: reference.url, latencyMs });
+  const reportsDir = mkdtempSync(join(tmpdir(), 'zc-terminal-'));
   const env = {
     ...settingsForStyle(reference.style, proxy.url, reference.token),
     // The booking hooks are the operator's commands: they go straight to the reference.
     ...bookingHooksForReference(reference.url),
-    ZONES_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'zc-terminal-')),
+    ZONES_REPORTS_DIR: reportsDir,
   };
-  return { reference, proxy, env, close: async () => (await proxy.close(), await reference.close()) };
+  return {
+    reference,
+    proxy,
+    env,
+    reportsDir,
+    close: async () => {
+      await proxy.close();
+      await reference.close();
+    },
+  };
 }
 
 function readReport(dir: string): ConformanceReport {
@@ -39,7 +55,7 @@ test('one Ctrl-C to the process group of npm run conformance is one stop: tests 
   const target = await slowTarget(20);
   const run = startNpmRun('conformance', [], target.env);
   try {
-    const created = await untilCreated(target.env.ZONES_REPORTS_DIR, 4);
+    const created = await untilCreated(target.reportsDir, 4);
     process.kill(-run.child.pid!, 'SIGINT');
     const ended = await run.done;
 
@@ -49,8 +65,10 @@ test('one Ctrl-C to the process group of npm run conformance is one stop: tests 
     expect([ended.signal, shellStatus(ended)]).toEqual(['SIGINT', 130]);
     expect(ended.stderr).toContain(ONE_STOP);
     expect(ended.stderr).not.toContain('again');
-    const report = readReport(target.env.ZONES_REPORTS_DIR);
-    expect(report.suiteErrors, 'the signal came after the tests had all run').toContain('the run was stopped by SIGINT before every test had run');
+    const report = readReport(target.reportsDir);
+    expect(report.suiteErrors, 'the signal came after the tests had all run').toContain(
+      'the run was stopped by SIGINT before every test had run',
+    );
     expect(report.cleanup.leftBehind).toEqual([]);
     expect(await suiteZonesOn(target.reference)).toEqual([]);
   } finally {
@@ -63,7 +81,7 @@ test('a SIGINT delivered twice, 30 ms apart as the tsx CLI relays one, is one st
   const target = await slowTarget(20);
   try {
     const run = startEntry('bin/conformance.ts', [], target.env);
-    await untilCreated(target.env.ZONES_REPORTS_DIR, 4);
+    await untilCreated(target.reportsDir, 4);
     run.child.kill('SIGINT');
     await sleep(30);
     run.child.kill('SIGINT');
@@ -72,7 +90,7 @@ test('a SIGINT delivered twice, 30 ms apart as the tsx CLI relays one, is one st
     expect(ended.code).toBe(130);
     expect(ended.stderr.split(ONE_STOP)).toHaveLength(2);
     expect(ended.stderr).not.toContain('again');
-    expect(readReport(target.env.ZONES_REPORTS_DIR).cleanup.leftBehind).toEqual([]);
+    expect(readReport(target.reportsDir).cleanup.leftBehind).toEqual([]);
     expect(await suiteZonesOn(target.reference)).toEqual([]);
   } finally {
     await target.close();
@@ -83,7 +101,7 @@ test('a deliberate second SIGINT leaves at once, before the clean-up and the rep
   // Slow enough that stopping the test in flight and sweeping take well over a second.
   const target = await slowTarget(150);
   try {
-    const dir = target.env.ZONES_REPORTS_DIR;
+    const dir = target.reportsDir;
     // A previous run's verdict, which this run must not leave standing as its own.
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'conformance.json'), '{"verdict":"conformant"}\n');

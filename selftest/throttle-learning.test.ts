@@ -4,9 +4,17 @@
 // and comes out the same every time.
 import { describe, expect, test } from 'vitest';
 import { Throttle } from '../helpers/target/throttle.ts';
-import { announceBucket, createTokenBucket, retryAfterSeconds, type RateLimit, type RateLimitHeaders } from './support/token-bucket.ts';
+import {
+  announceBucket,
+  createTokenBucket,
+  type RateLimit,
+  type RateLimitHeaders,
+  retryAfterSeconds,
+} from './support/token-bucket.ts';
 
-type Verdict = { accepted: true; headers: Record<string, string> } | { accepted: false; headers: Record<string, string>; early?: boolean };
+type Verdict =
+  | { accepted: true; headers: Record<string, string> }
+  | { accepted: false; headers: Record<string, string>; early?: boolean };
 
 interface Limiter {
   admit(now: number): Verdict;
@@ -21,7 +29,11 @@ interface SimulatedRun {
 }
 
 /** `requests` requests, each sent again after a 429 as the client does, `latencyMs` apart at the least. */
-function simulate(limiterAt: (clock: () => number) => Limiter, requests: number, options: { maxRps?: number; latencyMs?: number } = {}): SimulatedRun {
+function simulate(
+  limiterAt: (clock: () => number) => Limiter,
+  requests: number,
+  options: { maxRps?: number; latencyMs?: number } = {},
+): SimulatedRun {
   let now = 0;
   const clock = () => now;
   const limiter = limiterAt(clock);
@@ -46,35 +58,43 @@ function simulate(limiterAt: (clock: () => number) => Limiter, requests: number,
 }
 
 /** The unruly proxy's token bucket, with its Retry-After and, if asked, its rate-limit headers. */
-const tokenBucket = (limit: RateLimit, form?: RateLimitHeaders) => (clock: () => number): Limiter => {
-  const bucket = createTokenBucket(limit, clock);
-  return {
-    admit() {
-      const admission = bucket.admit();
-      const headers = form ? announceBucket(form, bucket, limit.burst) : {};
-      if (admission.allowed) return { accepted: true, headers };
-      return { accepted: false, early: admission.violation, headers: { ...headers, 'retry-after': retryAfterSeconds(admission.waitMs) } };
-    },
+const tokenBucket =
+  (limit: RateLimit, form?: RateLimitHeaders) =>
+  (clock: () => number): Limiter => {
+    const bucket = createTokenBucket(limit, clock);
+    return {
+      admit() {
+        const admission = bucket.admit();
+        const headers = form ? announceBucket(form, bucket, limit.burst) : {};
+        if (admission.allowed) return { accepted: true, headers };
+        return {
+          accepted: false,
+          early: admission.violation,
+          headers: { ...headers, 'retry-after': retryAfterSeconds(admission.waitMs) },
+        };
+      },
+    };
   };
-};
 
 /** `limit` requests per window of `windowSeconds`, windows counted from `offsetSeconds` before the run; Retry-After in whole seconds. */
-const fixedWindow = (limit: number, windowSeconds: number, offsetSeconds = 0) => (): Limiter => {
-  let window = -1;
-  let used = 0;
-  return {
-    admit(now): Verdict {
-      const at = now / 1000 + offsetSeconds;
-      const current = Math.floor(at / windowSeconds);
-      if (current !== window) [window, used] = [current, 0];
-      if (used < limit) {
-        used += 1;
-        return { accepted: true, headers: {} };
-      }
-      return { accepted: false, headers: { 'retry-after': String(Math.ceil((current + 1) * windowSeconds - at)) } };
-    },
+const fixedWindow =
+  (limit: number, windowSeconds: number, offsetSeconds = 0) =>
+  (): Limiter => {
+    let window = -1;
+    let used = 0;
+    return {
+      admit(now): Verdict {
+        const at = now / 1000 + offsetSeconds;
+        const current = Math.floor(at / windowSeconds);
+        if (current !== window) [window, used] = [current, 0];
+        if (used < limit) {
+          used += 1;
+          return { accepted: true, headers: {} };
+        }
+        return { accepted: false, headers: { 'retry-after': String(Math.ceil((current + 1) * windowSeconds - at)) } };
+      },
+    };
   };
-};
 
 /** Shopify's leaky bucket: `size` requests fit, `leakPerSecond` leak away; the fill in its header, rounded up. */
 const leakyBucket = (size: number, leakPerSecond: number) => (): Limiter => {
@@ -188,7 +208,9 @@ describe('one throttle, read directly', () => {
   test('a 429 without Retry-After waits for an exhausted quota to reset, when the headers say when', () => {
     const throttle = new Throttle(0, () => 0);
     expect(throttle.tooManyRequests({ 'ratelimit-remaining': '0', 'ratelimit-reset': '7' }, 0)).toBe(7000);
-    expect(throttle.tooManyRequests({ 'retry-after': '1', 'ratelimit-remaining': '0', 'ratelimit-reset': '7' }, 0)).toBe(1000);
+    expect(
+      throttle.tooManyRequests({ 'retry-after': '1', 'ratelimit-remaining': '0', 'ratelimit-reset': '7' }, 0),
+    ).toBe(1000);
   });
 
   test('a quota that is not used up holds nothing back; one used up holds until its reset, at most a minute', () => {

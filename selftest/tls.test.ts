@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
 import type { ConformanceJson } from '../helpers/report/could-not-run.ts';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
-import { startForwardProxy, type ForwardProxy } from './support/forward-proxy.ts';
-import { startTlsFront, type Front } from './support/fronts.ts';
+import { type ForwardProxy, startForwardProxy } from './support/forward-proxy.ts';
+import { type Front, startTlsFront } from './support/fronts.ts';
 import { makeTestCa, type TestCa } from './support/test-certificates.ts';
 
 const reportsDir = () => mkdtempSync(join(tmpdir(), 'zc-tls-'));
@@ -44,7 +44,11 @@ afterAll(async () => {
 
 /** The reference's settings, at the given https:// address; hooks book zones on the reference directly. */
 function settingsAt(url: string, dir: string): Record<string, string> {
-  return { ...settingsForStyle(reference.style, url, reference.token), ...bookingHooksForReference(reference.url), ZONES_REPORTS_DIR: dir };
+  return {
+    ...settingsForStyle(reference.style, url, reference.token),
+    ...bookingHooksForReference(reference.url),
+    ZONES_REPORTS_DIR: dir,
+  };
 }
 
 function reportIn(dir: string): ConformanceJson {
@@ -52,8 +56,12 @@ function reportIn(dir: string): ConformanceJson {
 }
 
 async function ourZonesLeft(): Promise<string[]> {
-  const answer = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, { headers: { [reference.style.authHeader]: reference.token } });
-  return ((await answer.json()) as { zones: { name: string }[] }).zones.map((zone) => zone.name).filter((name) => name.startsWith('zc-'));
+  const answer = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, {
+    headers: { [reference.style.authHeader]: reference.token },
+  });
+  return ((await answer.json()) as { zones: { name: string }[] }).zones
+    .map((zone) => zone.name)
+    .filter((name) => name.startsWith('zc-'));
 }
 
 describe('a certificate the suite does not trust stops the run before any zone is made', () => {
@@ -62,7 +70,9 @@ describe('a certificate the suite does not trust stops the run before any zone i
     const run = await conformance(settingsAt(front.url, dir));
     expect(run.code).toBe(3);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/cannot run: the target's TLS certificate is not accepted: GET https:\/\/127\.0\.0\.1:\d+\/admin\/api\/2026-07\/zones\.json failed with UNABLE_TO_VERIFY_LEAF_SIGNATURE .*: the certificate is signed by a CA this machine does not trust: give that CA in ZONES_CA_FILE \(a PEM file\) or NODE_EXTRA_CA_CERTS/);
+    expect(run.stderr).toMatch(
+      /cannot run: the target's TLS certificate is not accepted: GET https:\/\/127\.0\.0\.1:\d+\/admin\/api\/2026-07\/zones\.json failed with UNABLE_TO_VERIFY_LEAF_SIGNATURE .*: the certificate is signed by a CA this machine does not trust: give that CA in ZONES_CA_FILE \(a PEM file\) or NODE_EXTRA_CA_CERTS/,
+    );
     expect(reportIn(dir)).toMatchObject({ verdict: 'could-not-run', reason: expect.stringContaining('ZONES_CA_FILE') });
     expect(front.log, 'no request got past the handshake').toEqual([]);
     expect(await ourZonesLeft()).toEqual([]);
@@ -77,7 +87,9 @@ describe('a certificate the suite does not trust stops the run before any zone i
   test('made out to another host name: exit 3 naming the host name mismatch, ZONES_BASE_URL, and both CA settings', async () => {
     const run = await conformance({ ...settingsAt(misnamed.url, reportsDir()), ZONES_CA_FILE: ca.caFile });
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/failed with ERR_TLS_CERT_ALTNAME_INVALID .*another host name, so ZONES_BASE_URL must use a name it lists; a CA in ZONES_CA_FILE \(a PEM file\) or NODE_EXTRA_CA_CERTS cannot change that/);
+    expect(run.stderr).toMatch(
+      /failed with ERR_TLS_CERT_ALTNAME_INVALID .*another host name, so ZONES_BASE_URL must use a name it lists; a CA in ZONES_CA_FILE \(a PEM file\) or NODE_EXTRA_CA_CERTS cannot change that/,
+    );
     expect(misnamed.log).toEqual([]);
   });
 });
@@ -87,7 +99,10 @@ describe('with the private CA given, the run works', () => {
     ['ZONES_CA_FILE', () => ({ ZONES_CA_FILE: ca.caFile })],
     ['NODE_EXTRA_CA_CERTS', () => ({ NODE_EXTRA_CA_CERTS: ca.caFile })],
     // ZONES_CA_FILE adds to the trust store: NODE_EXTRA_CA_CERTS still counts beside it.
-    ['NODE_EXTRA_CA_CERTS, beside a ZONES_CA_FILE of another CA', () => ({ NODE_EXTRA_CA_CERTS: ca.caFile, ZONES_CA_FILE: strangerCa.caFile })],
+    [
+      'NODE_EXTRA_CA_CERTS, beside a ZONES_CA_FILE of another CA',
+      () => ({ NODE_EXTRA_CA_CERTS: ca.caFile, ZONES_CA_FILE: strangerCa.caFile }),
+    ],
   ] as [string, () => Record<string, string>][])('in %s: conformant, TLS verified', async ([, extra]) => {
     const dir = reportsDir();
     const run = await conformance({ ...settingsAt(front.url, dir), ...extra() });
@@ -101,7 +116,12 @@ describe('with the private CA given, the run works', () => {
   test('through a proxy as well: the https:// shop is reached through a CONNECT tunnel and certified conformant', async () => {
     const dir = reportsDir();
     const hidden = `https://staging.internal:${front.port}`;
-    const run = await conformance({ ...settingsAt(hidden, dir), ZONES_CA_FILE: ca.caFile, HTTPS_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
+    const run = await conformance({
+      ...settingsAt(hidden, dir),
+      ZONES_CA_FILE: ca.caFile,
+      HTTPS_PROXY: proxy.url,
+      NO_PROXY: '127.0.0.1',
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`certifying ${hidden} through the proxy ${proxy.url} (HTTPS_PROXY)`);
     expect(proxy.log.length).toBeGreaterThan(0);
@@ -114,7 +134,9 @@ describe('ZONES_TLS_INSECURE=1, for a shop with no valid certificate', () => {
     const dir = reportsDir();
     const run = await conformance({ ...settingsAt(front.url, dir), ZONES_TLS_INSECURE: '1' });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toMatch(/zones-conformance: warning: ZONES_TLS_INSECURE=1: the TLS certificate of 127\.0\.0\.1:\d+ is not verified/);
+    expect(run.stderr).toMatch(
+      /zones-conformance: warning: ZONES_TLS_INSECURE=1: the TLS certificate of 127\.0\.0\.1:\d+ is not verified/,
+    );
     const report = reportIn(dir) as ConformanceReport;
     expect(report).toMatchObject({ verdict: 'conformant', target: { tls: 'not-verified' } });
     expect(report.notes).toContainEqual(expect.stringMatching(/^TLS was not verified \(ZONES_TLS_INSECURE=1\)/));

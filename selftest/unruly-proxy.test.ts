@@ -1,9 +1,10 @@
 // The unruly proxy misbehaves exactly as announced, so a self-test that leans on it proves the suite,
 // not the proxy.
-import { parse, stringify } from 'lossless-json';
+
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parse, stringify } from 'lossless-json';
 import { afterEach, expect, test } from 'vitest';
-import { startReference, type RunningReference } from '../reference/server.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 import { startUnrulyProxy, type UnrulyOptions } from './support/unruly-proxy.ts';
 
 const API = '/admin/api/2026-07';
@@ -28,7 +29,13 @@ interface Exchange {
   json: any;
 }
 
-async function call(ref: RunningReference, base: string, method: string, path: string, body?: unknown): Promise<Exchange> {
+async function call(
+  ref: RunningReference,
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Exchange> {
   const { authHeader, authScheme } = ref.style;
   const headers: Record<string, string> = { [authHeader]: authScheme ? `${authScheme} ${ref.token}` : ref.token };
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -90,7 +97,11 @@ test.for([
   expect(fills).toEqual(
     {
       ietf: ['1 left, reset 1', '0 left, reset 1', '0 left, reset 1'],
-      'ietf-combined': ['limit=2, remaining=1, reset=1', 'limit=2, remaining=0, reset=1', 'limit=2, remaining=0, reset=1'],
+      'ietf-combined': [
+        'limit=2, remaining=1, reset=1',
+        'limit=2, remaining=0, reset=1',
+        'limit=2, remaining=0, reset=1',
+      ],
       shopify: ['1/2', '2/2', '2/2'],
     }[form],
   );
@@ -108,35 +119,40 @@ test('dropped list requests lose their connection and later ones are answered', 
   expect(proxy.log.map((entry) => entry.status)).toEqual([201, 'dropped', 'dropped', 200]);
 });
 
-test.for(['default', 'bearer-bare', 'big-ids'])('pages follow rel="next" Links that keep the filter (%s style)', async (style) => {
-  const { ref, proxy } = await startBehindProxy({ pageSize: 2 }, style);
-  const [draft, other] = [ref.style.statuses[0]!, ref.style.statuses.at(-1)!];
-  for (const name of ['a', 'b', 'c', 'd', 'e']) await createZone(ref, ref.url, name);
-  // One zone outside the filter, so a Link that lost the filter would show up in the union.
-  const moved = await createZone(ref, ref.url, 'moved');
-  expect((await call(ref, ref.url, 'PUT', `${API}/zones/${moved}.json`, wrap(ref, { status: other }))).status).toBe(200);
+test.for(['default', 'bearer-bare', 'big-ids'])(
+  'pages follow rel="next" Links that keep the filter (%s style)',
+  async (style) => {
+    const { ref, proxy } = await startBehindProxy({ pageSize: 2 }, style);
+    const [draft, other] = [ref.style.statuses[0]!, ref.style.statuses.at(-1)!];
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await createZone(ref, ref.url, name);
+    // One zone outside the filter, so a Link that lost the filter would show up in the union.
+    const moved = await createZone(ref, ref.url, 'moved');
+    expect((await call(ref, ref.url, 'PUT', `${API}/zones/${moved}.json`, wrap(ref, { status: other }))).status).toBe(
+      200,
+    );
 
-  const filter = `${ref.style.statusParam}=${draft}`;
-  const pages: string[][] = [];
-  let next: string | undefined = `${LIST}?${filter}`;
-  while (next !== undefined && pages.length < 10) {
-    const page = await call(ref, proxy.url, 'GET', next);
-    expect(page.status).toBe(200);
-    pages.push(idsIn(ref, page.json));
-    const link = page.headers.get('link');
-    if (link === null) break;
-    const target = /^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? '';
-    expect(target.startsWith(proxy.url + LIST + '?')).toBe(true);
-    expect(new URL(target).searchParams.get(ref.style.statusParam)).toBe(draft);
-    next = target.slice(proxy.url.length);
-  }
+    const filter = `${ref.style.statusParam}=${draft}`;
+    const pages: string[][] = [];
+    let next: string | undefined = `${LIST}?${filter}`;
+    while (next !== undefined && pages.length < 10) {
+      const page = await call(ref, proxy.url, 'GET', next);
+      expect(page.status).toBe(200);
+      pages.push(idsIn(ref, page.json));
+      const link = page.headers.get('link');
+      if (link === null) break;
+      const target = /^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? '';
+      expect(target.startsWith(`${proxy.url}${LIST}?`)).toBe(true);
+      expect(new URL(target).searchParams.get(ref.style.statusParam)).toBe(draft);
+      next = target.slice(proxy.url.length);
+    }
 
-  expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
-  const unpaged = await listIds(ref, ref.url, `?${filter}`);
-  expect(unpaged).toHaveLength(5);
-  expect(pages.flat()).toEqual(unpaged);
-  expect(proxy.pagedAnswers).toBe(2);
-});
+    expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
+    const unpaged = await listIds(ref, ref.url, `?${filter}`);
+    expect(unpaged).toHaveLength(5);
+    expect(pages.flat()).toEqual(unpaged);
+    expect(proxy.pagedAnswers).toBe(2);
+  },
+);
 
 test('lists lag behind a write for listLagMs and are fresh afterwards', async () => {
   const { ref, proxy } = await startBehindProxy({ listLagMs: 300 });

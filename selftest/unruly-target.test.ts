@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
-import { startReference, type RunningReference } from '../reference/server.ts';
-import { runEntry, type ChildRun } from './run-node.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
+import { type ChildRun, runEntry } from './run-node.ts';
 import { startUnrulyProxy, type UnrulyOptions, type UnrulyProxy } from './support/unruly-proxy.ts';
 
 interface Condition {
@@ -22,7 +22,10 @@ interface Condition {
 const started: { reference: RunningReference; proxy: UnrulyProxy }[] = [];
 
 /** Certify the reference behind a proxy with these troubles, in a child process, as a user would. */
-async function certifyBehind(troubles: Omit<UnrulyOptions, 'upstream'>, extra: Record<string, string> = {}): Promise<Condition> {
+async function certifyBehind(
+  troubles: Omit<UnrulyOptions, 'upstream'>,
+  extra: Record<string, string> = {},
+): Promise<Condition> {
   const reference = await startReference();
   const proxy = await startUnrulyProxy({ upstream: reference.url, ...troubles });
   started.push({ reference, proxy });
@@ -60,7 +63,11 @@ afterAll(async () => {
 });
 
 function expectConformant(condition: Condition): void {
-  expect(condition.report.rules.filter((r) => r.level === 'must' && r.status !== 'passed').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+  expect(
+    condition.report.rules
+      .filter((r) => r.level === 'must' && r.status !== 'passed')
+      .map((r) => `${r.id}: ${r.reason}`),
+  ).toEqual([]);
   expect([condition.report.verdict, condition.run.code]).toEqual(['conformant', 0]);
   expect(condition.report.cleanup.leftBehind).toEqual([]);
 }
@@ -89,7 +96,10 @@ describe('with latency and dropped connections', () => {
 describe('with lists paged one zone at a time', () => {
   test('the suite follows rel="next" and stays conformant', () => {
     expect(paged.proxy.pagedAnswers).toBeGreaterThan(2);
-    expect(paged.proxy.log.filter((entry) => entry.url.includes('page_info=')).length, 'no next page was ever fetched').toBeGreaterThan(2);
+    expect(
+      paged.proxy.log.filter((entry) => entry.url.includes('page_info=')).length,
+      'no next page was ever fetched',
+    ).toBeGreaterThan(2);
     expectConformant(paged);
   });
 });

@@ -1,11 +1,21 @@
 // How test outcomes become rule verdicts and an exit code. A MUST rule with no request behind it is
 // never passed; a SHOULD failure never changes the verdict.
 import { describe, expect, test } from 'vitest';
-import { classify, exitCodeOf, judgeRules, verdictOf, type TestOutcome } from '../helpers/runner/verdict.ts';
 import { rules } from '../helpers/rules.ts';
+import { classify, exitCodeOf, judgeRules, type TestOutcome, verdictOf } from '../helpers/runner/verdict.ts';
 
 const outcome = (ruleId: string, state: TestOutcome['state'], reason?: string): TestOutcome => ({
-  title: `${ruleId} a test`, file: 'suites/x.test.ts', ruleId, state, reason, requests: 3, cleanupRequests: 0, exchanges: [], throttled: 0, lagMs: [], durationMs: 1,
+  title: `${ruleId} a test`,
+  file: 'suites/x.test.ts',
+  ruleId,
+  state,
+  reason,
+  requests: 3,
+  cleanupRequests: 0,
+  exchanges: [],
+  throttled: 0,
+  lagMs: [],
+  durationMs: 1,
 });
 const allPassed = () => rules.map((rule) => outcome(rule.id, 'passed'));
 
@@ -17,13 +27,21 @@ describe('classify', () => {
     expect(classify({ state: 'failed', requests: 0, errorMessage: 'boom' }).state).toBe('suite-error');
   });
   test('a skipped test is not verified, with its reason', () => {
-    expect(classify({ state: 'skipped', requests: 2, notVerified: 'no booking fixture' })).toEqual({ state: 'not-verified', reason: 'no booking fixture' });
+    expect(classify({ state: 'skipped', requests: 2, notVerified: 'no booking fixture' })).toEqual({
+      state: 'not-verified',
+      reason: 'no booking fixture',
+    });
   });
   test('the ownership guard firing is a suite defect', () => {
-    expect(classify({ state: 'failed', requests: 4, errorName: 'OwnershipError', errorMessage: 'refused' }).state).toBe('suite-error');
+    expect(classify({ state: 'failed', requests: 4, errorName: 'OwnershipError', errorMessage: 'refused' }).state).toBe(
+      'suite-error',
+    );
   });
   test('a failed assertion with requests behind it is a failure', () => {
-    expect(classify({ state: 'failed', requests: 4, errorMessage: 'expected a refusal' })).toEqual({ state: 'failed', reason: 'expected a refusal' });
+    expect(classify({ state: 'failed', requests: 4, errorMessage: 'expected a refusal' })).toEqual({
+      state: 'failed',
+      reason: 'expected a refusal',
+    });
   });
 });
 
@@ -33,19 +51,30 @@ describe('verdict', () => {
     expect([verdict, exitCodeOf(verdict)]).toEqual(['conformant', 0]);
   });
   test('one MUST failure is non-conformant, exit 1, even with others not verified', () => {
-    const outcomes = allPassed().map((o) => (o.ruleId === 'LIST-02' ? outcome('LIST-02', 'failed', 'x') : o.ruleId === 'DELETE-02' ? outcome('DELETE-02', 'not-verified') : o));
+    const outcomes = allPassed().map((o) =>
+      o.ruleId === 'LIST-02'
+        ? outcome('LIST-02', 'failed', 'x')
+        : o.ruleId === 'DELETE-02'
+          ? outcome('DELETE-02', 'not-verified')
+          : o,
+    );
     const verdict = verdictOf(judgeRules(outcomes));
     expect([verdict, exitCodeOf(verdict)]).toEqual(['non-conformant', 1]);
   });
   test('a MUST rule not verified makes the run incomplete, exit 2', () => {
-    const outcomes = allPassed().map((o) => (o.ruleId === 'DELETE-02' ? outcome('DELETE-02', 'not-verified', 'no fixture') : o));
+    const outcomes = allPassed().map((o) =>
+      o.ruleId === 'DELETE-02' ? outcome('DELETE-02', 'not-verified', 'no fixture') : o,
+    );
     const results = judgeRules(outcomes);
     expect(results.find((r) => r.id === 'DELETE-02')).toMatchObject({ status: 'not-verified', reason: 'no fixture' });
     expect(verdictOf(results)).toBe('incomplete');
   });
   test('a MUST rule with no test at all is not verified, never passed', () => {
     const results = judgeRules(allPassed().filter((o) => o.ruleId !== 'AUTH-03'));
-    expect(results.find((r) => r.id === 'AUTH-03')).toMatchObject({ status: 'not-verified', reason: 'no test of this rule ran' });
+    expect(results.find((r) => r.id === 'AUTH-03')).toMatchObject({
+      status: 'not-verified',
+      reason: 'no test of this rule ran',
+    });
     expect(verdictOf(results)).toBe('incomplete');
   });
   test('one case of a rule not verified leaves the whole rule not verified', () => {
@@ -53,7 +82,9 @@ describe('verdict', () => {
     expect(judgeRules(outcomes).find((r) => r.id === 'LIST-02')?.status).toBe('not-verified');
   });
   test('a SHOULD failure is a warning: the run stays conformant', () => {
-    const outcomes = allPassed().map((o) => (o.ruleId === 'PROFILE-02' ? outcome('PROFILE-02', 'failed', 'got 200') : o));
+    const outcomes = allPassed().map((o) =>
+      o.ruleId === 'PROFILE-02' ? outcome('PROFILE-02', 'failed', 'got 200') : o,
+    );
     const results = judgeRules(outcomes);
     expect(results.find((r) => r.id === 'PROFILE-02')?.status).toBe('failed');
     expect(verdictOf(results)).toBe('conformant');

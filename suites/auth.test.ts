@@ -1,32 +1,47 @@
 // Authentication, spec section "Authentication": every operation requires it, and a request
 // without it is not a valid call. A wrong credential counts as no credential.
 import { expect } from 'vitest';
+import { expectZoneUnchanged } from '../helpers/harness/list-checks.ts';
+import type { OwnZones } from '../helpers/harness/own-zones.ts';
+import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
 import type { AuthMode, ZonesClient } from '../helpers/target/client.ts';
 import { formatAnswers } from '../helpers/target/evidence.ts';
 import { readZoneList } from '../helpers/target/records.ts';
-import { expectZoneUnchanged } from '../helpers/harness/list-checks.ts';
-import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
-import type { OwnZones } from '../helpers/harness/own-zones.ts';
 
-async function expectListRefusedWithoutZoneData(api: ZonesClient, zones: OwnZones, auth: AuthMode, status?: string): Promise<void> {
+async function expectListRefusedWithoutZoneData(
+  api: ZonesClient,
+  zones: OwnZones,
+  auth: AuthMode,
+  status?: string,
+): Promise<void> {
   const zone = await zones.create();
   const answer = await api.listZones({ auth, status });
   expect(answer).toBeRefused();
   // Neither the unique name of a zone that exists right now, nor any list of zone records, may
   // come with the refusal.
-  expect(answer.exchange.responseBody.includes(String(zone.name)), `the refusal carries zone data\n\n${formatAnswers(answer)}`).toBe(false);
+  expect(
+    answer.exchange.responseBody.includes(String(zone.name)),
+    `the refusal carries zone data\n\n${formatAnswers(answer)}`,
+  ).toBe(false);
   const records = readZoneList(api.config, answer.body);
-  expect(Array.isArray(records) && records.length > 0, `the refusal carries zone records\n\n${formatAnswers(answer)}`).toBe(false);
+  expect(
+    Array.isArray(records) && records.length > 0,
+    `the refusal carries zone records\n\n${formatAnswers(answer)}`,
+  ).toBe(false);
 }
 
 // The filtered list is a code path of its own on many servers, and the new zone is a draft, so the
 // draft filter would show it.
-ruleCases('AUTH-01', [
-  { status: undefined, label: 'the unfiltered list' },
-  { status: 'draft', label: 'the list filtered by draft' },
-], async ({ status }, { api, zones }) => {
-  await expectListRefusedWithoutZoneData(api, zones, 'none', status);
-});
+ruleCases(
+  'AUTH-01',
+  [
+    { status: undefined, label: 'the unfiltered list' },
+    { status: 'draft', label: 'the list filtered by draft' },
+  ],
+  async ({ status }, { api, zones }) => {
+    await expectListRefusedWithoutZoneData(api, zones, 'none', status);
+  },
+);
 
 ruleTest('AUTH-02', async ({ api, zones }) => {
   const answer = await api.createZone({ name: zones.uniqueName(), coverage: zones.coverage(0) }, 'none');
@@ -52,41 +67,61 @@ const credentials = [
 
 // Whether or not the target refused, an unauthenticated call must leave no trace; the state is read
 // back with the real credential.
-ruleCases('AUTH-05', credentials.map((c) => ({ ...c, label: `a create with ${c.what} creates nothing` })), async ({ auth }, { api, zones }) => {
-  const name = zones.uniqueName();
-  await api.createZone({ name, coverage: zones.coverage(0) }, auth);
-  // The read-back must be readable, or finding nothing would prove nothing (adoptByName sees to it).
-  const created = await zones.adoptByName(name, 'after-timeout');
-  expect(created.map((zone) => zone.id.text), `a zone named ${name} exists after the refused create`).toEqual([]);
-});
+ruleCases(
+  'AUTH-05',
+  credentials.map((c) => ({ ...c, label: `a create with ${c.what} creates nothing` })),
+  async ({ auth }, { api, zones }) => {
+    const name = zones.uniqueName();
+    await api.createZone({ name, coverage: zones.coverage(0) }, auth);
+    // The read-back must be readable, or finding nothing would prove nothing (adoptByName sees to it).
+    const created = await zones.adoptByName(name, 'after-timeout');
+    expect(
+      created.map((zone) => zone.id.text),
+      `a zone named ${name} exists after the refused create`,
+    ).toEqual([]);
+  },
+);
 
-ruleCases('AUTH-05', credentials.map((c) => ({ ...c, label: `an update with ${c.what} changes nothing` })), async ({ auth }, { api, zones, target }) => {
-  const zone = await zones.create();
-  const before = await zones.readBack(zone.id);
-  const status = target.statuses.find((s) => s !== 'draft');
-  await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zones.coverage(1), status }, auth);
-  await expectZoneUnchanged(api, before);
-});
+ruleCases(
+  'AUTH-05',
+  credentials.map((c) => ({ ...c, label: `an update with ${c.what} changes nothing` })),
+  async ({ auth }, { api, zones, target }) => {
+    const zone = await zones.create();
+    const before = await zones.readBack(zone.id);
+    const status = target.statuses.find((s) => s !== 'draft');
+    await api.updateZone(zone.id, { name: zones.uniqueName(), coverage: zones.coverage(1), status }, auth);
+    await expectZoneUnchanged(api, before);
+  },
+);
 
-ruleCases('AUTH-05', credentials.map((c) => ({ ...c, label: `a delete with ${c.what} deletes nothing` })), async ({ auth }, { api, zones }) => {
-  const zone = await zones.create();
-  const before = await zones.readBack(zone.id);
-  await api.deleteZone(zone.id, auth);
-  await expectZoneUnchanged(api, before);
-});
+ruleCases(
+  'AUTH-05',
+  credentials.map((c) => ({ ...c, label: `a delete with ${c.what} deletes nothing` })),
+  async ({ auth }, { api, zones }) => {
+    const zone = await zones.create();
+    const before = await zones.readBack(zone.id);
+    await api.deleteZone(zone.id, auth);
+    await expectZoneUnchanged(api, before);
+  },
+);
 
 const operations = ['GET list', 'POST create', 'PUT update', 'DELETE delete'] as const;
 
-ruleCases('AUTH-06', operations.map((operation) => ({ operation, label: `${operation} with a wrong credential is refused` })), async ({ operation }, { api, zones }) => {
-  if (operation === 'GET list') {
-    await expectListRefusedWithoutZoneData(api, zones, 'wrong');
-  } else if (operation === 'POST create') {
-    expect(await api.createZone({ name: zones.uniqueName(), coverage: zones.coverage(0) }, 'wrong')).toBeRefused();
-  } else {
-    const zone = await zones.create();
-    const answer = operation === 'PUT update'
-      ? await api.updateZone(zone.id, zones.updateBody(zone, { name: zones.uniqueName() }), 'wrong')
-      : await api.deleteZone(zone.id, 'wrong');
-    expect(answer).toBeRefused();
-  }
-});
+ruleCases(
+  'AUTH-06',
+  operations.map((operation) => ({ operation, label: `${operation} with a wrong credential is refused` })),
+  async ({ operation }, { api, zones }) => {
+    if (operation === 'GET list') {
+      await expectListRefusedWithoutZoneData(api, zones, 'wrong');
+    } else if (operation === 'POST create') {
+      expect(await api.createZone({ name: zones.uniqueName(), coverage: zones.coverage(0) }, 'wrong')).toBeRefused();
+    } else {
+      const zone = await zones.create();
+      const answer =
+        operation === 'PUT update'
+          ? await api.updateZone(zone.id, zones.updateBody(zone, { name: zones.uniqueName() }), 'wrong')
+          : await api.deleteZone(zone.id, 'wrong');
+      expect(answer).toBeRefused();
+    }
+  },
+);

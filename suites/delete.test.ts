@@ -1,11 +1,11 @@
 // Deleting zones, spec Endpoints rule 5 and "What the service does" 4: a zone with no booking
 // history is removed for good; one with booking history is refused and stays as it was.
 import { expect, inject } from 'vitest';
-import { runBookingHook } from '../helpers/target/booking-hooks.ts';
 import { expectZoneNotListed, expectZoneUnchanged } from '../helpers/harness/list-checks.ts';
 import { notVerified } from '../helpers/harness/not-verified.ts';
-import { zoneIdOf } from '../helpers/target/records.ts';
 import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
+import { runBookingHook } from '../helpers/target/booking-hooks.ts';
+import { zoneIdOf } from '../helpers/target/records.ts';
 
 ruleTest('DELETE-01', async ({ api, zones, target }) => {
   const zone = await zones.create();
@@ -22,13 +22,18 @@ ruleTest('DELETE-01', async ({ api, zones, target }) => {
 
 const target = inject('zonesTarget');
 const bookingFixtures = [
-  ...(target.bookedZoneId ? [{ fixture: 'zone-id', label: `the booked zone ${target.bookedZoneId} (ZONES_BOOKED_ZONE_ID)` } as const] : []),
+  ...(target.bookedZoneId
+    ? [{ fixture: 'zone-id', label: `the booked zone ${target.bookedZoneId} (ZONES_BOOKED_ZONE_ID)` } as const]
+    : []),
   ...(target.bookingHook ? [{ fixture: 'hook', label: 'a zone booked by ZONES_BOOKING_HOOK' } as const] : []),
 ];
 
 if (bookingFixtures.length === 0) {
   ruleTest('DELETE-02', async (context) => {
-    notVerified(context, 'no booking fixture: set ZONES_BOOKED_ZONE_ID to a zone with booking history, or ZONES_BOOKING_HOOK to a command that books the zone in $ZONE_ID');
+    notVerified(
+      context,
+      'no booking fixture: set ZONES_BOOKED_ZONE_ID to a zone with booking history, or ZONES_BOOKING_HOOK to a command that books the zone in $ZONE_ID',
+    );
   });
 }
 

@@ -1,14 +1,14 @@
 // Listing zones, spec Endpoints rule 2 and "What the service does" 3: the unfiltered list is every
 // zone of the shop, and the filter by publish status returns exactly the zones in that status.
 import { expect, inject } from 'vitest';
-import { formatAnswers } from '../helpers/target/evidence.ts';
-import { PreconditionError } from '../helpers/target/precondition.ts';
-import type { ListAnswer } from '../helpers/target/client.ts';
 import { describeList, filterSettingsHint, strays } from '../helpers/harness/filter-settings.ts';
 import { listsZone, readableZones, requireReadable, showsZone } from '../helpers/harness/list-checks.ts';
-import { findZone, type ZoneRecord } from '../helpers/target/records.ts';
-import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
 import type { OwnZones } from '../helpers/harness/own-zones.ts';
+import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
+import type { ListAnswer } from '../helpers/target/client.ts';
+import { formatAnswers } from '../helpers/target/evidence.ts';
+import { PreconditionError } from '../helpers/target/precondition.ts';
+import { findZone, type ZoneRecord } from '../helpers/target/records.ts';
 
 const statuses = inject('zonesTarget').statuses;
 
@@ -24,27 +24,42 @@ ruleTest('LIST-01', async ({ api, zones }) => {
   for (const zone of made) expect(list).toListZone(zone.id);
 });
 
-ruleCases('LIST-02', statuses.map((status) => ({ status, label: `filtered by ${status}` })), async ({ status }, { api, zones, target }) => {
-  const made = await oneZonePerStatus(zones);
-  // What status each zone is in, the unfiltered list says; the filter must agree with it. That list is
-  // only the means here: when it can't be read, the filter is not judged.
-  const truth = await api.listZones({ settle: (l) => made.every((zone, i) => showsZone(l, zone.id, { status: statuses[i] })) });
-  requireReadable(truth, target);
-  const statusOf = (zone: ZoneRecord) => findZone(readableZones(truth)!, zone.id)?.status;
-  // A zone whose record shows no status may belong under any filter (a shop may leave out default
-  // values), so it is judged under none; the zones that do show one are.
-  const inStatus = made.filter((zone) => statusOf(zone) === status);
-  const elsewhere = made.filter((zone) => statusOf(zone) !== undefined && statusOf(zone) !== status);
-  const exact = (list: ListAnswer) =>
-    strays(list).length === 0 &&
-    inStatus.every((zone) => listsZone(list, zone.id)) &&
-    elsewhere.every((zone) => !listsZone(list, zone.id));
-  const filtered = await api.listZones({ status, settle: exact });
-  expect(filtered).toSucceed();
-  if (typeof filtered.zones === 'string') throw new Error(`${describeList(target, status)} cannot be read: ${filtered.zones}\n\n${formatAnswers(filtered)}`);
-  const found = strays(filtered).map((zone) => `${zone.id} (${String(zone.status)})`);
-  expect(found, `zones in other statuses answer ${describeList(target, status)}; ${filterSettingsHint(target)}\n\n${formatAnswers(...filtered.pages)}`).toEqual([]);
-  for (const zone of inStatus) expect(filtered).toListZone(zone.id);
-  for (const zone of elsewhere) expect(filtered).not.toListZone(zone.id);
-  if (inStatus.length === 0) throw new PreconditionError(`no zone of this run shows status ${status} in the list, so the filter's completeness is unchecked\n\n${formatAnswers(truth)}`);
-});
+ruleCases(
+  'LIST-02',
+  statuses.map((status) => ({ status, label: `filtered by ${status}` })),
+  async ({ status }, { api, zones, target }) => {
+    const made = await oneZonePerStatus(zones);
+    // What status each zone is in, the unfiltered list says; the filter must agree with it. That list is
+    // only the means here: when it can't be read, the filter is not judged.
+    const truth = await api.listZones({
+      settle: (l) => made.every((zone, i) => showsZone(l, zone.id, { status: statuses[i] })),
+    });
+    requireReadable(truth, target);
+    const statusOf = (zone: ZoneRecord) => findZone(readableZones(truth)!, zone.id)?.status;
+    // A zone whose record shows no status may belong under any filter (a shop may leave out default
+    // values), so it is judged under none; the zones that do show one are.
+    const inStatus = made.filter((zone) => statusOf(zone) === status);
+    const elsewhere = made.filter((zone) => statusOf(zone) !== undefined && statusOf(zone) !== status);
+    const exact = (list: ListAnswer) =>
+      strays(list).length === 0 &&
+      inStatus.every((zone) => listsZone(list, zone.id)) &&
+      elsewhere.every((zone) => !listsZone(list, zone.id));
+    const filtered = await api.listZones({ status, settle: exact });
+    expect(filtered).toSucceed();
+    if (typeof filtered.zones === 'string')
+      throw new Error(
+        `${describeList(target, status)} cannot be read: ${filtered.zones}\n\n${formatAnswers(filtered)}`,
+      );
+    const found = strays(filtered).map((zone) => `${zone.id} (${String(zone.status)})`);
+    expect(
+      found,
+      `zones in other statuses answer ${describeList(target, status)}; ${filterSettingsHint(target)}\n\n${formatAnswers(...filtered.pages)}`,
+    ).toEqual([]);
+    for (const zone of inStatus) expect(filtered).toListZone(zone.id);
+    for (const zone of elsewhere) expect(filtered).not.toListZone(zone.id);
+    if (inStatus.length === 0)
+      throw new PreconditionError(
+        `no zone of this run shows status ${status} in the list, so the filter's completeness is unchecked\n\n${formatAnswers(truth)}`,
+      );
+  },
+);

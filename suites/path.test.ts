@@ -23,9 +23,8 @@ ruleCases('PATH-01', operations, async ({ operation }, context) => {
     expect(await api.createZone({ name: zones.uniqueName(), coverage: zones.coverage(0) })).toSucceed();
   } else {
     const zone = await zones.create();
-    const answer = operation === 'update'
-      ? await zones.update(zone, { name: zones.uniqueName() })
-      : await api.deleteZone(zone.id);
+    const answer =
+      operation === 'update' ? await zones.update(zone, { name: zones.uniqueName() }) : await api.deleteZone(zone.id);
     expect(answer).toSucceed();
   }
 });

@@ -2,7 +2,12 @@
 // coverage and status. Each update also sends the fields it keeps (zones.updateBody), so that a
 // target that treats PUT as a full replacement is not mistaken for a broken one.
 import { expect, inject } from 'vitest';
-import { expectZoneListed, expectZoneNotListed, expectZoneShown, expectZoneUnchanged } from '../helpers/harness/list-checks.ts';
+import {
+  expectZoneListed,
+  expectZoneNotListed,
+  expectZoneShown,
+  expectZoneUnchanged,
+} from '../helpers/harness/list-checks.ts';
 import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
 
 ruleTest('UPDATE-01', async ({ api, zones }) => {
@@ -21,16 +26,20 @@ ruleTest('UPDATE-02', async ({ api, zones }) => {
 
 const otherStatuses = inject('zonesTarget').statuses.filter((status) => status !== 'draft');
 
-ruleCases('UPDATE-03', otherStatuses.map((status) => ({ status, label: `draft to ${status}` })), async ({ status }, { api, zones }) => {
-  const zone = await zones.create();
-  // Which moves are allowed is not shown: moveTo finds a way, through another status if need be.
-  expect(await zones.moveTo(zone, status)).toSucceed();
-  // The filter and the list are this rule's own evidence: an unreadable one fails it. The filter goes
-  // first, so that a list whose records show no status leaves nothing unjudged that the filter shows.
-  await expectZoneListed(api, zone.id, { status, ruleReads: true });
-  await expectZoneNotListed(api, zone.id, { status: 'draft', ruleReads: true });
-  await expectZoneShown(api, zone.id, { status }, { ruleReads: true });
-});
+ruleCases(
+  'UPDATE-03',
+  otherStatuses.map((status) => ({ status, label: `draft to ${status}` })),
+  async ({ status }, { api, zones }) => {
+    const zone = await zones.create();
+    // Which moves are allowed is not shown: moveTo finds a way, through another status if need be.
+    expect(await zones.moveTo(zone, status)).toSucceed();
+    // The filter and the list are this rule's own evidence: an unreadable one fails it. The filter goes
+    // first, so that a list whose records show no status leaves nothing unjudged that the filter shows.
+    await expectZoneListed(api, zone.id, { status, ruleReads: true });
+    await expectZoneNotListed(api, zone.id, { status: 'draft', ruleReads: true });
+    await expectZoneShown(api, zone.id, { status }, { ruleReads: true });
+  },
+);
 
 ruleTest('UPDATE-04', async ({ api, zones, target }) => {
   // Twins: same name and coverage, so only the id can tell the target which one is meant.

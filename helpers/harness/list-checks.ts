@@ -1,11 +1,11 @@
 // What a list must show, as plain predicates: the matchers judge with them, and the client re-reads
 // a lagging list with them until it shows what was written (ZONES_CONSISTENCY_TIMEOUT_MS).
 import { expect } from 'vitest';
-import type { ListAnswer, ZonesClient } from '../target/client.ts';
 import type { TargetConfig } from '../config.ts';
+import type { ListAnswer, ZonesClient } from '../target/client.ts';
 import { formatAnswers } from '../target/evidence.ts';
-import { describeList, filterSettingsHint } from './filter-settings.ts';
 import { jsonEqual } from '../target/json.ts';
+import { describeList, filterSettingsHint } from './filter-settings.ts';
 import './matchers.ts';
 import { PreconditionError } from '../target/precondition.ts';
 import { findZone, type ZoneId, type ZoneRecord } from '../target/records.ts';
@@ -27,7 +27,10 @@ export function listsZone(list: ListAnswer, id: ZoneId): boolean {
 
 export function showsZone(list: ListAnswer, id: ZoneId, fields: ExpectedFields): boolean {
   const zone = findZone(readableZones(list) ?? [], id);
-  return zone !== undefined && (Object.keys(fields) as (keyof ExpectedFields)[]).every((key) => jsonEqual(zone[key], fields[key]));
+  return (
+    zone !== undefined &&
+    (Object.keys(fields) as (keyof ExpectedFields)[]).every((key) => jsonEqual(zone[key], fields[key]))
+  );
 }
 
 export function settableFields(zone: ZoneRecord): ExpectedFields {
@@ -39,10 +42,18 @@ export function settableFields(zone: ZoneRecord): ExpectedFields {
  * the check is not verified, with the reason, rather than failed on evidence that belongs to no rule.
  */
 export function requireReadable(list: ListAnswer, config: TargetConfig): void {
-  const why = list.status < 200 || list.status > 299 ? `answered ${list.status}` : typeof list.zones === 'string' ? `cannot be read: ${list.zones}` : undefined;
+  const why =
+    list.status < 200 || list.status > 299
+      ? `answered ${list.status}`
+      : typeof list.zones === 'string'
+        ? `cannot be read: ${list.zones}`
+        : undefined;
   if (why === undefined) return;
-  const hint = list.filter !== undefined && list.status >= 400 && list.status <= 499 ? `; ${filterSettingsHint(config)}` : '';
-  throw new PreconditionError(`${describeList(config, list.filter)} ${why}, so this check cannot be made${hint}\n\n${formatAnswers(...list.pages)}`);
+  const hint =
+    list.filter !== undefined && list.status >= 400 && list.status <= 499 ? `; ${filterSettingsHint(config)}` : '';
+  throw new PreconditionError(
+    `${describeList(config, list.filter)} ${why}, so this check cannot be made${hint}\n\n${formatAnswers(...list.pages)}`,
+  );
 }
 
 interface ListOptions {
@@ -55,7 +66,11 @@ interface ListOptions {
   ruleReads?: boolean;
 }
 
-async function readList(api: ZonesClient, options: ListOptions, settle: (list: ListAnswer) => boolean): Promise<ListAnswer> {
+async function readList(
+  api: ZonesClient,
+  options: ListOptions,
+  settle: (list: ListAnswer) => boolean,
+): Promise<ListAnswer> {
   const list = await api.listZones({ status: options.status, settle });
   if (!options.ruleReads) requireReadable(list, api.config);
   return list;
@@ -75,7 +90,13 @@ function unshownFields(list: ListAnswer, id: ZoneId, fields: ExpectedFields): (k
  * status missing on ours while the filter still lists the zone may be a shop that omits default
  * values, so that too stays unknown, never failed.
  */
-async function judgeUnshown(api: ZonesClient, list: ListAnswer, id: ZoneId, fields: ExpectedFields, unshown: (keyof ExpectedFields)[]): Promise<void> {
+async function judgeUnshown(
+  api: ZonesClient,
+  list: ListAnswer,
+  id: ZoneId,
+  fields: ExpectedFields,
+  unshown: (keyof ExpectedFields)[],
+): Promise<void> {
   const others = (readableZones(list) ?? []).filter((zone) => zone.id.text !== id.text);
   const shownElsewhere = (key: keyof ExpectedFields) => others.some((zone) => zone[key] !== undefined);
   // A name or coverage the shop shows on its other records but not on ours: the matcher fails on it.
@@ -85,17 +106,27 @@ async function judgeUnshown(api: ZonesClient, list: ListAnswer, id: ZoneId, fiel
     requireReadable(filtered, api.config);
     const what = `zone ${id.text} shows no status, and ${describeList(api.config, fields.status)} leaves it out`;
     const filterWorks = shownElsewhere('status') || (readableZones(filtered) ?? []).length > 0;
-    if (!filterWorks && !listsZone(filtered, id)) throw new PreconditionError(`${what}, but it answers no zone at all, so it proves nothing; ${filterSettingsHint(api.config)}`);
+    if (!filterWorks && !listsZone(filtered, id))
+      throw new PreconditionError(
+        `${what}, but it answers no zone at all, so it proves nothing; ${filterSettingsHint(api.config)}`,
+      );
     expect(listsZone(filtered, id), `${what}\n\n${formatAnswers(list, ...filtered.pages)}`).toBe(true);
     if (shownElsewhere('status')) {
-      throw new PreconditionError(`zone ${id.text} shows no status while other records do; the filter by ${fields.status} lists it, as a shop that leaves out default values would`);
+      throw new PreconditionError(
+        `zone ${id.text} shows no status while other records do; the filter by ${fields.status} lists it, as a shop that leaves out default values would`,
+      );
     }
   }
   throw new PreconditionError(`list records do not show ${unshown.join(' or ')}, so the value cannot be checked`);
 }
 
 /** The list shows the zone with these values (after re-reading a lagging list, if allowed). */
-export async function expectZoneShown(api: ZonesClient, id: ZoneId, fields: ExpectedFields, options: ListOptions = {}): Promise<void> {
+export async function expectZoneShown(
+  api: ZonesClient,
+  id: ZoneId,
+  fields: ExpectedFields,
+  options: ListOptions = {},
+): Promise<void> {
   const list = await readList(api, options, (l) => showsZone(l, id, fields));
   const unshown = unshownFields(list, id, fields);
   if (unshown.length > 0) await judgeUnshown(api, list, id, fields, unshown);
@@ -107,13 +138,18 @@ export async function expectZoneListed(api: ZonesClient, id: ZoneId, options: Li
 }
 
 export async function expectZoneNotListed(api: ZonesClient, id: ZoneId, options: ListOptions = {}): Promise<void> {
-  expect(await readList(api, options, (list) => readableZones(list) !== undefined && !listsZone(list, id))).not.toListZone(id);
+  expect(
+    await readList(api, options, (list) => readableZones(list) !== undefined && !listsZone(list, id)),
+  ).not.toListZone(id);
 }
 
 /** Nothing changed: read only after the whole consistency window, so a late change still shows. */
 export async function expectZoneUnchanged(api: ZonesClient, before: ZoneRecord): Promise<void> {
   const shown = Object.fromEntries(Object.entries(settableFields(before)).filter(([, value]) => value !== undefined));
-  if (Object.keys(shown).length === 0) throw new PreconditionError('list records show none of name, coverage and status, so "unchanged" cannot be checked');
+  if (Object.keys(shown).length === 0)
+    throw new PreconditionError(
+      'list records show none of name, coverage and status, so "unchanged" cannot be checked',
+    );
   const list = await api.listZones({ settle: 'after-timeout' });
   requireReadable(list, api.config);
   expect(list).toShowZone(before.id, shown);

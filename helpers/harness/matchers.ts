@@ -3,12 +3,12 @@
 import { expect, inject } from 'vitest';
 import type { Answer, ListAnswer } from '../target/client.ts';
 import { formatAnswers } from '../target/evidence.ts';
-import { describeList, filterSettingsHint, strayHint } from './filter-settings.ts';
 import { canonicalJson, jsonEqual } from '../target/json.ts';
+import { describeList, filterSettingsHint, strayHint } from './filter-settings.ts';
 import type { ExpectedFields } from './list-checks.ts';
 import './task-meta.ts';
+import { type SchemaName, validatorFor } from '../schemas.ts';
 import { findZone, type ZoneId } from '../target/records.ts';
-import { validatorFor, type SchemaName } from '../schemas.ts';
 
 interface ZoneMatchers<R = unknown> {
   /** A 4xx answer. A 2xx with an error body is not a refusal, and neither is a 5xx. */
@@ -23,6 +23,7 @@ interface ZoneMatchers<R = unknown> {
 }
 
 declare module 'vitest' {
+  // biome-ignore lint/suspicious/noExplicitAny: the declaration merges with vitest's, which has this default.
   interface Matchers<T = any> extends ZoneMatchers<T> {}
 }
 
@@ -46,7 +47,11 @@ function refusedFilterHint(answer: Answer): string {
 
 function listProblem(list: ListAnswer): Result | undefined {
   if (list.status < 200 || list.status > 299) {
-    return { pass: false, message: () => `expected a readable list, got status ${list.status}${refusedFilterHint(list)}\n\n${formatAnswers(list)}` };
+    return {
+      pass: false,
+      message: () =>
+        `expected a readable list, got status ${list.status}${refusedFilterHint(list)}\n\n${formatAnswers(list)}`,
+    };
   }
   if (typeof list.zones === 'string') {
     return { pass: false, message: () => `expected a readable list, but ${list.zones}\n\n${formatAnswers(list)}` };
@@ -68,7 +73,13 @@ expect.extend({
     return verdict(pass, this.isNot, 'success (2xx)', statusText(received), received);
   },
   toHaveStatusIn(received: Answer, codes: readonly number[]) {
-    return verdict(codes.includes(received.status), this.isNot, `status ${codes.join(' or ')}`, statusText(received), received);
+    return verdict(
+      codes.includes(received.status),
+      this.isNot,
+      `status ${codes.join(' or ')}`,
+      statusText(received),
+      received,
+    );
   },
   toMatchSchema(received: Answer, name: SchemaName) {
     const validate = validatorFor(inject('zonesTarget'), name);
@@ -77,11 +88,23 @@ expect.extend({
       // Plain JSON.parse is right here: a schema checks types, and rounding cannot change a type.
       body = received.exchange.responseBody === '' ? undefined : JSON.parse(received.exchange.responseBody);
     } catch {
-      return verdict(false, this.isNot, `a JSON body matching the ${name} schema`, 'got a body that is not JSON', received);
+      return verdict(
+        false,
+        this.isNot,
+        `a JSON body matching the ${name} schema`,
+        'got a body that is not JSON',
+        received,
+      );
     }
     const pass = validate(body) === true;
     const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`).join('; ');
-    return verdict(pass, this.isNot, `a body matching the ${name} schema`, pass ? 'and it does' : `but ${errors}`, received);
+    return verdict(
+      pass,
+      this.isNot,
+      `a body matching the ${name} schema`,
+      pass ? 'and it does' : `but ${errors}`,
+      received,
+    );
   },
   toListZone(received: ListAnswer, id: ZoneId) {
     const problem = listProblem(received);
@@ -95,12 +118,21 @@ expect.extend({
     const problem = listProblem(received);
     if (problem) return { ...problem, pass: this.isNot };
     const zone = findZone(received.zones as Exclude<ListAnswer['zones'], string>, id);
-    if (!zone) return verdict(false, this.isNot, `the list to show zone ${id.text}`, 'it is not in the list', ...received.pages);
+    if (!zone)
+      return verdict(false, this.isNot, `the list to show zone ${id.text}`, 'it is not in the list', ...received.pages);
     const differences = (Object.keys(fields) as (keyof ExpectedFields)[])
       .filter((key) => !jsonEqual(zone[key], fields[key]))
       .map((key) => `${key} is ${describeValue(zone[key])} instead of ${describeValue(fields[key])}`);
-    const wanted = Object.entries(fields).map(([key, value]) => `${key} ${describeValue(value)}`).join(', ');
+    const wanted = Object.entries(fields)
+      .map(([key, value]) => `${key} ${describeValue(value)}`)
+      .join(', ');
     const actual = `${differences.join('; ') || 'it does'}${strayHint(received, inject('zonesTarget'))}`;
-    return verdict(differences.length === 0, this.isNot, `zone ${id.text} to show ${wanted}`, actual, ...received.pages);
+    return verdict(
+      differences.length === 0,
+      this.isNot,
+      `zone ${id.text} to show ${wanted}`,
+      actual,
+      ...received.pages,
+    );
   },
 });

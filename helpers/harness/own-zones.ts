@@ -1,15 +1,15 @@
 // The zones a test owns. Each is registered for clean-up the moment the create answer arrives, and
 // torn down after the test whether it passed or failed. Tear-down problems are reported, not hidden.
 import { randomBytes } from 'node:crypto';
-import { isRefusal, isSuccess, namedIn, type Settle, type ZoneAnswer, type ZonesClient } from '../target/client.ts';
+import type { CleanupRecord } from '../ownership/cleanup-record.ts';
+import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import { BOOKED_WITHOUT_HOOK, runBookingHook } from '../target/booking-hooks.ts';
+import { isRefusal, isSuccess, namedIn, type Settle, type ZoneAnswer, type ZonesClient } from '../target/client.ts';
 import { formatAnswers } from '../target/evidence.ts';
 import { parseJson } from '../target/json.ts';
-import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
-import { listsZone, requireReadable } from './list-checks.ts';
-import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { PreconditionError } from '../target/precondition.ts';
 import { findZone, type ZoneId, type ZoneRecord } from '../target/records.ts';
+import { listsZone, requireReadable } from './list-checks.ts';
 
 // Unique across the workers of one run: the run id, a per-process tag and a counter.
 const processTag = workerTag();
@@ -31,7 +31,10 @@ interface OwnedZone {
 export class OwnZones {
   private readonly owned: OwnedZone[] = [];
 
-  constructor(private readonly api: ZonesClient, private readonly runId: string) {
+  constructor(
+    private readonly api: ZonesClient,
+    private readonly runId: string,
+  ) {
     api.whenCreated((id) => this.adopt(id));
   }
 
@@ -55,22 +58,36 @@ export class OwnZones {
     const sent = { name: fields.name ?? this.uniqueName(), coverage: fields.coverage ?? this.coverage(0) };
     const known = new Set(this.owned.map((owned) => owned.id.text));
     const answer = await this.api.createZone(sent);
-    if (!isSuccess(answer)) throw new PreconditionError(`could not create a zone to check with (status ${answer.status})\n${formatAnswers(answer)}`);
+    if (!isSuccess(answer))
+      throw new PreconditionError(
+        `could not create a zone to check with (status ${answer.status})\n${formatAnswers(answer)}`,
+      );
     let zone = typeof answer.zone === 'string' ? undefined : answer.zone;
     if (!zone) {
       // Twins share a name: the new zone is the one listed under it that this test did not know yet.
       const found = (await this.api.adoptByName(sent.name)).filter((candidate) => !known.has(candidate.id.text));
-      if (found.length !== 1) throw new PreconditionError(`the create answer shows no zone (${answer.zone}) and ${found.length} zones are listed under its name\n${formatAnswers(answer)}`);
+      if (found.length !== 1)
+        throw new PreconditionError(
+          `the create answer shows no zone (${answer.zone}) and ${found.length} zones are listed under its name\n${formatAnswers(answer)}`,
+        );
       zone = found[0]!;
     }
-    return { ...zone, name: zone.name ?? sent.name, coverage: zone.coverage ?? sent.coverage, status: zone.status ?? 'draft' };
+    return {
+      ...zone,
+      name: zone.name ?? sent.name,
+      coverage: zone.coverage ?? sent.coverage,
+      status: zone.status ?? 'draft',
+    };
   }
 
   /**
    * An update body that keeps every settable field and changes the given ones, so that a target
    * treating PUT as a full replacement is served as well as one that merges.
    */
-  updateBody(zone: ZoneRecord, changes: { name?: unknown; coverage?: unknown; status?: unknown }): Record<string, unknown> {
+  updateBody(
+    zone: ZoneRecord,
+    changes: { name?: unknown; coverage?: unknown; status?: unknown },
+  ): Record<string, unknown> {
     return { name: zone.name, coverage: zone.coverage, status: zone.status ?? 'draft', ...changes };
   }
 
@@ -104,7 +121,9 @@ export class OwnZones {
       attempts.push(second);
       await this.api.updateZone(zone.id, this.updateBody(zone, { status: 'draft' }));
     }
-    throw new PreconditionError(`the target refuses every way found to move a zone from draft to "${status}"\n${formatAnswers(...attempts)}`);
+    throw new PreconditionError(
+      `the target refuses every way found to move a zone from draft to "${status}"\n${formatAnswers(...attempts)}`,
+    );
   }
 
   /** A new zone moved to the given status by an update; the move itself is checked by UPDATE-03. */
@@ -113,7 +132,9 @@ export class OwnZones {
     if (status === 'draft') return zone;
     const answer = await this.moveTo(zone, status);
     if (!isSuccess(answer)) {
-      throw new PreconditionError(`could not move a zone to status "${status}" (status ${answer.status})\n${formatAnswers(answer)}`);
+      throw new PreconditionError(
+        `could not move a zone to status "${status}" (status ${answer.status})\n${formatAnswers(answer)}`,
+      );
     }
     return { ...zone, status };
   }
@@ -144,7 +165,10 @@ export class OwnZones {
   async readBack(id: ZoneId): Promise<ZoneRecord> {
     const list = await this.api.listZones({ settle: (l) => listsZone(l, id) });
     const zone = typeof list.zones === 'string' ? undefined : findZone(list.zones, id);
-    if (!zone) throw new PreconditionError(`zone ${id.text} is not in the list, so its state cannot be compared\n${formatAnswers(list)}`);
+    if (!zone)
+      throw new PreconditionError(
+        `zone ${id.text} is not in the list, so its state cannot be compared\n${formatAnswers(list)}`,
+      );
     return zone;
   }
 

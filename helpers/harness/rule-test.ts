@@ -1,16 +1,16 @@
 // How a conformance test is declared: its title comes from the catalogue (so it always leads with a
 // known rule id), and it gets the target, a recording client and a fixture of its own zones.
 import * as allure from 'allure-js-commons';
-import { inject, test as baseTest, type TestContext } from 'vitest';
-import { ZonesClient, type Exchange } from '../target/client.ts';
+import { test as baseTest, inject, type TestContext } from 'vitest';
 import type { TargetConfig } from '../config.ts';
-import { formatExchange, summarizeExchange } from '../target/evidence.ts';
 import { ledgerAt } from '../ownership/ledger.ts';
+import { type Exchange, ZonesClient } from '../target/client.ts';
+import { formatExchange, summarizeExchange } from '../target/evidence.ts';
 import './matchers.ts';
 import './task-meta.ts';
-import { notVerified } from './not-verified.ts';
-import { PreconditionError } from '../target/precondition.ts';
 import { ruleById } from '../rules.ts';
+import { PreconditionError } from '../target/precondition.ts';
+import { notVerified } from './not-verified.ts';
 import { OwnZones } from './own-zones.ts';
 
 interface ConformanceFixtures {
@@ -26,6 +26,7 @@ const exchangesOf = new WeakMap<object, Exchange[]>();
 const cleaningUp = new WeakSet<object>();
 
 export const test = baseTest.extend<ConformanceFixtures>({
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this destructuring, and this one has none.
   target: async ({}, use) => {
     await use(inject('zonesTarget'));
   },
@@ -78,7 +79,8 @@ async function runCheck(id: string, context: ConformanceContext, check: Check): 
     throw error;
   } finally {
     const exchanges = exchangesOf.get(context.task) ?? [];
-    if (exchanges.length > 0) await allure.attachment('exchanges', exchanges.map(formatExchange).join('\n\n'), 'text/plain');
+    if (exchanges.length > 0)
+      await allure.attachment('exchanges', exchanges.map(formatExchange).join('\n\n'), 'text/plain');
   }
 }
 
@@ -89,7 +91,11 @@ export function ruleTest(id: string, check: Check): void {
 }
 
 /** One rule checked over a table of cases, e.g. each status or each endpoint. */
-export function ruleCases<C extends { label: string }>(id: string, cases: readonly C[], check: (item: C, context: ConformanceContext) => Promise<void>): void {
+export function ruleCases<C extends { label: string }>(
+  id: string,
+  cases: readonly C[],
+  check: (item: C, context: ConformanceContext) => Promise<void>,
+): void {
   // A plain loop rather than test.for: its $label interpolation quotes and shortens the label.
   for (const item of cases) {
     test(`${ruleTitle(id)}: ${item.label}`, ({ task, skip, target, api, zones }) =>

@@ -28,5 +28,3 @@ declare module '@vitest/runner' {
     exchanges?: string[];
   }
 }
-
-export {};

@@ -1,12 +1,13 @@
 // The final sweep: whatever the ledger says this run created and nothing deleted yet is deleted now.
 // It runs after the suites, and on SIGINT or SIGTERM before the process exits.
-import { BOOKED_WITHOUT_HOOK } from '../target/booking-hooks.ts';
-import { isSuccess, ZonesClient, type ListAnswer } from '../target/client.ts';
+
 import type { TargetConfig } from '../config.ts';
-import { ledgerAt, readLedger, stillOwned } from './ledger.ts';
-import type { CleanupRecord } from './cleanup-record.ts';
-import { runIdOfName } from './run-names.ts';
+import { BOOKED_WITHOUT_HOOK } from '../target/booking-hooks.ts';
+import { isSuccess, type ListAnswer, ZonesClient } from '../target/client.ts';
 import { findZone } from '../target/records.ts';
+import type { CleanupRecord } from './cleanup-record.ts';
+import { ledgerAt, readLedger, stillOwned } from './ledger.ts';
+import { runIdOfName } from './run-names.ts';
 
 export interface SweepResult extends CleanupRecord {
   requests: number;
@@ -47,8 +48,10 @@ export async function sweepLedger(config: TargetConfig, ledgerPath: string, runI
 async function namedButNotOwned(api: ZonesClient, runId: string): Promise<{ id: string; reason: string }[]> {
   const ledger = api.ledger;
   // An id whose last word in the ledger is its delete, listed again under this run's name, came back.
-  const strays = (list: ListAnswer) => (typeof list.zones === 'string' ? [] : list.zones)
-    .filter((zone) => runIdOfName(zone.name) === runId && (!ledger.owns(zone.id.text) || ledger.isDeleted(zone.id.text)));
+  const strays = (list: ListAnswer) =>
+    (typeof list.zones === 'string' ? [] : list.zones).filter(
+      (zone) => runIdOfName(zone.name) === runId && (!ledger.owns(zone.id.text) || ledger.isDeleted(zone.id.text)),
+    );
   // A list that lags behind writes may still show what was just deleted: that is not a zone left behind.
   const deletedStillShown = (list: ListAnswer) => strays(list).some((zone) => ledger.isDeleted(zone.id.text));
   try {

@@ -100,7 +100,11 @@ export function readLedger(path: string): LedgerEvent[] {
 export function stillOwned(entries: readonly LedgerEvent[], target?: string): Map<string, string> {
   const open = new Map<string, string>();
   for (const entry of entries) {
-    const elsewhere = (entry.event === 'created' || entry.event === 'adopted') && target !== undefined && entry.target !== undefined && entry.target !== target;
+    const elsewhere =
+      (entry.event === 'created' || entry.event === 'adopted') &&
+      target !== undefined &&
+      entry.target !== undefined &&
+      entry.target !== target;
     if (elsewhere) continue;
     if (entry.event === 'created' || entry.event === 'adopted') open.set(entry.id, entry.name);
     if (entry.event === 'deleted') open.delete(entry.id);
@@ -112,7 +116,9 @@ const ledgers = new Map<string, Ledger>();
 
 /** One ledger object per file and process, so every client of a worker sees the same ownership. */
 export function ledgerAt(path: string): Ledger {
-  let ledger = ledgers.get(path);
-  if (!ledger) ledgers.set(path, (ledger = new Ledger(path)));
+  const known = ledgers.get(path);
+  if (known) return known;
+  const ledger = new Ledger(path);
+  ledgers.set(path, ledger);
   return ledger;
 }

@@ -3,12 +3,12 @@
 // pattern whose run id says they are older than the cut-off. Nothing else is ever touched.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSuccess, ZonesClient } from '../target/client.ts';
 import type { TargetConfig } from '../config.ts';
-import { ledgerAt, readLedger, stillOwned, type Ledger, type LedgerEvent } from './ledger.ts';
-import { runIdOfName, runStartOfName } from './run-names.ts';
 import { CannotRunError } from '../runner/preflight.ts';
+import { isSuccess, type ListAnswer, ZonesClient } from '../target/client.ts';
 import { findZone, type ZoneRecord } from '../target/records.ts';
+import { type Ledger, type LedgerEvent, ledgerAt, readLedger, stillOwned } from './ledger.ts';
+import { runIdOfName, runStartOfName } from './run-names.ts';
 
 export interface SweepCandidate {
   id: string;
@@ -29,19 +29,31 @@ export interface SweepPlan {
 export function ledgerFiles(config: TargetConfig, explicit: readonly string[]): string[] {
   if (explicit.length > 0) return [...explicit];
   const dir = join(config.reportsDir, 'ledgers');
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(dir, f)) : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort()
+        .map((f) => join(dir, f))
+    : [];
 }
 
-export async function planSweep(config: TargetConfig, options: { ledgers: string[]; byPrefix: boolean; olderThanMs: number; now?: Date }): Promise<SweepPlan> {
-  const reader = new ZonesClient(config, { ledger: ledgerAt(join(config.reportsDir, 'ledgers', '.sweep-reader.jsonl')) });
-  let list;
+export async function planSweep(
+  config: TargetConfig,
+  options: { ledgers: string[]; byPrefix: boolean; olderThanMs: number; now?: Date },
+): Promise<SweepPlan> {
+  const reader = new ZonesClient(config, {
+    ledger: ledgerAt(join(config.reportsDir, 'ledgers', '.sweep-reader.jsonl')),
+  });
+  let list: ListAnswer;
   try {
     list = await reader.listZones();
   } catch (error) {
     throw new CannotRunError(`cannot reach the target at ${reader.collectionUrl()}: ${(error as Error).message}`);
   }
   if (!isSuccess(list) || typeof list.zones === 'string') {
-    throw new CannotRunError(`cannot read the zone list at ${reader.collectionUrl()} (status ${list.status}${typeof list.zones === 'string' ? `, ${list.zones}` : ''})`);
+    throw new CannotRunError(
+      `cannot read the zone list at ${reader.collectionUrl()} (status ${list.status}${typeof list.zones === 'string' ? `, ${list.zones}` : ''})`,
+    );
   }
   const zones: ZoneRecord[] = list.zones;
   const candidates = new Map<string, SweepCandidate>();
@@ -50,7 +62,8 @@ export async function planSweep(config: TargetConfig, options: { ledgers: string
       // The id alone could have been given to someone else's zone since: the zone must still carry a
       // name of the same run, or it is left alone.
       const zone = findZone(zones, { text: id });
-      const sameRun = zone !== undefined && runIdOfName(zone.name) !== undefined && runIdOfName(zone.name) === runIdOfName(name);
+      const sameRun =
+        zone !== undefined && runIdOfName(zone.name) !== undefined && runIdOfName(zone.name) === runIdOfName(name);
       const state = zone === undefined ? 'gone' : sameRun ? 'present' : 'not-ours-now';
       if (!candidates.has(id)) candidates.set(id, { id, name, source: path, state });
     }
@@ -61,7 +74,13 @@ export async function planSweep(config: TargetConfig, options: { ledgers: string
     for (const name of namedOnly(readLedger(path), config.baseUrl)) {
       const carrying = zones.filter((zone) => zone.name === name);
       if (carrying.length !== 1 || candidates.has(carrying[0]!.id.text)) continue;
-      candidates.set(carrying[0]!.id.text, { id: carrying[0]!.id.text, name, source: path, state: 'present', foundBy: 'name' });
+      candidates.set(carrying[0]!.id.text, {
+        id: carrying[0]!.id.text,
+        name,
+        source: path,
+        state: 'present',
+        foundBy: 'name',
+      });
     }
   }
   if (options.byPrefix) {
@@ -69,7 +88,12 @@ export async function planSweep(config: TargetConfig, options: { ledgers: string
     for (const zone of zones) {
       const started = runStartOfName(zone.name);
       if (started && started.getTime() < cutoff && !candidates.has(zone.id.text)) {
-        candidates.set(zone.id.text, { id: zone.id.text, name: String(zone.name), source: `name pattern, run started ${started.toISOString()}`, state: 'present' });
+        candidates.set(zone.id.text, {
+          id: zone.id.text,
+          name: String(zone.name),
+          source: `name pattern, run started ${started.toISOString()}`,
+          state: 'present',
+        });
       }
     }
   }
@@ -78,7 +102,9 @@ export async function planSweep(config: TargetConfig, options: { ledgers: string
 
 /** Names the ledger holds for zones whose id its run could not read. */
 function namedOnly(entries: readonly LedgerEvent[], target: string): string[] {
-  return entries.filter((entry) => entry.event === 'named' && (entry.target === undefined || entry.target === target)).map((entry) => (entry as { name: string }).name);
+  return entries
+    .filter((entry) => entry.event === 'named' && (entry.target === undefined || entry.target === target))
+    .map((entry) => (entry as { name: string }).name);
 }
 
 export interface SweepOutcome {
@@ -87,7 +113,11 @@ export interface SweepOutcome {
 }
 
 /** Delete the present candidates; mark the absent ones done in their ledgers. */
-export async function carryOutSweep(config: TargetConfig, plan: SweepPlan, sweepLedgerPath: string): Promise<SweepOutcome> {
+export async function carryOutSweep(
+  config: TargetConfig,
+  plan: SweepPlan,
+  sweepLedgerPath: string,
+): Promise<SweepOutcome> {
   const outcome: SweepOutcome = { deleted: [], failed: [] };
   const sweepLedger = ledgerAt(sweepLedgerPath);
   for (const candidate of plan.candidates) {
@@ -96,7 +126,8 @@ export async function carryOutSweep(config: TargetConfig, plan: SweepPlan, sweep
     if (candidate.state === 'gone') ledger.recordDeleted(candidate.id);
     if (candidate.state !== 'present') continue;
     if (!fromLedger) ledger.recordAdopted(candidate.id, candidate.name, candidate.source, config.baseUrl);
-    if (candidate.foundBy === 'name') ledger.recordAdopted(candidate.id, candidate.name, 'found by the unique name its run recorded', config.baseUrl);
+    if (candidate.foundBy === 'name')
+      ledger.recordAdopted(candidate.id, candidate.name, 'found by the unique name its run recorded', config.baseUrl);
     const api = new ZonesClient(config, { ledger });
     try {
       const answer = await api.deleteZone({ text: candidate.id });

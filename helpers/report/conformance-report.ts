@@ -4,9 +4,16 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeTarget, type TargetConfig } from '../config.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
-import { exitCodeOf, judgeRules, verdictOf, type RuleResult, type TestOutcome, type Verdict } from '../runner/verdict.ts';
-import { shownProxy } from '../target/proxy.ts';
 import { otherVersionNote, SPEC_VERSION } from '../rules.ts';
+import {
+  exitCodeOf,
+  judgeRules,
+  type RuleResult,
+  type TestOutcome,
+  type Verdict,
+  verdictOf,
+} from '../runner/verdict.ts';
+import { shownProxy } from '../target/proxy.ts';
 
 export interface ConformanceReport {
   suite: 'zones-conformance';
@@ -35,7 +42,6 @@ export interface ConformanceReport {
   /** What a reader must know to weigh the verdict, e.g. a version other than the specification's. */
   notes: string[];
 }
-
 
 export interface RunFacts {
   config: TargetConfig;
@@ -74,7 +80,12 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     runId: facts.runId,
     startedAt: facts.startedAt.toISOString(),
     finishedAt: facts.finishedAt.toISOString(),
-    target: { baseUrl: facts.config.baseUrl, embedded: facts.config.embedded, ...connectionOf(facts.config), settings: describeTarget(facts.config) },
+    target: {
+      baseUrl: facts.config.baseUrl,
+      embedded: facts.config.embedded,
+      ...connectionOf(facts.config),
+      settings: describeTarget(facts.config),
+    },
     summary: { must: count('must'), should: count('should') },
     rules,
     requests: {
@@ -98,12 +109,18 @@ export function buildReport(facts: RunFacts): ConformanceReport {
 
 function connectionOf(config: TargetConfig): Pick<ConformanceReport['target'], 'tls' | 'proxy'> {
   const tls = !config.baseUrl.startsWith('https:') ? 'plain-http' : config.tlsInsecure ? 'not-verified' : 'verified';
-  return { tls, proxy: config.embedded || config.proxy === undefined ? null : `${shownProxy(config.proxy.url)} (${config.proxy.variable})` };
+  return {
+    tls,
+    proxy:
+      config.embedded || config.proxy === undefined
+        ? null
+        : `${shownProxy(config.proxy.url)} (${config.proxy.variable})`,
+  };
 }
 
 function insecureNote(config: TargetConfig): string | undefined {
   if (!config.tlsInsecure) return undefined;
-  return 'TLS was not verified (ZONES_TLS_INSECURE=1): the shop\'s certificate was not checked, so this certificate cannot tell the shop from anything else that answered at its address';
+  return "TLS was not verified (ZONES_TLS_INSECURE=1): the shop's certificate was not checked, so this certificate cannot tell the shop from anything else that answered at its address";
 }
 
 const TLS_SHOWN: Record<ConformanceReport['target']['tls'], string> = {
@@ -112,7 +129,11 @@ const TLS_SHOWN: Record<ConformanceReport['target']['tls'], string> = {
   'plain-http': 'none (http://)',
 };
 
-const STATUS_MARK: Record<string, string> = { passed: 'passed', failed: '**FAILED**', 'not-verified': '*not verified*' };
+const STATUS_MARK: Record<string, string> = {
+  passed: 'passed',
+  failed: '**FAILED**',
+  'not-verified': '*not verified*',
+};
 
 export function renderMarkdown(report: ConformanceReport): string {
   const lines = [
@@ -137,16 +158,24 @@ export function renderMarkdown(report: ConformanceReport): string {
     '',
     '| Rule | Level | Status | Rule text |',
     '|---|---|---|---|',
-    ...report.rules.map((rule) => `| ${rule.id} | ${rule.level.toUpperCase()} | ${STATUS_MARK[rule.status]} | ${rule.title} |`),
+    ...report.rules.map(
+      (rule) => `| ${rule.id} | ${rule.level.toUpperCase()} | ${STATUS_MARK[rule.status]} | ${rule.title} |`,
+    ),
   ];
   const open = report.rules.filter((rule) => rule.status !== 'passed');
   if (open.length > 0) {
     lines.push('', '## What broke or could not be checked', '');
     for (const rule of open) {
-      lines.push(`### ${rule.id} ${rule.status === 'failed' ? 'FAILED' : 'not verified'} (${rule.level.toUpperCase()})`, '', rule.title, '');
+      lines.push(
+        `### ${rule.id} ${rule.status === 'failed' ? 'FAILED' : 'not verified'} (${rule.level.toUpperCase()})`,
+        '',
+        rule.title,
+        '',
+      );
       for (const test of rule.tests.filter((t) => t.state !== 'passed')) {
         lines.push(`- ${test.title}: ${test.state}`, '', '```', (test.reason ?? '').trim(), '```', '');
-        if (test.exchanges.length > 0) lines.push('  What the test sent, in order:', '', ...test.exchanges.map((e) => `  1. \`${e}\``), '');
+        if (test.exchanges.length > 0)
+          lines.push('  What the test sent, in order:', '', ...test.exchanges.map((e) => `  1. \`${e}\``), '');
       }
       if (rule.tests.length === 0) lines.push(`- ${rule.reason}`, '');
     }

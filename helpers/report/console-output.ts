@@ -1,10 +1,16 @@
 // What a person sees in the terminal: a line per test as it finishes, then the verdict and, for each
 // rule that broke, why, so one glance tells what to fix.
-import type { ConformanceReport } from './conformance-report.ts';
-import type { TestOutcome } from '../runner/verdict.ts';
-import { findRule } from '../rules.ts';
 
-const MARKS: Record<TestOutcome['state'], string> = { passed: 'pass', failed: 'FAIL', 'not-verified': 'n/v ', 'suite-error': 'ERR ' };
+import { findRule } from '../rules.ts';
+import type { TestOutcome } from '../runner/verdict.ts';
+import type { ConformanceReport } from './conformance-report.ts';
+
+const MARKS: Record<TestOutcome['state'], string> = {
+  passed: 'pass',
+  failed: 'FAIL',
+  'not-verified': 'n/v ',
+  'suite-error': 'ERR ',
+};
 
 export function printOutcome(outcome: TestOutcome): void {
   const rule = outcome.ruleId ? findRule(outcome.ruleId) : undefined;
@@ -27,8 +33,12 @@ export function printSummary(report: ConformanceReport, files: { json: string; m
   for (const error of report.suiteErrors) console.log(`SUITE ERROR ${error}`);
   for (const note of report.notes) console.log(`NOTE ${note}`);
   console.log('');
-  console.log(`verdict: ${report.verdict.toUpperCase()}  MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.failed} warning(s)`);
-  console.log(`requests: ${report.requests.total}; zones created ${report.cleanup.created}, deleted ${report.cleanup.deleted}, left ${report.cleanup.leftBehind.length}`);
+  console.log(
+    `verdict: ${report.verdict.toUpperCase()}  MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.failed} warning(s)`,
+  );
+  console.log(
+    `requests: ${report.requests.total}; zones created ${report.cleanup.created}, deleted ${report.cleanup.deleted}, left ${report.cleanup.leftBehind.length}`,
+  );
   console.log(`report: ${files.markdown} and ${files.json} (exit code ${report.exitCode})`);
 }
 

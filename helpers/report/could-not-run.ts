@@ -3,11 +3,11 @@
 // would otherwise publish the previous run's reports as this one's.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removePreviousReports, withoutToken, type ConformanceReport } from './conformance-report.ts';
 import type { TargetConfig } from '../config.ts';
-import { xml } from './junit.ts';
 import { SPEC_VERSION } from '../rules.ts';
 import { settingDocs } from '../settings.ts';
+import { type ConformanceReport, removePreviousReports, withoutToken } from './conformance-report.ts';
+import { xml } from './junit.ts';
 
 export interface CouldNotRunReport {
   suite: 'zones-conformance';
@@ -35,7 +35,8 @@ export interface LauncherFacts {
 export function factsFromRawSettings(env: Record<string, string | undefined>): LauncherFacts {
   const raw = (name: string) => env[name]?.trim() ?? '';
   return {
-    reportsDir: raw('ZONES_REPORTS_DIR') || (settingDocs.find((doc) => doc.name === 'ZONES_REPORTS_DIR')?.default ?? 'reports'),
+    reportsDir:
+      raw('ZONES_REPORTS_DIR') || (settingDocs.find((doc) => doc.name === 'ZONES_REPORTS_DIR')?.default ?? 'reports'),
     token: raw('ZONES_ACCESS_TOKEN'),
     baseUrl: raw('ZONES_BASE_URL').replace(/\/+$/, '') || null,
   };
@@ -45,7 +46,12 @@ export function factsFromConfig(config: TargetConfig): LauncherFacts {
   return { reportsDir: config.reportsDir, token: config.token, baseUrl: config.baseUrl || null };
 }
 
-export function buildCouldNotRun(reason: string, startedAt: Date, baseUrl: string | null, finishedAt = new Date()): CouldNotRunReport {
+export function buildCouldNotRun(
+  reason: string,
+  startedAt: Date,
+  baseUrl: string | null,
+  finishedAt = new Date(),
+): CouldNotRunReport {
   return {
     suite: 'zones-conformance',
     specification: `Zone Management Service, API version ${SPEC_VERSION}`,
@@ -95,7 +101,10 @@ export function renderCouldNotRunJunit(report: CouldNotRunReport): string {
   ].join('\n');
 }
 
-export function writeCouldNotRun(report: CouldNotRunReport, facts: LauncherFacts): { json: string; markdown: string; junit: string } {
+export function writeCouldNotRun(
+  report: CouldNotRunReport,
+  facts: LauncherFacts,
+): { json: string; markdown: string; junit: string } {
   removePreviousReports(facts.reportsDir);
   mkdirSync(facts.reportsDir, { recursive: true });
   const files = {

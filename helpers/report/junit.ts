@@ -6,9 +6,13 @@ import { join } from 'node:path';
 import type { ConformanceReport } from './conformance-report.ts';
 
 export function xml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!)
-    // Characters XML 1.0 cannot hold at all.
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  return (
+    text
+      .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!)
+      // Characters XML 1.0 cannot hold at all.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are exactly what must go.
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+  );
 }
 
 export function renderJunit(report: ConformanceReport): string {
@@ -22,15 +26,21 @@ export function renderJunit(report: ConformanceReport): string {
       const reason = xml(test.reason ?? '');
       if (test.state === 'failed' && rule.level === 'must') {
         failures += 1;
-        cases.push(`${open}\n      <failure message="${xml((test.reason ?? '').split('\n')[0]!)}">${reason}</failure>\n    </testcase>`);
+        cases.push(
+          `${open}\n      <failure message="${xml((test.reason ?? '').split('\n')[0]!)}">${reason}</failure>\n    </testcase>`,
+        );
       } else if (test.state === 'failed') {
-        cases.push(`${open}\n      <system-out>WARNING (SHOULD, does not change the verdict): ${reason}</system-out>\n    </testcase>`);
+        cases.push(
+          `${open}\n      <system-out>WARNING (SHOULD, does not change the verdict): ${reason}</system-out>\n    </testcase>`,
+        );
       } else if (test.state === 'suite-error') {
         errors += 1;
         cases.push(`${open}\n      <error message="suite defect">${reason}</error>\n    </testcase>`);
       } else if (test.state === 'not-verified') {
         skipped += 1;
-        cases.push(`${open}\n      <skipped message="not verified: ${xml((test.reason ?? '').split('\n')[0]!)}"/>\n    </testcase>`);
+        cases.push(
+          `${open}\n      <skipped message="not verified: ${xml((test.reason ?? '').split('\n')[0]!)}"/>\n    </testcase>`,
+        );
       } else {
         cases.push(`${open}</testcase>`);
       }

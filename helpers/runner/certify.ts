@@ -2,14 +2,14 @@
 // many at once (the mutation gallery). The CLI and the self-tests both come through here.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
 import type { TargetConfig } from '../config.ts';
+import { sweepLedger } from '../ownership/final-sweep.ts';
 import { ledgerAt } from '../ownership/ledger.ts';
+import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
 import { ZonesClient } from '../target/client.ts';
+import { throttleFor } from '../target/throttle.ts';
 import { preflight } from './preflight.ts';
 import { runSuites, type SuiteRunOptions } from './run-suites.ts';
-import { sweepLedger } from '../ownership/final-sweep.ts';
-import { throttleFor } from '../target/throttle.ts';
 
 export interface CertifyTarget {
   name: string;
@@ -18,7 +18,11 @@ export interface CertifyTarget {
 
 /** A run id that sorts by time and tells its own age: `npm run sweep --by-prefix` reads it back. */
 export function newRunId(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '').toLowerCase();
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, '')
+    .toLowerCase();
   return `${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
@@ -32,7 +36,10 @@ export interface CertifyOptions extends Omit<SuiteRunOptions, 'runId'> {
   onWaiting?: (line: string) => void;
 }
 
-export async function certify(targets: readonly CertifyTarget[], options: CertifyOptions = {}): Promise<Map<string, ConformanceReport>> {
+export async function certify(
+  targets: readonly CertifyTarget[],
+  options: CertifyOptions = {},
+): Promise<Map<string, ConformanceReport>> {
   const runId = options.runId ?? newRunId();
   const startedAt = new Date();
   const many = targets.length > 1;
@@ -41,7 +48,11 @@ export async function certify(targets: readonly CertifyTarget[], options: Certif
     const ledgerPath = ledgerPathFor(target.config, runId, many ? target.name : undefined);
     let preflightRequests = 0;
     // A target that does not answer is told at the first time limit, not after three more.
-    const api = new ZonesClient(target.config, { ledger: ledgerAt(ledgerPath), resendTimedOutGets: false, onExchange: () => (preflightRequests += 1) });
+    const api = new ZonesClient(target.config, {
+      ledger: ledgerAt(ledgerPath),
+      resendTimedOutGets: false,
+      onExchange: () => (preflightRequests += 1),
+    });
     await preflight(api, { runId, onWaiting: options.onWaiting });
     prepared.push({ ...target, ledgerPath, preflightRequests });
   }
@@ -50,17 +61,24 @@ export async function certify(targets: readonly CertifyTarget[], options: Certif
   for (const target of prepared) {
     const swept = await sweepLedger(target.config, target.ledgerPath, runId);
     const { requests: sweepRequests, ...cleanup } = swept;
-    reports.set(target.name, buildReport({
-      config: target.config,
-      runId,
-      startedAt,
-      finishedAt: new Date(),
-      outcomes: run.outcomes.get(target.name) ?? [],
-      runErrors: run.errors,
-      cleanup,
-      // The main process's own throttle saw the 429s of the preflight and the sweep.
-      requests: { preflight: target.preflightRequests, sweep: sweepRequests, throttled: throttleFor(target.config.baseUrl, target.config.maxRps).throttled },
-    }));
+    reports.set(
+      target.name,
+      buildReport({
+        config: target.config,
+        runId,
+        startedAt,
+        finishedAt: new Date(),
+        outcomes: run.outcomes.get(target.name) ?? [],
+        runErrors: run.errors,
+        cleanup,
+        // The main process's own throttle saw the 429s of the preflight and the sweep.
+        requests: {
+          preflight: target.preflightRequests,
+          sweep: sweepRequests,
+          throttled: throttleFor(target.config.baseUrl, target.config.maxRps).throttled,
+        },
+      }),
+    );
   }
   return reports;
 }

@@ -38,16 +38,17 @@ function outcomeOf(testCase: TestCase): TestOutcome {
   const error = result.errors?.[0];
   const requests = meta.requests ?? 0;
   const ruleId = ruleIdOfTitle(testCase.name);
-  const judged = ruleId === undefined
-    ? { state: 'suite-error' as const, reason: 'suite defect: the title does not start with a catalogue rule id' }
-    : classify({
-        state: result.state,
-        notVerified: meta.notVerified,
-        skipNote: result.state === 'skipped' ? result.note : undefined,
-        requests,
-        errorName: error?.name,
-        errorMessage: error?.message,
-      });
+  const judged =
+    ruleId === undefined
+      ? { state: 'suite-error' as const, reason: 'suite defect: the title does not start with a catalogue rule id' }
+      : classify({
+          state: result.state,
+          notVerified: meta.notVerified,
+          skipNote: result.state === 'skipped' ? result.note : undefined,
+          requests,
+          errorName: error?.name,
+          errorMessage: error?.message,
+        });
   return {
     title: testCase.name,
     file: testCase.module.relativeModuleId,

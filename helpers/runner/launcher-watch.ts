@@ -16,7 +16,12 @@ function parentOf(pid: number): number | undefined {
   } catch {
     // No /proc (macOS): ask ps.
     try {
-      const ppid = Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+      const ppid = Number(
+        execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        }).trim(),
+      );
       return Number.isInteger(ppid) && ppid > 0 ? ppid : undefined;
     } catch {
       return undefined;
@@ -41,14 +46,16 @@ function ancestry(generations: number): (number | undefined)[] {
 export function watchLauncher(onGone: (what: string) => void): { stop(): void } {
   const generations = process.env.npm_lifecycle_event ? 2 : 1;
   const watched = ancestry(generations);
-  const known = watched.findIndex((pid) => pid === undefined);
+  const known = watched.indexOf(undefined);
   const depth = known < 0 ? watched.length : known;
   const timer = setInterval(() => {
     const now = ancestry(depth);
     const changed = now.findIndex((pid, i) => pid !== watched[i]);
     if (changed < 0) return;
     clearInterval(timer);
-    onGone(changed === 0 ? `its parent (pid ${watched[0]}) has gone` : `its launcher (pid ${watched[changed]}) has gone`);
+    onGone(
+      changed === 0 ? `its parent (pid ${watched[0]}) has gone` : `its launcher (pid ${watched[changed]}) has gone`,
+    );
   }, EVERY_MS);
   // The watch alone must not keep the process alive.
   timer.unref();

@@ -3,13 +3,22 @@
 // this goes wrong is a setting to fix, not a rule the shop broke, so the run stops (exit 3) with one
 // line that names the setting and shows the answer behind it, instead of a wall of failed rules.
 // Whatever the preflight made is removed before it stops, even when ids can't be read.
-import { BodyLimitError, isSuccess, ranOutOfTime, TransportError, type Answer, type ListAnswer, type ZonesClient } from '../target/client.ts';
+
 import type { TargetConfig } from '../config.ts';
-import { parseJson } from '../target/json.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
+import {
+  type Answer,
+  BodyLimitError,
+  isSuccess,
+  type ListAnswer,
+  ranOutOfTime,
+  TransportError,
+  type ZonesClient,
+} from '../target/client.ts';
+import { parseJson } from '../target/json.ts';
 import { PreconditionError } from '../target/precondition.ts';
 import { isRedirect, redirectedList, unreachable } from '../target/reach.ts';
-import { SETTABLE_FIELDS, zoneIdOf, zoneItem, type ZoneId } from '../target/records.ts';
+import { SETTABLE_FIELDS, type ZoneId, zoneIdOf, zoneItem } from '../target/records.ts';
 import { NotJsonBody } from '../target/what-came-back.ts';
 
 export class CannotRunError extends Error {
@@ -37,17 +46,26 @@ export async function preflight(api: ZonesClient, options: PreflightOptions): Pr
   if (list.status === 404) throw pathNotFound(config, 'GET', api.collectionUrl());
   // Not JSON at all (a gateway's sign-in page, say): no envelope setting could read it, so none is blamed.
   if (isSuccess(list) && list.body instanceof NotJsonBody) {
-    throw new CannotRunError(`GET ${list.exchange.url} answered ${list.status}, but ${list.body.why}; check ZONES_BASE_URL and the way to the shop`);
+    throw new CannotRunError(
+      `GET ${list.exchange.url} answered ${list.status}, but ${list.body.why}; check ZONES_BASE_URL and the way to the shop`,
+    );
   }
   if (isSuccess(list) && list.body === undefined) {
-    throw new CannotRunError(`GET ${list.exchange.url} answered ${list.status} with an empty body, so no list came back; check ZONES_BASE_URL and the way to the shop`);
+    throw new CannotRunError(
+      `GET ${list.exchange.url} answered ${list.status} with an empty body, so no list came back; check ZONES_BASE_URL and the way to the shop`,
+    );
   }
   if (isSuccess(list) && typeof list.zones === 'string') {
     // What the answer holds instead, so that the right key can be read off the message.
-    const members = list.body !== null && typeof list.body === 'object' && !Array.isArray(list.body) ? `; the body's members are ${fieldNames(list.body as Record<string, unknown>)}` : '';
+    const members =
+      list.body !== null && typeof list.body === 'object' && !Array.isArray(list.body)
+        ? `; the body's members are ${fieldNames(list.body as Record<string, unknown>)}`
+        : '';
     const fields = list.items.length > 0 ? `; its records have the fields ${fieldNames(list.items[0]!)}` : members;
     const key = config.envelope === 'wrapped' ? `, ZONES_LIST_KEY=${config.listKey}` : '';
-    throw new CannotRunError(`the zone list at ${api.collectionUrl()} cannot be read with ZONES_ENVELOPE=${config.envelope}${key} and ZONES_ID_FIELD=${config.idField}: ${list.zones}${fields}`);
+    throw new CannotRunError(
+      `the zone list at ${api.collectionUrl()} cannot be read with ZONES_ENVELOPE=${config.envelope}${key} and ZONES_ID_FIELD=${config.idField}: ${list.zones}${fields}`,
+    );
   }
   // Any other answer (405, 5xx...) is the shop's to answer for: the rules judge it, PATH-01 first.
   if (!isSuccess(list)) return;
@@ -55,7 +73,8 @@ export async function preflight(api: ZonesClient, options: PreflightOptions): Pr
   try {
     await proveCreate(api, name, options);
   } catch (error) {
-    if (error instanceof CannotRunError || !(error instanceof TransportError || error instanceof PreconditionError)) throw error;
+    if (error instanceof CannotRunError || !(error instanceof TransportError || error instanceof PreconditionError))
+      throw error;
     // A read-back or delete that got no answer, or a list that can't be followed: stop all the same,
     // and leave nothing behind that can be found.
     await removeByName(api, name);
@@ -74,7 +93,11 @@ async function proveCreate(api: ZonesClient, name: string, options: PreflightOpt
   };
   if (created.status === 401 || created.status === 403) await stop(tokenRejected(api, 'POST', created));
   if (isBodyRefusal(created)) {
-    await stop(new CannotRunError(`POST ${api.collectionUrl()} refuses the create body the settings make (answered ${created.status}: ${excerpt(created)}); set ZONES_COVERAGE_SAMPLES to coverage values the shop accepts (the first is sent), and ZONES_EXTRA_FIELDS to any field it requires besides name and coverage`));
+    await stop(
+      new CannotRunError(
+        `POST ${api.collectionUrl()} refuses the create body the settings make (answered ${created.status}: ${excerpt(created)}); set ZONES_COVERAGE_SAMPLES to coverage values the shop accepts (the first is sent), and ZONES_EXTRA_FIELDS to any field it requires besides name and coverage`,
+      ),
+    );
   }
   // 404 or 405 where a GET has just answered, 5xx: the rules will say what is wrong (PATH-01 first);
   // nothing of ours may stay meanwhile.
@@ -96,7 +119,9 @@ async function proveCreate(api: ZonesClient, name: string, options: PreflightOpt
     id = zone.id;
   }
 
-  const readBack = await api.listZones({ settle: (l) => typeof l.zones !== 'string' && l.zones.some((z) => z.id.text === id.text) });
+  const readBack = await api.listZones({
+    settle: (l) => typeof l.zones !== 'string' && l.zones.some((z) => z.id.text === id.text),
+  });
   if (isSuccess(readBack) && typeof readBack.zones === 'string') {
     const listed = namedItem(readBack, name);
     return stopForIdField(api, name, 'the listed zone', listed ?? readBack.items[0] ?? {});
@@ -104,7 +129,11 @@ async function proveCreate(api: ZonesClient, name: string, options: PreflightOpt
   if (typeof readBack.zones !== 'string' && !readBack.zones.some((z) => z.id.text === id.text)) {
     const underOtherId = readBack.zones.find((z) => z.name === name);
     if (underOtherId) {
-      await stop(new CannotRunError(`the create answer gives the new zone the id ${id.text} in "${config.idField}" (ZONES_ID_FIELD), but the list shows it under ${underOtherId.id.text}: the two answers keep ids in different fields; its listed fields are ${fieldNames(underOtherId.raw)}`));
+      await stop(
+        new CannotRunError(
+          `the create answer gives the new zone the id ${id.text} in "${config.idField}" (ZONES_ID_FIELD), but the list shows it under ${underOtherId.id.text}: the two answers keep ids in different fields; its listed fields are ${fieldNames(underOtherId.raw)}`,
+        ),
+      );
     }
   }
   // Whatever the delete answers, the zone is in the ledger: DELETE-01 judges it, the final sweep retries.
@@ -115,14 +144,23 @@ async function proveCreate(api: ZonesClient, name: string, options: PreflightOpt
  * The zone was made, but ZONES_ID_FIELD does not find its id. Remove it anyway when that is provably
  * safe, then stop naming the setting; if it can't be removed, say so and leave it to `npm run sweep`.
  */
-async function stopForIdField(api: ZonesClient, name: string, where: string, item: Record<string, unknown>): Promise<never> {
+async function stopForIdField(
+  api: ZonesClient,
+  name: string,
+  where: string,
+  item: Record<string, unknown>,
+): Promise<never> {
   api.ledger.recordNamed(name, `its id is not in "${api.config.idField}" (ZONES_ID_FIELD)`, api.config.baseUrl);
   const removal = await removeUnidentified(api, name);
   const problem = `${where} has no usable "${api.config.idField}" (ZONES_ID_FIELD); its fields are ${fieldNames(item)}`;
   if (removal.removed) {
-    throw new CannotRunError(`${problem}. The zone the preflight made was deleted (its id was in "${removal.field}": set ZONES_ID_FIELD=${removal.field}?)`);
+    throw new CannotRunError(
+      `${problem}. The zone the preflight made was deleted (its id was in "${removal.field}": set ZONES_ID_FIELD=${removal.field}?)`,
+    );
   }
-  throw new CannotRunError(`${problem}. The zone the preflight made, ${name}, is still on the shop (${removal.why}): fix ZONES_ID_FIELD, then run npm run sweep -- --yes to delete it`);
+  throw new CannotRunError(
+    `${problem}. The zone the preflight made, ${name}, is still on the shop (${removal.why}): fix ZONES_ID_FIELD, then run npm run sweep -- --yes to delete it`,
+  );
 }
 
 const ID_LIKE = /(^|_|-)(id|uuid|key)$|Id$/i;
@@ -137,19 +175,27 @@ const idText = (value: unknown): string | undefined => zoneIdOf(value)?.text;
  * value in any field: then no other listed zone can have it as its id. Tried values are put in the
  * ledger first, as the ownership guard requires.
  */
-async function removeUnidentified(api: ZonesClient, name: string): Promise<{ removed: true; field: string } | { removed: false; why: string }> {
+async function removeUnidentified(
+  api: ZonesClient,
+  name: string,
+): Promise<{ removed: true; field: string } | { removed: false; why: string }> {
   let list: ListAnswer;
   try {
     list = await api.listZones();
   } catch (error) {
     return { removed: false, why: `the list could not be read: ${(error as Error).message.split('\n')[0]}` };
   }
-  if (!list.itemsWhole) return { removed: false, why: 'the list could not be read whole, so no id can be proved to be its alone' };
+  if (!list.itemsWhole)
+    return { removed: false, why: 'the list could not be read whole, so no id can be proved to be its alone' };
   const mine = list.items.filter((item) => item.name === name);
   if (mine.length !== 1) return { removed: false, why: `the list shows ${mine.length} zones under its name` };
-  const taken = new Set(list.items.filter((item) => item !== mine[0]).flatMap((item) => Object.values(item).map(idText)));
+  const taken = new Set(
+    list.items.filter((item) => item !== mine[0]).flatMap((item) => Object.values(item).map(idText)),
+  );
   const guesses = Object.entries(mine[0]!)
-    .filter(([field, value]) => !SETTABLE_FIELDS.includes(field) && idText(value) !== undefined && !taken.has(idText(value)))
+    .filter(
+      ([field, value]) => !SETTABLE_FIELDS.includes(field) && idText(value) !== undefined && !taken.has(idText(value)),
+    )
     .sort(([a], [b]) => Number(ID_LIKE.test(b)) - Number(ID_LIKE.test(a)))
     .slice(0, MAX_ID_GUESSES);
   for (const [field, value] of guesses) {
@@ -164,7 +210,13 @@ async function removeUnidentified(api: ZonesClient, name: string): Promise<{ rem
     if (after !== undefined && gone(after)) return { removed: true, field };
     return { removed: false, why: `a DELETE by "${field}" was answered ${answer.status}, yet the list still shows it` };
   }
-  return { removed: false, why: guesses.length === 0 ? 'none of its fields can be proved to be its id' : `a DELETE by each of ${guesses.map(([f]) => f).join(', ')} was refused` };
+  return {
+    removed: false,
+    why:
+      guesses.length === 0
+        ? 'none of its fields can be proved to be its id'
+        : `a DELETE by each of ${guesses.map(([f]) => f).join(', ')} was refused`,
+  };
 }
 
 /** Zones that carry the preflight's name, listed with readable ids: ours, so they go. */
@@ -178,11 +230,19 @@ async function removeByName(api: ZonesClient, name: string): Promise<void> {
 }
 
 /** Ask, printing a line every few seconds while no answer comes, and turn "no answer" into exit 3. */
-async function asked<T>(api: ZonesClient, what: string, options: PreflightOptions, ask: () => Promise<T>, createdName?: string): Promise<T> {
+async function asked<T>(
+  api: ZonesClient,
+  what: string,
+  options: PreflightOptions,
+  ask: () => Promise<T>,
+  createdName?: string,
+): Promise<T> {
   const started = Date.now();
   const timer = setInterval(() => {
     const seconds = Math.round((Date.now() - started) / 1000);
-    options.onWaiting?.(`zones-conformance: waiting for an answer to ${what} (${seconds} s so far; the limit is ZONES_TIMEOUT_MS=${api.config.timeoutMs})`);
+    options.onWaiting?.(
+      `zones-conformance: waiting for an answer to ${what} (${seconds} s so far; the limit is ZONES_TIMEOUT_MS=${api.config.timeoutMs})`,
+    );
   }, WAITING_NOTICE_MS);
   try {
     return await ask();
@@ -190,8 +250,12 @@ async function asked<T>(api: ZonesClient, what: string, options: PreflightOption
     // Answers came, but the pages lead somewhere the suite cannot follow (ZONES_PAGING).
     if (error instanceof PreconditionError) {
       // A next page on another host is most often the shop naming itself by another address.
-      const address = /another host/.test(error.message) ? ', or with ZONES_BASE_URL (the shop\'s own links name another address)' : '';
-      throw new CannotRunError(`the zone list at ${api.collectionUrl()} cannot be read with ZONES_PAGING=${api.config.paging}${address}: ${error.message}`);
+      const address = /another host/.test(error.message)
+        ? ", or with ZONES_BASE_URL (the shop's own links name another address)"
+        : '';
+      throw new CannotRunError(
+        `the zone list at ${api.collectionUrl()} cannot be read with ZONES_PAGING=${api.config.paging}${address}: ${error.message}`,
+      );
     }
     if (!(error instanceof TransportError)) throw error;
     // createZone has already looked for a zone that a lost answer may have made, and owns it.
@@ -199,7 +263,10 @@ async function asked<T>(api: ZonesClient, what: string, options: PreflightOption
     const exchange = error.exchange;
     // An answer came, but past a limit: the message names the limit, its setting and how the body began.
     if (error instanceof BodyLimitError) throw new CannotRunError(error.message);
-    if (ranOutOfTime(exchange, api.config.timeoutMs)) throw new CannotRunError(`the target does not answer: ${what} got no answer within ${api.config.timeoutMs} ms (ZONES_TIMEOUT_MS)`);
+    if (ranOutOfTime(exchange, api.config.timeoutMs))
+      throw new CannotRunError(
+        `the target does not answer: ${what} got no answer within ${api.config.timeoutMs} ms (ZONES_TIMEOUT_MS)`,
+      );
     throw new CannotRunError(unreachable(api.config, api.collectionUrl(), exchange));
   } finally {
     clearInterval(timer);
@@ -207,7 +274,9 @@ async function asked<T>(api: ZonesClient, what: string, options: PreflightOption
 }
 
 function tokenRejected(api: ZonesClient, method: string, answer: Answer): CannotRunError {
-  return new CannotRunError(`the target rejects the access token (${method} ${api.collectionUrl()} answered ${answer.status}); check ZONES_ACCESS_TOKEN, ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME`);
+  return new CannotRunError(
+    `the target rejects the access token (${method} ${api.collectionUrl()} answered ${answer.status}); check ZONES_ACCESS_TOKEN, ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME`,
+  );
 }
 
 function pathNotFound(config: TargetConfig, method: string, url: string): CannotRunError {

@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { createVitest, type TestUserConfig } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
-import { OutcomeCollector, type CollectedRun } from './collector.ts';
+import { type CollectedRun, OutcomeCollector } from './collector.ts';
 import type { TestOutcome } from './verdict.ts';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,8 +35,13 @@ export async function runSuites(targets: readonly SuiteTarget[], options: SuiteR
   const collector = new OutcomeCollector(options.onOutcome);
   // A test's time limit: room for a few dozen requests at their own limit, the read-after-write
   // windows it may wait out, and Retry-After waits. Running out means "no answer", not "broken".
-  const timeout = Math.max(...targets.map((t) => Math.max(600_000, t.config.timeoutMs * 20 + t.config.consistencyTimeoutMs * 15)));
-  const reporters = [collector, ...(Array.isArray(options.reporters) ? options.reporters : options.reporters ? [options.reporters] : [])];
+  const timeout = Math.max(
+    ...targets.map((t) => Math.max(600_000, t.config.timeoutMs * 20 + t.config.consistencyTimeoutMs * 15)),
+  );
+  const reporters = [
+    collector,
+    ...(Array.isArray(options.reporters) ? options.reporters : options.reporters ? [options.reporters] : []),
+  ];
   const projects: TestUserConfig['projects'] = targets.map((target) => ({
     test: {
       name: target.name,
@@ -68,7 +73,8 @@ export async function runSuites(targets: readonly SuiteTarget[], options: SuiteR
   // vitest's logger exits the process on SIGINT and SIGTERM; the launcher must first sweep this
   // run's zones, so those listeners go and the launcher's own handle the signals.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    for (const listener of process.listeners(signal)) if (!signalListenersBefore.has(listener)) process.off(signal, listener);
+    for (const listener of process.listeners(signal))
+      if (!signalListenersBefore.has(listener)) process.off(signal, listener);
   }
   // Cancelling lets the test in flight finish, tear-down included, and skips the rest: killing the
   // workers instead could lose the answer to a create that the target has already carried out.

@@ -13,7 +13,11 @@ export interface StopSignalHandlers {
   leave(signal: NodeJS.Signals): void;
 }
 
-export function readStopSignals(handlers: StopSignalHandlers, clock: () => number = Date.now, sameWithinMs = SAME_PRESS_MS): (signal: NodeJS.Signals) => void {
+export function readStopSignals(
+  handlers: StopSignalHandlers,
+  clock: () => number = Date.now,
+  sameWithinMs = SAME_PRESS_MS,
+): (signal: NodeJS.Signals) => void {
   let first: { signal: NodeJS.Signals; at: number } | undefined;
   return (signal) => {
     const at = clock();

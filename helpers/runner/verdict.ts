@@ -1,7 +1,7 @@
 // One test's outcome as the reporter saw it, and how outcomes become rule verdicts. Pure functions:
 // the self-tests check the judging without a target.
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
-import { ruleIdOfTitle, rules, type Rule, type RuleLevel } from '../rules.ts';
+import { type Rule, type RuleLevel, ruleIdOfTitle, rules } from '../rules.ts';
 
 export type TestState = 'passed' | 'failed' | 'not-verified' | 'suite-error';
 
@@ -60,14 +60,23 @@ export function classify(input: {
     return { state: 'suite-error', reason: `suite defect: ${input.errorMessage ?? input.errorName}` };
   }
   if (input.errorName && UNREAD_ANSWER_NAMES.has(input.errorName)) {
-    return { state: 'not-verified', reason: `no readable answer to check against: ${firstLine(input.errorMessage ?? input.errorName)}` };
+    return {
+      state: 'not-verified',
+      reason: `no readable answer to check against: ${firstLine(input.errorMessage ?? input.errorName)}`,
+    };
   }
   if ((input.errorName && NO_ANSWER_NAMES.has(input.errorName)) || TIMED_OUT.test(input.errorMessage ?? '')) {
-    return { state: 'not-verified', reason: `no answer to check against: ${firstLine(input.errorMessage ?? input.errorName ?? '')}` };
+    return {
+      state: 'not-verified',
+      reason: `no answer to check against: ${firstLine(input.errorMessage ?? input.errorName ?? '')}`,
+    };
   }
   // A check with no request behind it proves nothing about the target, whichever way it went.
   if (input.requests === 0) {
-    return { state: 'suite-error', reason: `suite defect: the test ${input.state} without sending a request${input.errorMessage ? ` (${firstLine(input.errorMessage)})` : ''}` };
+    return {
+      state: 'suite-error',
+      reason: `suite defect: the test ${input.state} without sending a request${input.errorMessage ? ` (${firstLine(input.errorMessage)})` : ''}`,
+    };
   }
   if (input.state === 'failed') return { state: 'failed', reason: input.errorMessage ?? 'failed' };
   return { state: 'passed' };
@@ -79,11 +88,21 @@ function firstLine(text: string): string {
 
 export function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
   const mine = outcomes.filter((outcome) => outcome.ruleId === rule.id);
-  const tests = mine.map(({ title, state, reason, requests, exchanges }) => ({ title, state, reason, requests, exchanges }));
+  const tests = mine.map(({ title, state, reason, requests, exchanges }) => ({
+    title,
+    state,
+    reason,
+    requests,
+    exchanges,
+  }));
   const base = { id: rule.id, level: rule.level, title: rule.title, source: rule.source, tests };
   const failed = mine.filter((outcome) => outcome.state === 'failed');
   if (failed.length > 0) {
-    return { ...base, status: 'failed', reason: failed.map((o) => `${o.title}: ${firstLine(o.reason ?? '')}`).join(' | ') };
+    return {
+      ...base,
+      status: 'failed',
+      reason: failed.map((o) => `${o.title}: ${firstLine(o.reason ?? '')}`).join(' | '),
+    };
   }
   if (mine.length === 0) return { ...base, status: 'not-verified', reason: 'no test of this rule ran' };
   const open = mine.filter((outcome) => outcome.state !== 'passed');

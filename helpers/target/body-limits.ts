@@ -40,7 +40,13 @@ export async function readBodyWithin(body: Readable, limits: BodyLimits): Promis
       bytesRead += chunk.length;
       if (bytesRead > stopAfter) {
         body.destroy();
-        return { whole: false, limit: 'size', head: headOf(chunks), bytesRead, announcedBytes: announcedTooLarge ? limits.announcedBytes : undefined };
+        return {
+          whole: false,
+          limit: 'size',
+          head: headOf(chunks),
+          bytesRead,
+          announcedBytes: announcedTooLarge ? limits.announcedBytes : undefined,
+        };
       }
     }
   } catch (error) {

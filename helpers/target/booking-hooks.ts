@@ -34,7 +34,11 @@ export function runBookingHook(config: TargetConfig, command: string, id: ZoneId
     child.on('close', (code, signal) => {
       if (code === 0) return resolve();
       const said = redact(stderr).trim();
-      reject(new PreconditionError(`${what} for zone ${id.text} ended with ${signal ?? `exit code ${code}`}${said ? `: ${said}` : ''}`));
+      reject(
+        new PreconditionError(
+          `${what} for zone ${id.text} ended with ${signal ?? `exit code ${code}`}${said ? `: ${said}` : ''}`,
+        ),
+      );
     });
   });
 }

@@ -6,13 +6,13 @@ import type { TargetConfig } from '../config.ts';
 import type { Ledger } from '../ownership/ledger.ts';
 import { readBodyWithin } from './body-limits.ts';
 import { JsonTooDeepError, parseJson, stringifyJson } from './json.ts';
-import { PreconditionError } from './precondition.ts';
 import { isPastLastPage, nextPageUrl, startListWalk } from './paging.ts';
+import { PreconditionError } from './precondition.ts';
 import { findZone, listItems, readZone, toZoneRecords, wrapZone, type ZoneId, type ZoneRecord } from './records.ts';
 import { sleep, throttleFor } from './throttle.ts';
 import { dispatcherFor } from './transport.ts';
 import { errorCodeOf, isCertificateCode } from './trust.ts';
-import { describeBodyLimit, describeNotJson, NotJsonBody, type BodyLimit } from './what-came-back.ts';
+import { type BodyLimit, describeBodyLimit, describeNotJson, NotJsonBody } from './what-came-back.ts';
 
 export type AuthMode = 'valid' | 'none' | 'wrong';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -68,7 +68,10 @@ export class OwnershipError extends Error {
 }
 
 export class TransportError extends Error {
-  constructor(readonly exchange: Exchange, message = `${exchange.method} ${exchange.url} got no answer: ${exchange.error}`) {
+  constructor(
+    readonly exchange: Exchange,
+    message = `${exchange.method} ${exchange.url} got no answer: ${exchange.error}`,
+  ) {
     super(message);
     this.name = 'TransportError';
   }
@@ -81,7 +84,10 @@ export class TransportError extends Error {
 export class BodyLimitError extends TransportError {
   constructor(exchange: Exchange, limit: BodyLimit) {
     const type = exchange.responseHeaders['content-type'];
-    super(exchange, `${exchange.method} ${exchange.url} answered ${exchange.status}${type ? ` (${type})` : ''}, but ${limit.why}`);
+    super(
+      exchange,
+      `${exchange.method} ${exchange.url} answered ${exchange.status}${type ? ` (${type})` : ''}, but ${limit.why}`,
+    );
     this.name = 'BodyLimitError';
   }
 }
@@ -117,7 +123,10 @@ export class ZonesClient {
   private readonly extraFields: Record<string, unknown>;
   private readonly creationListeners: ((id: ZoneId) => void)[] = [];
 
-  constructor(readonly config: TargetConfig, private readonly options: ClientOptions) {
+  constructor(
+    readonly config: TargetConfig,
+    private readonly options: ClientOptions,
+  ) {
     this.wrongToken = forgedToken(config.token);
     this.extraFields = parseJson(config.extraFields) as Record<string, unknown>;
   }
@@ -158,7 +167,8 @@ export class ZonesClient {
 
   private async readList(options: { status?: string; auth?: AuthMode }): Promise<ListAnswer> {
     const url = new URL(this.collectionUrl());
-    if (options.status !== undefined) url.searchParams.set(this.config.statusParam, this.config.filterValues[options.status] ?? options.status);
+    if (options.status !== undefined)
+      url.searchParams.set(this.config.statusParam, this.config.filterValues[options.status] ?? options.status);
     const walk = startListWalk(this.config, url.toString());
     const pages: Answer[] = [];
     const zones: ZoneRecord[] = [];
@@ -170,8 +180,12 @@ export class ZonesClient {
     // How pages are linked is a setting (ZONES_PAGING): a list is whole only across its pages.
     while (next !== undefined) {
       // A list cut short proves nothing about what it lacks: the check cannot be made, not failed.
-      if (pages.length === MAX_PAGES) throw new PreconditionError(`the list runs past ${MAX_PAGES} pages, so it cannot be read whole`);
-      if (new URL(next).origin !== url.origin) throw new PreconditionError(`the list's next page is on another host (${new URL(next).origin}); the credential is not sent there`);
+      if (pages.length === MAX_PAGES)
+        throw new PreconditionError(`the list runs past ${MAX_PAGES} pages, so it cannot be read whole`);
+      if (new URL(next).origin !== url.origin)
+        throw new PreconditionError(
+          `the list's next page is on another host (${new URL(next).origin}); the credential is not sent there`,
+        );
       const page = await this.send('GET', next, options.auth ?? 'valid');
       pages.push(page);
       if (page.status < 200 || page.status > 299) {
@@ -201,7 +215,14 @@ export class ZonesClient {
     }
     // The 404 past the last page stays among the pages, as evidence; the list's answer is the page before.
     const last = pages[pages.length - (pastLastPage ? 2 : 1)]!;
-    return { ...last, pages, zones: problem ?? zones, filter: options.status, items, itemsWhole: whole || pastLastPage };
+    return {
+      ...last,
+      pages,
+      zones: problem ?? zones,
+      filter: options.status,
+      items,
+      itemsWhole: whole || pastLastPage,
+    };
   }
 
   async createZone(fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
@@ -252,7 +273,8 @@ export class ZonesClient {
     const ledger = this.options.ledger;
     for (const zone of found) {
       // A deleted id listed under our unique name again is a zone we made anew under a reused id.
-      if (!ledger.owns(zone.id.text) || ledger.isDeleted(zone.id.text)) ledger.recordCreated(zone.id.text, name, this.config.baseUrl);
+      if (!ledger.owns(zone.id.text) || ledger.isDeleted(zone.id.text))
+        ledger.recordCreated(zone.id.text, name, this.config.baseUrl);
       for (const listener of this.creationListeners) listener(zone.id);
     }
     return found;
@@ -273,7 +295,9 @@ export class ZonesClient {
     if (this.options.ledger.isDeleted(id.text)) {
       const list = await this.listZones();
       if (typeof list.zones === 'string' || findZone(list.zones, id)) {
-        throw new PreconditionError(`zone ${id.text} was deleted by this run, and the list ${typeof list.zones === 'string' ? 'cannot be read' : 'shows a zone under that id again'}; it is left alone`);
+        throw new PreconditionError(
+          `zone ${id.text} was deleted by this run, and the list ${typeof list.zones === 'string' ? 'cannot be read' : 'shows a zone under that id again'}; it is left alone`,
+        );
       }
     }
   }
@@ -302,7 +326,10 @@ export class ZonesClient {
         throttle.tooManyRequests(exchange.responseHeaders, throttledRetries);
         if (throttledRetries === MAX_THROTTLED_RETRIES) {
           // A 429 is no answer to the question asked; the check cannot be made.
-          throw new TransportError({ ...exchange, error: `still 429 Too Many Requests after ${MAX_THROTTLED_RETRIES} waits` });
+          throw new TransportError({
+            ...exchange,
+            error: `still 429 Too Many Requests after ${MAX_THROTTLED_RETRIES} waits`,
+          });
         }
         throttledRetries += 1;
         continue;
@@ -312,7 +339,10 @@ export class ZonesClient {
       const announcedWait = exchange.status === 503 ? throttle.unavailable(exchange.responseHeaders) : undefined;
       // Only a GET may be sent twice blindly; a write whose outcome is unknown is never repeated.
       // A certificate that is not trusted now will not be trusted a second later.
-      const transient = exchange.status === undefined ? !isCertificateCode(exchange.errorCode) : RESEND_GET_ON.has(exchange.status) || exchange.bodyLimit?.kind === 'time';
+      const transient =
+        exchange.status === undefined
+          ? !isCertificateCode(exchange.errorCode)
+          : RESEND_GET_ON.has(exchange.status) || exchange.bodyLimit?.kind === 'time';
       const giveUp = this.options.resendTimedOutGets === false && ranOutOfTime(exchange, this.config.timeoutMs);
       if (method === 'GET' && transient && !giveUp && transientRetries < MAX_TRANSIENT_RETRIES) {
         transientRetries += 1;
@@ -328,7 +358,12 @@ export class ZonesClient {
   }
 
   /** One request: its record (credential masked) and the answer's body, parsed. */
-  private async exchangeOnce(method: Method, url: string, auth: AuthMode, body?: string): Promise<{ exchange: Exchange; body?: unknown }> {
+  private async exchangeOnce(
+    method: Method,
+    url: string,
+    auth: AuthMode,
+    body?: string,
+  ): Promise<{ exchange: Exchange; body?: unknown }> {
     // identity: the suite decodes no compression, so it asks for none rather than call a gzip body "not JSON".
     const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity' };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -371,7 +406,12 @@ export class ZonesClient {
         answerBody = this.parseBody(read.text, exchange);
       } else {
         exchange.responseBody = this.redactHead(read.head);
-        exchange.bodyLimit = describeBodyLimit(read.limit, { ...read, head: exchange.responseBody, maxBytes: this.config.maxBodyBytes, timeoutMs: this.config.timeoutMs });
+        exchange.bodyLimit = describeBodyLimit(read.limit, {
+          ...read,
+          head: exchange.responseBody,
+          maxBytes: this.config.maxBodyBytes,
+          timeoutMs: this.config.timeoutMs,
+        });
       }
     } catch (error) {
       exchange.error = this.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
@@ -387,13 +427,22 @@ export class ZonesClient {
     try {
       return parseJson(text);
     } catch (error) {
-      const facts = { head: exchange.responseBody, bytesRead: Buffer.byteLength(text), maxBytes: this.config.maxBodyBytes, timeoutMs: this.config.timeoutMs };
+      const facts = {
+        head: exchange.responseBody,
+        bytesRead: Buffer.byteLength(text),
+        maxBytes: this.config.maxBodyBytes,
+        timeoutMs: this.config.timeoutMs,
+      };
       if (error instanceof JsonTooDeepError) {
         exchange.bodyLimit = describeBodyLimit('depth', facts);
         return undefined;
       }
       // Described from the record, never from the raw text: a page may echo the credential.
-      exchange.notJson = describeNotJson(exchange.responseHeaders['content-type'], exchange.responseBody, (error as Error).message);
+      exchange.notJson = describeNotJson(
+        exchange.responseHeaders['content-type'],
+        exchange.responseBody,
+        (error as Error).message,
+      );
       return new NotJsonBody(exchange.notJson);
     }
   }
@@ -429,10 +478,21 @@ export class ZonesClient {
 export function forgedToken(token: string): string {
   if (token === '') return `zc-wrong-${randomBytes(12).toString('hex')}`;
   const last = token.at(-1)!;
-  const other = /[0-9]/.test(last) ? (last === '0' ? '1' : '0')
-    : /[a-z]/.test(last) ? (last === 'a' ? 'b' : 'a')
-    : /[A-Z]/.test(last) ? (last === 'A' ? 'B' : 'A')
-    : last === '-' ? '_' : '-';
+  const other = /[0-9]/.test(last)
+    ? last === '0'
+      ? '1'
+      : '0'
+    : /[a-z]/.test(last)
+      ? last === 'a'
+        ? 'b'
+        : 'a'
+      : /[A-Z]/.test(last)
+        ? last === 'A'
+          ? 'B'
+          : 'A'
+        : last === '-'
+          ? '_'
+          : '-';
   return `${token.slice(0, -1)}${other}`;
 }
 
@@ -443,7 +503,9 @@ export function namedIn(list: ListAnswer, name: string): ZoneRecord[] {
 /** No whole answer came within the request's time limit (as opposed to a refused or dropped connection). */
 export function ranOutOfTime(exchange: Exchange, timeoutMs: number): boolean {
   // Timers fire a little early or late; a refused connection fails in milliseconds, far from the limit.
-  return (exchange.status === undefined || exchange.bodyLimit?.kind === 'time') && exchange.durationMs >= timeoutMs - 50;
+  return (
+    (exchange.status === undefined || exchange.bodyLimit?.kind === 'time') && exchange.durationMs >= timeoutMs - 50
+  );
 }
 
 export function isSuccess(answer: Answer): boolean {

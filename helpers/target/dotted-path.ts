@@ -3,7 +3,8 @@
 
 /** Why a setting is not a usable dotted path, or undefined when it is. */
 export function dottedPathProblem(path: string): string | undefined {
-  if (path.split('.').some((segment) => segment === '')) return `must be a key or dotted path such as data or meta.next_cursor (got "${path}")`;
+  if (path.split('.').some((segment) => segment === ''))
+    return `must be a key or dotted path such as data or meta.next_cursor (got "${path}")`;
   return undefined;
 }
 
@@ -12,7 +13,8 @@ export function valueAtPath(body: unknown, path: string): unknown {
   let value = body;
   for (const key of path.split('.')) {
     // Own members only: "constructor" must not find Object's prototype in a body that lacks it.
-    if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, key)) return undefined;
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, key))
+      return undefined;
     value = (value as Record<string, unknown>)[key];
   }
   return value;
@@ -21,5 +23,8 @@ export function valueAtPath(body: unknown, path: string): unknown {
 /** The value nested in new objects so that valueAtPath(result, path) gives it back. */
 export function nestUnderPath(path: string, value: unknown): Record<string, unknown> {
   // fromEntries defines own members, so even a "__proto__" segment stays a plain key.
-  return path.split('.').reduceRight<unknown>((inner, key) => Object.fromEntries([[key, inner]]), value) as Record<string, unknown>;
+  return path.split('.').reduceRight<unknown>((inner, key) => Object.fromEntries([[key, inner]]), value) as Record<
+    string,
+    unknown
+  >;
 }

@@ -34,7 +34,14 @@ export function formatAnswers(...answers: Answer[]): string {
 /** One line per exchange, for the report: enough to see what a test did. */
 export function summarizeExchange(exchange: Exchange): string {
   const location = exchange.responseHeaders.location;
-  const limit = exchange.bodyLimit ? ` (body not read whole: ${exchange.bodyLimit.kind} limit)` : exchange.notJson ? ' (body not JSON)' : '';
-  const outcome = exchange.status === undefined ? `no answer (${exchange.error})` : `${exchange.status}${location === undefined ? '' : ` (Location: ${location})`}${limit}`;
+  const limit = exchange.bodyLimit
+    ? ` (body not read whole: ${exchange.bodyLimit.kind} limit)`
+    : exchange.notJson
+      ? ' (body not JSON)'
+      : '';
+  const outcome =
+    exchange.status === undefined
+      ? `no answer (${exchange.error})`
+      : `${exchange.status}${location === undefined ? '' : ` (Location: ${location})`}${limit}`;
   return `${exchange.method} ${exchange.url} [${exchange.auth}] -> ${outcome}`;
 }

@@ -1,8 +1,8 @@
 // JSON without loss. Real shops use 64-bit integer ids above 2^53; JSON.parse would round them and
 // the suite would then address a different zone. Unsafe numbers stay LosslessNumber (their exact text).
-import { LosslessNumber, isLosslessNumber, isSafeNumber, parse, stringify } from 'lossless-json';
+import { isLosslessNumber, isSafeNumber, LosslessNumber, parse, stringify } from 'lossless-json';
 
-export { LosslessNumber, isLosslessNumber };
+export { isLosslessNumber, LosslessNumber };
 
 function parseNumberExactly(text: string): number | LosslessNumber {
   return isSafeNumber(text) ? Number(text) : new LosslessNumber(text);

@@ -27,7 +27,10 @@ export interface PageStep {
 export type ListWalk = (page: ListPage) => PageStep;
 
 /** A walk through one list, from its first page's URL (which carries the filter, if any). */
-export function startListWalk(config: Pick<TargetConfig, 'paging' | 'pageParam' | 'cursorField' | 'cursorParam'>, firstUrl: string): ListWalk {
+export function startListWalk(
+  config: Pick<TargetConfig, 'paging' | 'pageParam' | 'cursorField' | 'cursorParam'>,
+  firstUrl: string,
+): ListWalk {
   const walks: Record<Paging, () => ListWalk> = {
     link: () => (page) => ({ zones: page.zones, next: nextPageUrl(page.link, page.url) }),
     page: () => pageNumberWalk(config.pageParam, firstUrl),
@@ -60,7 +63,8 @@ function cursorWalk(field: string, param: string, firstUrl: string): ListWalk {
     const cursor = cursorIn(page.body, field);
     if (cursor === undefined) return { zones: fresh };
     // A cursor that is an address is followed as one; the same-host rule still applies to it.
-    if (/^https?:\/\//i.test(cursor) || cursor.startsWith('/')) return { zones: fresh, next: new URL(cursor, page.url).toString() };
+    if (/^https?:\/\//i.test(cursor) || cursor.startsWith('/'))
+      return { zones: fresh, next: new URL(cursor, page.url).toString() };
     return { zones: fresh, next: withParam(firstUrl, param, cursor) };
   };
 }
@@ -93,7 +97,9 @@ function cursorIn(body: unknown, field: string): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);
   if (isLosslessNumber(value)) return value.value;
-  throw new PreconditionError(`the list's next cursor "${field}" is neither text nor a number (got ${stringifyJson(value)}), so the list cannot be read past this page`);
+  throw new PreconditionError(
+    `the list's next cursor "${field}" is neither text nor a number (got ${stringifyJson(value)}), so the list cannot be read past this page`,
+  );
 }
 
 /** The rel="next" target of a Link header, resolved against the page it came with. */

@@ -13,7 +13,16 @@ export interface ProxyRoute {
 type Environment = Record<string, string | undefined>;
 
 /** Every name the proxy settings go by; a child that must not use a proxy gets none of them. */
-export const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY', 'no_proxy', 'NO_PROXY'];
+export const PROXY_VARIABLES = [
+  'http_proxy',
+  'HTTP_PROXY',
+  'https_proxy',
+  'HTTPS_PROXY',
+  'all_proxy',
+  'ALL_PROXY',
+  'no_proxy',
+  'NO_PROXY',
+];
 
 export function withoutProxyVariables(env: Environment): Environment {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !PROXY_VARIABLES.includes(name)));
@@ -22,13 +31,19 @@ export function withoutProxyVariables(env: Environment): Environment {
 /** The proxy for a request to `target`, or none: the variable of its scheme, unless NO_PROXY names the host. */
 export function proxyRouteFor(target: URL, env: Environment): ProxyRoute | undefined {
   // Lower case first, as curl and undici read them; an https:// shop falls back to HTTP_PROXY, as undici does.
-  const names = target.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
+  const names =
+    target.protocol === 'https:'
+      ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']
+      : ['http_proxy', 'HTTP_PROXY'];
   const proxy = firstSet(env, names);
   if (proxy === undefined) return undefined;
   const noProxy = firstSet(env, ['no_proxy', 'NO_PROXY']);
   if (noProxy !== undefined && bypassesProxy(noProxy.value, target)) return undefined;
   // Like curl, a proxy given without a scheme is an http:// one.
-  return { url: /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy.value) ? proxy.value : `http://${proxy.value}`, variable: proxy.name };
+  return {
+    url: /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy.value) ? proxy.value : `http://${proxy.value}`,
+    variable: proxy.name,
+  };
 }
 
 /** Why this proxy URL cannot be used, if it cannot; the URL is shown without its credentials. */
@@ -39,7 +54,8 @@ export function proxyProblem(route: ProxyRoute): string | undefined {
   } catch {
     return `${route.variable} is not a URL such as http://proxy.example:3128`;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${route.variable} must be an http:// or https:// proxy (got ${shownProxy(route.url)})`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `${route.variable} must be an http:// or https:// proxy (got ${shownProxy(route.url)})`;
   if (url.hostname === '') return `${route.variable} names no host (got ${shownProxy(route.url)})`;
   return undefined;
 }
@@ -62,7 +78,10 @@ export function shownProxy(proxyUrl: string): string {
  * a CIDR range excludes the addresses it covers; `host:port` excludes that port only.
  */
 export function bypassesProxy(noProxy: string, target: URL): boolean {
-  const host = target.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = target.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
   for (const raw of noProxy.split(/[\s,]+/)) {
     const entry = raw.toLowerCase();
@@ -85,7 +104,8 @@ function firstSet(env: Environment, names: string[]): { name: string; value: str
 
 function splitPort(entry: string): { pattern: string; entryPort?: number } {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
-  if (bracketed) return { pattern: bracketed[1]!, entryPort: bracketed[2] === undefined ? undefined : Number(bracketed[2]) };
+  if (bracketed)
+    return { pattern: bracketed[1]!, entryPort: bracketed[2] === undefined ? undefined : Number(bracketed[2]) };
   // One colon only: an IPv6 address has several, and no port unless in brackets.
   const hostAndPort = /^([^:]+):(\d+)$/.exec(entry);
   if (hostAndPort) return { pattern: hostAndPort[1]!, entryPort: Number(hostAndPort[2]) };

@@ -29,7 +29,8 @@ export function readRateLimitHeaders(headers: Record<string, string>): RateLimit
   const hints: RateLimitHints = {};
   const bucket = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(headers['x-shopify-shop-api-call-limit'] ?? '');
   if (bucket && Number(bucket[2]) > 0) hints.bucket = { used: Number(bucket[1]), size: Number(bucket[2]) };
-  const quota = (headers.ratelimit !== undefined ? combinedQuota(headers.ratelimit) : undefined) ?? separateQuota(headers);
+  const quota =
+    (headers.ratelimit !== undefined ? combinedQuota(headers.ratelimit) : undefined) ?? separateQuota(headers);
   if (quota) hints.quota = quota;
   return hints;
 }
@@ -43,7 +44,9 @@ function separateQuota(headers: Record<string, string>): QuotaHint | undefined {
 
 /** Either draft 07's dictionary (limit=, remaining=, reset=) or the later list of policies (;r= ;t=). */
 function combinedQuota(value: string): QuotaHint | undefined {
-  const members = splitOutsideQuotes(value, ',').map((member) => splitOutsideQuotes(member, ';').map((part) => part.trim()));
+  const members = splitOutsideQuotes(value, ',').map((member) =>
+    splitOutsideQuotes(member, ';').map((part) => part.trim()),
+  );
   const dictionary = new Map<string, string>();
   const policies: QuotaHint[] = [];
   for (const [head = '', ...parameters] of members) {
@@ -55,7 +58,8 @@ function combinedQuota(value: string): QuotaHint | undefined {
     const named = new Map(parameters.map((parameter) => parameter.split('=', 2) as [string, string | undefined]));
     const remaining = integer(named.get('r'));
     const reset = integer(named.get('t'));
-    if (remaining !== undefined) policies.push(reset === undefined ? { remaining } : { remaining, resetMs: reset * 1000 });
+    if (remaining !== undefined)
+      policies.push(reset === undefined ? { remaining } : { remaining, resetMs: reset * 1000 });
   }
   const remaining = integer(dictionary.get('remaining'));
   if (remaining !== undefined) {

@@ -1,11 +1,13 @@
 // What the preflight says when the shop cannot be reached as configured: a certificate the suite does
 // not trust, a proxy in the way, or an address that redirects. Each names the setting that fixes it.
-import type { Answer, Exchange } from './client.ts';
+
 import type { TargetConfig } from '../config.ts';
+import type { Answer, Exchange } from './client.ts';
 import { shownProxy } from './proxy.ts';
 import { certificateAdvice, isCertificateCode } from './trust.ts';
 
-const NOT_FOLLOWED = 'the suite follows no redirect, since a write must not be replayed at another address and a certificate must name the address it certified';
+const NOT_FOLLOWED =
+  'the suite follows no redirect, since a write must not be replayed at another address and a certificate must name the address it certified';
 
 export function isRedirect(answer: Answer): boolean {
   return answer.status >= 300 && answer.status <= 399;
@@ -38,7 +40,11 @@ export function redirectedList(config: TargetConfig, answer: Answer): string {
 /** No answer came: a certificate refused, a proxy that failed, or no route to the shop at all. */
 export function unreachable(config: TargetConfig, url: string, exchange: Exchange): string {
   const said = (exchange.error ?? '').replace(/^\w*Error: /, '');
-  if (isCertificateCode(exchange.errorCode) && config.proxy !== undefined && new URL(config.proxy.url).protocol === 'https:') {
+  if (
+    isCertificateCode(exchange.errorCode) &&
+    config.proxy !== undefined &&
+    new URL(config.proxy.url).protocol === 'https:'
+  ) {
     // An https:// proxy has a certificate of its own; over http:// the shop has none, so it is the proxy's.
     const whose = new URL(url).protocol === 'http:' ? "the proxy's" : "the proxy's or the shop's";
     const proxy = `${shownProxy(config.proxy.url)} (${config.proxy.variable})`;

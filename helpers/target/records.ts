@@ -35,7 +35,9 @@ export function wrapZone(config: TargetConfig, fields: Record<string, unknown>):
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** The zone object of a create or update answer, as the shop wrote it, or why there is none. */
@@ -43,7 +45,10 @@ export function zoneItem(config: TargetConfig, body: unknown): Record<string, un
   // Not JSON at all: say what it is, rather than blame the envelope settings.
   if (body instanceof NotJsonBody) return body.why;
   const record = asObject(config.envelope === 'wrapped' ? valueAtPath(body, config.zoneKey) : body);
-  if (!record) return config.envelope === 'wrapped' ? `the body has no "${config.zoneKey}" object` : 'the body is not a zone object';
+  if (!record)
+    return config.envelope === 'wrapped'
+      ? `the body has no "${config.zoneKey}" object`
+      : 'the body is not a zone object';
   return record;
 }
 
@@ -51,7 +56,8 @@ export function zoneItem(config: TargetConfig, body: unknown): Record<string, un
 export function listItems(config: TargetConfig, body: unknown): Record<string, unknown>[] | string {
   if (body instanceof NotJsonBody) return body.why;
   const list = config.envelope === 'wrapped' ? valueAtPath(body, config.listKey) : body;
-  if (!Array.isArray(list)) return config.envelope === 'wrapped' ? `the body has no "${config.listKey}" array` : 'the body is not an array';
+  if (!Array.isArray(list))
+    return config.envelope === 'wrapped' ? `the body has no "${config.listKey}" array` : 'the body is not an array';
   const items: Record<string, unknown>[] = [];
   for (const [index, item] of list.entries()) {
     const record = asObject(item);
@@ -95,7 +101,13 @@ function toZoneRecord(config: TargetConfig, record: Record<string, unknown>): Zo
   const idValue = ownMember(record, config.idField);
   const id = zoneIdOf(idValue);
   if (!id) return `the record has no usable "${config.idField}" (got ${JSON.stringify(String(idValue))})`;
-  return { id, name: ownMember(record, 'name'), coverage: ownMember(record, 'coverage'), status: ownMember(record, 'status'), raw: record };
+  return {
+    id,
+    name: ownMember(record, 'name'),
+    coverage: ownMember(record, 'coverage'),
+    status: ownMember(record, 'status'),
+    raw: record,
+  };
 }
 
 export function findZone(zones: readonly ZoneRecord[], id: ZoneId): ZoneRecord | undefined {

@@ -16,7 +16,7 @@
 //
 // One throttle per target and process. A certification sends its requests to one target from one
 // worker, one at a time (see helpers/runner/run-suites.ts), so this one throttle sees every request there is.
-import { readRateLimitHeaders, type BucketHint } from './rate-limit-headers.ts';
+import { type BucketHint, readRateLimitHeaders } from './rate-limit-headers.ts';
 
 const SAFETY_MARGIN_MS = 25;
 const MAX_BACKOFF_MS = 30_000;
@@ -106,7 +106,8 @@ export class Throttle {
     const now = this.clock();
     const { quota, bucket } = readRateLimitHeaders(headers);
     // "Spend the quota, then wait for the reset", one of the client behaviours the drafts name.
-    if (quota?.remaining === 0 && quota.resetMs !== undefined) this.block(now + Math.min(quota.resetMs, MAX_HINTED_HOLD_MS));
+    if (quota?.remaining === 0 && quota.resetMs !== undefined)
+      this.block(now + Math.min(quota.resetMs, MAX_HINTED_HOLD_MS));
     if (bucket) this.watchBucket(bucket, now);
   }
 
@@ -136,7 +137,8 @@ export class Throttle {
     // Nothing got through since the last window ended, so that window was longer than announced:
     // the cycle before it runs on to this end.
     const measured = this.cycle.accepted === 0 && this.closedCycle ? this.closedCycle : this.cycle;
-    if (measured.accepted > 0 && end > measured.start) this.measuredRps = (measured.accepted * 1000) / (end - measured.start);
+    if (measured.accepted > 0 && end > measured.start)
+      this.measuredRps = (measured.accepted * 1000) / (end - measured.start);
     this.closedCycle = measured;
     this.cycle = { start: end, accepted: 0 };
   }
@@ -174,10 +176,14 @@ export function sleep(ms: number): Promise<void> {
 }
 
 // Kept on globalThis so that every copy of this module in one thread shares one throttle per target.
-const registry = ((globalThis as { __zonesThrottles?: Map<string, Throttle> }).__zonesThrottles ??= new Map());
+const shared = globalThis as { __zonesThrottles?: Map<string, Throttle> };
+shared.__zonesThrottles ??= new Map();
+const registry = shared.__zonesThrottles;
 
 export function throttleFor(baseUrl: string, maxRps: number): Throttle {
-  let throttle = registry.get(baseUrl);
-  if (!throttle) registry.set(baseUrl, (throttle = new Throttle(maxRps)));
+  const known = registry.get(baseUrl);
+  if (known) return known;
+  const throttle = new Throttle(maxRps);
+  registry.set(baseUrl, throttle);
   return throttle;
 }

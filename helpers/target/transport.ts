@@ -3,7 +3,7 @@
 // only through a redirect interceptor, and none is installed), so a 3xx always reaches the suite as the
 // answer it is: a write is never replayed at another address, and a certificate names the address it
 // certified.
-import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher, Pool, ProxyAgent } from 'undici';
 import type { TargetConfig } from '../config.ts';
 import { shownProxy } from './proxy.ts';
 import { trustedCas } from './trust.ts';
@@ -15,8 +15,10 @@ export function dispatcherFor(config: TargetConfig): Dispatcher {
   // The embedded reference listens on this machine's 127.0.0.1, which no proxy elsewhere can reach.
   const proxy = config.embedded ? undefined : config.proxy;
   const key = JSON.stringify([config.timeoutMs, proxy?.url, config.caFile, config.tlsInsecure]);
-  let dispatcher = dispatchers.get(key);
-  if (!dispatcher) dispatchers.set(key, (dispatcher = build(config, proxy?.url)));
+  const known = dispatchers.get(key);
+  if (known) return known;
+  const dispatcher = build(config, proxy?.url);
+  dispatchers.set(key, dispatcher);
   return dispatcher;
 }
 

@@ -1,7 +1,8 @@
 // Which certificates the suite trusts for the shop, and what a certificate it does not trust means.
 // Node trusts its own roots plus NODE_EXTRA_CA_CERTS; ZONES_CA_FILE adds a private CA beside those.
-import { readFileSync } from 'node:fs';
+
 import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
@@ -63,7 +64,10 @@ const OUT_OF_DATE = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
 const WRONG_NAME = 'ERR_TLS_CERT_ALTNAME_INVALID';
 
 export function isCertificateCode(code: string | undefined): boolean {
-  return code !== undefined && (UNTRUSTED.has(code) || OUT_OF_DATE.has(code) || code === WRONG_NAME || code === 'CERT_REJECTED');
+  return (
+    code !== undefined &&
+    (UNTRUSTED.has(code) || OUT_OF_DATE.has(code) || code === WRONG_NAME || code === 'CERT_REJECTED')
+  );
 }
 
 /**
@@ -88,8 +92,10 @@ export function errorCodeOf(error: unknown): string | undefined {
 export function certificateAdvice(code: string, caFile: string | undefined): string {
   const cas = 'ZONES_CA_FILE (a PEM file) or NODE_EXTRA_CA_CERTS';
   const insecure = 'ZONES_TLS_INSECURE=1 skips verification altogether';
-  if (code === WRONG_NAME) return `the certificate is made out to another host name, so ZONES_BASE_URL must use a name it lists; a CA in ${cas} cannot change that; ${insecure}`;
-  if (OUT_OF_DATE.has(code)) return `the certificate is out of date (or this machine's clock is wrong): the shop must renew it; a CA in ${cas} cannot change that; ${insecure}`;
+  if (code === WRONG_NAME)
+    return `the certificate is made out to another host name, so ZONES_BASE_URL must use a name it lists; a CA in ${cas} cannot change that; ${insecure}`;
+  if (OUT_OF_DATE.has(code))
+    return `the certificate is out of date (or this machine's clock is wrong): the shop must renew it; a CA in ${cas} cannot change that; ${insecure}`;
   const already = caFile === undefined ? '' : `ZONES_CA_FILE=${caFile} does not hold it; `;
   return `the certificate is signed by a CA this machine does not trust: ${already}give that CA in ${cas}; ${insecure}`;
 }

@@ -41,16 +41,26 @@ export function describeNotJson(contentType: string | undefined, text: string, p
   return `the body is not JSON (${type}; ${parseError}), beginning "${printable(text)}"`;
 }
 
-export function describeBodyLimit(kind: BodyLimitKind, facts: { head: string; bytesRead: number; maxBytes: number; timeoutMs: number; announcedBytes?: number }): BodyLimit {
+export function describeBodyLimit(
+  kind: BodyLimitKind,
+  facts: { head: string; bytesRead: number; maxBytes: number; timeoutMs: number; announcedBytes?: number },
+): BodyLimit {
   const began = facts.head === '' ? 'nothing of it had come' : `it began "${printable(facts.head)}"`;
   if (kind === 'time') {
-    return { kind, why: `its body was still coming when the time limit ZONES_TIMEOUT_MS=${facts.timeoutMs} ran out (${facts.bytesRead} bytes by then; ${began})` };
+    return {
+      kind,
+      why: `its body was still coming when the time limit ZONES_TIMEOUT_MS=${facts.timeoutMs} ran out (${facts.bytesRead} bytes by then; ${began})`,
+    };
   }
   if (kind === 'depth') {
-    return { kind, why: `its body is JSON nested deeper than ${MAX_JSON_DEPTH} levels, which the suite does not read (${began})` };
+    return {
+      kind,
+      why: `its body is JSON nested deeper than ${MAX_JSON_DEPTH} levels, which the suite does not read (${began})`,
+    };
   }
-  const how = facts.announcedBytes !== undefined
-    ? `its body is ${facts.announcedBytes} bytes by its Content-Length, past ZONES_MAX_BODY_BYTES=${facts.maxBytes}, so the suite did not read it`
-    : `its body ran past ZONES_MAX_BODY_BYTES=${facts.maxBytes} bytes, so the suite stopped reading it`;
+  const how =
+    facts.announcedBytes !== undefined
+      ? `its body is ${facts.announcedBytes} bytes by its Content-Length, past ZONES_MAX_BODY_BYTES=${facts.maxBytes}, so the suite did not read it`
+      : `its body ran past ZONES_MAX_BODY_BYTES=${facts.maxBytes} bytes, so the suite stopped reading it`;
   return { kind, why: `${how} (${began}); if the shop's answers are really this large, raise ZONES_MAX_BODY_BYTES` };
 }

@@ -1,13 +1,14 @@
 import { has } from '../faults.ts';
-import { reply, type Reply } from '../respond.ts';
+import { type Reply, reply } from '../respond.ts';
 import { draftStatus, now, type ZoneService } from '../service.ts';
-import { checkCreate, type CreateFields } from '../zone-input.ts';
+import { type CreateFields, checkCreate } from '../zone-input.ts';
 import { oneZoneBody, zoneRecord } from '../zone-view.ts';
 
 function initialStatus({ fault, style }: ZoneService, fields: CreateFields): string {
   if (has(fault, 'create-as-published')) return style.statuses[1] ?? draftStatus(style);
   const asked = fields.requestedStatus;
-  if (has(fault, 'create-honours-body-status') && typeof asked === 'string' && style.statuses.includes(asked)) return asked;
+  if (has(fault, 'create-honours-body-status') && typeof asked === 'string' && style.statuses.includes(asked))
+    return asked;
   return draftStatus(style);
 }
 
@@ -21,7 +22,11 @@ export function createZone(service: ZoneService, body: unknown): Reply {
   const zone = {
     id: service.nextId(),
     name: has(fault, 'create-truncates-name') ? [...fields.name].slice(0, 8).join('') : fields.name,
-    coverage: has(fault, 'create-drops-coverage') ? {} : has(fault, 'create-forgets-coverage') ? undefined : fields.coverage,
+    coverage: has(fault, 'create-drops-coverage')
+      ? {}
+      : has(fault, 'create-forgets-coverage')
+        ? undefined
+        : fields.coverage,
     status: has(fault, 'create-without-status') ? undefined : status,
     createdAt,
     updatedAt: createdAt,

@@ -1,5 +1,5 @@
 import { has } from '../faults.ts';
-import { notFound, reply, type Reply } from '../respond.ts';
+import { notFound, type Reply, reply } from '../respond.ts';
 import type { ZoneService } from '../service.ts';
 
 const bookedRefusal = { errors: { base: ['the zone has booking history and cannot be deleted'] } };

@@ -1,12 +1,13 @@
 import { has } from '../faults.ts';
 import { pageOf } from '../list-paging.ts';
-import { reply, type Reply } from '../respond.ts';
+import { type Reply, reply } from '../respond.ts';
 import { draftStatus, type ZoneService } from '../service.ts';
 import type { StoredZone } from '../zone-store.ts';
-import { zoneListBody, zoneRecord, type ZoneRecord } from '../zone-view.ts';
+import { type ZoneRecord, zoneListBody, zoneRecord } from '../zone-view.ts';
 
 function unfiltered(service: ZoneService, zones: StoredZone[]): StoredZone[] {
-  if (has(service.fault, 'list-hides-non-draft')) return zones.filter((zone) => zone.status === draftStatus(service.style));
+  if (has(service.fault, 'list-hides-non-draft'))
+    return zones.filter((zone) => zone.status === draftStatus(service.style));
   return zones;
 }
 
@@ -40,5 +41,12 @@ export function listZones(service: ZoneService, query: URLSearchParams): Reply {
   if (!style.paging) return reply(200, zoneListBody(style, listedRecords(service, query)));
   const page = pageOf(style.paging, store, listedZones(service, query), query);
   if (!page.ok) return page.reply;
-  return reply(200, zoneListBody(style, page.zones.map((zone) => zoneRecord(style, zone)), page.nextCursor));
+  return reply(
+    200,
+    zoneListBody(
+      style,
+      page.zones.map((zone) => zoneRecord(style, zone)),
+      page.nextCursor,
+    ),
+  );
 }

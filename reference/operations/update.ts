@@ -1,8 +1,8 @@
 import { has } from '../faults.ts';
-import { notFound, reply, type Reply } from '../respond.ts';
+import { notFound, type Reply, reply } from '../respond.ts';
 import { draftStatus, now, type ZoneService } from '../service.ts';
-import { checkUpdate, type ZoneChanges } from '../zone-input.ts';
 import type { HouseStyle } from '../styles.ts';
+import { checkUpdate, type ZoneChanges } from '../zone-input.ts';
 import type { StoredZone } from '../zone-store.ts';
 import { oneZoneBody, zoneRecord } from '../zone-view.ts';
 
@@ -28,10 +28,15 @@ function keptVersion({ fault }: ZoneService, before: StoredZone, answered: Store
 }
 
 /** The strict styles' own rules: a full record on every PUT, and only the moves they allow. */
-function houseRuleRefusal(style: HouseStyle, before: StoredZone, changes: ZoneChanges): Record<string, string[]> | undefined {
+function houseRuleRefusal(
+  style: HouseStyle,
+  before: StoredZone,
+  changes: ZoneChanges,
+): Record<string, string[]> | undefined {
   if (style.putReplaces) {
     const missing = (['name', 'coverage', 'status'] as const).filter((field) => !Object.hasOwn(changes, field));
-    if (missing.length > 0) return Object.fromEntries(missing.map((field) => [field, ['is required: PUT replaces the whole zone']]));
+    if (missing.length > 0)
+      return Object.fromEntries(missing.map((field) => [field, ['is required: PUT replaces the whole zone']]));
   }
   const allowed = before.status === undefined ? undefined : style.moves?.[before.status];
   if (allowed && changes.status !== undefined && !allowed.includes(changes.status)) {
@@ -45,8 +50,16 @@ function upsert({ style, store }: ZoneService, id: string, changes: ZoneChanges)
   const at = now();
   const status = changes.status ?? draftStatus(style);
   const zone: StoredZone = {
-    id, name: changes.name ?? '', coverage: changes.coverage ?? {}, status, createdAt: at, updatedAt: at, bookings: 0,
-    statusAtCreation: status, awaitingFirstUpdate: false, softDeleted: false,
+    id,
+    name: changes.name ?? '',
+    coverage: changes.coverage ?? {},
+    status,
+    createdAt: at,
+    updatedAt: at,
+    bookings: 0,
+    statusAtCreation: status,
+    awaitingFirstUpdate: false,
+    softDeleted: false,
   };
   store.put(zone);
   return reply(201, oneZoneBody(style, zoneRecord(style, zone)));

@@ -15,7 +15,7 @@ import type { ConformanceReport } from '../../helpers/report/conformance-report.
 import { startReference } from '../../reference/server.ts';
 import type { GalleryRun } from '../gallery/gallery.ts';
 import { projectRoot, runEntry } from '../run-node.ts';
-import { startUnrulyProxy, type RateLimitHeaders } from '../support/unruly-proxy.ts';
+import { type RateLimitHeaders, startUnrulyProxy } from '../support/unruly-proxy.ts';
 
 /** One timed run of a scenario. */
 interface Timed {
@@ -59,7 +59,10 @@ async function timedConformance(env: Record<string, string>): Promise<{ seconds:
   const started = performance.now();
   const run = await runEntry('bin/conformance.ts', [], { ...env, ZONES_REPORTS_DIR: dir }, 600_000);
   const seconds = (performance.now() - started) / 1000;
-  if (run.code !== 0) throw new Error(`the benchmark run was not conformant (exit ${run.code}):\n${run.stderr}\n${run.stdout.slice(-2000)}`);
+  if (run.code !== 0)
+    throw new Error(
+      `the benchmark run was not conformant (exit ${run.code}):\n${run.stderr}\n${run.stdout.slice(-2000)}`,
+    );
   return { seconds, report: JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport };
 }
 
@@ -74,7 +77,12 @@ const embeddedReference: Scenario = {
 
 /** Behind a shop-like limit of 2 requests per second (burst 4), optionally paced by ZONES_MAX_RPS or announced in headers. */
 function rateLimited(options: { maxRps?: number; headers?: RateLimitHeaders } = {}): Scenario {
-  const how = options.maxRps !== undefined ? `, ZONES_MAX_RPS=${options.maxRps}` : options.headers ? `, announced in ${options.headers} headers` : '';
+  const how =
+    options.maxRps !== undefined
+      ? `, ZONES_MAX_RPS=${options.maxRps}`
+      : options.headers
+        ? `, announced in ${options.headers} headers`
+        : '';
   return {
     name: `npm run conformance, behind 2 requests/s (burst 4)${how}`,
     // Over a minute each.
@@ -82,7 +90,11 @@ function rateLimited(options: { maxRps?: number; headers?: RateLimitHeaders } = 
     async once() {
       // A fresh shop each time, so every run starts with a full bucket.
       const reference = await startReference();
-      const proxy = await startUnrulyProxy({ upstream: reference.url, rateLimit: { perSecond: 2, burst: 4 }, rateLimitHeaders: options.headers });
+      const proxy = await startUnrulyProxy({
+        upstream: reference.url,
+        rateLimit: { perSecond: 2, burst: 4 },
+        rateLimitHeaders: options.headers,
+      });
       try {
         const env = {
           ...settingsForStyle(reference.style, proxy.url, reference.token),
@@ -91,7 +103,12 @@ function rateLimited(options: { maxRps?: number; headers?: RateLimitHeaders } = 
           ...(options.maxRps === undefined ? {} : { ZONES_MAX_RPS: String(options.maxRps) }),
         };
         const { seconds, report } = await timedConformance(env);
-        return { seconds, requests: report.requests.total, throttled: report.requests.throttled, verdict: report.verdict };
+        return {
+          seconds,
+          requests: report.requests.total,
+          throttled: report.requests.throttled,
+          verdict: report.verdict,
+        };
       } finally {
         await proxy.close();
         await reference.close();
@@ -134,9 +151,13 @@ function line(m: Measurement): string {
   const extra = [
     m.targets !== undefined ? `${m.targets} targets` : undefined,
     `${m.carriedOut} requests carried out, ${round(m.carriedOut / mid)} requests/s`,
-    m.throttled !== undefined ? `${median(m.throttled)} more answered 429 and were sent again${m.runs > 1 ? ` (median; each run: ${m.throttled.join(', ')})` : ''}` : undefined,
+    m.throttled !== undefined
+      ? `${median(m.throttled)} more answered 429 and were sent again${m.runs > 1 ? ` (median; each run: ${m.throttled.join(', ')})` : ''}`
+      : undefined,
     m.verdict,
-  ].filter(Boolean).join(', ');
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `${m.name}: ${m.runs > 1 ? `median of ${m.runs} runs ` : ''}${round(mid)} s${spread}; ${extra}`;
 }
 
@@ -153,12 +174,19 @@ const runs = values.runs === undefined ? undefined : Number(values.runs);
 const chosen = values.only === undefined ? Object.keys(scenarios) : values.only.split(',').map((name) => name.trim());
 const unknown = chosen.filter((name) => !Object.hasOwn(scenarios, name));
 if ((runs !== undefined && (!Number.isInteger(runs) || runs < 1)) || unknown.length > 0) {
-  console.error(`bench: --runs must be a whole number from 1, and --only a list of ${Object.keys(scenarios).join(', ')} (got --runs "${values.runs ?? ''}", --only "${values.only ?? ''}")`);
+  console.error(
+    `bench: --runs must be a whole number from 1, and --only a list of ${Object.keys(scenarios).join(', ')} (got --runs "${values.runs ?? ''}", --only "${values.only ?? ''}")`,
+  );
   process.exit(3);
 }
 
-const runsOf = (name: string) => (name === 'gallery' ? 1 : runs ?? scenarios[name]!.defaultRuns);
-const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: process.platform };
+const runsOf = (name: string) => (name === 'gallery' ? 1 : (runs ?? scenarios[name]!.defaultRuns));
+const machine = {
+  cores: cpus().length,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  node: process.version,
+  platform: process.platform,
+};
 console.log(`bench: ${machine.cores} cores (${machine.cpu}), Node ${machine.node}`);
 const timed = new Map<string, Timed[]>(chosen.map((name) => [name, []]));
 // One after another: run side by side, they would measure each other. In rounds, one run of each
@@ -168,12 +196,18 @@ for (let pass = 0; pass < rounds; pass++) {
   for (const name of chosen.filter((n) => pass < runsOf(n))) {
     const run = await scenarios[name]!.once();
     timed.get(name)!.push(run);
-    if (runsOf(name) > 1) console.log(`  ${name} run ${pass + 1}: ${round(run.seconds)} s${run.throttled === undefined ? '' : `, ${run.throttled} answered 429`}`);
+    if (runsOf(name) > 1)
+      console.log(
+        `  ${name} run ${pass + 1}: ${round(run.seconds)} s${run.throttled === undefined ? '' : `, ${run.throttled} answered 429`}`,
+      );
   }
 }
 const measurements = chosen.map((name) => measure(scenarios[name]!, timed.get(name)!));
 for (const m of measurements) console.log(`  ${line(m)}`);
 const reportsDir = join(projectRoot, 'reports');
 mkdirSync(reportsDir, { recursive: true });
-writeFileSync(join(reportsDir, 'bench.json'), `${JSON.stringify({ at: new Date().toISOString(), machine, measurements }, null, 2)}\n`);
+writeFileSync(
+  join(reportsDir, 'bench.json'),
+  `${JSON.stringify({ at: new Date().toISOString(), machine, measurements }, null, 2)}\n`,
+);
 console.log('bench: written to reports/bench.json');

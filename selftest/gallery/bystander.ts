@@ -17,7 +17,10 @@ export function storedZoneText(reference: RunningReference, id: string): string 
 }
 
 export function plantBystander(reference: RunningReference): Bystander {
-  const id = reference.backdoor.plant({ name: 'bystander-zone-of-another-team', coverage: { countries: ['NL', 'BE'] } });
+  const id = reference.backdoor.plant({
+    name: 'bystander-zone-of-another-team',
+    coverage: { countries: ['NL', 'BE'] },
+  });
   return { id, before: storedZoneText(reference, id)! };
 }
 

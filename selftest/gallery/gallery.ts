@@ -3,11 +3,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readTargetConfig } from '../../helpers/config.ts';
 import type { ConformanceReport } from '../../helpers/report/conformance-report.ts';
 import { certify } from '../../helpers/runner/certify.ts';
-import { readTargetConfig } from '../../helpers/config.ts';
 import { bystanderUntouched, storedZoneText } from './bystander.ts';
-import { plantBystanders, startGallery, stopGallery, type GalleryTarget } from './targets.ts';
+import { type GalleryTarget, plantBystanders, startGallery, stopGallery } from './targets.ts';
 
 export interface GalleryResult {
   name: string;
@@ -47,11 +47,14 @@ export async function runGallery(options: { mutants?: boolean } = {}): Promise<G
   try {
     plantBystanders(targets);
     const started = Date.now();
-    const reports = await certify(targets.map((t) => ({ name: t.name, config: t.config })), {
-      // Each target's suites are one module (all-suites.gallery.ts), so each runs in one worker.
-      maxWorkers: 4,
-      include: ['selftest/gallery/all-suites.gallery.ts'],
-    });
+    const reports = await certify(
+      targets.map((t) => ({ name: t.name, config: t.config })),
+      {
+        // Each target's suites are one module (all-suites.gallery.ts), so each runs in one worker.
+        maxWorkers: 4,
+        include: ['selftest/gallery/all-suites.gallery.ts'],
+      },
+    );
     const results: GalleryResult[] = [];
     for (const target of targets) results.push(condense(target, reports.get(target.name)!));
     return { seconds: Math.round((Date.now() - started) / 100) / 10, results };
@@ -61,7 +64,8 @@ export async function runGallery(options: { mutants?: boolean } = {}): Promise<G
 }
 
 function condense(target: GalleryTarget, report: ConformanceReport): GalleryResult {
-  const ids = (level: string, status: string) => report.rules.filter((r) => r.level === level && r.status === status).map((r) => r.id);
+  const ids = (level: string, status: string) =>
+    report.rules.filter((r) => r.level === level && r.status === status).map((r) => r.id);
   return {
     name: target.name,
     kind: target.kind,
@@ -78,8 +82,14 @@ function condense(target: GalleryTarget, report: ConformanceReport): GalleryResu
     tests: report.rules.reduce((sum, rule) => sum + rule.tests.length, 0),
     testsByRule: Object.fromEntries(report.rules.map((r) => [r.id, r.tests.map((t) => t.title)])),
     bystanderUntouched: bystanderUntouched(target.reference, target.bystander),
-    bookedZoneUnchanged: target.config.bookedZoneId ? storedZoneText(target.reference, target.config.bookedZoneId) === target.bookedZoneBefore : undefined,
-    failedMustTests: report.rules.filter((r) => r.level === 'must').flatMap((r) => r.tests.filter((t) => t.state === 'failed').map((t) => t.title)),
-    evidence: Object.fromEntries(report.rules.filter((r) => target.breaks.includes(r.id)).map((r) => [r.id, r.reason ?? ''])),
+    bookedZoneUnchanged: target.config.bookedZoneId
+      ? storedZoneText(target.reference, target.config.bookedZoneId) === target.bookedZoneBefore
+      : undefined,
+    failedMustTests: report.rules
+      .filter((r) => r.level === 'must')
+      .flatMap((r) => r.tests.filter((t) => t.state === 'failed').map((t) => t.title)),
+    evidence: Object.fromEntries(
+      report.rules.filter((r) => target.breaks.includes(r.id)).map((r) => [r.id, r.reason ?? '']),
+    ),
   };
 }

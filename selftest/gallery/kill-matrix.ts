@@ -7,7 +7,9 @@ const mustRules = rules.filter((rule) => rule.level === 'must');
 
 /** A mutant is killed when the run is non-conformant and every rule its fault breaks failed. */
 export function isKilled(result: GalleryResult): boolean {
-  return result.exitCode === 1 && result.breaks.length > 0 && result.breaks.every((id) => result.failedMust.includes(id));
+  return (
+    result.exitCode === 1 && result.breaks.length > 0 && result.breaks.every((id) => result.failedMust.includes(id))
+  );
 }
 
 export interface TestNeed {
@@ -67,7 +69,10 @@ export function renderKillMatrix(results: readonly GalleryResult[]): string {
     '',
     `| mutant | declares | ${mustRules.map((r) => r.id).join(' | ')} |`,
     `|---|---|${mustRules.map(() => ':-:').join('|')}|`,
-    ...mutants.map((m) => `| ${m.name.replace(/^mutant-/, '')} | ${m.breaks.join(', ')} | ${mustRules.map((r) => cell(m, r.id)).join(' | ')} |`),
+    ...mutants.map(
+      (m) =>
+        `| ${m.name.replace(/^mutant-/, '')} | ${m.breaks.join(', ')} | ${mustRules.map((r) => cell(m, r.id)).join(' | ')} |`,
+    ),
     '',
     '## Mutants per MUST rule',
     '',
@@ -95,7 +100,10 @@ export function renderKillMatrix(results: readonly GalleryResult[]): string {
     '',
     '| target | what it is | verdict | MUST failed | SHOULD warnings | not verified |',
     '|---|---|---|---|---|---|',
-    ...others.map((o) => `| ${o.name} | ${o.description} | ${o.verdict} | ${o.failedMust.join(', ') || 'none'} | ${o.failedShould.join(', ') || 'none'} | ${o.notVerified.map((n) => n.split(':')[0]).join(', ') || 'none'} |`),
+    ...others.map(
+      (o) =>
+        `| ${o.name} | ${o.description} | ${o.verdict} | ${o.failedMust.join(', ') || 'none'} | ${o.failedShould.join(', ') || 'none'} | ${o.notVerified.map((n) => n.split(':')[0]).join(', ') || 'none'} |`,
+    ),
     '',
     '## What each mutant does',
     '',

@@ -4,9 +4,9 @@
 import { configForReference } from '../../bin/embedded-reference.ts';
 import type { TargetConfig } from '../../helpers/config.ts';
 import { faults } from '../../reference/faults.ts';
-import { startReference, type RunningReference } from '../../reference/server.ts';
+import { type RunningReference, startReference } from '../../reference/server.ts';
 import { houseStyles } from '../../reference/styles.ts';
-import { plantBystander, storedZoneText, type Bystander } from './bystander.ts';
+import { type Bystander, plantBystander, storedZoneText } from './bystander.ts';
 
 export interface GalleryTarget {
   name: string;
@@ -27,13 +27,27 @@ export async function startGallery(base: TargetConfig, options: { mutants?: bool
   const targets: GalleryTarget[] = [];
   for (const style of Object.keys(houseStyles)) {
     const reference = await startReference({ style });
-    targets.push({ name: `style-${style}`, kind: 'correct', breaks: [], description: `reference in the ${style} house style`, reference, config: configForReference(base, reference) });
+    targets.push({
+      name: `style-${style}`,
+      kind: 'correct',
+      breaks: [],
+      description: `reference in the ${style} house style`,
+      reference,
+      config: configForReference(base, reference),
+    });
   }
   targets.push(...(await bookingFixtureTargets(base)));
   if (options.mutants !== false) {
     for (const fault of faults) {
       const reference = await startReference({ fault: fault.name });
-      targets.push({ name: `mutant-${fault.name}`, kind: 'mutant', breaks: [...fault.breaks], description: fault.description, reference, config: configForReference(base, reference) });
+      targets.push({
+        name: `mutant-${fault.name}`,
+        kind: 'mutant',
+        breaks: [...fault.breaks],
+        description: fault.description,
+        reference,
+        config: configForReference(base, reference),
+      });
     }
   }
   return targets;
@@ -52,18 +66,48 @@ export async function stopGallery(targets: readonly GalleryTarget[]): Promise<vo
 async function bookingFixtureTargets(base: TargetConfig): Promise<GalleryTarget[]> {
   const fixture = async (name: string, description: string, adjust: (config: TargetConfig) => TargetConfig) => {
     const reference = await startReference();
-    return { name, kind: 'fixture' as const, breaks: [], description, reference, config: adjust(configForReference(base, reference)) };
+    return {
+      name,
+      kind: 'fixture' as const,
+      breaks: [],
+      description,
+      reference,
+      config: adjust(configForReference(base, reference)),
+    };
   };
-  const byZoneId = await fixture('booking-by-zone-id', 'DELETE-02 against an existing booked zone named by ZONES_BOOKED_ZONE_ID', (config) => config);
+  const byZoneId = await fixture(
+    'booking-by-zone-id',
+    'DELETE-02 against an existing booked zone named by ZONES_BOOKED_ZONE_ID',
+    (config) => config,
+  );
   // What an operator names in ZONES_BOOKED_ZONE_ID: a zone the shop already had, with booking history.
-  const bookedZoneId = byZoneId.reference.backdoor.plant({ name: 'operator-booked-zone', coverage: { countries: ['DE'] }, bookings: 1 });
+  const bookedZoneId = byZoneId.reference.backdoor.plant({
+    name: 'operator-booked-zone',
+    coverage: { countries: ['DE'] },
+    bookings: 1,
+  });
   return [
-    { ...byZoneId, config: { ...byZoneId.config, bookingHook: undefined, bookingCleanupHook: undefined, bookedZoneId }, bookedZoneBefore: storedZoneText(byZoneId.reference, bookedZoneId) },
-    await fixture('booking-hook-without-cleanup', 'ZONES_BOOKING_HOOK without a cleanup hook: booked zones stay and are reported', (config) => ({
-      ...config, bookingCleanupHook: undefined,
-    })),
-    await fixture('no-booking-fixture', 'neither ZONES_BOOKED_ZONE_ID nor ZONES_BOOKING_HOOK: DELETE-02 is not verified', (config) => ({
-      ...config, bookingHook: undefined, bookingCleanupHook: undefined,
-    })),
+    {
+      ...byZoneId,
+      config: { ...byZoneId.config, bookingHook: undefined, bookingCleanupHook: undefined, bookedZoneId },
+      bookedZoneBefore: storedZoneText(byZoneId.reference, bookedZoneId),
+    },
+    await fixture(
+      'booking-hook-without-cleanup',
+      'ZONES_BOOKING_HOOK without a cleanup hook: booked zones stay and are reported',
+      (config) => ({
+        ...config,
+        bookingCleanupHook: undefined,
+      }),
+    ),
+    await fixture(
+      'no-booking-fixture',
+      'neither ZONES_BOOKED_ZONE_ID nor ZONES_BOOKING_HOOK: DELETE-02 is not verified',
+      (config) => ({
+        ...config,
+        bookingHook: undefined,
+        bookingCleanupHook: undefined,
+      }),
+    ),
   ];
 }

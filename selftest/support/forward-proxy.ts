@@ -2,8 +2,8 @@
 // It knows host names nobody else resolves (`staging.internal` -> 127.0.0.1), so a run that reaches
 // such a host can only have come through it. It takes absolute-form requests (http:// shops) and
 // CONNECT tunnels (https:// shops), may ask for credentials, and logs every request it carries.
-import { createServer, request, type IncomingMessage } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { createServer, type IncomingMessage, request } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 
 export interface ForwardProxy {
   /** http://127.0.0.1:PORT */
@@ -25,7 +25,8 @@ export async function startForwardProxy(options: ForwardProxyOptions): Promise<F
   const sockets = new Set<Socket>();
   const resolve = (hostname: string) => options.hosts[hostname.toLowerCase()];
   const authorised = (req: IncomingMessage) =>
-    options.credentials === undefined || req.headers['proxy-authorization'] === `Basic ${Buffer.from(options.credentials).toString('base64')}`;
+    options.credentials === undefined ||
+    req.headers['proxy-authorization'] === `Basic ${Buffer.from(options.credentials).toString('base64')}`;
 
   const server = createServer((req, res) => {
     let target: URL;
@@ -47,10 +48,19 @@ export async function startForwardProxy(options: ForwardProxyOptions): Promise<F
     }
     log.push(`${req.method} ${target.href}`);
     const { 'proxy-authorization': _auth, 'proxy-connection': _connection, ...headers } = req.headers;
-    const onward = request({ host: address, port: target.port || 80, method: req.method, path: `${target.pathname}${target.search}`, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const onward = request(
+      {
+        host: address,
+        port: target.port || 80,
+        method: req.method,
+        path: `${target.pathname}${target.search}`,
+        headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     onward.on('error', () => res.writeHead(502).end());
     req.pipe(onward);
   });

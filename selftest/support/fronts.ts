@@ -1,6 +1,12 @@
 // Fronts that real shops sit behind, for a reference on 127.0.0.1: a TLS terminator with a certificate
 // of the test's choosing, and a load balancer that sends every http:// request to https://.
-import { createServer as createHttpServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  request,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ServerCertificate } from './test-certificates.ts';
@@ -28,7 +34,10 @@ export function startTlsFront(upstream: string, certificate: ServerCertificate):
 export type Relocation = (pathAndQuery: string) => string;
 
 /** The same path and query on another origin, as an http:// to https:// redirect does. */
-export const samePathOn = (origin: string): Relocation => (pathAndQuery) => `${origin}${pathAndQuery}`;
+export const samePathOn =
+  (origin: string): Relocation =>
+  (pathAndQuery) =>
+    `${origin}${pathAndQuery}`;
 
 /** Answers every request with `status` and a Location, as a load balancer in front of a shop does. */
 export function startRedirectFront(status: number, relocate: Relocation): Promise<Front> {
@@ -41,7 +50,12 @@ export function startRedirectFront(status: number, relocate: Relocation): Promis
 }
 
 /** Passes everything on to `upstream` but answers requests of `method` with a redirect. */
-export function startRedirectingFront(upstream: string, method: string, status: number, relocate: Relocation): Promise<Front> {
+export function startRedirectingFront(
+  upstream: string,
+  method: string,
+  status: number,
+  relocate: Relocation,
+): Promise<Front> {
   const log: string[] = [];
   const server = createHttpServer((req, res) => {
     log.push(`${req.method} ${req.url}`);
@@ -76,6 +90,10 @@ async function listening(server: Server | HttpsServer, scheme: 'http' | 'https',
     url: `${scheme}://127.0.0.1:${port}`,
     port,
     log,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -8,7 +8,9 @@ import type { RunningReference } from '../../reference/server.ts';
 export function createdSoFar(reportsDir: string): number {
   const ledgers = join(reportsDir, 'ledgers');
   if (!existsSync(ledgers)) return 0;
-  return readdirSync(ledgers).flatMap((f) => readLedger(join(ledgers, f))).filter((e) => e.event === 'created').length;
+  return readdirSync(ledgers)
+    .flatMap((f) => readLedger(join(ledgers, f)))
+    .filter((e) => e.event === 'created').length;
 }
 
 export async function untilCreated(reportsDir: string, zones: number, timeoutMs = 60_000): Promise<number> {
@@ -19,7 +21,9 @@ export async function untilCreated(reportsDir: string, zones: number, timeoutMs 
 
 /** The zones named like the suite's (zc-...) that the reference still holds. */
 export async function suiteZonesOn(reference: RunningReference): Promise<string[]> {
-  const list = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, { headers: { [reference.style.authHeader]: reference.token } });
+  const list = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, {
+    headers: { [reference.style.authHeader]: reference.token },
+  });
   const { zones } = (await list.json()) as { zones: { name: string }[] };
   return zones.map((zone) => zone.name).filter((name) => name.startsWith('zc-'));
 }

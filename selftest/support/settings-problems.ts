@@ -1,5 +1,5 @@
 // The problems the settings validator names for an environment, or none: how the self-tests read a refusal.
-import { ConfigError, readTargetConfig, type Environment } from '../../helpers/config.ts';
+import { ConfigError, type Environment, readTargetConfig } from '../../helpers/config.ts';
 
 export function problemsOf(env: Environment): string[] {
   try {

@@ -40,7 +40,11 @@ function openssl(args: string[]): void {
     execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new Error(missing ? 'these self-tests make their certificates with the openssl command, which is not on the PATH' : `openssl ${args[0]} failed: ${(error as { stderr?: Buffer }).stderr?.toString().trim()}`);
+    throw new Error(
+      missing
+        ? 'these self-tests make their certificates with the openssl command, which is not on the PATH'
+        : `openssl ${args[0]} failed: ${(error as { stderr?: Buffer }).stderr?.toString().trim()}`,
+    );
   }
 }
 
@@ -50,7 +54,23 @@ export function makeTestCa(name = 'ca'): TestCa {
   const file = (base: string) => join(dir, base);
   writeFileSync(file('openssl.cnf'), EXTENSIONS);
   const newKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  openssl(['req', '-x509', ...newKey, '-config', file('openssl.cnf'), '-extensions', 'ca', '-subj', `/CN=zones-conformance self-test ${name}`, '-days', '2', '-keyout', file('ca.key'), '-out', file('ca.pem')]);
+  openssl([
+    'req',
+    '-x509',
+    ...newKey,
+    '-config',
+    file('openssl.cnf'),
+    '-extensions',
+    'ca',
+    '-subj',
+    `/CN=zones-conformance self-test ${name}`,
+    '-days',
+    '2',
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    file('ca.pem'),
+  ]);
   let issued = 0;
   return {
     caFile: file('ca.pem'),
@@ -59,8 +79,39 @@ export function makeTestCa(name = 'ca'): TestCa {
       const base = file(`server-${issued}`);
       writeFileSync(`${base}.cnf`, `${EXTENSIONS}subjectAltName = ${names.join(', ')}\n`);
       const subject = `/CN=${names[0]!.replace(/^\w+:/, '')}`;
-      openssl(['req', '-new', ...newKey, '-config', `${base}.cnf`, '-subj', subject, '-keyout', `${base}.key`, '-out', `${base}.csr`]);
-      openssl(['x509', '-req', '-in', `${base}.csr`, '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-set_serial', String(1000 + issued), '-days', '2', '-extfile', `${base}.cnf`, '-extensions', 'server', '-out', `${base}.pem`]);
+      openssl([
+        'req',
+        '-new',
+        ...newKey,
+        '-config',
+        `${base}.cnf`,
+        '-subj',
+        subject,
+        '-keyout',
+        `${base}.key`,
+        '-out',
+        `${base}.csr`,
+      ]);
+      openssl([
+        'x509',
+        '-req',
+        '-in',
+        `${base}.csr`,
+        '-CA',
+        file('ca.pem'),
+        '-CAkey',
+        file('ca.key'),
+        '-set_serial',
+        String(1000 + issued),
+        '-days',
+        '2',
+        '-extfile',
+        `${base}.cnf`,
+        '-extensions',
+        'server',
+        '-out',
+        `${base}.pem`,
+      ]);
       return { key: readFileSync(`${base}.key`, 'utf8'), cert: readFileSync(`${base}.pem`, 'utf8') };
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),

@@ -67,5 +67,9 @@ export function announceBucket(form: RateLimitHeaders, bucket: TokenBucket, burs
   const reset = Math.ceil(untilNextMs / 1000);
   if (form === 'shopify') return { 'x-shopify-shop-api-call-limit': `${burst - remaining}/${burst}` };
   if (form === 'ietf-combined') return { ratelimit: `limit=${burst}, remaining=${remaining}, reset=${reset}` };
-  return { 'ratelimit-limit': String(burst), 'ratelimit-remaining': String(remaining), 'ratelimit-reset': String(reset) };
+  return {
+    'ratelimit-limit': String(burst),
+    'ratelimit-remaining': String(remaining),
+    'ratelimit-reset': String(reset),
+  };
 }

@@ -1,11 +1,25 @@
 // A deliberately misbehaving front for a correct target. It injects what real staging shops do to a
 // client (throttling, latency, dropped connections, paging, lagging lists) so self-tests can prove the
 // suite copes with each. It listens on loopback only and forwards nowhere but the given upstream.
-import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  request,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cursorFor, offsetFrom, PAGE_PARAM, readList, writeList, type Envelope } from './list-pages.ts';
-import { announceBucket, createTokenBucket, retryAfterSeconds, type RateLimit, type RateLimitHeaders } from './token-bucket.ts';
+import { cursorFor, type Envelope, offsetFrom, PAGE_PARAM, readList, writeList } from './list-pages.ts';
+import {
+  announceBucket,
+  createTokenBucket,
+  type RateLimit,
+  type RateLimitHeaders,
+  retryAfterSeconds,
+} from './token-bucket.ts';
 
 export type { RateLimitHeaders } from './token-bucket.ts';
 
@@ -59,11 +73,22 @@ interface Answer {
   body: Buffer | string;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function endToEndHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
-  const named = String(headers.connection ?? '').toLowerCase().split(',').map((name) => name.trim());
+  const named = String(headers.connection ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((name) => name.trim());
   const kept: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
     // content-length is left out because this proxy rewrites bodies and recomputes it.
@@ -107,7 +132,14 @@ export async function startUnrulyProxy(options: UnrulyOptions): Promise<UnrulyPr
   const bucket = options.rateLimit ? createTokenBucket(options.rateLimit) : undefined;
   // An agent of our own, so close() can end the upstream keep-alive sockets too.
   const agent = new Agent({ keepAlive: true });
-  const counters = { log: [] as ProxyLogEntry[], violations: 0, throttled: 0, dropped: 0, laggedAnswers: 0, pagedAnswers: 0 };
+  const counters = {
+    log: [] as ProxyLogEntry[],
+    violations: 0,
+    throttled: 0,
+    dropped: 0,
+    laggedAnswers: 0,
+    pagedAnswers: 0,
+  };
   let proxyUrl = '';
   const latestLists = new Map<string, Answer>();
   let staleLists = new Map<string, Answer>();
@@ -121,7 +153,14 @@ export async function startUnrulyProxy(options: UnrulyOptions): Promise<UnrulyPr
     if (body.length > 0 || req.headers['content-length'] !== undefined) headers['content-length'] = body.length;
     return new Promise((resolve, reject) => {
       const outgoing = request(
-        { hostname: upstream.hostname.replace(/^\[|\]$/g, ''), port: upstream.port, method: req.method, path: prefix + target, headers, agent },
+        {
+          hostname: upstream.hostname.replace(/^\[|\]$/g, ''),
+          port: upstream.port,
+          method: req.method,
+          path: prefix + target,
+          headers,
+          agent,
+        },
         (res) => {
           readBody(res).then(
             (answer) => resolve({ status: res.statusCode ?? 502, headers: endToEndHeaders(res.headers), body: answer }),
@@ -181,14 +220,19 @@ export async function startUnrulyProxy(options: UnrulyOptions): Promise<UnrulyPr
     if (!target.startsWith('/')) return json(400, { errors: 'only origin-form request targets are accepted' });
     if (options.latencyMs) await sleep(options.latencyMs);
     const admission = bucket?.admit() ?? { allowed: true };
-    const announced = bucket && options.rateLimitHeaders ? announceBucket(options.rateLimitHeaders, bucket, options.rateLimit!.burst) : {};
+    const announced =
+      bucket && options.rateLimitHeaders
+        ? announceBucket(options.rateLimitHeaders, bucket, options.rateLimit!.burst)
+        : {};
     if (!admission.allowed) {
       counters.throttled += 1;
       if (admission.violation) counters.violations += 1;
       const perSecond = options.rateLimit?.perSecond;
       return json(
         429,
-        { errors: `Exceeded ${perSecond} calls per second for api client. Reduce request rates to resume uninterrupted service.` },
+        {
+          errors: `Exceeded ${perSecond} calls per second for api client. Reduce request rates to resume uninterrupted service.`,
+        },
         { ...announced, 'retry-after': retryAfterSeconds(admission.waitMs) },
       );
     }
@@ -212,7 +256,9 @@ export async function startUnrulyProxy(options: UnrulyOptions): Promise<UnrulyPr
     const entry: ProxyLogEntry = { method: req.method ?? '', url: req.url ?? '', at: Date.now(), status: 502 };
     try {
       const outcome = await answer(req).catch((error: unknown) =>
-        json(502, { errors: `unruly proxy: upstream failed: ${error instanceof Error ? error.message : String(error)}` }),
+        json(502, {
+          errors: `unruly proxy: upstream failed: ${error instanceof Error ? error.message : String(error)}`,
+        }),
       );
       if (outcome === 'dropped') {
         entry.status = 'dropped';
