@@ -17,7 +17,11 @@ export interface Rule {
   id: string;
   level: RuleLevel;
   title: string;
-  /** Where the rule comes from: a section of the specification, or the profile it assumes. */
+  /**
+   * Where the rule comes from: headings of the specification (docs/zone-service-2026-07.md), with the
+   * numbered item or a quote, e.g. "Endpoints rule 4; Zone: it can be changed by update"; or, for a
+   * SHOULD rule only, "profile: ..." (selftest/catalogue.test.ts checks both).
+   */
   source: string;
 }
 
@@ -53,7 +57,7 @@ export const rules: readonly Rule[] = [
   must(
     'UPDATE-03',
     'an update changes the status, and the list and the filter reflect it',
-    'Endpoints rule 4; Zone fields: status',
+    'Endpoints rule 4; Zone: it can be changed by update',
   ),
   must('UPDATE-04', 'an update changes only the zone it addresses', 'Endpoints rule 4'),
   must(

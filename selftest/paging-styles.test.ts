@@ -77,7 +77,6 @@ describe.for(PAGING_STYLES)('the %s style', (style) => {
       must.filter((rule) => rule.status !== 'passed').map((rule) => `${rule.id}: ${rule.status} ${rule.reason ?? ''}`),
     ).toEqual([]);
     expect(must).toHaveLength(rules.filter((rule) => rule.level === 'must').length);
-    expect(must).toHaveLength(18);
     expect([report.verdict, run.code]).toEqual(['conformant', 0]);
     expect(report.cleanup.leftBehind).toEqual([]);
     expectBystandersUntouched(runs.get(style)!.paged);

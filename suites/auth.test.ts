@@ -105,23 +105,31 @@ ruleCases(
   },
 );
 
-const operations = ['GET list', 'POST create', 'PUT update', 'DELETE delete'] as const;
-
-ruleCases(
-  'AUTH-06',
-  operations.map((operation) => ({ operation, label: `${operation} with a wrong credential is refused` })),
-  async ({ operation }, { api, zones }) => {
-    if (operation === 'GET list') {
-      await expectListRefusedWithoutZoneData(api, zones, 'wrong');
-    } else if (operation === 'POST create') {
-      expect(await api.createZone({ name: zones.uniqueName(), coverage: zones.coverage(0) }, 'wrong')).toBeRefused();
-    } else {
-      const zone = await zones.create();
-      const answer =
-        operation === 'PUT update'
-          ? await api.updateZone(zone.id, zones.updateBody(zone, { name: zones.uniqueName() }), 'wrong')
-          : await api.deleteZone(zone.id, 'wrong');
-      expect(answer).toBeRefused();
-    }
+ruleCases('AUTH-06', [
+  {
+    label: 'GET list with a wrong credential is refused',
+    check: ({ api, zones }) => expectListRefusedWithoutZoneData(api, zones, 'wrong'),
   },
-);
+  {
+    label: 'POST create with a wrong credential is refused',
+    check: async ({ api, zones }) => {
+      expect(await api.createZone({ name: zones.uniqueName(), coverage: zones.coverage(0) }, 'wrong')).toBeRefused();
+    },
+  },
+  {
+    label: 'PUT update with a wrong credential is refused',
+    check: async ({ api, zones }) => {
+      const zone = await zones.create();
+      expect(
+        await api.updateZone(zone.id, zones.updateBody(zone, { name: zones.uniqueName() }), 'wrong'),
+      ).toBeRefused();
+    },
+  },
+  {
+    label: 'DELETE delete with a wrong credential is refused',
+    check: async ({ api, zones }) => {
+      const zone = await zones.create();
+      expect(await api.deleteZone(zone.id, 'wrong')).toBeRefused();
+    },
+  },
+]);

@@ -3,9 +3,9 @@
 import { expect, inject } from 'vitest';
 import { expectZoneNotListed, expectZoneUnchanged } from '../helpers/harness/list-checks.ts';
 import { notVerified } from '../helpers/harness/not-verified.ts';
-import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
+import { type ConformanceContext, ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
 import { runBookingHook } from '../helpers/target/booking-hooks.ts';
-import { zoneIdOf } from '../helpers/target/records.ts';
+import { type ZoneId, zoneIdOf } from '../helpers/target/records.ts';
 
 ruleTest('DELETE-01', async ({ api, zones, target }) => {
   const zone = await zones.create();
@@ -21,11 +21,25 @@ ruleTest('DELETE-01', async ({ api, zones, target }) => {
 });
 
 const target = inject('zonesTarget');
-const bookingFixtures = [
+
+// Marked booked before the hook runs, so that clean-up knows to unbook it first (or to leave it, with the reason).
+async function zoneBookedByHook({ zones }: ConformanceContext): Promise<ZoneId> {
+  const zone = await zones.create();
+  zones.markBooked(zone.id);
+  await runBookingHook(target, target.bookingHook!, zone.id, 'ZONES_BOOKING_HOOK');
+  return zone.id;
+}
+
+const bookingFixtures: { label: string; bookedZone: (context: ConformanceContext) => Promise<ZoneId> }[] = [
   ...(target.bookedZoneId
-    ? [{ fixture: 'zone-id', label: `the booked zone ${target.bookedZoneId} (ZONES_BOOKED_ZONE_ID)` } as const]
+    ? [
+        {
+          label: `the booked zone ${target.bookedZoneId} (ZONES_BOOKED_ZONE_ID)`,
+          bookedZone: async () => zoneIdOf(target.bookedZoneId)!,
+        },
+      ]
     : []),
-  ...(target.bookingHook ? [{ fixture: 'hook', label: 'a zone booked by ZONES_BOOKING_HOOK' } as const] : []),
+  ...(target.bookingHook ? [{ label: 'a zone booked by ZONES_BOOKING_HOOK', bookedZone: zoneBookedByHook }] : []),
 ];
 
 if (bookingFixtures.length === 0) {
@@ -37,15 +51,10 @@ if (bookingFixtures.length === 0) {
   });
 }
 
-ruleCases('DELETE-02', bookingFixtures, async ({ fixture }, { api, zones, target }) => {
-  let id = zoneIdOf(target.bookedZoneId);
-  if (fixture === 'hook') {
-    const zone = await zones.create();
-    id = zone.id;
-    zones.markBooked(zone.id);
-    await runBookingHook(target, target.bookingHook!, zone.id, 'ZONES_BOOKING_HOOK');
-  }
-  const before = await zones.readBack(id!);
-  expect(await api.deleteZone(id!)).toBeRefused();
+ruleCases('DELETE-02', bookingFixtures, async ({ bookedZone }, context) => {
+  const { api, zones } = context;
+  const id = await bookedZone(context);
+  const before = await zones.readBack(id);
+  expect(await api.deleteZone(id)).toBeRefused();
   await expectZoneUnchanged(api, before);
 });

@@ -63,7 +63,13 @@ export function ruleTitle(id: string): string {
   return `${id} ${ruleById(id).title}`;
 }
 
-type Check = (context: ConformanceContext) => Promise<void>;
+export type Check = (context: ConformanceContext) => Promise<void>;
+
+/** One case of a table whose cases differ in what they do, not only in their data. */
+export interface RuleCase {
+  label: string;
+  check: Check;
+}
 
 /** Labels for the Allure report, the precondition outcome, and the exchanges as an attachment. */
 async function runCheck(id: string, context: ConformanceContext, check: Check): Promise<void> {
@@ -90,15 +96,27 @@ export function ruleTest(id: string, check: Check): void {
   test(ruleTitle(id), ({ task, skip, target, api, zones }) => runCheck(id, { task, skip, target, api, zones }, check));
 }
 
-/** One rule checked over a table of cases, e.g. each status or each endpoint. */
+/**
+ * One rule checked over a table of cases: either one check run with each case's data (each status,
+ * each credential), or cases that each carry their own check (each endpoint), so no check has to
+ * branch on which case it is.
+ */
 export function ruleCases<C extends { label: string }>(
   id: string,
   cases: readonly C[],
   check: (item: C, context: ConformanceContext) => Promise<void>,
+): void;
+export function ruleCases(id: string, cases: readonly RuleCase[]): void;
+export function ruleCases(
+  id: string,
+  cases: readonly { label: string; check?: Check }[],
+  check?: (item: { label: string }, context: ConformanceContext) => Promise<void>,
 ): void {
   // A plain loop rather than test.for: its $label interpolation quotes and shortens the label.
   for (const item of cases) {
+    const run: Check | undefined = check ? (context) => check(item, context) : item.check;
+    if (run === undefined) throw new Error(`${id}: the case "${item.label}" has no check`);
     test(`${ruleTitle(id)}: ${item.label}`, ({ task, skip, target, api, zones }) =>
-      runCheck(id, { task, skip, target, api, zones }, (context) => check(item, context)));
+      runCheck(id, { task, skip, target, api, zones }, run));
   }
 }

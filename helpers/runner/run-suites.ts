@@ -7,6 +7,8 @@ import { type CollectedRun, OutcomeCollector } from './collector.ts';
 import type { TestOutcome } from './verdict.ts';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+/** The conformance suites, relative to the project root; the gallery globs the same pattern. */
+export const SUITE_FILES = 'suites/*.test.ts';
 
 export interface SuiteTarget {
   name: string;
@@ -46,7 +48,7 @@ export async function runSuites(targets: readonly SuiteTarget[], options: SuiteR
     test: {
       name: target.name,
       root: projectRoot,
-      include: options.include ?? ['suites/*.test.ts'],
+      include: options.include ?? [SUITE_FILES],
       setupFiles: options.allure ? ['allure-vitest/setup'] : [],
       provide: { zonesTarget: target.config, runId: options.runId, ledgerPath: target.ledgerPath },
       testTimeout: timeout,

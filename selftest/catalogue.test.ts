@@ -1,0 +1,154 @@
+// The rule catalogue and everything kept beside it, checked from the files alone, in a second and
+// without a target: adding a rule is one catalogue entry, one test and one mutant, and any other
+// place that has to follow either is written from the catalogue or fails here saying what to do.
+// Whether the test and the mutant really work, the gallery says (selftest/gallery.test.ts).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { rules, SPEC_VERSION } from '../helpers/rules.ts';
+import { SUITE_FILES } from '../helpers/runner/run-suites.ts';
+import { faults } from '../reference/faults.ts';
+import { RULE_TABLE_COMMAND, withRuleTable } from './catalogue/rule-table.ts';
+import { readSections, ruleSourceProblems, SPEC_PATH } from './catalogue/spec-sections.ts';
+import { projectRoot } from './run-node.ts';
+
+const read = (path: string) => readFileSync(join(projectRoot, path), 'utf8');
+const mustIds = rules.filter((rule) => rule.level === 'must').map((rule) => rule.id);
+
+/** The files named, and the files with one of the extensions under the folders named. */
+function textFiles(paths: readonly string[], extensions = ['.md', '.ts']): string[] {
+  return paths.flatMap((path) => {
+    const full = join(projectRoot, path);
+    if (!existsSync(full)) return [];
+    if (!statSync(full).isDirectory()) return [path];
+    return readdirSync(full, { recursive: true, encoding: 'utf8' })
+      .filter((name) => extensions.some((extension) => name.endsWith(extension)))
+      .map((name) => join(path, name));
+  });
+}
+
+/** What the maintainers write: the docs and the code, never node_modules or reports. */
+const MAINTAINED = [
+  'README.md',
+  'CONTRIBUTING.md',
+  '.env.example',
+  'docs',
+  'bin',
+  'helpers',
+  'suites',
+  'reference',
+  'selftest',
+];
+const families = [...new Set(rules.map((rule) => rule.id.split('-')[0]))].join('|');
+
+/** The ids of the catalogue's families that a text names, a range such as CREATE-01…03 as each of its ids. */
+function idsNamedIn(text: string): string[] {
+  const named = new RegExp(`\\b(${families})-(\\d{2})(?:…(\\d{2}))?\\b`, 'g');
+  return [...text.matchAll(named)].flatMap(([, family, from, to]) => {
+    const ids = [];
+    for (let n = Number(from); n <= Number(to ?? from); n += 1) ids.push(`${family}-${String(n).padStart(2, '0')}`);
+    return ids;
+  });
+}
+
+describe('the specification', () => {
+  const sections = readSections(read(SPEC_PATH));
+
+  test("every rule's source names a section of it, and a MUST rule rests on nothing else", () => {
+    expect(rules.flatMap((rule) => ruleSourceProblems(rule, sections))).toEqual([]);
+  });
+
+  test('the source check finds a heading, an item or a quote that the specification lacks', () => {
+    const problems = (source: string, level = 'must') => ruleSourceProblems({ id: 'X', level, source }, sections);
+    expect(
+      problems('Endpoints rule 4; Versioning 1-2; Authentication 1: a request without it is not a valid call'),
+    ).toEqual([]);
+    expect(problems('Zone fields: status')).toEqual([expect.stringContaining('names no heading')]);
+    expect(problems('Versioning 1-3')).toEqual([expect.stringContaining('Versioning has no numbered item 3')]);
+    expect(problems('Errors 1: answered 422')).toEqual([expect.stringContaining('"answered 422" is not in Errors 1')]);
+    expect(problems('profile: 201 create')).toEqual([expect.stringContaining('a MUST needs the specification')]);
+    expect(problems('profile: 201 create', 'should')).toEqual([]);
+  });
+
+  test('the README names it by its title and version and links the copy in docs/', () => {
+    const named = `${/^# (.+)$/m.exec(read(SPEC_PATH))?.[1]}, API version ${SPEC_VERSION}`;
+    const readme = read('README.md');
+    expect(readme.includes(named), `README.md does not say "${named}"`).toBe(true);
+    expect(readme.includes(`](${SPEC_PATH})`), `README.md does not link ${SPEC_PATH}`).toBe(true);
+  });
+});
+
+describe('written from the catalogue', () => {
+  test(`the README's rule table is the catalogue's (regenerate with ${RULE_TABLE_COMMAND})`, () => {
+    const readme = read('README.md');
+    expect(readme, `README.md's rule table is stale: run ${RULE_TABLE_COMMAND}`).toBe(withRuleTable(readme));
+  });
+
+  test('docs/kill-matrix.md has a row for every mutant and a column for every MUST rule (regenerate with npm run killmatrix)', () => {
+    const lines = read('docs/kill-matrix.md').split('\n');
+    const header = lines.indexOf(`| mutant | declares | ${mustIds.join(' | ')} |`);
+    const table = lines.slice(header + 2, lines.indexOf('', header));
+    const rows = table.map((row) => row.split(' | ').slice(0, 2).join(' | '));
+    expect(
+      header >= 0 ? rows : [],
+      'docs/kill-matrix.md is stale: run npm run killmatrix (it runs the whole gallery)',
+    ).toEqual(faults.map((fault) => `| ${fault.name} | ${fault.breaks.join(', ')}`));
+  });
+});
+
+describe('checked against the catalogue', () => {
+  test('every rule has a test in suites/', () => {
+    const tested = new Set(
+      textFiles(['suites']).flatMap((file) =>
+        [...read(file).matchAll(/\brule(?:Test|Cases)\(\s*'([A-Z]+-\d{2})'/g)].map((match) => match[1]!),
+      ),
+    );
+    const untested = rules.filter((rule) => !tested.has(rule.id));
+    expect(untested.map((rule) => `${rule.id} has no ruleTest or ruleCases in suites/`)).toEqual([]);
+  });
+
+  test('the launcher and the gallery run every file in suites/, by the same pattern', () => {
+    expect(read('selftest/gallery/all-suites.gallery.ts')).toContain(`import.meta.glob('../../${SUITE_FILES}'`);
+    // A file the pattern misses would be a suite that never runs, or a helper in the wrong folder.
+    const missed = readdirSync(join(projectRoot, 'suites'), { recursive: true, encoding: 'utf8' }).filter(
+      (name) => !/^[^/]+\.test\.ts$/.test(name),
+    );
+    expect(missed, `files in suites/ that ${SUITE_FILES} does not run`).toEqual([]);
+  });
+
+  test('every MUST rule has at least one mutant in reference/faults.ts that breaks it', () => {
+    const aimed = new Set(faults.flatMap((fault) => fault.breaks));
+    expect(mustIds.filter((id) => !aimed.has(id)).map((id) => `${id} has no mutant`)).toEqual([]);
+  });
+
+  test('every mutant declares only MUST rules of the catalogue', () => {
+    const strays = faults.flatMap((fault) =>
+      fault.breaks.filter((id) => !mustIds.includes(id)).map((id) => `${fault.name} declares ${id}`),
+    );
+    expect(strays).toEqual([]);
+  });
+
+  test('every rule id named in the docs and the code is in the catalogue', () => {
+    const known = new Set(rules.map((rule) => rule.id));
+    const unknown = textFiles(MAINTAINED).flatMap((file) =>
+      idsNamedIn(read(file))
+        .filter((id) => !known.has(id))
+        .map((id) => `${file} names ${id}`),
+    );
+    expect(unknown).toEqual([]);
+  });
+
+  test('every relative link in the docs points at a file of the repository', () => {
+    const broken = textFiles(['README.md', 'CONTRIBUTING.md', 'docs'], ['.md']).flatMap((file) =>
+      [...read(file).matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((match) => match[1]!)
+        .filter((target) => !/^([a-z]+:|#)/.test(target))
+        .filter((target) => {
+          const path = resolve(dirname(join(projectRoot, file)), decodeURI(target.split('#')[0]!));
+          return relative(projectRoot, path).startsWith('..') || !existsSync(path);
+        })
+        .map((target) => `${file} links ${target}`),
+    );
+    expect(broken).toEqual([]);
+  });
+});
