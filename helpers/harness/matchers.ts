@@ -1,6 +1,6 @@
 // Assertions that speak the rules' language and carry the evidence: every failure shows the
 // request and the answer behind it, so a reader sees what broke without re-running anything.
-import { expect, inject } from 'vitest';
+import { type expect, inject } from 'vitest';
 import type { Answer, ListAnswer } from '../target/client.ts';
 import { formatAnswers } from '../target/evidence.ts';
 import { canonicalJson } from '../target/json.ts';
@@ -58,7 +58,8 @@ function describeValue(value: unknown): string {
   return value === undefined ? 'nothing' : canonicalJson(value);
 }
 
-expect.extend({
+/** What the setup file registers (helpers/harness/register-matchers.ts), typed as expect.extend takes it. */
+export const zoneMatchers: Parameters<typeof expect.extend>[0] = {
   toBeRefused(received: Answer) {
     const pass = received.status >= 400 && received.status <= 499;
     return verdict(pass, this.isNot, 'a refusal (4xx)', statusText(received), received);
@@ -129,4 +130,4 @@ expect.extend({
       ...received.pages,
     );
   },
-});
+};
