@@ -111,9 +111,12 @@ test('a sign-in page is named as what came back, in the list reason and in the e
   });
   const { api } = client(shop.url);
   const list = await api.listZones();
-  expect(list.zones).toMatch(
-    /^the body is HTML, not JSON \(text\/html; charset=utf-8\), beginning "<!DOCTYPE html><html><head><title>Sign in.*a sign-in page\?/,
-  );
+  expect(list.read).toEqual({
+    ok: false,
+    problem: expect.stringMatching(
+      /^the body is HTML, not JSON \(text\/html; charset=utf-8\), beginning "<!DOCTYPE html><html><head><title>Sign in.*a sign-in page\?/,
+    ),
+  });
   expect(formatExchange(list.exchange)).toMatch(
     /< 200 text\/html; charset=utf-8 \(\d+ ms\)\n {2}\[the body is HTML, not JSON/,
   );

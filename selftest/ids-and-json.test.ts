@@ -3,15 +3,24 @@
 import { expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import { canonicalJson, jsonEqual, parseJson, stringifyJson } from '../helpers/target/json.ts';
-import { readZone, readZoneList, wrapZone, zoneIdOf } from '../helpers/target/records.ts';
+import {
+  readZone,
+  readZoneList,
+  wrapZone,
+  type ZoneRead,
+  type ZonesRead,
+  zoneIdOf,
+} from '../helpers/target/records.ts';
 
 const wrapped = readTargetConfig({});
 const bare = readTargetConfig({ ZONES_ENVELOPE: 'bare', ZONES_ID_FIELD: 'zone_id' });
+/** The id read, or why none was: a failed read shows its problem in the assertion. */
+const idText = (read: ZoneRead) => (read.ok ? read.zone.id.text : read.problem);
+const idTexts = (read: ZonesRead) => (read.ok ? read.zones.map((zone) => zone.id.text) : read.problem);
 
 test('an id above 2^53 is read and written back with every digit', () => {
   const text = '{"zone":{"id":9007199254740993,"name":"n","coverage":{},"status":"draft"}}';
-  const zone = readZone(wrapped, parseJson(text));
-  expect(typeof zone === 'string' ? zone : zone.id.text).toBe('9007199254740993');
+  expect(idText(readZone(wrapped, parseJson(text)))).toBe('9007199254740993');
   // What plain JSON.parse would have done, and why the suite does not use it for bodies:
   expect(String(JSON.parse(text).zone.id)).toBe('9007199254740992');
   expect(stringifyJson(parseJson(text))).toBe(text);
@@ -31,39 +40,39 @@ test('unusable ids are refused rather than guessed', () => {
 
 test('a bare list with another id field is read', () => {
   const zones = readZoneList(bare, parseJson('[{"zone_id":"a","name":"x","coverage":1,"status":"draft"}]'));
-  expect(typeof zones === 'string' ? zones : zones.map((z) => z.id.text)).toEqual(['a']);
+  expect(idTexts(zones)).toEqual(['a']);
 });
 
 test('a list in the wrong envelope is reported, not half-read', () => {
-  expect(readZoneList(wrapped, parseJson('[]'))).toMatch(/no "zones" array/);
-  expect(readZoneList(bare, parseJson('{"zones":[]}'))).toMatch(/not an array/);
-  expect(readZoneList(wrapped, parseJson('{"zones":[{"name":"no id"}]}'))).toMatch(/item 0.*"id"/);
+  expect(idTexts(readZoneList(wrapped, parseJson('[]')))).toMatch(/no "zones" array/);
+  expect(idTexts(readZoneList(bare, parseJson('{"zones":[]}')))).toMatch(/not an array/);
+  expect(idTexts(readZoneList(wrapped, parseJson('{"zones":[{"name":"no id"}]}')))).toMatch(/item 0.*"id"/);
 });
 
 test('envelope keys may be dotted paths, and 64-bit ids inside them keep every digit', () => {
   const nested = readTargetConfig({ ZONES_ZONE_KEY: 'data', ZONES_LIST_KEY: 'data.items', ZONES_ID_FIELD: 'zone_id' });
   const one = readZone(nested, parseJson('{"data":{"zone_id":18446744073709551615,"name":"n"}}'));
-  expect(typeof one === 'string' ? one : one.id.text).toBe('18446744073709551615');
+  expect(idText(one)).toBe('18446744073709551615');
   const list = readZoneList(
     nested,
     parseJson('{"data":{"items":[{"zone_id":9007199254740993},{"zone_id":9007199254740992}]},"meta":{}}'),
   );
-  expect(typeof list === 'string' ? list : list.map((zone) => zone.id.text)).toEqual([
-    '9007199254740993',
-    '9007199254740992',
-  ]);
+  expect(idTexts(list)).toEqual(['9007199254740993', '9007199254740992']);
 });
 
 test('a body without the configured key is reported naming the key looked for', () => {
   const nested = readTargetConfig({ ZONES_ZONE_KEY: 'data.zone', ZONES_LIST_KEY: 'data.items' });
-  expect(readZone(nested, parseJson('{"data":{"id":1}}'))).toBe('the body has no "data.zone" object');
-  expect(readZone(nested, parseJson('{"zone":{"id":1}}'))).toBe('the body has no "data.zone" object');
-  expect(readZoneList(nested, parseJson('{"data":[{"id":1}]}'))).toBe('the body has no "data.items" array');
-  expect(readZoneList(nested, parseJson('{"data":{"items":{"id":1}}}'))).toBe('the body has no "data.items" array');
+  const noZone = { ok: false, problem: 'the body has no "data.zone" object' };
+  const noItems = { ok: false, problem: 'the body has no "data.items" array' };
+  expect(readZone(nested, parseJson('{"data":{"id":1}}'))).toEqual(noZone);
+  expect(readZone(nested, parseJson('{"zone":{"id":1}}'))).toEqual(noZone);
+  expect(readZoneList(nested, parseJson('{"data":[{"id":1}]}'))).toEqual(noItems);
+  expect(readZoneList(nested, parseJson('{"data":{"items":{"id":1}}}'))).toEqual(noItems);
   // A key is looked up among the body's own members, never on Object's prototype.
-  expect(readZone(readTargetConfig({ ZONES_ZONE_KEY: 'constructor' }), parseJson('{}'))).toBe(
-    'the body has no "constructor" object',
-  );
+  expect(readZone(readTargetConfig({ ZONES_ZONE_KEY: 'constructor' }), parseJson('{}'))).toEqual({
+    ok: false,
+    problem: 'the body has no "constructor" object',
+  });
 });
 
 test('create and update bodies are wrapped under the zone key, nested for a dotted key', () => {

@@ -61,8 +61,7 @@ const records = (ids: (number | string)[]) =>
         `{"id":${typeof id === 'number' ? id : JSON.stringify(id)},"name":"z${id}","coverage":{},"status":"draft"}`,
     )
     .join(',');
-const idsOf = (list: ListAnswer) =>
-  typeof list.zones === 'string' ? list.zones : list.zones.map((zone) => zone.id.text);
+const idsOf = (list: ListAnswer) => (list.read.ok ? list.read.zones.map((zone) => zone.id.text) : list.read.problem);
 const ZONES = [1, 2, 3, 4, 5, 6, 7];
 
 test('page numbers: every page is read, with the filter on each, until a page brings nothing', async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { Ledger, readLedger } from '../helpers/ownership/ledger.ts';
-import { type Exchange, OwnershipError, ZonesClient } from '../helpers/target/client.ts';
+import { type Exchange, type ListAnswer, OwnershipError, ZonesClient } from '../helpers/target/client.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 
 let reference: RunningReference;
@@ -40,18 +40,19 @@ test('a PUT or DELETE on a zone the run did not create is refused without a requ
   await expect(api.deleteZone({ text: foreignId })).rejects.toThrow(OwnershipError);
   expect(sent).toEqual([]);
   const list = await api.listZones();
-  expect(typeof list.zones !== 'string' && list.zones.find((z) => z.id.text === foreignId)?.name).toBe('not-ours');
+  expect(list.read.ok && list.read.zones.find((z) => z.id.text === foreignId)?.name).toBe('not-ours');
 });
 
 test('a zone the run created is in the ledger before the create call returns, and may be changed', async () => {
   const { api, ledger } = clientWith();
   const answer = await api.createZone({ name: 'ours', coverage: {} });
-  if (typeof answer.zone === 'string') throw new Error(answer.zone);
+  if (!answer.read.ok) throw new Error(answer.read.problem);
+  const { zone } = answer.read;
   expect(readLedger(ledger.path)).toEqual([
-    expect.objectContaining({ event: 'created', id: answer.zone.id.text, name: 'ours' }),
+    expect.objectContaining({ event: 'created', id: zone.id.text, name: 'ours' }),
   ]);
-  expect((await api.updateZone(answer.zone.id, { name: 'ours-renamed', coverage: {} })).status).toBe(200);
-  expect((await api.deleteZone(answer.zone.id)).status).toBe(200);
+  expect((await api.updateZone(zone.id, { name: 'ours-renamed', coverage: {} })).status).toBe(200);
+  expect((await api.deleteZone(zone.id)).status).toBe(200);
   expect(readLedger(ledger.path).map((e) => e.event)).toEqual(['created', 'deleted']);
 });
 
@@ -82,12 +83,11 @@ test("a zone listed under this run's unique name at an id the run had deleted is
   ledger.recordDeleted(foreignId);
   const list = await api.listZones();
   // Pretend the shop gave the deleted id to our next create: the list shows it under our new name.
-  const renamed = {
+  const renamed: ListAnswer = {
     ...list,
-    zones:
-      typeof list.zones === 'string'
-        ? []
-        : list.zones.map((z) => (z.id.text === foreignId ? { ...z, name: 'zc-again' } : z)),
+    read: list.read.ok
+      ? { ok: true, zones: list.read.zones.map((z) => (z.id.text === foreignId ? { ...z, name: 'zc-again' } : z)) }
+      : list.read,
   };
   expect(api.adoptFrom(renamed, 'zc-again').map((z) => z.id.text)).toEqual([foreignId]);
   expect(ledger.isDeleted(foreignId)).toBe(false);

@@ -23,19 +23,19 @@ ruleTest('CREATE-02', async ({ api, zones }) => {
   const answer = await api.createZone({ name, coverage: zones.coverage(0) });
   expect(answer).toSucceed();
   // The answer need not show a status (shapes are not shown), but if it does, it must be draft.
-  if (typeof answer.zone !== 'string' && answer.zone.status !== undefined) {
-    expect(answer.zone.status, `the create answer shows another status\n\n${formatAnswers(answer)}`).toBe('draft');
+  if (answer.read.ok && answer.read.zone.status !== undefined) {
+    expect(answer.read.zone.status, `the create answer shows another status\n\n${formatAnswers(answer)}`).toBe('draft');
   }
   await expectZoneShown(api, await createdId(zones, answer, name), { status: 'draft' });
 });
 
 /** The new zone's id: from the answer, or, when the answer shows no zone, from the list by its unique name. */
 async function createdId(zones: OwnZones, answer: ZoneAnswer, name: string): Promise<ZoneId> {
-  if (typeof answer.zone !== 'string') return answer.zone.id;
+  if (answer.read.ok) return answer.read.zone.id;
   const found = await zones.adoptByName(name);
   expect(
     found.length,
-    `the create answer shows no zone (${answer.zone}) and the list holds ${found.length} zones named ${name}\n\n${formatAnswers(answer)}`,
+    `the create answer shows no zone (${answer.read.problem}) and the list holds ${found.length} zones named ${name}\n\n${formatAnswers(answer)}`,
   ).toBe(1);
   return found[0]!.id;
 }
@@ -53,10 +53,10 @@ ruleCases(
       isSuccess(answer) || isRefusal(answer),
       `expected success or a refusal, got ${answer.status}\n\n${formatAnswers(answer)}`,
     ).toBe(true);
-    if (isSuccess(answer) && typeof answer.zone !== 'string' && answer.zone.status !== undefined) {
+    if (isSuccess(answer) && answer.read.ok && answer.read.zone.status !== undefined) {
       expect(
-        answer.zone.status,
-        `the create answer shows status ${String(answer.zone.status)}\n\n${formatAnswers(answer)}`,
+        answer.read.zone.status,
+        `the create answer shows status ${String(answer.read.zone.status)}\n\n${formatAnswers(answer)}`,
       ).toBe('draft');
     }
     // After a refusal nothing should appear, so wait the whole consistency window before looking.

@@ -17,8 +17,8 @@ export function filterSettingsHint(config: TargetConfig): string {
 
 /** Records of a filtered list that show another status than the one asked for. */
 export function strays(list: ListAnswer): { id: string; status: unknown }[] {
-  if (list.filter === undefined || typeof list.zones === 'string') return [];
-  return list.zones
+  if (list.filter === undefined || !list.read.ok) return [];
+  return list.read.zones
     .filter((zone) => zone.status !== undefined && zone.status !== list.filter)
     .map((zone) => ({ id: zone.id.text, status: zone.status }));
 }

@@ -1,37 +1,14 @@
-// What a list must show, as plain predicates: the matchers judge with them, and the client re-reads
-// a lagging list with them until it shows what was written (ZONES_CONSISTENCY_TIMEOUT_MS).
+// The list checks the suites call: the list is re-read until it shows what was written
+// (ZONES_CONSISTENCY_TIMEOUT_MS), then judged by the matchers; a list that is only the means of a
+// check, or a field no record shows, leaves the check not verified rather than failed.
 import { expect } from 'vitest';
 import type { TargetConfig } from '../config.ts';
 import type { ListAnswer, ZonesClient } from '../target/client.ts';
 import { formatAnswers } from '../target/evidence.ts';
-import { jsonEqual } from '../target/json.ts';
-import { describeList, filterSettingsHint } from './filter-settings.ts';
-import './matchers.ts';
+import { type ExpectedFields, listedZone, listsZone, readableZones, showsZone } from '../target/list-lookups.ts';
 import { PreconditionError } from '../target/precondition.ts';
-import { findZone, type ZoneId, type ZoneRecord } from '../target/records.ts';
-
-export interface ExpectedFields {
-  name?: unknown;
-  coverage?: unknown;
-  status?: unknown;
-}
-
-export function readableZones(list: ListAnswer): ZoneRecord[] | undefined {
-  return list.status >= 200 && list.status <= 299 && typeof list.zones !== 'string' ? list.zones : undefined;
-}
-
-export function listsZone(list: ListAnswer, id: ZoneId): boolean {
-  const zones = readableZones(list);
-  return zones !== undefined && findZone(zones, id) !== undefined;
-}
-
-export function showsZone(list: ListAnswer, id: ZoneId, fields: ExpectedFields): boolean {
-  const zone = findZone(readableZones(list) ?? [], id);
-  return (
-    zone !== undefined &&
-    (Object.keys(fields) as (keyof ExpectedFields)[]).every((key) => jsonEqual(zone[key], fields[key]))
-  );
-}
+import type { ZoneId, ZoneRecord } from '../target/records.ts';
+import { describeList, filterSettingsHint } from './filter-settings.ts';
 
 export function settableFields(zone: ZoneRecord): ExpectedFields {
   return { name: zone.name, coverage: zone.coverage, status: zone.status };
@@ -45,9 +22,9 @@ export function requireReadable(list: ListAnswer, config: TargetConfig): void {
   const why =
     list.status < 200 || list.status > 299
       ? `answered ${list.status}`
-      : typeof list.zones === 'string'
-        ? `cannot be read: ${list.zones}`
-        : undefined;
+      : list.read.ok
+        ? undefined
+        : `cannot be read: ${list.read.problem}`;
   if (why === undefined) return;
   const hint =
     list.filter !== undefined && list.status >= 400 && list.status <= 499 ? `; ${filterSettingsHint(config)}` : '';
@@ -78,7 +55,7 @@ async function readList(
 
 /** The fields of a listed zone that its list record does not show at all. */
 function unshownFields(list: ListAnswer, id: ZoneId, fields: ExpectedFields): (keyof ExpectedFields)[] {
-  const zone = findZone(readableZones(list) ?? [], id);
+  const zone = listedZone(list, id);
   return zone ? (Object.keys(fields) as (keyof ExpectedFields)[]).filter((key) => zone[key] === undefined) : [];
 }
 

@@ -1,14 +1,14 @@
 // Assertions that speak the rules' language and carry the evidence: every failure shows the
 // request and the answer behind it, so a reader sees what broke without re-running anything.
-import { expect, inject } from 'vitest';
+import { type expect, inject } from 'vitest';
 import type { Answer, ListAnswer } from '../target/client.ts';
 import { formatAnswers } from '../target/evidence.ts';
-import { canonicalJson, jsonEqual } from '../target/json.ts';
+import { canonicalJson } from '../target/json.ts';
 import { describeList, filterSettingsHint, strayHint } from './filter-settings.ts';
-import type { ExpectedFields } from './list-checks.ts';
 import './task-meta.ts';
 import { type SchemaName, validatorFor } from '../schemas.ts';
-import { findZone, type ZoneId } from '../target/records.ts';
+import { differingFields, type ExpectedFields, findZone, readableZones } from '../target/list-lookups.ts';
+import type { ZoneId } from '../target/records.ts';
 
 interface ZoneMatchers<R = unknown> {
   /** A 4xx answer. A 2xx with an error body is not a refusal, and neither is a 5xx. */
@@ -45,25 +45,21 @@ function refusedFilterHint(answer: Answer): string {
   return ` to ${describeList(inject('zonesTarget'), filter)}; ${filterSettingsHint(inject('zonesTarget'))}`;
 }
 
-function listProblem(list: ListAnswer): Result | undefined {
-  if (list.status < 200 || list.status > 299) {
-    return {
-      pass: false,
-      message: () =>
-        `expected a readable list, got status ${list.status}${refusedFilterHint(list)}\n\n${formatAnswers(list)}`,
-    };
-  }
-  if (typeof list.zones === 'string') {
-    return { pass: false, message: () => `expected a readable list, but ${list.zones}\n\n${formatAnswers(list)}` };
-  }
-  return undefined;
+/** Why a list that is not readable (see readableZones) is not, for a matcher that needs a readable one. */
+function unreadableList(list: ListAnswer): Result {
+  const why =
+    !list.read.ok && list.status >= 200 && list.status <= 299
+      ? `but ${list.read.problem}`
+      : `got status ${list.status}${refusedFilterHint(list)}`;
+  return { pass: false, message: () => `expected a readable list, ${why}\n\n${formatAnswers(list)}` };
 }
 
 function describeValue(value: unknown): string {
   return value === undefined ? 'nothing' : canonicalJson(value);
 }
 
-expect.extend({
+/** What the setup file registers (helpers/harness/register-matchers.ts), typed as expect.extend takes it. */
+export const zoneMatchers: Parameters<typeof expect.extend>[0] = {
   toBeRefused(received: Answer) {
     const pass = received.status >= 400 && received.status <= 499;
     return verdict(pass, this.isNot, 'a refusal (4xx)', statusText(received), received);
@@ -107,22 +103,21 @@ expect.extend({
     );
   },
   toListZone(received: ListAnswer, id: ZoneId) {
-    const problem = listProblem(received);
-    if (problem) return { ...problem, pass: this.isNot };
-    const zones = received.zones as Exclude<ListAnswer['zones'], string>;
+    const zones = readableZones(received);
+    if (zones === undefined) return { ...unreadableList(received), pass: this.isNot };
     const pass = findZone(zones, id) !== undefined;
     const actual = `the list has ${zones.length} zone(s)${strayHint(received, inject('zonesTarget'))}`;
     return verdict(pass, this.isNot, `the list to hold zone ${id.text}`, actual, ...received.pages);
   },
   toShowZone(received: ListAnswer, id: ZoneId, fields: ExpectedFields) {
-    const problem = listProblem(received);
-    if (problem) return { ...problem, pass: this.isNot };
-    const zone = findZone(received.zones as Exclude<ListAnswer['zones'], string>, id);
+    const zones = readableZones(received);
+    if (zones === undefined) return { ...unreadableList(received), pass: this.isNot };
+    const zone = findZone(zones, id);
     if (!zone)
       return verdict(false, this.isNot, `the list to show zone ${id.text}`, 'it is not in the list', ...received.pages);
-    const differences = (Object.keys(fields) as (keyof ExpectedFields)[])
-      .filter((key) => !jsonEqual(zone[key], fields[key]))
-      .map((key) => `${key} is ${describeValue(zone[key])} instead of ${describeValue(fields[key])}`);
+    const differences = differingFields(zone, fields).map(
+      (key) => `${key} is ${describeValue(zone[key])} instead of ${describeValue(fields[key])}`,
+    );
     const wanted = Object.entries(fields)
       .map(([key, value]) => `${key} ${describeValue(value)}`)
       .join(', ');
@@ -135,4 +130,4 @@ expect.extend({
       ...received.pages,
     );
   },
-});
+};

@@ -4,12 +4,13 @@ import { randomBytes } from 'node:crypto';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import { BOOKED_WITHOUT_HOOK, runBookingHook } from '../target/booking-hooks.ts';
-import { isRefusal, isSuccess, namedIn, type Settle, type ZoneAnswer, type ZonesClient } from '../target/client.ts';
+import { isRefusal, isSuccess, type Settle, type ZoneAnswer, type ZonesClient } from '../target/client.ts';
 import { formatAnswers } from '../target/evidence.ts';
 import { parseJson } from '../target/json.ts';
+import { findZone, listsZone, namedIn, zonesOf } from '../target/list-lookups.ts';
 import { PreconditionError } from '../target/precondition.ts';
-import { findZone, type ZoneId, type ZoneRecord } from '../target/records.ts';
-import { listsZone, requireReadable } from './list-checks.ts';
+import type { ZoneId, ZoneRecord } from '../target/records.ts';
+import { requireReadable } from './list-checks.ts';
 
 // Unique across the workers of one run: the run id, a per-process tag and a counter.
 const processTag = workerTag();
@@ -62,13 +63,15 @@ export class OwnZones {
       throw new PreconditionError(
         `could not create a zone to check with (status ${answer.status})\n${formatAnswers(answer)}`,
       );
-    let zone = typeof answer.zone === 'string' ? undefined : answer.zone;
-    if (!zone) {
+    let zone: ZoneRecord;
+    if (answer.read.ok) {
+      zone = answer.read.zone;
+    } else {
       // Twins share a name: the new zone is the one listed under it that this test did not know yet.
       const found = (await this.api.adoptByName(sent.name)).filter((candidate) => !known.has(candidate.id.text));
       if (found.length !== 1)
         throw new PreconditionError(
-          `the create answer shows no zone (${answer.zone}) and ${found.length} zones are listed under its name\n${formatAnswers(answer)}`,
+          `the create answer shows no zone (${answer.read.problem}) and ${found.length} zones are listed under its name\n${formatAnswers(answer)}`,
         );
       zone = found[0]!;
     }
@@ -155,7 +158,7 @@ export class OwnZones {
     // Finding nothing in a list that can't be read, or whose records show no names, proves nothing.
     requireReadable(list, this.api.config);
     const found = this.api.adoptFrom(list, name);
-    if (found.length === 0 && typeof list.zones !== 'string' && list.zones.some((zone) => zone.name === undefined)) {
+    if (found.length === 0 && zonesOf(list).some((zone) => zone.name === undefined)) {
       throw new PreconditionError('list records do not show names, so a zone cannot be recognised by its name');
     }
     return found;
@@ -164,7 +167,7 @@ export class OwnZones {
   /** The zone as the full list shows it now: the state every "unchanged" check compares with. */
   async readBack(id: ZoneId): Promise<ZoneRecord> {
     const list = await this.api.listZones({ settle: (l) => listsZone(l, id) });
-    const zone = typeof list.zones === 'string' ? undefined : findZone(list.zones, id);
+    const zone = findZone(zonesOf(list), id);
     if (!zone)
       throw new PreconditionError(
         `zone ${id.text} is not in the list, so its state cannot be compared\n${formatAnswers(list)}`,
@@ -204,7 +207,7 @@ export class OwnZones {
       if (answer.status === 404 || answer.status === 410) {
         // Gone already, but only trust that if the list agrees.
         const list = await this.api.listZones();
-        if (typeof list.zones !== 'string' && !findZone(list.zones, zone.id)) {
+        if (list.read.ok && !findZone(list.read.zones, zone.id)) {
           this.api.ledger.recordDeleted(zone.id.text);
           return undefined;
         }

@@ -6,7 +6,6 @@ import type { TargetConfig } from '../config.ts';
 import { ledgerAt } from '../ownership/ledger.ts';
 import { type Exchange, ZonesClient } from '../target/client.ts';
 import { formatExchange, summarizeExchange } from '../target/evidence.ts';
-import './matchers.ts';
 import './task-meta.ts';
 import { ruleById } from '../rules.ts';
 import { PreconditionError } from '../target/precondition.ts';

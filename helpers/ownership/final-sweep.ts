@@ -4,7 +4,7 @@
 import type { TargetConfig } from '../config.ts';
 import { BOOKED_WITHOUT_HOOK } from '../target/booking-hooks.ts';
 import { isSuccess, type ListAnswer, ZonesClient } from '../target/client.ts';
-import { findZone } from '../target/records.ts';
+import { findZone, zonesOf } from '../target/list-lookups.ts';
 import type { CleanupRecord } from './cleanup-record.ts';
 import { ledgerAt, readLedger, stillOwned } from './ledger.ts';
 import { runIdOfName } from './run-names.ts';
@@ -49,7 +49,7 @@ async function namedButNotOwned(api: ZonesClient, runId: string): Promise<{ id: 
   const ledger = api.ledger;
   // An id whose last word in the ledger is its delete, listed again under this run's name, came back.
   const strays = (list: ListAnswer) =>
-    (typeof list.zones === 'string' ? [] : list.zones).filter(
+    zonesOf(list).filter(
       (zone) => runIdOfName(zone.name) === runId && (!ledger.owns(zone.id.text) || ledger.isDeleted(zone.id.text)),
     );
   // A list that lags behind writes may still show what was just deleted: that is not a zone left behind.
@@ -72,7 +72,7 @@ async function deleteOne(api: ZonesClient, id: { text: string }): Promise<string
     const answer = await api.deleteZone(id);
     if (isSuccess(answer)) return undefined;
     const list = await api.listZones();
-    if (typeof list.zones !== 'string' && isSuccess(list) && !findZone(list.zones, id)) {
+    if (list.read.ok && isSuccess(list) && !findZone(list.read.zones, id)) {
       api.ledger.recordDeleted(id.text);
       return undefined;
     }

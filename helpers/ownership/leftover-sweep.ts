@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { CannotRunError } from '../runner/preflight.ts';
 import { isSuccess, type ListAnswer, ZonesClient } from '../target/client.ts';
-import { findZone, type ZoneRecord } from '../target/records.ts';
+import { findZone } from '../target/list-lookups.ts';
+import type { ZoneRecord } from '../target/records.ts';
 import { type Ledger, type LedgerEvent, ledgerAt, readLedger, stillOwned } from './ledger.ts';
 import { runIdOfName, runStartOfName } from './run-names.ts';
 
@@ -50,12 +51,12 @@ export async function planSweep(
   } catch (error) {
     throw new CannotRunError(`cannot reach the target at ${reader.collectionUrl()}: ${(error as Error).message}`);
   }
-  if (!isSuccess(list) || typeof list.zones === 'string') {
+  if (!isSuccess(list) || !list.read.ok) {
     throw new CannotRunError(
-      `cannot read the zone list at ${reader.collectionUrl()} (status ${list.status}${typeof list.zones === 'string' ? `, ${list.zones}` : ''})`,
+      `cannot read the zone list at ${reader.collectionUrl()} (status ${list.status}${list.read.ok ? '' : `, ${list.read.problem}`})`,
     );
   }
-  const zones: ZoneRecord[] = list.zones;
+  const zones: ZoneRecord[] = list.read.zones;
   const candidates = new Map<string, SweepCandidate>();
   for (const path of options.ledgers) {
     for (const [id, name] of stillOwned(readLedger(path), config.baseUrl)) {

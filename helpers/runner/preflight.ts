@@ -16,6 +16,7 @@ import {
   type ZonesClient,
 } from '../target/client.ts';
 import { parseJson } from '../target/json.ts';
+import { findZone, namedIn, zonesOf } from '../target/list-lookups.ts';
 import { PreconditionError } from '../target/precondition.ts';
 import { isRedirect, redirectedList, unreachable } from '../target/reach.ts';
 import { SETTABLE_FIELDS, type ZoneId, zoneIdOf, zoneItem } from '../target/records.ts';
@@ -55,7 +56,7 @@ export async function preflight(api: ZonesClient, options: PreflightOptions): Pr
       `GET ${list.exchange.url} answered ${list.status} with an empty body, so no list came back; check ZONES_BASE_URL and the way to the shop`,
     );
   }
-  if (isSuccess(list) && typeof list.zones === 'string') {
+  if (isSuccess(list) && !list.read.ok) {
     // What the answer holds instead, so that the right key can be read off the message.
     const members =
       list.body !== null && typeof list.body === 'object' && !Array.isArray(list.body)
@@ -64,7 +65,7 @@ export async function preflight(api: ZonesClient, options: PreflightOptions): Pr
     const fields = list.items.length > 0 ? `; its records have the fields ${fieldNames(list.items[0]!)}` : members;
     const key = config.envelope === 'wrapped' ? `, ZONES_LIST_KEY=${config.listKey}` : '';
     throw new CannotRunError(
-      `the zone list at ${api.collectionUrl()} cannot be read with ZONES_ENVELOPE=${config.envelope}${key} and ZONES_ID_FIELD=${config.idField}: ${list.zones}${fields}`,
+      `the zone list at ${api.collectionUrl()} cannot be read with ZONES_ENVELOPE=${config.envelope}${key} and ZONES_ID_FIELD=${config.idField}: ${list.read.problem}${fields}`,
     );
   }
   // Any other answer (405, 5xx...) is the shop's to answer for: the rules judge it, PATH-01 first.
@@ -104,30 +105,30 @@ async function proveCreate(api: ZonesClient, name: string, options: PreflightOpt
   if (!isSuccess(created)) return void (await removeByName(api, name));
 
   let id: ZoneId;
-  if (typeof created.zone !== 'string') {
-    id = created.zone.id;
+  if (created.read.ok) {
+    id = created.read.zone.id;
   } else {
     // The answer shows no zone with an id (the shapes are not shown): the list, by its unique name.
     const found = await api.listZones({ settle: (l) => namedItem(l, name) !== undefined });
     const listed = namedItem(found, name);
-    const zone = typeof found.zones === 'string' ? undefined : found.zones.find((z) => z.name === name);
+    const zone = namedIn(found, name)[0];
     if (!zone && listed !== undefined) return stopForIdField(api, name, 'the listed zone', listed);
     const item = zoneItem(config, created.body);
-    if (!zone && typeof item !== 'string') return stopForIdField(api, name, "the create answer's zone", item);
+    if (!zone && item.ok) return stopForIdField(api, name, "the create answer's zone", item.item);
     // Not listed at all: CREATE-01 will say so, and there is nothing to delete.
     if (!zone) return;
     id = zone.id;
   }
 
   const readBack = await api.listZones({
-    settle: (l) => typeof l.zones !== 'string' && l.zones.some((z) => z.id.text === id.text),
+    settle: (l) => findZone(zonesOf(l), id) !== undefined,
   });
-  if (isSuccess(readBack) && typeof readBack.zones === 'string') {
+  if (isSuccess(readBack) && !readBack.read.ok) {
     const listed = namedItem(readBack, name);
     return stopForIdField(api, name, 'the listed zone', listed ?? readBack.items[0] ?? {});
   }
-  if (typeof readBack.zones !== 'string' && !readBack.zones.some((z) => z.id.text === id.text)) {
-    const underOtherId = readBack.zones.find((z) => z.name === name);
+  if (readBack.read.ok && !findZone(readBack.read.zones, id)) {
+    const underOtherId = namedIn(readBack, name)[0];
     if (underOtherId) {
       await stop(
         new CannotRunError(

@@ -9,6 +9,8 @@ import type { TestOutcome } from './verdict.ts';
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 /** The conformance suites, relative to the project root; the gallery globs the same pattern. */
 export const SUITE_FILES = 'suites/*.test.ts';
+/** Registers the zone matchers in each worker, before any suite file runs. */
+const MATCHERS_SETUP = fileURLToPath(new URL('../harness/register-matchers.ts', import.meta.url));
 
 export interface SuiteTarget {
   name: string;
@@ -49,7 +51,8 @@ export async function runSuites(targets: readonly SuiteTarget[], options: SuiteR
       name: target.name,
       root: projectRoot,
       include: options.include ?? [SUITE_FILES],
-      setupFiles: options.allure ? ['allure-vitest/setup'] : [],
+      // Allure's setup first: it wraps expect.extend, so the matchers registered after it are recorded like vitest's own.
+      setupFiles: [...(options.allure ? ['allure-vitest/setup'] : []), MATCHERS_SETUP],
       provide: { zonesTarget: target.config, runId: options.runId, ledgerPath: target.ledgerPath },
       testTimeout: timeout,
       hookTimeout: timeout,

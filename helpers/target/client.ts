@@ -6,9 +6,20 @@ import type { TargetConfig } from '../config.ts';
 import type { Ledger } from '../ownership/ledger.ts';
 import { readBodyWithin } from './body-limits.ts';
 import { JsonTooDeepError, parseJson, stringifyJson } from './json.ts';
+import { findZone, namedIn } from './list-lookups.ts';
 import { isPastLastPage, nextPageUrl, startListWalk } from './paging.ts';
 import { PreconditionError } from './precondition.ts';
-import { findZone, listItems, readZone, toZoneRecords, wrapZone, type ZoneId, type ZoneRecord } from './records.ts';
+import {
+  listItems,
+  readZone,
+  toZoneRecords,
+  unreadable,
+  wrapZone,
+  type ZoneId,
+  type ZoneRead,
+  type ZoneRecord,
+  type ZonesRead,
+} from './records.ts';
 import { sleep, throttleFor } from './throttle.ts';
 import { dispatcherFor } from './transport.ts';
 import { errorCodeOf, isCertificateCode } from './trust.ts';
@@ -46,7 +57,7 @@ export interface Answer {
 
 export interface ListAnswer extends Answer {
   /** The zones of every page, or why the answer could not be read as a list. */
-  zones: ZoneRecord[] | string;
+  read: ZonesRead;
   pages: Answer[];
   /** The status the list was filtered by, if it was. */
   filter?: string;
@@ -57,7 +68,8 @@ export interface ListAnswer extends Answer {
 }
 
 export interface ZoneAnswer extends Answer {
-  zone: ZoneRecord | string;
+  /** The zone the answer shows, or why it shows none. */
+  read: ZoneRead;
 }
 
 export class OwnershipError extends Error {
@@ -193,14 +205,14 @@ export class ZonesClient {
         break;
       }
       const pageItems = listItems(this.config, page.body);
-      if (typeof pageItems === 'string') {
-        problem = pageItems;
+      if (!pageItems.ok) {
+        problem = pageItems.problem;
         break;
       }
-      items.push(...pageItems);
-      const read = toZoneRecords(this.config, pageItems);
-      if (typeof read === 'string') {
-        problem ??= read;
+      items.push(...pageItems.items);
+      const read = toZoneRecords(this.config, pageItems.items);
+      if (!read.ok) {
+        problem ??= read.problem;
         // Records whose ids can't be read still count as read. A Link header still says where the list
         // goes on, so the walk does, and what the shop holds is known whole (preflight proves with it
         // which zone is ours when ZONES_ID_FIELD is wrong); the other walks need the ids.
@@ -208,7 +220,7 @@ export class ZonesClient {
         whole = next === undefined && this.config.paging === 'link';
         continue;
       }
-      const step = walk({ url: next, body: page.body, link: page.exchange.responseHeaders.link, zones: read });
+      const step = walk({ url: next, body: page.body, link: page.exchange.responseHeaders.link, zones: read.zones });
       zones.push(...step.zones);
       next = step.next;
       if (next === undefined) whole = true;
@@ -218,7 +230,7 @@ export class ZonesClient {
     return {
       ...last,
       pages,
-      zones: problem ?? zones,
+      read: problem === undefined ? { ok: true, zones } : unreadable(problem),
       filter: options.status,
       items,
       itemsWhole: whole || pastLastPage,
@@ -234,15 +246,15 @@ export class ZonesClient {
       if (error instanceof TransportError && typeof fields.name === 'string') await this.adoptByName(fields.name);
       throw error;
     }
-    const zone = readZone(this.config, answer.body);
+    const read = readZone(this.config, answer.body);
     // Whatever credential was used: a zone that exists because of us is ours to clean up.
-    if (isSuccess(answer) && typeof zone !== 'string') {
-      this.recordMade(zone.id, String(fields.name));
+    if (isSuccess(answer) && read.ok) {
+      this.recordMade(read.zone.id, String(fields.name));
     } else if (isSuccess(answer) && typeof fields.name === 'string') {
       // A success that shows no zone still made one: find it by its unique name.
       await this.adoptByName(fields.name);
     }
-    return { ...answer, zone };
+    return { ...answer, read };
   }
 
   async updateZone(id: ZoneId, fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
@@ -252,7 +264,7 @@ export class ZonesClient {
     // A PUT that succeeds on an id this run deleted has made the zone anew (a "create or replace"
     // PUT): it exists because of us, so it is ours to remove.
     if (wasDeleted && isSuccess(answer)) this.recordMade(id, String(fields.name));
-    return { ...answer, zone: readZone(this.config, answer.body) };
+    return { ...answer, read: readZone(this.config, answer.body) };
   }
 
   async deleteZone(id: ZoneId, auth: AuthMode = 'valid'): Promise<Answer> {
@@ -294,9 +306,9 @@ export class ZonesClient {
     // ids): it is written to again only while the list shows no zone under it.
     if (this.options.ledger.isDeleted(id.text)) {
       const list = await this.listZones();
-      if (typeof list.zones === 'string' || findZone(list.zones, id)) {
+      if (!list.read.ok || findZone(list.read.zones, id)) {
         throw new PreconditionError(
-          `zone ${id.text} was deleted by this run, and the list ${typeof list.zones === 'string' ? 'cannot be read' : 'shows a zone under that id again'}; it is left alone`,
+          `zone ${id.text} was deleted by this run, and the list ${list.read.ok ? 'shows a zone under that id again' : 'cannot be read'}; it is left alone`,
         );
       }
     }
@@ -494,10 +506,6 @@ export function forgedToken(token: string): string {
           ? '_'
           : '-';
   return `${token.slice(0, -1)}${other}`;
-}
-
-export function namedIn(list: ListAnswer, name: string): ZoneRecord[] {
-  return typeof list.zones === 'string' ? [] : list.zones.filter((zone) => zone.name === name);
 }
 
 /** No whole answer came within the request's time limit (as opposed to a refused or dropped connection). */

@@ -18,6 +18,24 @@ export interface ZoneRecord {
   raw: Record<string, unknown>;
 }
 
+/** Why an answer could not be read as what it should hold, in words a failure message can show. */
+export interface Unreadable {
+  ok: false;
+  problem: string;
+}
+
+/** An answer read as what it should hold (under `Key`), or why it could not be. */
+export type Read<Key extends string, Value> = ({ ok: true } & Record<Key, Value>) | Unreadable;
+
+/** The zone of a create or update answer. */
+export type ZoneRead = Read<'zone', ZoneRecord>;
+/** The zones of a list answer. */
+export type ZonesRead = Read<'zones', ZoneRecord[]>;
+
+export function unreadable(problem: string): Unreadable {
+  return { ok: false, problem };
+}
+
 export function zoneIdOf(value: unknown): ZoneId | undefined {
   if (typeof value === 'string' && value !== '') return { text: value };
   if (typeof value === 'number' && Number.isSafeInteger(value)) return { text: String(value) };
@@ -41,52 +59,54 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** The zone object of a create or update answer, as the shop wrote it, or why there is none. */
-export function zoneItem(config: TargetConfig, body: unknown): Record<string, unknown> | string {
+export function zoneItem(config: TargetConfig, body: unknown): Read<'item', Record<string, unknown>> {
   // Not JSON at all: say what it is, rather than blame the envelope settings.
-  if (body instanceof NotJsonBody) return body.why;
+  if (body instanceof NotJsonBody) return unreadable(body.why);
   const record = asObject(config.envelope === 'wrapped' ? valueAtPath(body, config.zoneKey) : body);
   if (!record)
-    return config.envelope === 'wrapped'
-      ? `the body has no "${config.zoneKey}" object`
-      : 'the body is not a zone object';
-  return record;
+    return unreadable(
+      config.envelope === 'wrapped' ? `the body has no "${config.zoneKey}" object` : 'the body is not a zone object',
+    );
+  return { ok: true, item: record };
 }
 
 /** The zone objects of a list answer, as the shop wrote them, or why they could not be read. */
-export function listItems(config: TargetConfig, body: unknown): Record<string, unknown>[] | string {
-  if (body instanceof NotJsonBody) return body.why;
+export function listItems(config: TargetConfig, body: unknown): Read<'items', Record<string, unknown>[]> {
+  if (body instanceof NotJsonBody) return unreadable(body.why);
   const list = config.envelope === 'wrapped' ? valueAtPath(body, config.listKey) : body;
   if (!Array.isArray(list))
-    return config.envelope === 'wrapped' ? `the body has no "${config.listKey}" array` : 'the body is not an array';
+    return unreadable(
+      config.envelope === 'wrapped' ? `the body has no "${config.listKey}" array` : 'the body is not an array',
+    );
   const items: Record<string, unknown>[] = [];
   for (const [index, item] of list.entries()) {
     const record = asObject(item);
-    if (!record) return `list item ${index} is not an object`;
+    if (!record) return unreadable(`list item ${index} is not an object`);
     items.push(record);
   }
-  return items;
+  return { ok: true, items };
 }
 
 /** The zone record of a create or update answer, or why it could not be read. */
-export function readZone(config: TargetConfig, body: unknown): ZoneRecord | string {
-  const item = zoneItem(config, body);
-  return typeof item === 'string' ? item : toZoneRecord(config, item);
+export function readZone(config: TargetConfig, body: unknown): ZoneRead {
+  const read = zoneItem(config, body);
+  return read.ok ? toZoneRecord(config, read.item) : read;
 }
 
 /** The zone records of a list answer, or why they could not be read. */
-export function readZoneList(config: TargetConfig, body: unknown): ZoneRecord[] | string {
-  const items = listItems(config, body);
-  return typeof items === 'string' ? items : toZoneRecords(config, items);
+export function readZoneList(config: TargetConfig, body: unknown): ZonesRead {
+  const read = listItems(config, body);
+  return read.ok ? toZoneRecords(config, read.items) : read;
 }
 
-export function toZoneRecords(config: TargetConfig, items: readonly Record<string, unknown>[]): ZoneRecord[] | string {
+export function toZoneRecords(config: TargetConfig, items: readonly Record<string, unknown>[]): ZonesRead {
   const zones: ZoneRecord[] = [];
   for (const [index, item] of items.entries()) {
-    const zone = toZoneRecord(config, item);
-    if (typeof zone === 'string') return `list item ${index}: ${zone}`;
-    zones.push(zone);
+    const read = toZoneRecord(config, item);
+    if (!read.ok) return unreadable(`list item ${index}: ${read.problem}`);
+    zones.push(read.zone);
   }
-  return zones;
+  return { ok: true, zones };
 }
 
 /**
@@ -97,21 +117,18 @@ function ownMember(record: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
-function toZoneRecord(config: TargetConfig, record: Record<string, unknown>): ZoneRecord | string {
+function toZoneRecord(config: TargetConfig, record: Record<string, unknown>): ZoneRead {
   const idValue = ownMember(record, config.idField);
   const id = zoneIdOf(idValue);
-  if (!id) return `the record has no usable "${config.idField}" (got ${JSON.stringify(String(idValue))})`;
-  return {
+  if (!id) return unreadable(`the record has no usable "${config.idField}" (got ${JSON.stringify(String(idValue))})`);
+  const zone: ZoneRecord = {
     id,
     name: ownMember(record, 'name'),
     coverage: ownMember(record, 'coverage'),
     status: ownMember(record, 'status'),
     raw: record,
   };
-}
-
-export function findZone(zones: readonly ZoneRecord[], id: ZoneId): ZoneRecord | undefined {
-  return zones.find((zone) => sameId(zone.id, id));
+  return { ok: true, zone };
 }
 
 /** The fields of a zone the specification lets a client set; the suite sends them itself. */

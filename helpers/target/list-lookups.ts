@@ -1,0 +1,57 @@
+// Finding zones in a list answer, written once: the matchers judge with these, the list checks and
+// the client re-read a lagging list until one holds, and the sweeps and the preflight find by them.
+import { jsonEqual } from './json.ts';
+import { sameId, type ZoneId, type ZoneRecord, type ZonesRead } from './records.ts';
+
+/** What a look-up needs of a list answer: its status and what its pages were read as. */
+export interface ReadList {
+  status: number;
+  read: ZonesRead;
+}
+
+export interface ExpectedFields {
+  name?: unknown;
+  coverage?: unknown;
+  status?: unknown;
+}
+
+export function findZone(zones: readonly ZoneRecord[], id: ZoneId): ZoneRecord | undefined {
+  return zones.find((zone) => sameId(zone.id, id));
+}
+
+/**
+ * Every zone read from the pages, whatever the status of the last one (a walk that broke off on a
+ * later page keeps what it read before); none when the answer could not be read.
+ */
+export function zonesOf(list: ReadList): ZoneRecord[] {
+  return list.read.ok ? list.read.zones : [];
+}
+
+/** The zones of a list that succeeded and could be read; undefined for any other. */
+export function readableZones(list: ReadList): ZoneRecord[] | undefined {
+  return list.status >= 200 && list.status <= 299 && list.read.ok ? list.read.zones : undefined;
+}
+
+/** The zone under this id in a list that succeeded and could be read. */
+export function listedZone(list: ReadList, id: ZoneId): ZoneRecord | undefined {
+  return findZone(readableZones(list) ?? [], id);
+}
+
+export function listsZone(list: ReadList, id: ZoneId): boolean {
+  return listedZone(list, id) !== undefined;
+}
+
+/** The expected fields this zone shows another value for (a field it leaves out differs too). */
+export function differingFields(zone: ZoneRecord, fields: ExpectedFields): (keyof ExpectedFields)[] {
+  return (Object.keys(fields) as (keyof ExpectedFields)[]).filter((key) => !jsonEqual(zone[key], fields[key]));
+}
+
+export function showsZone(list: ReadList, id: ZoneId, fields: ExpectedFields): boolean {
+  const zone = listedZone(list, id);
+  return zone !== undefined && differingFields(zone, fields).length === 0;
+}
+
+/** The zones read from the pages that carry this (run-unique) name, whatever the last page's status. */
+export function namedIn(list: ReadList, name: string): ZoneRecord[] {
+  return zonesOf(list).filter((zone) => zone.name === name);
+}
