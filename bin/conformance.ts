@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import { completeAllureResults } from '../helpers/report/allure-results.ts';
 import {
   type ConformanceReport,
   removePreviousReports,
@@ -153,6 +154,14 @@ async function main(): Promise<void> {
     if (args.rule !== undefined) markFilteredOut(report, args.rule);
     const files = writeReport(report, config);
     writeJunit(report, config.reportsDir, config.token);
+    try {
+      completeAllureResults(report, config.reportsDir, config.token);
+    } catch (error) {
+      // The certificate is written by now; the HTML report only loses its categories and environment.
+      console.error(
+        `zones-conformance: allure-results left without outcomes: ${withoutToken(String(error), config.token)}`,
+      );
+    }
     printSummary(report, files);
     process.exitCode = interrupted ? exitCodeForSignal(interrupted) : report.exitCode;
   } catch (error) {

@@ -205,7 +205,7 @@ export function writeReport(report: ConformanceReport, config: TargetConfig): { 
 
 /** Everything a run writes beside its ledgers. Gone before a run starts, so that a run which stops
  * early can never leave the previous run's verdict looking like its own. */
-const REPORT_FILES = ['conformance.json', 'conformance.md', 'junit.xml', 'allure-results'];
+const REPORT_FILES = ['conformance.json', 'conformance.md', 'junit.xml', 'allure-results', 'allure-report'];
 
 export function removePreviousReports(reportsDir: string): void {
   for (const name of REPORT_FILES) rmSync(join(reportsDir, name), { recursive: true, force: true });
