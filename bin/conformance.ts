@@ -1,14 +1,9 @@
 // `npm run conformance`: certify the target named by the settings, or the embedded reference when
 // there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run.
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
-import {
-  type ConformanceReport,
-  removePreviousReports,
-  withoutToken,
-  writeReport,
-} from '../helpers/report/conformance-report.ts';
+import { allureResultsDir, maskAllureResults } from '../helpers/report/allure-results.ts';
+import { type ConformanceReport, removePreviousReports, writeReport } from '../helpers/report/conformance-report.ts';
 import { outliveOutputReaders, printOutcome, printSummary } from '../helpers/report/console-output.ts';
 import {
   buildCouldNotRun,
@@ -22,6 +17,7 @@ import { certify } from '../helpers/runner/certify.ts';
 import { CannotRunError } from '../helpers/runner/preflight.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDocs } from '../helpers/settings.ts';
+import { Secrets } from '../helpers/target/secrets.ts';
 import { insecureWarning, routeDescription } from '../helpers/target/transport.ts';
 import { startEmbeddedTarget } from './embedded-reference.ts';
 
@@ -66,12 +62,13 @@ function exitCodeForSignal(signal: NodeJS.Signals): number {
 }
 
 function cannotRun(message: string): never {
-  const reason = withoutToken(message, known.token);
+  const secrets = new Secrets(known);
+  const reason = secrets.mask(message);
   let line = `zones-conformance: cannot run: ${reason}`;
   try {
     writeCouldNotRun(buildCouldNotRun(reason, startedAt, known.baseUrl), known);
   } catch (error) {
-    line += ` (no report written to ${known.reportsDir}: ${withoutToken((error as Error).message, known.token)})`;
+    line += ` (no report written to ${known.reportsDir}: ${secrets.mask((error as Error).message)})`;
   }
   console.error(line);
   process.exit(CANNOT_RUN);
@@ -110,8 +107,11 @@ async function main(): Promise<void> {
     config = embedded.config;
     known = factsFromConfig(config);
   }
+  const secrets = new Secrets(config);
   console.log(
-    `zones-conformance: certifying ${config.baseUrl}${embedded ? ' (embedded reference: no ZONES_BASE_URL set)' : routeDescription(config)}`,
+    secrets.mask(
+      `zones-conformance: certifying ${config.baseUrl}${embedded ? ' (embedded reference: no ZONES_BASE_URL set)' : routeDescription(config)}`,
+    ),
   );
   const warning = insecureWarning(config);
   if (warning) console.error(`zones-conformance: ${warning}`);
@@ -139,9 +139,9 @@ async function main(): Promise<void> {
     const reports = await certify([{ name: 'target', config }], {
       testNamePattern: args.rule,
       allure: true,
-      reporters: [['allure-vitest/reporter', { resultsDir: join(config.reportsDir, 'allure-results') }]],
+      reporters: [['allure-vitest/reporter', { resultsDir: allureResultsDir(config.reportsDir) }]],
       onOutcome: (_project, outcome) => printOutcome(outcome),
-      onWaiting: (line) => console.error(line),
+      onWaiting: (line) => console.error(secrets.mask(line)),
       onStarted: (stop) => {
         stopRun = stop;
         // A signal during preflight or start-up: stop before the first test.
@@ -151,9 +151,10 @@ async function main(): Promise<void> {
     const report = reports.get('target')!;
     if (interrupted) report.suiteErrors.push(`the run was stopped by ${interrupted} before every test had run`);
     if (args.rule !== undefined) markFilteredOut(report, args.rule);
+    maskAllureResults(config.reportsDir, secrets);
     const files = writeReport(report, config);
     writeJunit(report, config.reportsDir, config.token);
-    printSummary(report, files);
+    printSummary(report, files, secrets);
     process.exitCode = interrupted ? exitCodeForSignal(interrupted) : report.exitCode;
   } catch (error) {
     if (error instanceof CannotRunError) cannotRun(error.message);

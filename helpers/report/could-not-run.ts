@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { SPEC_VERSION } from '../rules.ts';
 import { settingDocs } from '../settings.ts';
-import { type ConformanceReport, removePreviousReports, withoutToken } from './conformance-report.ts';
+import { Secrets } from '../target/secrets.ts';
+import { type ConformanceReport, removePreviousReports } from './conformance-report.ts';
 import { xml } from './junit.ts';
 
 export interface CouldNotRunReport {
@@ -112,8 +113,10 @@ export function writeCouldNotRun(
     markdown: join(facts.reportsDir, 'conformance.md'),
     junit: join(facts.reportsDir, 'junit.xml'),
   };
-  writeFileSync(files.json, withoutToken(`${JSON.stringify(report, null, 2)}\n`, facts.token));
-  writeFileSync(files.markdown, withoutToken(renderCouldNotRunMarkdown(report), facts.token));
-  writeFileSync(files.junit, withoutToken(renderCouldNotRunJunit(report), facts.token));
+  const secrets = new Secrets(facts);
+  writeFileSync(files.json, secrets.mask(`${JSON.stringify(report, null, 2)}\n`));
+  writeFileSync(files.markdown, secrets.mask(renderCouldNotRunMarkdown(report)));
+  // Masked before it is rendered, so that the mask is escaped like any text and the XML stays well-formed.
+  writeFileSync(files.junit, secrets.mask(renderCouldNotRunJunit(secrets.maskAll(report))));
   return files;
 }
