@@ -7,6 +7,7 @@ import type { TargetConfig } from '../config.ts';
 import { CannotRunError } from '../runner/preflight.ts';
 import { isSuccess, type ListAnswer, ZonesClient } from '../target/client.ts';
 import { findZone, type ZoneRecord } from '../target/records.ts';
+import { deleteAndConfirmGone } from './delete-zone.ts';
 import { type Ledger, type LedgerEvent, ledgerAt, readLedger, stillOwned } from './ledger.ts';
 import { runIdOfName, runStartOfName } from './run-names.ts';
 
@@ -128,14 +129,9 @@ export async function carryOutSweep(
     if (!fromLedger) ledger.recordAdopted(candidate.id, candidate.name, candidate.source, config.baseUrl);
     if (candidate.foundBy === 'name')
       ledger.recordAdopted(candidate.id, candidate.name, 'found by the unique name its run recorded', config.baseUrl);
-    const api = new ZonesClient(config, { ledger });
-    try {
-      const answer = await api.deleteZone({ text: candidate.id });
-      if (isSuccess(answer)) outcome.deleted.push(candidate);
-      else outcome.failed.push({ candidate, reason: `DELETE answered ${answer.status}` });
-    } catch (error) {
-      outcome.failed.push({ candidate, reason: (error as Error).message.split('\n')[0]! });
-    }
+    const removal = await deleteAndConfirmGone(new ZonesClient(config, { ledger }), { text: candidate.id });
+    if (removal.gone) outcome.deleted.push(candidate);
+    else outcome.failed.push({ candidate, reason: removal.why });
   }
   return outcome;
 }
