@@ -1,9 +1,9 @@
 // `npm run sweep`: delete zones that earlier runs left behind (a crash, a kill, a booked zone whose
 // history has since been removed). A dry run unless --yes. Exit codes: 0 done, 1 some deletes
 // failed, 3 could not run.
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import { sweepLedgerPath } from '../helpers/ownership/ledger.ts';
 import { carryOutSweep, ledgerFiles, parseDuration, planSweep } from '../helpers/ownership/leftover-sweep.ts';
 import { outliveOutputReaders } from '../helpers/report/console-output.ts';
 import { newRunId } from '../helpers/runner/certify.ts';
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     if (present.length > 0) say('dry run: nothing was deleted; add --yes to delete');
     return;
   }
-  const outcome = await carryOutSweep(config, plan, join(config.reportsDir, 'ledgers', `sweep-${newRunId()}.jsonl`));
+  const outcome = await carryOutSweep(config, plan, sweepLedgerPath(config.reportsDir, newRunId()));
   for (const { candidate, reason } of outcome.failed) say(`  left ${candidate.id} ${candidate.name}: ${reason}`);
   say(`zones-sweep: deleted ${outcome.deleted.length}, could not delete ${outcome.failed.length}`);
   if (outcome.failed.length > 0) process.exitCode = 1;
