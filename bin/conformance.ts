@@ -2,6 +2,7 @@
 // there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { allureResultsDir, maskAllureResults } from '../helpers/report/allure-results.ts';
 import { type ConformanceReport, removePreviousReports, writeReport } from '../helpers/report/conformance-report.ts';
 import { outliveOutputReaders, printOutcome, printSummary } from '../helpers/report/console-output.ts';
@@ -14,14 +15,12 @@ import {
 } from '../helpers/report/could-not-run.ts';
 import { writeJunit } from '../helpers/report/junit.ts';
 import { certify } from '../helpers/runner/certify.ts';
-import { CannotRunError } from '../helpers/runner/preflight.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDocs } from '../helpers/settings.ts';
 import { Secrets } from '../helpers/target/secrets.ts';
 import { insecureWarning, routeDescription } from '../helpers/target/transport.ts';
 import { startEmbeddedTarget } from './embedded-reference.ts';
 
-const CANNOT_RUN = 3;
 const startedAt = new Date();
 /** Kept up to date as the launcher learns more, so a run that has to give up still reports where it should. */
 let known: LauncherFacts = factsFromRawSettings(process.env);
@@ -42,7 +41,7 @@ function usage(): string {
     '  --rule PATTERN   run only the tests whose title matches, e.g. CREATE or DELETE-02',
     '  --help           this text',
     '',
-    'Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST rule not verified, 3 could not run.',
+    `Exit codes: ${EXIT.ok} conformant, ${EXIT.failed} a MUST rule failed, ${EXIT.incomplete} some MUST rule not verified, ${EXIT.cannotRun} could not run.`,
   ].join('\n');
 }
 
@@ -57,10 +56,6 @@ function markFilteredOut(report: ConformanceReport, pattern: string): void {
   }
 }
 
-function exitCodeForSignal(signal: NodeJS.Signals): number {
-  return signal === 'SIGTERM' ? 143 : 130;
-}
-
 function cannotRun(message: string): never {
   const secrets = new Secrets(known);
   const reason = secrets.mask(message);
@@ -71,7 +66,7 @@ function cannotRun(message: string): never {
     line += ` (no report written to ${known.reportsDir}: ${secrets.mask((error as Error).message)})`;
   }
   console.error(line);
-  process.exit(CANNOT_RUN);
+  process.exit(EXIT.cannotRun);
 }
 
 async function main(): Promise<void> {

@@ -3,11 +3,11 @@
 // failed, 3 could not run.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import { CannotRunError, EXIT } from '../helpers/exit-codes.ts';
 import { sweepLedgerPath } from '../helpers/ownership/ledger.ts';
 import { carryOutSweep, ledgerFiles, parseDuration, planSweep } from '../helpers/ownership/leftover-sweep.ts';
 import { outliveOutputReaders } from '../helpers/report/console-output.ts';
 import { newRunId } from '../helpers/runner/certify.ts';
-import { CannotRunError } from '../helpers/runner/preflight.ts';
 import { Secrets } from '../helpers/target/secrets.ts';
 import { insecureWarning } from '../helpers/target/transport.ts';
 
@@ -20,7 +20,9 @@ ZONES_BASE_URL and ZONES_ACCESS_TOKEN (the same settings as npm run conformance)
   --by-prefix       also zones named by the suite's exact pattern zc-<run id>-<tag>-<n>
   --older-than AGE  with --by-prefix, only runs older than this (default 24h; e.g. 90m, 2d)
   --yes             delete; without it, only print what would be deleted
-  --help            this text`;
+  --help            this text
+
+Exit codes: ${EXIT.ok} done, ${EXIT.failed} some zone could not be deleted, ${EXIT.cannotRun} could not run.`;
 
 /** What the shop answered is quoted in the output (names, reasons), so every line is masked. */
 let secrets = new Secrets({ token: '' });
@@ -28,7 +30,7 @@ const say = (line: string) => console.log(secrets.mask(line));
 
 function cannotRun(message: string): never {
   console.error(secrets.mask(`zones-sweep: cannot run: ${message}`));
-  process.exit(3);
+  process.exit(EXIT.cannotRun);
 }
 
 async function main(): Promise<void> {
@@ -84,7 +86,7 @@ async function main(): Promise<void> {
   const outcome = await carryOutSweep(config, plan, sweepLedgerPath(config.reportsDir, newRunId()));
   for (const { candidate, reason } of outcome.failed) say(`  left ${candidate.id} ${candidate.name}: ${reason}`);
   say(`zones-sweep: deleted ${outcome.deleted.length}, could not delete ${outcome.failed.length}`);
-  if (outcome.failed.length > 0) process.exitCode = 1;
+  if (outcome.failed.length > 0) process.exitCode = EXIT.failed;
 }
 
 main().catch((error: unknown) =>

@@ -2,7 +2,7 @@
 // ledgers (ids the suite created) or, with --by-prefix, from names matching the suite's exact name
 // pattern whose run id says they are older than the cut-off. Nothing else is ever touched.
 import type { TargetConfig } from '../config.ts';
-import { CannotRunError } from '../runner/preflight.ts';
+import { CannotRunError } from '../exit-codes.ts';
 import { isSuccess, type ListAnswer, ZonesClient } from '../target/client.ts';
 import { findZone, type ZoneRecord } from '../target/records.ts';
 import { deleteAndConfirmGone } from './delete-zone.ts';

@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
+import { EXIT } from '../exit-codes.ts';
 import { SPEC_VERSION } from '../rules.ts';
 import { settingDocs } from '../settings.ts';
 import { Secrets } from '../target/secrets.ts';
@@ -14,7 +15,7 @@ export interface CouldNotRunReport {
   suite: 'zones-conformance';
   specification: string;
   verdict: 'could-not-run';
-  exitCode: 3;
+  exitCode: typeof EXIT.cannotRun;
   reason: string;
   startedAt: string;
   finishedAt: string;
@@ -57,7 +58,7 @@ export function buildCouldNotRun(
     suite: 'zones-conformance',
     specification: `Zone Management Service, API version ${SPEC_VERSION}`,
     verdict: 'could-not-run',
-    exitCode: 3,
+    exitCode: EXIT.cannotRun,
     reason,
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),

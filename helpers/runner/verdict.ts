@@ -1,5 +1,6 @@
 // One test's outcome as the reporter saw it, and how outcomes become rule verdicts. Pure functions:
 // the self-tests check the judging without a target.
+import { EXIT } from '../exit-codes.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { type Rule, type RuleLevel, ruleIdOfTitle, rules } from '../rules.ts';
 
@@ -124,8 +125,14 @@ export function verdictOf(results: readonly RuleResult[], suiteErrors: readonly 
   return 'conformant';
 }
 
-export function exitCodeOf(verdict: Verdict): 0 | 1 | 2 {
-  return verdict === 'conformant' ? 0 : verdict === 'non-conformant' ? 1 : 2;
+const EXIT_CODE_OF = {
+  conformant: EXIT.ok,
+  'non-conformant': EXIT.failed,
+  incomplete: EXIT.incomplete,
+} as const satisfies Record<Verdict, number>;
+
+export function exitCodeOf(verdict: Verdict): (typeof EXIT_CODE_OF)[Verdict] {
+  return EXIT_CODE_OF[verdict];
 }
 
 export { ruleIdOfTitle };
