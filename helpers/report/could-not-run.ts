@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { EXIT } from '../exit-codes.ts';
 import { SPEC_VERSION } from '../rules.ts';
-import { settingDocs } from '../settings.ts';
+import { settingDefault } from '../settings.ts';
 import { Secrets } from '../target/secrets.ts';
 import { type ConformanceReport, removePreviousReports } from './conformance-report.ts';
 import { xml } from './junit.ts';
@@ -37,8 +37,7 @@ export interface LauncherFacts {
 export function factsFromRawSettings(env: Record<string, string | undefined>): LauncherFacts {
   const raw = (name: string) => env[name]?.trim() ?? '';
   return {
-    reportsDir:
-      raw('ZONES_REPORTS_DIR') || (settingDocs.find((doc) => doc.name === 'ZONES_REPORTS_DIR')?.default ?? 'reports'),
+    reportsDir: raw('ZONES_REPORTS_DIR') || settingDefault('ZONES_REPORTS_DIR'),
     token: raw('ZONES_ACCESS_TOKEN'),
     baseUrl: raw('ZONES_BASE_URL').replace(/\/+$/, '') || null,
   };
