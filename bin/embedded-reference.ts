@@ -7,7 +7,7 @@ import { type Environment, readTargetConfig, type TargetConfig } from '../helper
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { bookingHooksForReference, settingsForStyle } from './reference-settings.ts';
 
-export interface EmbeddedTarget {
+interface EmbeddedTarget {
   config: TargetConfig;
   reference: RunningReference;
 }

@@ -14,11 +14,6 @@ export type Envelope = 'wrapped' | 'bare';
 export type Paging = 'link' | 'page' | 'cursor';
 const PAGING_MODES: readonly string[] = ['link', 'page', 'cursor'] satisfies Paging[];
 
-export type BookingFixture =
-  | { kind: 'none' }
-  | { kind: 'zone-id'; zoneId: string }
-  | { kind: 'hook'; command: string; cleanupCommand?: string };
-
 /** The target as the test workers see it. Serializable: it crosses into workers through provide(). */
 export interface TargetConfig {
   /** No trailing slash. Empty until the embedded reference has been started. */

@@ -5,7 +5,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from
 import { dirname, join } from 'node:path';
 
 /** Where the ledgers live: beside the reports, where `npm run sweep` finds them. */
-export function ledgersDir(reportsDir: string): string {
+function ledgersDir(reportsDir: string): string {
   return join(reportsDir, 'ledgers');
 }
 

@@ -65,7 +65,7 @@ export function buildCouldNotRun(
   };
 }
 
-export function renderCouldNotRunMarkdown(report: CouldNotRunReport): string {
+function renderCouldNotRunMarkdown(report: CouldNotRunReport): string {
   return [
     '# Conformance certificate: COULD NOT RUN',
     '',
@@ -87,7 +87,7 @@ export function renderCouldNotRunMarkdown(report: CouldNotRunReport): string {
 }
 
 /** One errored test case, so a dashboard shows red rather than an empty, green suite. */
-export function renderCouldNotRunJunit(report: CouldNotRunReport): string {
+function renderCouldNotRunJunit(report: CouldNotRunReport): string {
   const counts = 'tests="1" failures="0" errors="1" skipped="0"';
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -2,7 +2,7 @@
 // the self-tests check the judging without a target.
 import { EXIT } from '../exit-codes.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
-import { type Rule, type RuleLevel, ruleIdOfTitle, rules } from '../rules.ts';
+import { type Rule, type RuleLevel, rules } from '../rules.ts';
 
 export type TestState = 'passed' | 'failed' | 'not-verified' | 'suite-error';
 
@@ -87,7 +87,7 @@ function firstLine(text: string): string {
   return text.split('\n')[0]!;
 }
 
-export function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
+function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
   const mine = outcomes.filter((outcome) => outcome.ruleId === rule.id);
   const tests = mine.map(({ title, state, reason, requests, exchanges }) => ({
     title,
@@ -134,5 +134,3 @@ const EXIT_CODE_OF = {
 export function exitCodeOf(verdict: Verdict): (typeof EXIT_CODE_OF)[Verdict] {
   return EXIT_CODE_OF[verdict];
 }
-
-export { ruleIdOfTitle };

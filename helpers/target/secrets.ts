@@ -4,7 +4,7 @@
 // token of AUTH-05 and AUTH-06, which is the token but for its last character and so gives it away.
 import { randomBytes } from 'node:crypto';
 
-export const MASKED = '<redacted>';
+const MASKED = '<redacted>';
 
 export class Secrets {
   /** The wrong credential that AUTH-05 and AUTH-06 send. */
