@@ -7,17 +7,17 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEnvironment } from '../helpers/config.ts';
+import { EXIT } from '../helpers/exit-codes.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { factsFromRawSettings } from '../helpers/report/could-not-run.ts';
 
-const CANNOT_RUN = 3;
 const allureConfig = fileURLToPath(new URL('../allurerc.ts', import.meta.url));
 // The package's own CLI, wherever npm put the package (its exports do not reach cli.js by name).
 const allureCli = join(dirname(fileURLToPath(import.meta.resolve('allure'))), '..', 'cli.js');
 
 function cannotRun(message: string): never {
   console.error(`zones-conformance: cannot build the report: ${message}`);
-  process.exit(CANNOT_RUN);
+  process.exit(EXIT.cannotRun);
 }
 
 function hasResults(dir: string): boolean {

@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
-import { completeAllureResults } from '../helpers/report/allure-results.ts';
+import { completeAllureResults, maskAllureResults } from '../helpers/report/allure-results.ts';
 import { buildReport } from '../helpers/report/conformance-report.ts';
 import type { TestOutcome } from '../helpers/runner/verdict.ts';
+import { Secrets } from '../helpers/target/secrets.ts';
 
 const TOKEN = 'secret-token-for-allure';
 
@@ -59,7 +60,8 @@ function completedRun(outcomes: TestOutcome[], env: Record<string, string> = {})
     cleanup: { created: 0, deleted: 0, leftBehind: [] },
     requests: { preflight: 1, sweep: 0, throttled: 0 },
   });
-  completeAllureResults(report, reportsDir, TOKEN);
+  completeAllureResults(report, reportsDir);
+  maskAllureResults(reportsDir, new Secrets({ token: TOKEN }));
   const written = readdirSync(results)
     .filter((name) => name.endsWith('-result.json'))
     .map((name) => JSON.parse(readFileSync(join(results, name), 'utf8')) as WrittenResult);

@@ -2,12 +2,16 @@
 // launcher. Once it is known, the results get what only the verdict knows: each test's outcome as a
 // label (so the HTML report's categories say what the certificate says), and the run's environment
 // (target, version, verdict, settings without secrets) as environment.properties.
+// The results are also written from inside the workers, beyond the reach of the report writers: their
+// steps quote the values each check was given, which are the answers as the target sent them. So every
+// file then goes through the same masker as every report.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RuleLevel } from '../rules.ts';
 import type { TestState } from '../runner/verdict.ts';
+import type { Secrets } from '../target/secrets.ts';
 import { allureLocations, OUTCOME_LABEL, OUTCOMES, type Outcome } from './allure-layout.ts';
-import { type ConformanceReport, withoutToken } from './conformance-report.ts';
+import type { ConformanceReport } from './conformance-report.ts';
 
 function outcomeOf(level: RuleLevel, state: TestState): Outcome | undefined {
   if (state === 'failed') return level === 'must' ? OUTCOMES.mustFailure : OUTCOMES.shouldWarning;
@@ -90,7 +94,7 @@ export function renderEnvironment(report: ConformanceReport): string {
 }
 
 /** Completes the run's allure-results with outcomes and environment; a run that wrote none is left alone. */
-export function completeAllureResults(report: ConformanceReport, reportsDir: string, token: string): void {
+export function completeAllureResults(report: ConformanceReport, reportsDir: string): void {
   const { results } = allureLocations(reportsDir);
   if (!existsSync(results)) return;
   const judged = judgedByTitle(report);
@@ -98,7 +102,19 @@ export function completeAllureResults(report: ConformanceReport, reportsDir: str
     const path = join(results, file);
     const result = JSON.parse(readFileSync(path, 'utf8')) as AllureResult;
     const verdict = judged.get(result.name ?? '') ?? outsideCatalogue(report, result.name ?? '');
-    if (verdict) writeFileSync(path, withoutToken(JSON.stringify(withOutcome(result, verdict)), token));
+    if (verdict) writeFileSync(path, JSON.stringify(withOutcome(result, verdict)));
   }
-  writeFileSync(join(results, 'environment.properties'), withoutToken(renderEnvironment(report), token));
+  writeFileSync(join(results, 'environment.properties'), renderEnvironment(report));
+}
+
+/** Masks every secret in the run's allure-results; a file without one stays byte for byte as written. */
+export function maskAllureResults(reportsDir: string, secrets: Secrets): void {
+  const { results } = allureLocations(reportsDir);
+  if (!existsSync(results)) return;
+  for (const name of readdirSync(results)) {
+    const path = join(results, name);
+    const text = readFileSync(path, 'utf8');
+    const masked = secrets.mask(text);
+    if (masked !== text) writeFileSync(path, masked);
+  }
 }
