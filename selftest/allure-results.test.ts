@@ -10,22 +10,12 @@ import { completeAllureResults, maskAllureResults } from '../helpers/report/allu
 import { buildReport } from '../helpers/report/conformance-report.ts';
 import type { TestOutcome } from '../helpers/runner/verdict.ts';
 import { Secrets } from '../helpers/target/secrets.ts';
+import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
 const TOKEN = 'secret-token-for-allure';
 
-const outcome = (title: string, state: TestOutcome['state'], reason?: string): TestOutcome => ({
-  title,
-  file: 'suites/x.test.ts',
-  ruleId: title.split(' ')[0],
-  state,
-  reason,
-  requests: 1,
-  cleanupRequests: 0,
-  exchanges: [],
-  throttled: 0,
-  lagMs: [],
-  durationMs: 1,
-});
+const outcome = (title: string, state: TestOutcome['state'], reason?: string): TestOutcome =>
+  sampleOutcome(title, state, { reason });
 
 interface WrittenResult {
   name: string;
@@ -50,16 +40,7 @@ function completedRun(outcomes: TestOutcome[], env: Record<string, string> = {})
     ZONES_REPORTS_DIR: reportsDir,
     ...env,
   });
-  const report = buildReport({
-    config,
-    runId: '20261122t000000-abcd',
-    startedAt: new Date(0),
-    finishedAt: new Date(1000),
-    outcomes,
-    runErrors: [],
-    cleanup: { created: 0, deleted: 0, leftBehind: [] },
-    requests: { preflight: 1, sweep: 0, throttled: 0 },
-  });
+  const report = buildReport(sampleRunFacts(config, outcomes));
   completeAllureResults(report, reportsDir);
   maskAllureResults(reportsDir, new Secrets({ token: TOKEN }));
   const written = readdirSync(results)

@@ -16,6 +16,7 @@ import { rules } from '../helpers/rules.ts';
 import type { TestOutcome } from '../helpers/runner/verdict.ts';
 import { runBookingHook } from '../helpers/target/booking-hooks.ts';
 import { forgedToken, Secrets } from '../helpers/target/secrets.ts';
+import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
 const TOKEN = 'shpat_secrets_0123456789abcdef';
 const FORGED = forgedToken(TOKEN);
@@ -26,33 +27,16 @@ const config = (dir: string) =>
 /** A failure whose reason quotes both credentials, as a target that echoes a header back would make it. */
 function reportQuotingBoth() {
   const outcomes = rules.map(
-    (rule): TestOutcome => ({
-      title: `${rule.id} a check`,
-      file: 'suites/x.test.ts',
-      ruleId: rule.id,
-      state: rule.id === 'AUTH-06' ? 'failed' : 'passed',
-      reason: rule.id === 'AUTH-06' ? `accepted ${FORGED}, the real one being ${TOKEN}` : undefined,
-      requests: 1,
-      cleanupRequests: 0,
-      exchanges: [`GET https://shop.example/echo/${FORGED} -> 200`],
-      throttled: 0,
-      lagMs: [],
-      durationMs: 1,
-    }),
+    (rule): TestOutcome =>
+      sampleOutcome(`${rule.id} a check`, rule.id === 'AUTH-06' ? 'failed' : 'passed', {
+        reason: rule.id === 'AUTH-06' ? `accepted ${FORGED}, the real one being ${TOKEN}` : undefined,
+        exchanges: [`GET https://shop.example/echo/${FORGED} -> 200`],
+      }),
   );
   const dir = reportsDir();
   return {
     dir,
-    report: buildReport({
-      config: config(dir),
-      runId: '20261122t000000-abcd',
-      startedAt: new Date(0),
-      finishedAt: new Date(1000),
-      outcomes,
-      runErrors: [],
-      cleanup: { created: 0, deleted: 0, leftBehind: [] },
-      requests: { preflight: 1, sweep: 0, throttled: 0 },
-    }),
+    report: buildReport(sampleRunFacts(config(dir), outcomes)),
   };
 }
 
