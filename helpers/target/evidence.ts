@@ -1,6 +1,7 @@
 // How an exchange reads in a failure message, a report or an attachment: the request and the
 // answer, credential already masked by the client, long bodies shortened.
 import type { Answer, Exchange } from './client.ts';
+import { curlCommand, type ReplaySettings } from './replay.ts';
 
 const BODY_LIMIT = 1500;
 
@@ -44,4 +45,19 @@ export function summarizeExchange(exchange: Exchange): string {
       ? `no answer (${exchange.error})`
       : `${exchange.status}${location === undefined ? '' : ` (Location: ${location})`}${limit}`;
   return `${exchange.method} ${exchange.url} [${exchange.auth}] -> ${outcome}`;
+}
+
+/**
+ * An exchange as the reports show it, made in the test's worker where the exchange is known whole:
+ * one line, the whole of it as a failure message shows it, and the curl command that replays it.
+ * Plain text, so that it crosses from the worker to the launcher in task.meta.
+ */
+export interface ExchangeRecord {
+  line: string;
+  shown: string;
+  curl: string;
+}
+
+export function recordExchange(exchange: Exchange, settings: ReplaySettings): ExchangeRecord {
+  return { line: summarizeExchange(exchange), shown: formatExchange(exchange), curl: curlCommand(exchange, settings) };
 }
