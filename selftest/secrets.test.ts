@@ -31,6 +31,17 @@ function reportQuotingBoth() {
       sampleOutcome(`${rule.id} a check`, rule.id === 'AUTH-06' ? 'failed' : 'passed', {
         reason: rule.id === 'AUTH-06' ? `accepted ${FORGED}, the real one being ${TOKEN}` : undefined,
         exchanges: [`GET https://shop.example/echo/${FORGED} -> 200`],
+        // The whole exchange and its curl command, as a failure carries them into every report.
+        evidence:
+          rule.id === 'AUTH-06'
+            ? [
+                {
+                  line: `GET https://shop.example/echo/${FORGED} -> 200`,
+                  shown: `> GET https://shop.example/echo/${FORGED}\n< 200\n  {"seen":"${TOKEN}"}`,
+                  curl: `curl -sS -i -X GET 'https://shop.example/echo/${FORGED}'`,
+                },
+              ]
+            : undefined,
       }),
   );
   const dir = reportsDir();

@@ -86,7 +86,10 @@ describe('verdict', () => {
       o.ruleId === 'PROFILE-02' ? outcome('PROFILE-02', 'failed', 'got 200') : o,
     );
     const results = judgeRules(outcomes);
-    expect(results.find((r) => r.id === 'PROFILE-02')?.status).toBe('failed');
+    expect(results.find((r) => r.id === 'PROFILE-02')).toMatchObject({
+      status: 'warning',
+      tests: [{ state: 'warning', reason: 'got 200' }],
+    });
     expect(verdictOf(results)).toBe('conformant');
   });
   test('a suite error makes an otherwise clean run incomplete', () => {

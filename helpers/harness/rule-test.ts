@@ -4,8 +4,8 @@ import * as allure from 'allure-js-commons';
 import { test as baseTest, inject, type TestContext } from 'vitest';
 import type { TargetConfig } from '../config.ts';
 import { ledgerAt } from '../ownership/ledger.ts';
-import { type Exchange, ZonesClient } from '../target/client.ts';
-import { formatExchange, summarizeExchange } from '../target/evidence.ts';
+import { ZonesClient } from '../target/client.ts';
+import { type ExchangeRecord, recordExchange } from '../target/evidence.ts';
 import './task-meta.ts';
 import { ruleById } from '../rules.ts';
 import { PreconditionError } from '../target/precondition.ts';
@@ -20,7 +20,6 @@ interface ConformanceFixtures {
 
 export type ConformanceContext = Pick<TestContext, 'task' | 'skip'> & ConformanceFixtures;
 
-const exchangesOf = new WeakMap<object, Exchange[]>();
 // Set while the zones fixture tears down, so clean-up requests are not counted as the check's own.
 const cleaningUp = new WeakSet<object>();
 
@@ -30,8 +29,6 @@ export const test = baseTest.extend<ConformanceFixtures>({
     await use(inject('zonesTarget'));
   },
   api: async ({ target, task }, use) => {
-    const exchanges: Exchange[] = [];
-    exchangesOf.set(task, exchanges);
     const api = new ZonesClient(target, {
       ledger: ledgerAt(inject('ledgerPath')),
       onLag: (waitedMs) => {
@@ -43,9 +40,10 @@ export const test = baseTest.extend<ConformanceFixtures>({
           task.meta.cleanupRequests = (task.meta.cleanupRequests ?? 0) + 1;
           return;
         }
-        exchanges.push(exchange);
-        task.meta.requests = exchanges.length;
-        task.meta.exchanges = exchanges.map(summarizeExchange);
+        const records = task.meta.exchanges ?? [];
+        records.push(recordExchange(exchange, target));
+        task.meta.exchanges = records;
+        task.meta.requests = records.length;
       },
     });
     await use(api);
@@ -83,10 +81,29 @@ async function runCheck(id: string, context: ConformanceContext, check: Check): 
     if (error instanceof PreconditionError) notVerified(context, error.message);
     throw error;
   } finally {
-    const exchanges = exchangesOf.get(context.task) ?? [];
-    if (exchanges.length > 0)
-      await allure.attachment('exchanges', exchanges.map(formatExchange).join('\n\n'), 'text/plain');
+    // The same records, and so the same curl commands, as conformance.md shows.
+    const records = context.task.meta.exchanges ?? [];
+    if (records.length > 0) {
+      await allure.attachment('exchanges', records.map((record) => record.shown).join('\n\n'), 'text/plain');
+      await allure.attachment('replay with curl', replayScript(records), 'text/plain');
+    }
   }
+}
+
+/** The test's requests as commands to paste into a shell, each under a comment saying what it got. */
+function replayScript(records: readonly ExchangeRecord[]): string {
+  const commands = records.map((record, index) => `# ${index + 1}. ${record.line}\n${record.curl}`);
+  return `# Set ZONES_ACCESS_TOKEN first; the commands read the credential from it.\n\n${commands.join('\n\n')}\n`;
+}
+
+/**
+ * Says what the settings made this test check with (a booked zone, say). It goes beside the result,
+ * in every report, and never into the title, which stays the same whatever the settings.
+ */
+export async function checkedWith(context: Pick<ConformanceContext, 'task'>, what: string): Promise<void> {
+  context.task.meta.checkedWith = [...(context.task.meta.checkedWith ?? []), what];
+  // Excluded from Allure's history id, for the same reason.
+  await allure.parameter('checked with', what, { excluded: true });
 }
 
 /** One rule, one check. */

@@ -2,6 +2,7 @@
 // and what a test tells the reporter beyond pass and fail coming out (task.meta).
 import type { TargetConfig } from '../config.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
+import type { ExchangeRecord } from '../target/evidence.ts';
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -24,7 +25,10 @@ declare module '@vitest/runner' {
     throttled?: number;
     /** How long lists took to show a write, each time one lagged. */
     lagMs?: number[];
-    /** One line per exchange of the test body, for the report. */
-    exchanges?: string[];
+    /** Each exchange of the test body, in order, as the reports show it (with its curl command). */
+    exchanges?: ExchangeRecord[];
+    /** What the settings made the test check with, e.g. which booked zone: kept out of its title, which
+     * stays the same whatever the settings, so that CI tools can follow a test from night to night. */
+    checkedWith?: string[];
   }
 }

@@ -1,7 +1,8 @@
 // Where the Allure files of a run live, and the categories the HTML report sorts results into. Read
 // by the launcher, by `npm run report` and by allurerc.ts (in Allure's own process), so it loads
-// nothing beyond node:path.
+// nothing beyond node:path and the outcome names.
 import { join } from 'node:path';
+import { OUTCOMES } from './outcomes.ts';
 
 export interface AllureLocations {
   /** What allure-vitest writes during a run, completed by allure-results.ts once the verdict is known. */
@@ -22,15 +23,6 @@ export function allureLocations(reportsDir: string): AllureLocations {
 
 /** The label each result carries with its outcome as the verdict judged it; none on a pass. */
 export const OUTCOME_LABEL = 'outcome';
-
-export const OUTCOMES = {
-  mustFailure: 'MUST failure',
-  shouldWarning: 'SHOULD warning',
-  notVerified: 'not verified',
-  suiteDefect: 'suite defect',
-} as const;
-
-export type Outcome = (typeof OUTCOMES)[keyof typeof OUTCOMES];
 
 /** Allure's category rules: one per outcome, matched on the label alone, grouped by rule id. */
 export const outcomeCategories = Object.values(OUTCOMES).map((outcome) => ({

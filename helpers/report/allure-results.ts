@@ -7,18 +7,10 @@
 // file then goes through the same masker as every report.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RuleLevel } from '../rules.ts';
-import type { TestState } from '../runner/verdict.ts';
 import type { Secrets } from '../target/secrets.ts';
-import { allureLocations, OUTCOME_LABEL, OUTCOMES, type Outcome } from './allure-layout.ts';
+import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
 import type { ConformanceReport } from './conformance-report.ts';
-
-function outcomeOf(level: RuleLevel, state: TestState): Outcome | undefined {
-  if (state === 'failed') return level === 'must' ? OUTCOMES.mustFailure : OUTCOMES.shouldWarning;
-  if (state === 'not-verified') return OUTCOMES.notVerified;
-  if (state === 'suite-error') return OUTCOMES.suiteDefect;
-  return undefined;
-}
+import { OUTCOMES, type Outcome, outcomeOf, WARNING_PREFIX } from './outcomes.ts';
 
 interface Judged {
   outcome: Outcome;
@@ -30,7 +22,7 @@ function judgedByTitle(report: ConformanceReport): Map<string, Judged> {
   const judged = new Map<string, Judged>();
   for (const rule of report.rules) {
     for (const test of rule.tests) {
-      const outcome = outcomeOf(rule.level, test.state);
+      const outcome = outcomeOf(test.state);
       if (outcome) judged.set(test.title, { outcome, reason: test.reason });
     }
   }
@@ -56,10 +48,23 @@ function withOutcome(result: AllureResult, judged: Judged): AllureResult {
   // vitest knows a skip but not why, and a check with no request behind it may even have passed:
   // the verdict's reason and Allure's status for a defect of the test itself fill that in.
   if (judged.outcome === OUTCOMES.suiteDefect) marked.status = 'broken';
+  // A warning is no failure: not red in Allure's charts and trends, as it is no failure on the
+  // certificate or in junit.xml. Its category and its message say what the target did.
+  if (judged.outcome === OUTCOMES.shouldWarning) {
+    marked.status = 'passed';
+    marked.statusDetails = {
+      ...result.statusDetails,
+      message: warningText(result.statusDetails?.message || judged.reason),
+    };
+  }
   const unexplained = judged.outcome === OUTCOMES.notVerified || judged.outcome === OUTCOMES.suiteDefect;
   if (unexplained && judged.reason)
     marked.statusDetails = { ...result.statusDetails, message: result.statusDetails?.message || judged.reason };
   return marked;
+}
+
+function warningText(message: string | undefined): string {
+  return message === undefined || message === '' ? WARNING_PREFIX : `${WARNING_PREFIX}: ${message}`;
 }
 
 /** A key or value of a .properties file, escaped so that Allure reads back exactly this text. */

@@ -4,17 +4,21 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeTarget, type TargetConfig } from '../config.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
-import { otherVersionNote, SPEC_VERSION } from '../rules.ts';
+import { otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
 import {
   exitCodeOf,
+  type JudgedState,
+  type JudgedTest,
   judgeRules,
   type RuleResult,
+  type RuleStatus,
   type TestOutcome,
   type Verdict,
   verdictOf,
 } from '../runner/verdict.ts';
 import { shownProxy } from '../target/proxy.ts';
 import { Secrets } from '../target/secrets.ts';
+import { WARNING_PREFIX } from './outcomes.ts';
 
 export interface ConformanceReport {
   suite: 'zones-conformance';
@@ -33,7 +37,11 @@ export interface ConformanceReport {
     proxy: string | null;
     settings: Record<string, unknown>;
   };
-  summary: Record<'must' | 'should', Record<'passed' | 'failed' | 'notVerified', number>>;
+  /** Rules by level and status: a MUST rule fails, a SHOULD rule warns. */
+  summary: {
+    must: { passed: number; failed: number; notVerified: number };
+    should: { passed: number; warnings: number; notVerified: number };
+  };
   rules: RuleResult[];
   requests: { total: number; tests: number; cleanup: number; preflight: number; throttled: number };
   /** Read-after-write lag: how often a list needed re-reading before it showed a write. */
@@ -62,14 +70,8 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     ...facts.outcomes.filter((o) => o.state === 'suite-error').map((o) => `${o.title}: ${o.reason}`),
   ];
   const verdict = verdictOf(rules, suiteErrors);
-  const count = (level: 'must' | 'should') => {
-    const mine = rules.filter((rule) => rule.level === level);
-    return {
-      passed: mine.filter((rule) => rule.status === 'passed').length,
-      failed: mine.filter((rule) => rule.status === 'failed').length,
-      notVerified: mine.filter((rule) => rule.status === 'not-verified').length,
-    };
-  };
+  const count = (level: RuleLevel, status: RuleStatus) =>
+    rules.filter((rule) => rule.level === level && rule.status === status).length;
   const tests = facts.outcomes.reduce((sum, o) => sum + o.requests, 0);
   const lags = facts.outcomes.flatMap((o) => o.lagMs);
   const cleanup = facts.outcomes.reduce((sum, o) => sum + o.cleanupRequests, 0) + facts.requests.sweep;
@@ -87,7 +89,18 @@ export function buildReport(facts: RunFacts): ConformanceReport {
       ...connectionOf(facts.config),
       settings: describeTarget(facts.config),
     },
-    summary: { must: count('must'), should: count('should') },
+    summary: {
+      must: {
+        passed: count('must', 'passed'),
+        failed: count('must', 'failed'),
+        notVerified: count('must', 'not-verified'),
+      },
+      should: {
+        passed: count('should', 'passed'),
+        warnings: count('should', 'warning'),
+        notVerified: count('should', 'not-verified'),
+      },
+    },
     rules,
     requests: {
       total: tests + cleanup + facts.requests.preflight,
@@ -130,11 +143,69 @@ const TLS_SHOWN: Record<ConformanceReport['target']['tls'], string> = {
   'plain-http': 'none (http://)',
 };
 
-const STATUS_MARK: Record<string, string> = {
+const STATUS_MARK: Record<RuleStatus, string> = {
   passed: 'passed',
   failed: '**FAILED**',
-  'not-verified': '*not verified*',
+  warning: 'WARNING (SHOULD)',
+  'not-verified': '*NOT VERIFIED*',
 };
+
+const STATUS_HEADING: Record<RuleStatus, string> = {
+  passed: 'passed',
+  failed: 'FAILED',
+  warning: 'WARNING',
+  'not-verified': 'NOT VERIFIED',
+};
+
+const TEST_MARK: Record<JudgedState, string> = {
+  passed: 'passed',
+  failed: 'FAILED',
+  warning: WARNING_PREFIX,
+  'not-verified': 'not verified',
+  'suite-error': 'suite defect',
+};
+
+/** A code fence longer than any run of backticks in the text, so that the text cannot close it. */
+function fenced(text: string, info = ''): string[] {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${info}`, ...text.split('\n'), fence];
+}
+
+/** Inline code that survives backticks in the text. */
+function code(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  return longest === 0 ? `${ticks}${text}${ticks}` : `${ticks} ${text} ${ticks}`;
+}
+
+/**
+ * A test that did not pass, as the reader needs it: why, what the settings made it check with, and
+ * every exchange of it in order, each whole and with the curl command that sends it again.
+ */
+function testSection(test: JudgedTest): string[] {
+  const lines = [`- ${test.title}: ${TEST_MARK[test.state]}`, ''];
+  if (test.checkedWith !== undefined) lines.push(`  Checked with: ${test.checkedWith.join('; ')}`, '');
+  lines.push(...fenced((test.reason ?? '').trim()), '');
+  const evidence = test.evidence ?? [];
+  if (evidence.length === 0) return lines;
+  lines.push(
+    `  Every exchange of the test, in order (${evidence.length}), each with a curl command that replays it; the commands read the credential from ZONES_ACCESS_TOKEN:`,
+    '',
+  );
+  evidence.forEach((record, index) => {
+    const indent = (line: string) => (line === '' ? '' : `   ${line}`);
+    lines.push(
+      `${index + 1}. ${code(record.line)}`,
+      '',
+      ...fenced(record.shown).map(indent),
+      '',
+      ...fenced(record.curl, 'sh').map(indent),
+      '',
+    );
+  });
+  return lines;
+}
 
 export function renderMarkdown(report: ConformanceReport): string {
   const lines = [
@@ -149,7 +220,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     ...(report.target.proxy === null ? [] : [`| Proxy | ${report.target.proxy} |`]),
     `| Verdict | **${report.verdict}** (exit code ${report.exitCode}) |`,
     `| MUST rules | ${report.summary.must.passed} passed, ${report.summary.must.failed} failed, ${report.summary.must.notVerified} not verified |`,
-    `| SHOULD rules | ${report.summary.should.passed} passed, ${report.summary.should.failed} warnings, ${report.summary.should.notVerified} not verified |`,
+    `| SHOULD rules | ${report.summary.should.passed} passed, ${report.summary.should.warnings} warnings, ${report.summary.should.notVerified} not verified |`,
     `| Run | ${report.runId}, ${report.startedAt} to ${report.finishedAt} |`,
     `| Requests | ${report.requests.total} (tests ${report.requests.tests}, clean-up ${report.requests.cleanup}, preflight ${report.requests.preflight}); ${report.requests.throttled} answered 429 and were sent again |`,
     `| Read-after-write lag | ${report.consistency.lagSeen === 0 ? 'none seen' : `seen ${report.consistency.lagSeen} time(s), longest ${report.consistency.longestLagMs} ms`} (allowed: ${report.consistency.timeoutMs} ms) |`,
@@ -165,19 +236,10 @@ export function renderMarkdown(report: ConformanceReport): string {
   ];
   const open = report.rules.filter((rule) => rule.status !== 'passed');
   if (open.length > 0) {
-    lines.push('', '## What broke or could not be checked', '');
+    lines.push('', '## What broke, warned or could not be checked', '');
     for (const rule of open) {
-      lines.push(
-        `### ${rule.id} ${rule.status === 'failed' ? 'FAILED' : 'not verified'} (${rule.level.toUpperCase()})`,
-        '',
-        rule.title,
-        '',
-      );
-      for (const test of rule.tests.filter((t) => t.state !== 'passed')) {
-        lines.push(`- ${test.title}: ${test.state}`, '', '```', (test.reason ?? '').trim(), '```', '');
-        if (test.exchanges.length > 0)
-          lines.push('  What the test sent, in order:', '', ...test.exchanges.map((e) => `  1. \`${e}\``), '');
-      }
+      lines.push(`### ${rule.id} ${STATUS_HEADING[rule.status]} (${rule.level.toUpperCase()})`, '', rule.title, '');
+      for (const test of rule.tests.filter((t) => t.state !== 'passed')) lines.push(...testSection(test));
       if (rule.tests.length === 0) lines.push(`- ${rule.reason}`, '');
     }
   }

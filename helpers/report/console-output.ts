@@ -2,7 +2,7 @@
 // rule that broke, why, so one glance tells what to fix.
 
 import { findRule } from '../rules.ts';
-import type { TestOutcome } from '../runner/verdict.ts';
+import { failureOf, type RuleStatus, type TestOutcome } from '../runner/verdict.ts';
 import type { Secrets } from '../target/secrets.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 
@@ -13,9 +13,17 @@ const MARKS: Record<TestOutcome['state'], string> = {
   'suite-error': 'ERR ',
 };
 
+const SUMMARY_LABEL: Record<RuleStatus, string> = {
+  passed: 'passed ',
+  failed: 'FAILED ',
+  warning: 'WARNING',
+  'not-verified': 'NOT VERIFIED',
+};
+
 export function printOutcome(outcome: TestOutcome): void {
   const rule = outcome.ruleId ? findRule(outcome.ruleId) : undefined;
-  const mark = outcome.state === 'failed' && rule?.level === 'should' ? 'warn' : MARKS[outcome.state];
+  const mark =
+    outcome.state === 'failed' && rule && failureOf(rule.level) === 'warning' ? 'warn' : MARKS[outcome.state];
   console.log(`  ${mark}  ${outcome.title}`);
 }
 
@@ -29,8 +37,7 @@ export function printSummary(
   const { must, should } = report.summary;
   say('');
   for (const rule of report.rules.filter((r) => r.status !== 'passed')) {
-    const label = rule.status === 'failed' ? (rule.level === 'must' ? 'FAILED ' : 'WARNING') : 'NOT VERIFIED';
-    say(`${label} ${rule.id} ${rule.title}`);
+    say(`${SUMMARY_LABEL[rule.status]} ${rule.id} ${rule.title}`);
     const reason = (rule.reason ?? '').split('\n')[0]!;
     say(`        ${reason.length > 300 ? `${reason.slice(0, 300)}...` : reason}`);
   }
@@ -41,7 +48,7 @@ export function printSummary(
   for (const note of report.notes) say(`NOTE ${note}`);
   say('');
   say(
-    `verdict: ${report.verdict.toUpperCase()}  MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.failed} warning(s)`,
+    `verdict: ${report.verdict.toUpperCase()}  MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s)`,
   );
   say(
     `requests: ${report.requests.total}; zones created ${report.cleanup.created}, deleted ${report.cleanup.deleted}, left ${report.cleanup.leftBehind.length}`,

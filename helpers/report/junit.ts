@@ -1,10 +1,15 @@
-// junit.xml for CI dashboards, written from the verdict rather than from vitest: a SHOULD warning is
-// not a failure there either, a MUST rule not verified is a skip with its reason, and a suite defect
-// is an error. The exit code and conformance.json stay the authority.
+// junit.xml for CI dashboards, written from the verdict rather than from vitest: a MUST failure is a
+// failure, a SHOULD warning a passed testcase that says WARNING in its output (CI tools count every
+// <failure> as red, and none has a warning state), a rule not verified a skip with its reason, and a
+// suite defect an error. Each testcase names its outcome in a property too, for tools that read them.
+// Names stay the same whatever the settings, so that CI tools keep each test's history; the verdict
+// and the run go into the suite's properties. The exit code and conformance.json stay the authority.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { JudgedTest } from '../runner/verdict.ts';
 import { Secrets } from '../target/secrets.ts';
 import type { ConformanceReport } from './conformance-report.ts';
+import { outcomeOf, WARNING_PREFIX } from './outcomes.ts';
 
 export function xml(text: string): string {
   return (
@@ -16,43 +21,83 @@ export function xml(text: string): string {
   );
 }
 
+/** Seconds, as JUnit's time attributes have them. */
+function seconds(ms: number): string {
+  return (Math.max(0, ms) / 1000).toFixed(3);
+}
+
+function properties(entries: [string, string | undefined][], indent: string): string[] {
+  const present = entries.filter((entry): entry is [string, string] => entry[1] !== undefined);
+  if (present.length === 0) return [];
+  return [
+    `${indent}<properties>`,
+    ...present.map(([name, value]) => `${indent}  <property name="${xml(name)}" value="${xml(value)}"/>`),
+    `${indent}</properties>`,
+  ];
+}
+
+const firstLine = (text: string | undefined) => (text ?? '').split('\n')[0]!;
+
+/** The test's exchanges in order, each with its curl command: what a reader replays. */
+function evidenceText(test: JudgedTest): string {
+  const evidence = test.evidence ?? [];
+  if (evidence.length === 0) return '';
+  const each = evidence.map((record, index) => `${index + 1}. ${record.shown}\n$ ${record.curl}`);
+  return `Every exchange of the test, in order; the curl commands read the credential from ZONES_ACCESS_TOKEN:\n\n${each.join('\n\n')}`;
+}
+
+function testcase(classname: string, test: JudgedTest): string {
+  const open = `    <testcase classname="${xml(classname)}" name="${xml(test.title)}" time="${seconds(test.durationMs)}">`;
+  const outcome = outcomeOf(test.state);
+  const inner = properties(
+    [
+      ['outcome', outcome],
+      ['checked with', test.checkedWith?.join('; ')],
+    ],
+    '      ',
+  );
+  const reason = test.reason ?? '';
+  const type = xml(outcome ?? '');
+  // JUnit's order: the outcome's element first, then the output.
+  if (test.state === 'failed')
+    inner.push(`      <failure message="${xml(firstLine(reason))}" type="${type}">${xml(reason)}</failure>`);
+  if (test.state === 'suite-error')
+    inner.push(`      <error message="suite defect" type="${type}">${xml(reason)}</error>`);
+  if (test.state === 'not-verified')
+    inner.push(`      <skipped message="${xml(`not verified: ${firstLine(reason)}`)}">${xml(reason)}</skipped>`);
+  const output = [test.state === 'warning' ? `${WARNING_PREFIX}: ${reason}` : '', evidenceText(test)]
+    .filter((part) => part !== '')
+    .join('\n\n');
+  if (output !== '') inner.push(`      <system-out>${xml(output)}</system-out>`);
+  return inner.length === 0 ? `${open}</testcase>` : [open, ...inner, '    </testcase>'].join('\n');
+}
+
 export function renderJunit(report: ConformanceReport): string {
-  const cases: string[] = [];
-  let failures = 0;
-  let errors = 0;
-  let skipped = 0;
-  for (const rule of report.rules) {
-    for (const test of rule.tests) {
-      const open = `    <testcase classname="${xml(`${rule.level.toUpperCase()}.${rule.id}`)}" name="${xml(test.title)}">`;
-      const reason = xml(test.reason ?? '');
-      if (test.state === 'failed' && rule.level === 'must') {
-        failures += 1;
-        cases.push(
-          `${open}\n      <failure message="${xml((test.reason ?? '').split('\n')[0]!)}">${reason}</failure>\n    </testcase>`,
-        );
-      } else if (test.state === 'failed') {
-        cases.push(
-          `${open}\n      <system-out>WARNING (SHOULD, does not change the verdict): ${reason}</system-out>\n    </testcase>`,
-        );
-      } else if (test.state === 'suite-error') {
-        errors += 1;
-        cases.push(`${open}\n      <error message="suite defect">${reason}</error>\n    </testcase>`);
-      } else if (test.state === 'not-verified') {
-        skipped += 1;
-        cases.push(
-          `${open}\n      <skipped message="not verified: ${xml((test.reason ?? '').split('\n')[0]!)}"/>\n    </testcase>`,
-        );
-      } else {
-        cases.push(`${open}</testcase>`);
-      }
-    }
-  }
-  const total = cases.length;
+  const tests = report.rules.flatMap((rule) =>
+    rule.tests.map((test) => ({ test, classname: `${rule.level.toUpperCase()}.${rule.id}` })),
+  );
+  const count = (state: JudgedTest['state']) => tests.filter(({ test }) => test.state === state).length;
+  const totals = `tests="${tests.length}" failures="${count('failed')}" errors="${count('suite-error')}" skipped="${count('not-verified')}"`;
+  const testTime = seconds(tests.reduce((sum, { test }) => sum + test.durationMs, 0));
+  const runTime = seconds(Date.parse(report.finishedAt) - Date.parse(report.startedAt));
+  const { must, should } = report.summary;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="zones-conformance" tests="${total}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
-    `  <testsuite name="${xml(`${report.specification}: ${report.verdict}`)}" tests="${total}" failures="${failures}" errors="${errors}" skipped="${skipped}" timestamp="${report.startedAt}">`,
-    ...cases,
+    `<testsuites name="zones-conformance" ${totals} time="${runTime}">`,
+    // The tests of a run go side by side, so the suite's time is theirs added up, not the run's.
+    `  <testsuite name="${xml(report.specification)}" ${totals} time="${testTime}" timestamp="${report.startedAt}">`,
+    ...properties(
+      [
+        ['verdict', report.verdict],
+        ['exit code', String(report.exitCode)],
+        ['target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],
+        ['run', report.runId],
+        ['MUST rules', `${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified`],
+        ['SHOULD rules', `${should.passed} passed, ${should.warnings} warnings, ${should.notVerified} not verified`],
+      ],
+      '    ',
+    ),
+    ...tests.map(({ test, classname }) => testcase(classname, test)),
     '  </testsuite>',
     '</testsuites>',
     '',

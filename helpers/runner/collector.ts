@@ -50,6 +50,7 @@ function outcomeOf(testCase: TestCase): TestOutcome {
           errorName: error?.name,
           errorMessage: error?.message,
         });
+  const records = meta.exchanges ?? [];
   return {
     title: testCase.name,
     file: testCase.module.relativeModuleId,
@@ -57,7 +58,10 @@ function outcomeOf(testCase: TestCase): TestOutcome {
     ...judged,
     requests,
     cleanupRequests: meta.cleanupRequests ?? 0,
-    exchanges: meta.exchanges ?? [],
+    exchanges: records.map((record) => record.line),
+    // Whole exchanges and their curl commands are for what needs looking into, not for every pass.
+    evidence: judged.state === 'passed' || records.length === 0 ? undefined : records,
+    checkedWith: meta.checkedWith,
     cleanup: meta.cleanup,
     throttled: meta.throttled ?? 0,
     lagMs: meta.lagMs ?? [],

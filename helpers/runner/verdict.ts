@@ -3,6 +3,7 @@
 import { EXIT } from '../exit-codes.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { type Rule, type RuleLevel, rules } from '../rules.ts';
+import type { ExchangeRecord } from '../target/evidence.ts';
 
 export type TestState = 'passed' | 'failed' | 'not-verified' | 'suite-error';
 
@@ -14,14 +15,34 @@ export interface TestOutcome {
   reason?: string;
   requests: number;
   cleanupRequests: number;
+  /** One line per exchange of the test body, in order. */
   exchanges: string[];
+  /** Each exchange whole, with its curl command: kept only for a test that did not pass. */
+  evidence?: ExchangeRecord[];
+  /** What the settings made the test check with (which booked zone, say); never part of its title. */
+  checkedWith?: string[];
   cleanup?: CleanupRecord;
   throttled: number;
   lagMs: number[];
   durationMs: number;
 }
 
-export type RuleStatus = 'passed' | 'failed' | 'not-verified';
+/** A rule as the verdict judged it: a rule below MUST that failed is a warning, in every report. */
+export type RuleStatus = 'passed' | 'failed' | 'warning' | 'not-verified';
+
+/** A test as the verdict judged it: failed only at MUST; below MUST, a warning. */
+export type JudgedState = Exclude<TestState, 'failed'> | RuleStatus;
+
+export interface JudgedTest {
+  title: string;
+  state: JudgedState;
+  reason?: string;
+  requests: number;
+  durationMs: number;
+  exchanges: string[];
+  evidence?: ExchangeRecord[];
+  checkedWith?: string[];
+}
 
 export interface RuleResult {
   id: string;
@@ -30,7 +51,12 @@ export interface RuleResult {
   source: string;
   status: RuleStatus;
   reason?: string;
-  tests: { title: string; state: TestState; reason?: string; requests: number; exchanges: string[] }[];
+  tests: JudgedTest[];
+}
+
+/** Only a MUST rule can fail the certificate; any other that fails warns. */
+export function failureOf(level: RuleLevel): 'failed' | 'warning' {
+  return level === 'must' ? 'failed' : 'warning';
 }
 
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
@@ -89,19 +115,24 @@ function firstLine(text: string): string {
 
 function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
   const mine = outcomes.filter((outcome) => outcome.ruleId === rule.id);
-  const tests = mine.map(({ title, state, reason, requests, exchanges }) => ({
-    title,
-    state,
-    reason,
-    requests,
-    exchanges,
-  }));
+  const tests = mine.map(
+    ({ title, state, reason, requests, durationMs, exchanges, evidence, checkedWith }): JudgedTest => ({
+      title,
+      state: state === 'failed' ? failureOf(rule.level) : state,
+      reason,
+      requests,
+      durationMs,
+      exchanges,
+      evidence,
+      checkedWith,
+    }),
+  );
   const base = { id: rule.id, level: rule.level, title: rule.title, source: rule.source, tests };
   const failed = mine.filter((outcome) => outcome.state === 'failed');
   if (failed.length > 0) {
     return {
       ...base,
-      status: 'failed',
+      status: failureOf(rule.level),
       reason: failed.map((o) => `${o.title}: ${firstLine(o.reason ?? '')}`).join(' | '),
     };
   }

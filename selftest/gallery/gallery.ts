@@ -25,6 +25,8 @@ export interface GalleryResult {
   tests: number;
   /** Titles of the tests of each rule: the link between catalogue and suites. */
   testsByRule: Record<string, string[]>;
+  /** What the settings made each rule's tests check with (which booked zone, say), beside the titles. */
+  checkedWithByRule: Record<string, string[]>;
   /** Whether the zone of somebody else's, planted before the run, is exactly as it was. */
   bystanderUntouched: boolean;
   /** For ZONES_BOOKED_ZONE_ID: whether that zone is stored exactly as it was before the run. */
@@ -74,13 +76,14 @@ function condense(target: GalleryTarget, report: ConformanceReport): GalleryResu
     verdict: report.verdict,
     exitCode: report.exitCode,
     failedMust: ids('must', 'failed'),
-    failedShould: ids('should', 'failed'),
+    failedShould: ids('should', 'warning'),
     notVerified: report.rules.filter((r) => r.status === 'not-verified').map((r) => `${r.id}: ${r.reason}`),
     suiteErrors: report.suiteErrors,
     leftBehind: report.cleanup.leftBehind,
     requests: report.requests.total,
     tests: report.rules.reduce((sum, rule) => sum + rule.tests.length, 0),
     testsByRule: Object.fromEntries(report.rules.map((r) => [r.id, r.tests.map((t) => t.title)])),
+    checkedWithByRule: Object.fromEntries(report.rules.map((r) => [r.id, r.tests.flatMap((t) => t.checkedWith ?? [])])),
     bystanderUntouched: bystanderUntouched(target.reference, target.bystander),
     bookedZoneUnchanged: target.config.bookedZoneId
       ? storedZoneText(target.reference, target.config.bookedZoneId) === target.bookedZoneBefore
