@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { killGroup, runEntry, startNpmRun } from './run-node.ts';
@@ -58,11 +58,20 @@ describe.skipIf(noChromium)(inChromium, () => {
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu'],
     });
+  });
+
+  // Each test reads the report as a first-time reader: the report keeps what was opened (folders,
+  // attachments, the last route) in the browser's storage, and a click would close what is open.
+  beforeEach(async () => {
     // Tall enough that the report's fixed footer never covers the row a click aims at.
     page = await browser.newPage({ viewport: { width: 1280, height: 2400 } });
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(15_000);
     // The report must stand on its own: nothing is fetched from anywhere but the file.
     await page.route(/^(?!file:)/, (route) => route.abort());
+  });
+
+  afterEach(async () => {
+    await page?.context().close();
   });
 
   afterAll(async () => {
@@ -70,7 +79,8 @@ describe.skipIf(noChromium)(inChromium, () => {
     await reference?.close();
   });
 
-  const openReport = () => page.goto(pathToFileURL(join(reportsDir, 'allure-report', 'index.html')).href);
+  const reportUrl = () => pathToFileURL(join(reportsDir, 'allure-report', 'index.html')).href;
+  const openReport = () => page.goto(reportUrl());
   // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the page as a reader sees it (textContent runs labels and values together).
   const text = () => page.locator('body').innerText();
   async function openFailedTest(): Promise<void> {
@@ -78,6 +88,16 @@ describe.skipIf(noChromium)(inChromium, () => {
     await page.getByPlaceholder('Search tests').fill('UPDATE-01');
     await page.getByTestId('tree-leaf-title').filter({ hasText: 'UPDATE-01 an update changes the name' }).click();
     await page.getByTestId('test-result-info-title').getByText('UPDATE-01 an update changes the name').waitFor();
+  }
+  /** A test's own page, by the id the report gave it: the tree keeps the folders of tests that did not fail closed. */
+  async function openTestPage(title: string): Promise<void> {
+    const listed = JSON.parse(readFileSync(join(reportsDir, 'allure-report', 'test-results.json'), 'utf8')) as {
+      byId: Record<string, { id: string; name: string }>;
+    };
+    const id = Object.values(listed.byId).find((result) => result.name === title)?.id;
+    expect(id, `${title} is in the report`).toBeDefined();
+    await page.goto(`${reportUrl()}#${id}`);
+    await page.getByTestId('test-result-info-title').getByText(title).waitFor();
   }
 
   test('the overview shows the target, the verdict and the settings, and no byte of the token', async () => {
@@ -101,6 +121,31 @@ describe.skipIf(noChromium)(inChromium, () => {
     expect(await text()).toMatch(
       /> PUT http:\/\/127\.0\.0\.1:\d+\/admin\/api\/2026-07\/zones\/\S+\.json.*\n.*\n< 200 /,
     );
+  });
+
+  test('each exchange of the failed rule comes with the curl command that replays it, the token left to the shell', async () => {
+    await openFailedTest();
+    await page.getByTestId('test-result-tab-attachments').click();
+    await page.getByText('replay with curl', { exact: true }).click();
+    await page
+      .getByText(/curl -sS -i -X PUT /)
+      .first()
+      .waitFor();
+    const commands = (await text()).split('\n').filter((line) => line.startsWith('curl '));
+    expect(commands.map((command) => command.split(' ')[4])).toEqual(['POST', 'PUT', 'PUT', 'GET']);
+    for (const command of commands) expect(command).toContain(`'X-Auth-Token: '"$ZONES_ACCESS_TOKEN"`);
+  });
+
+  test('a SHOULD warning opens as passed, in the SHOULD warning category, never as failed', async () => {
+    await openTestPage('PROFILE-02 success codes follow the profile: create answers 201');
+    await page.getByText('Category: SHOULD warning').waitFor();
+    expect(await page.getByTestId('test-result-status-passed').count()).toBe(1);
+    expect(await page.getByTestId('test-result-status-failed').count()).toBe(0);
+    // What the target did is on the page all the same.
+    await page
+      .getByText(/expected status 201, got 200/)
+      .first()
+      .waitFor();
   });
 
   test('the categories sort the results as the verdict did: MUST failure, SHOULD warning, not verified', async () => {

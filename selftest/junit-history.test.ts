@@ -1,0 +1,73 @@
+// junit.xml as CI tools keep it night after night: a test keeps its name whatever the settings (a
+// test whose name changes starts a new history), and what the settings chose goes beside the name.
+// DELETE-02 is the test whose fixture the settings choose: a booked zone by id, a booking hook, or
+// none at all.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
+import { runEntry } from './run-node.ts';
+
+const TOKEN = 'shpat_selftest_junit_0123456789abcdef';
+
+let reference: RunningReference;
+const junitOf: Record<string, string> = {};
+
+/** DELETE-02 alone, with the given booking settings; its junit.xml. */
+async function nightWith(settings: Record<string, string>, code: number): Promise<string> {
+  const reportsDir = mkdtempSync(join(tmpdir(), 'zc-junit-'));
+  const run = await runEntry('bin/conformance.ts', ['--rule', 'DELETE-02'], {
+    ...settingsForStyle(reference.style, reference.url, TOKEN),
+    ...settings,
+    ZONES_REPORTS_DIR: reportsDir,
+  });
+  expect(run.code, run.stderr).toBe(code);
+  return readFileSync(join(reportsDir, 'junit.xml'), 'utf8');
+}
+
+beforeAll(async () => {
+  reference = await startReference({ token: TOKEN });
+  const booked = reference.backdoor.plant({ name: 'booked by somebody', coverage: { countries: ['DE'] }, bookings: 1 });
+  // The runs of one rule are incomplete (exit 2) for the rules they leave out; DELETE-02 itself passes, or is not verified.
+  junitOf.hook = await nightWith(bookingHooksForReference(), 2);
+  junitOf.zoneId = await nightWith({ ZONES_BOOKED_ZONE_ID: booked }, 2);
+  junitOf.none = await nightWith({}, 2);
+});
+
+afterAll(async () => {
+  await reference?.close();
+});
+
+const testcases = (junit: string) => junit.match(/<testcase [\s\S]*?(<\/testcase>)/g) ?? [];
+/** The other rules' tests are in the file too, as not run. */
+const delete02 = (junit: string) => testcases(junit).filter((testcase) => testcase.includes('"MUST.DELETE-02"'));
+const nameOf = (testcase: string) => testcase.match(/ name="([^"]*)"/)![1];
+
+test("DELETE-02's testcase has one name, whichever booking fixture the settings give", () => {
+  const names = Object.fromEntries(
+    Object.entries(junitOf).map(([night, junit]) => [night, delete02(junit).map(nameOf)]),
+  );
+  const one = ['DELETE-02 a delete of a zone with booking history is refused and the zone stays unchanged'];
+  expect(names).toEqual({ hook: one, zoneId: one, none: one });
+});
+
+test('which booked zone it was checked with is a property beside the name', () => {
+  expect(junitOf.hook).toContain('<property name="checked with" value="a zone booked by ZONES_BOOKING_HOOK"/>');
+  expect(junitOf.zoneId).toMatch(
+    /<property name="checked with" value="the booked zone \S+ \(ZONES_BOOKED_ZONE_ID\)"\/>/,
+  );
+  expect(junitOf.none).not.toContain('checked with');
+  expect(junitOf.none).toContain('<skipped message="not verified: no booking fixture');
+});
+
+test('every testcase and the suite have a time in seconds, and the verdict is a property, not a name', () => {
+  for (const junit of Object.values(junitOf)) {
+    for (const testcase of testcases(junit)) expect(testcase).toMatch(/^<testcase [^>]* time="\d+\.\d{3}"/);
+    expect(junit).toMatch(/<testsuite name="Zone Management Service, API version 2026-07" [^>]* time="\d+\.\d{3}"/);
+    expect(junit).toContain('<property name="verdict" value="incomplete"/>');
+  }
+  // A check against the reference takes some time, and the time is what vitest measured.
+  expect(Number(delete02(junitOf.hook!)[0]!.match(/time="([\d.]+)"/)![1])).toBeGreaterThan(0);
+});
