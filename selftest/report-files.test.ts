@@ -90,6 +90,10 @@ test('what the settings made a test check with is a property beside its name, an
   expect(renderMarkdown(report)).toContain(
     '- DELETE-02 a check: FAILED\n\n  Checked with: the booked zone 17 (ZONES_BOOKED_ZONE_ID)\n',
   );
+  // A test that passed is not shown in detail, but what it was checked with is.
+  expect(renderMarkdown(report)).toContain(
+    '## Checked with what the settings gave\n\n- LIST-01 a check: page size 2\n- DELETE-02 a check: the booked zone 17 (ZONES_BOOKED_ZONE_ID)\n\n',
+  );
 });
 
 test('a MUST rule not verified is a junit skip with its reason', () => {

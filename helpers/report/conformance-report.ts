@@ -233,10 +233,17 @@ export function renderMarkdown(report: ConformanceReport): string {
     ...report.rules.map(
       (rule) => `| ${rule.id} | ${rule.level.toUpperCase()} | ${STATUS_MARK[rule.status]} | ${rule.title} |`,
     ),
+    '',
   ];
+  const chosen = report.rules.flatMap((rule) =>
+    rule.tests
+      .filter((test) => test.checkedWith !== undefined)
+      .map((test) => `- ${test.title}: ${test.checkedWith!.join('; ')}`),
+  );
+  if (chosen.length > 0) lines.push('## Checked with what the settings gave', '', ...chosen, '');
   const open = report.rules.filter((rule) => rule.status !== 'passed');
   if (open.length > 0) {
-    lines.push('', '## What broke, warned or could not be checked', '');
+    lines.push('## What broke, warned or could not be checked', '');
     for (const rule of open) {
       lines.push(`### ${rule.id} ${STATUS_HEADING[rule.status]} (${rule.level.toUpperCase()})`, '', rule.title, '');
       for (const test of rule.tests.filter((t) => t.state !== 'passed')) lines.push(...testSection(test));
