@@ -31,7 +31,7 @@ export interface TestOutcome {
 export type RuleStatus = 'passed' | 'failed' | 'warning' | 'not-verified';
 
 /** A test as the verdict judged it: failed only at MUST; below MUST, a warning. */
-export type JudgedState = Exclude<TestState, 'failed'> | RuleStatus;
+export type JudgedState = TestState | 'warning';
 
 export interface JudgedTest {
   title: string;
