@@ -1,8 +1,10 @@
-// The certificate and junit.xml say what the verdict says: a SHOULD warning is no failure in either,
-// a MUST rule not verified is not a pass, and a version other than the specification's is noted.
-import { expect, test } from 'vitest';
+// The certificate, junit.xml and the console say what the verdict says: a SHOULD or MAY warning is
+// no failure in any of them, a MUST rule not verified is not a pass, and a version other than the
+// specification's is noted.
+import { expect, test, vi } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import { buildReport, type RunFacts, renderMarkdown } from '../helpers/report/conformance-report.ts';
+import { printOutcome, printSummary } from '../helpers/report/console-output.ts';
 import { renderJunit } from '../helpers/report/junit.ts';
 import { rules } from '../helpers/rules.ts';
 import type { TestOutcome } from '../helpers/runner/verdict.ts';
@@ -52,6 +54,44 @@ test('a SHOULD warning is no junit failure, a MUST failure is', () => {
   expect(renderJunit(buildReport(facts(withFailure)))).toMatch(
     /failures="1"[\s\S]*<failure message="zone 7 answers the filter">/,
   );
+});
+
+test('a MAY miss is a warning in every report, distinct from a MUST failure, and the run stays conformant', () => {
+  const withMiss = everyRule().map((o) =>
+    o.ruleId === 'ROBUST-05' ? outcome('ROBUST-05', 'failed', 'got 500 for an unknown status') : o,
+  );
+  const report = buildReport(facts(withMiss));
+  expect([report.verdict, report.exitCode]).toEqual(['conformant', 0]);
+  expect(report.summary.may).toEqual({ passed: 6, failed: 1, notVerified: 0 });
+  expect(report.summary.must.failed).toBe(0);
+  expect(report.rules.find((r) => r.id === 'ROBUST-05')).toMatchObject({ level: 'may', status: 'failed' });
+
+  const markdown = renderMarkdown(report);
+  expect(markdown).toContain('| MAY rules (robustness) | 6 passed, 1 warnings, 0 not verified |');
+  expect(markdown).toMatch(/\| ROBUST-05 \| MAY \| warning \|/);
+  expect(markdown).toMatch(/### ROBUST-05 WARNING, does not change the verdict \(MAY\)/);
+  expect(markdown).not.toMatch(/FAILED/);
+
+  const junit = renderJunit(report);
+  expect(junit).toMatch(/failures="0"/);
+  expect(junit).toMatch(
+    /classname="MAY\.ROBUST-05"[^\n]*>\n\s*<system-out>WARNING \(MAY, does not change the verdict\): got 500/,
+  );
+
+  const printed: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
+  try {
+    printSummary(report, { json: 'conformance.json', markdown: 'conformance.md' });
+    printOutcome(withMiss.find((o) => o.ruleId === 'ROBUST-05')!);
+  } finally {
+    log.mockRestore();
+  }
+  expect(printed).toContain(
+    'WARNING ROBUST-05 an unknown status in the filter is refused with a 4xx or gives an empty list, never a 5xx',
+  );
+  expect(printed.join('\n')).toMatch(/verdict: CONFORMANT .*MAY 1 warning\(s\)/);
+  expect(printed.join('\n')).toContain('(exit code 0)');
+  expect(printed).toContain('  warn  ROBUST-05 a check');
 });
 
 test('a MUST rule not verified is a junit skip with its reason', () => {

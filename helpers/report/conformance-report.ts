@@ -4,7 +4,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeTarget, type TargetConfig } from '../config.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
-import { otherVersionNote, SPEC_VERSION } from '../rules.ts';
+import { otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
 import {
   exitCodeOf,
   judgeRules,
@@ -32,7 +32,8 @@ export interface ConformanceReport {
     proxy: string | null;
     settings: Record<string, unknown>;
   };
-  summary: Record<'must' | 'should', Record<'passed' | 'failed' | 'notVerified', number>>;
+  /** Per level; a failed SHOULD or MAY rule is a warning, which never changes the verdict. */
+  summary: Record<RuleLevel, Record<'passed' | 'failed' | 'notVerified', number>>;
   rules: RuleResult[];
   requests: { total: number; tests: number; cleanup: number; preflight: number; throttled: number };
   /** Read-after-write lag: how often a list needed re-reading before it showed a write. */
@@ -61,7 +62,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     ...facts.outcomes.filter((o) => o.state === 'suite-error').map((o) => `${o.title}: ${o.reason}`),
   ];
   const verdict = verdictOf(rules, suiteErrors);
-  const count = (level: 'must' | 'should') => {
+  const count = (level: RuleLevel) => {
     const mine = rules.filter((rule) => rule.level === level);
     return {
       passed: mine.filter((rule) => rule.status === 'passed').length,
@@ -86,7 +87,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
       ...connectionOf(facts.config),
       settings: describeTarget(facts.config),
     },
-    summary: { must: count('must'), should: count('should') },
+    summary: { must: count('must'), should: count('should'), may: count('may') },
     rules,
     requests: {
       total: tests + cleanup + facts.requests.preflight,
@@ -135,6 +136,16 @@ const STATUS_MARK: Record<string, string> = {
   'not-verified': '*not verified*',
 };
 
+/** A SHOULD or MAY rule that failed is a warning: it reads as one, never as a MUST failure. */
+function statusShown(rule: RuleResult): string {
+  return rule.status === 'failed' && rule.level !== 'must' ? 'warning' : STATUS_MARK[rule.status]!;
+}
+
+function headingOf(rule: RuleResult): string {
+  if (rule.status !== 'failed') return 'not verified';
+  return rule.level === 'must' ? 'FAILED' : 'WARNING, does not change the verdict';
+}
+
 export function renderMarkdown(report: ConformanceReport): string {
   const lines = [
     `# Conformance certificate: ${report.verdict.toUpperCase()}`,
@@ -149,6 +160,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     `| Verdict | **${report.verdict}** (exit code ${report.exitCode}) |`,
     `| MUST rules | ${report.summary.must.passed} passed, ${report.summary.must.failed} failed, ${report.summary.must.notVerified} not verified |`,
     `| SHOULD rules | ${report.summary.should.passed} passed, ${report.summary.should.failed} warnings, ${report.summary.should.notVerified} not verified |`,
+    `| MAY rules (robustness) | ${report.summary.may.passed} passed, ${report.summary.may.failed} warnings, ${report.summary.may.notVerified} not verified |`,
     `| Run | ${report.runId}, ${report.startedAt} to ${report.finishedAt} |`,
     `| Requests | ${report.requests.total} (tests ${report.requests.tests}, clean-up ${report.requests.cleanup}, preflight ${report.requests.preflight}); ${report.requests.throttled} answered 429 and were sent again |`,
     `| Read-after-write lag | ${report.consistency.lagSeen === 0 ? 'none seen' : `seen ${report.consistency.lagSeen} time(s), longest ${report.consistency.longestLagMs} ms`} (allowed: ${report.consistency.timeoutMs} ms) |`,
@@ -159,21 +171,17 @@ export function renderMarkdown(report: ConformanceReport): string {
     '| Rule | Level | Status | Rule text |',
     '|---|---|---|---|',
     ...report.rules.map(
-      (rule) => `| ${rule.id} | ${rule.level.toUpperCase()} | ${STATUS_MARK[rule.status]} | ${rule.title} |`,
+      (rule) => `| ${rule.id} | ${rule.level.toUpperCase()} | ${statusShown(rule)} | ${rule.title} |`,
     ),
   ];
   const open = report.rules.filter((rule) => rule.status !== 'passed');
   if (open.length > 0) {
     lines.push('', '## What broke or could not be checked', '');
     for (const rule of open) {
-      lines.push(
-        `### ${rule.id} ${rule.status === 'failed' ? 'FAILED' : 'not verified'} (${rule.level.toUpperCase()})`,
-        '',
-        rule.title,
-        '',
-      );
+      lines.push(`### ${rule.id} ${headingOf(rule)} (${rule.level.toUpperCase()})`, '', rule.title, '');
       for (const test of rule.tests.filter((t) => t.state !== 'passed')) {
-        lines.push(`- ${test.title}: ${test.state}`, '', '```', (test.reason ?? '').trim(), '```', '');
+        const state = test.state === 'failed' && rule.level !== 'must' ? 'warning' : test.state;
+        lines.push(`- ${test.title}: ${state}`, '', '```', (test.reason ?? '').trim(), '```', '');
         if (test.exchanges.length > 0)
           lines.push('  What the test sent, in order:', '', ...test.exchanges.map((e) => `  1. \`${e}\``), '');
       }

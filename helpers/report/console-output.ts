@@ -14,12 +14,13 @@ const MARKS: Record<TestOutcome['state'], string> = {
 
 export function printOutcome(outcome: TestOutcome): void {
   const rule = outcome.ruleId ? findRule(outcome.ruleId) : undefined;
-  const mark = outcome.state === 'failed' && rule?.level === 'should' ? 'warn' : MARKS[outcome.state];
+  const mark =
+    outcome.state === 'failed' && rule !== undefined && rule.level !== 'must' ? 'warn' : MARKS[outcome.state];
   console.log(`  ${mark}  ${outcome.title}`);
 }
 
 export function printSummary(report: ConformanceReport, files: { json: string; markdown: string }): void {
-  const { must, should } = report.summary;
+  const { must, should, may } = report.summary;
   console.log('');
   for (const rule of report.rules.filter((r) => r.status !== 'passed')) {
     const label = rule.status === 'failed' ? (rule.level === 'must' ? 'FAILED ' : 'WARNING') : 'NOT VERIFIED';
@@ -34,7 +35,7 @@ export function printSummary(report: ConformanceReport, files: { json: string; m
   for (const note of report.notes) console.log(`NOTE ${note}`);
   console.log('');
   console.log(
-    `verdict: ${report.verdict.toUpperCase()}  MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.failed} warning(s)`,
+    `verdict: ${report.verdict.toUpperCase()}  MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.failed} warning(s); MAY ${may.failed} warning(s)`,
   );
   console.log(
     `requests: ${report.requests.total}; zones created ${report.cleanup.created}, deleted ${report.cleanup.deleted}, left ${report.cleanup.leftBehind.length}`,

@@ -1,6 +1,6 @@
-// junit.xml for CI dashboards, written from the verdict rather than from vitest: a SHOULD warning is
-// not a failure there either, a MUST rule not verified is a skip with its reason, and a suite defect
-// is an error. The exit code and conformance.json stay the authority.
+// junit.xml for CI dashboards, written from the verdict rather than from vitest: a SHOULD or MAY
+// warning is not a failure there either, a MUST rule not verified is a skip with its reason, and a
+// suite defect is an error. The exit code and conformance.json stay the authority.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport } from './conformance-report.ts';
@@ -31,7 +31,7 @@ export function renderJunit(report: ConformanceReport): string {
         );
       } else if (test.state === 'failed') {
         cases.push(
-          `${open}\n      <system-out>WARNING (SHOULD, does not change the verdict): ${reason}</system-out>\n    </testcase>`,
+          `${open}\n      <system-out>WARNING (${rule.level.toUpperCase()}, does not change the verdict): ${reason}</system-out>\n    </testcase>`,
         );
       } else if (test.state === 'suite-error') {
         errors += 1;
