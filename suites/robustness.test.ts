@@ -11,7 +11,14 @@ import { type ConformanceContext, ruleCases, ruleTest } from '../helpers/harness
 import { type Answer, isRefusal, isSuccess, type ZonesClient } from '../helpers/target/client.ts';
 import { formatAnswers } from '../helpers/target/evidence.ts';
 import { canonicalJson } from '../helpers/target/json.ts';
-import { differingFields, listedZone, showsZone, zonesOf } from '../helpers/target/list-lookups.ts';
+import {
+  differingFields,
+  listedZone,
+  listsZone,
+  readableZones,
+  showsZone,
+  zonesOf,
+} from '../helpers/target/list-lookups.ts';
 import { PreconditionError } from '../helpers/target/precondition.ts';
 import type { ZoneRecord } from '../helpers/target/records.ts';
 
@@ -121,6 +128,9 @@ async function unknownId({ api, zones }: ConformanceContext): Promise<ZoneRecord
     throw new PreconditionError(
       `could not delete a zone of this test to get an id that names no zone (status ${answer.status})\n${formatAnswers(answer)}`,
     );
+  // A lagging list would still show the zone, and the guard would leave the id alone: wait it out.
+  if (api.config.consistencyTimeoutMs > 0)
+    await api.listZones({ settle: (list) => readableZones(list) !== undefined && !listsZone(list, gone.id) });
   return gone;
 }
 
