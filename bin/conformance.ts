@@ -1,14 +1,11 @@
 // `npm run conformance`: certify the target named by the settings, or the embedded reference when
 // there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run.
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
-import {
-  type ConformanceReport,
-  removePreviousReports,
-  withoutToken,
-  writeReport,
-} from '../helpers/report/conformance-report.ts';
+import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
+import { allureLocations } from '../helpers/report/allure-layout.ts';
+import { completeAllureResults, maskAllureResults } from '../helpers/report/allure-results.ts';
+import { type ConformanceReport, removePreviousReports, writeReport } from '../helpers/report/conformance-report.ts';
 import { outliveOutputReaders, printOutcome, printSummary } from '../helpers/report/console-output.ts';
 import {
   buildCouldNotRun,
@@ -19,13 +16,12 @@ import {
 } from '../helpers/report/could-not-run.ts';
 import { writeJunit } from '../helpers/report/junit.ts';
 import { certify } from '../helpers/runner/certify.ts';
-import { CannotRunError } from '../helpers/runner/preflight.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDocs } from '../helpers/settings.ts';
+import { Secrets } from '../helpers/target/secrets.ts';
 import { insecureWarning, routeDescription } from '../helpers/target/transport.ts';
 import { startEmbeddedTarget } from './embedded-reference.ts';
 
-const CANNOT_RUN = 3;
 const startedAt = new Date();
 /** Kept up to date as the launcher learns more, so a run that has to give up still reports where it should. */
 let known: LauncherFacts = factsFromRawSettings(process.env);
@@ -46,7 +42,7 @@ function usage(): string {
     '  --rule PATTERN   run only the tests whose title matches, e.g. CREATE or DELETE-02',
     '  --help           this text',
     '',
-    'Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST rule not verified, 3 could not run.',
+    `Exit codes: ${EXIT.ok} conformant, ${EXIT.failed} a MUST rule failed, ${EXIT.incomplete} some MUST rule not verified, ${EXIT.cannotRun} could not run.`,
   ].join('\n');
 }
 
@@ -61,20 +57,17 @@ function markFilteredOut(report: ConformanceReport, pattern: string): void {
   }
 }
 
-function exitCodeForSignal(signal: NodeJS.Signals): number {
-  return signal === 'SIGTERM' ? 143 : 130;
-}
-
 function cannotRun(message: string): never {
-  const reason = withoutToken(message, known.token);
+  const secrets = new Secrets(known);
+  const reason = secrets.mask(message);
   let line = `zones-conformance: cannot run: ${reason}`;
   try {
     writeCouldNotRun(buildCouldNotRun(reason, startedAt, known.baseUrl), known);
   } catch (error) {
-    line += ` (no report written to ${known.reportsDir}: ${withoutToken((error as Error).message, known.token)})`;
+    line += ` (no report written to ${known.reportsDir}: ${secrets.mask((error as Error).message)})`;
   }
   console.error(line);
-  process.exit(CANNOT_RUN);
+  process.exit(EXIT.cannotRun);
 }
 
 async function main(): Promise<void> {
@@ -110,8 +103,11 @@ async function main(): Promise<void> {
     config = embedded.config;
     known = factsFromConfig(config);
   }
+  const secrets = new Secrets(config);
   console.log(
-    `zones-conformance: certifying ${config.baseUrl}${embedded ? ' (embedded reference: no ZONES_BASE_URL set)' : routeDescription(config)}`,
+    secrets.mask(
+      `zones-conformance: certifying ${config.baseUrl}${embedded ? ' (embedded reference: no ZONES_BASE_URL set)' : routeDescription(config)}`,
+    ),
   );
   const warning = insecureWarning(config);
   if (warning) console.error(`zones-conformance: ${warning}`);
@@ -139,9 +135,9 @@ async function main(): Promise<void> {
     const reports = await certify([{ name: 'target', config }], {
       testNamePattern: args.rule,
       allure: true,
-      reporters: [['allure-vitest/reporter', { resultsDir: join(config.reportsDir, 'allure-results') }]],
+      reporters: [['allure-vitest/reporter', { resultsDir: allureLocations(config.reportsDir).results }]],
       onOutcome: (_project, outcome) => printOutcome(outcome),
-      onWaiting: (line) => console.error(line),
+      onWaiting: (line) => console.error(secrets.mask(line)),
       onStarted: (stop) => {
         stopRun = stop;
         // A signal during preflight or start-up: stop before the first test.
@@ -153,7 +149,15 @@ async function main(): Promise<void> {
     if (args.rule !== undefined) markFilteredOut(report, args.rule);
     const files = writeReport(report, config);
     writeJunit(report, config.reportsDir, config.token);
-    printSummary(report, files);
+    try {
+      completeAllureResults(report, config.reportsDir);
+    } catch (error) {
+      // The certificate is written by now; the HTML report only loses its categories and environment.
+      console.error(`zones-conformance: allure-results left without outcomes: ${secrets.mask(String(error))}`);
+    }
+    // Last, so that what the outcomes and environment added is masked as well.
+    maskAllureResults(config.reportsDir, secrets);
+    printSummary(report, files, secrets);
     process.exitCode = interrupted ? exitCodeForSignal(interrupted) : report.exitCode;
   } catch (error) {
     if (error instanceof CannotRunError) cannotRun(error.message);

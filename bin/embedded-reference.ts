@@ -1,52 +1,43 @@
 // The one bridge between the suite and the reference: with no ZONES_BASE_URL, the suite certifies
 // the embedded reference. The reference's house style becomes the suite's settings, and its
 // test-only booking route becomes the booking hooks, so DELETE-02 runs through the real hook path.
-import type { TargetConfig } from '../helpers/config.ts';
-import { settingDefault } from '../helpers/settings.ts';
+// Those settings go through the same validator as an operator's: the embedded target is configured
+// the way any shop is, not by a second, hand-made copy of what each setting means.
+import { type Environment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
-import type { HouseStyle } from '../reference/styles.ts';
-import { bookingHooksForReference } from './reference-settings.ts';
+import { bookingHooksForReference, settingsForStyle } from './reference-settings.ts';
 
-export interface EmbeddedTarget {
+interface EmbeddedTarget {
   config: TargetConfig;
   reference: RunningReference;
 }
 
 const hooks = bookingHooksForReference();
 
-/** The suite's view of a running reference: its style as settings, its booking route as hooks. */
+/** The suite's view of a running reference: the operator's own settings, then its style's and its hooks. */
 export function configForReference(base: TargetConfig, reference: RunningReference): TargetConfig {
-  const { style } = reference;
-  return {
-    ...base,
-    baseUrl: reference.url,
-    token: reference.token,
-    authHeader: style.authHeader,
-    authScheme: style.authScheme,
-    statuses: [...style.statuses],
-    statusParam: style.statusParam,
-    filterValues: { ...style.filterValues },
-    envelope: style.envelope,
-    zoneKey: style.zoneKey ?? settingDefault('ZONES_ZONE_KEY'),
-    listKey: style.listKey ?? settingDefault('ZONES_LIST_KEY'),
-    idField: style.idField,
-    ...pagingFor(style),
-    extraFields: JSON.stringify(style.requiredOnCreate ?? {}),
-    coverageSamples: style.coverageExamples
-      ? style.coverageExamples.map((value) => JSON.stringify(value))
-      : base.coverageSamples,
-    bookingHook: hooks.ZONES_BOOKING_HOOK,
-    bookingCleanupHook: hooks.ZONES_BOOKING_CLEANUP_HOOK,
+  const settings = {
+    ...operatorSettings(base),
+    ...settingsForStyle(reference.style, reference.url, reference.token),
+    ...hooks,
   };
+  return { ...readTargetConfig(settings), embedded: true };
 }
 
-/** Every paging field is set, so a paging setting meant for another shop cannot leak into this one. */
-function pagingFor({ paging }: HouseStyle): Pick<TargetConfig, 'paging' | 'pageParam' | 'cursorField' | 'cursorParam'> {
+/**
+ * What the operator set that holds for whichever target: the version segment, time limits, pacing,
+ * where the reports go, and the coverage samples unless the style brings its own. Everything else
+ * is the style's to say: a setting meant for some shop must not leak into the reference.
+ */
+export function operatorSettings(base: TargetConfig): Environment {
   return {
-    paging: paging?.kind ?? 'link',
-    pageParam: paging?.kind === 'page' ? paging.param : settingDefault('ZONES_PAGE_PARAM'),
-    cursorField: paging?.kind === 'cursor' ? paging.field : settingDefault('ZONES_CURSOR_FIELD'),
-    cursorParam: paging?.kind === 'cursor' ? paging.param : settingDefault('ZONES_CURSOR_PARAM'),
+    ZONES_API_VERSION: base.apiVersion,
+    ZONES_TIMEOUT_MS: String(base.timeoutMs),
+    ZONES_MAX_BODY_BYTES: String(base.maxBodyBytes),
+    ZONES_MAX_RPS: String(base.maxRps),
+    ZONES_CONSISTENCY_TIMEOUT_MS: String(base.consistencyTimeoutMs),
+    ZONES_REPORTS_DIR: base.reportsDir,
+    ZONES_COVERAGE_SAMPLES: `[${base.coverageSamples.join(',')}]`,
   };
 }
 
@@ -55,5 +46,5 @@ export async function startEmbeddedTarget(
   options: { style?: string; fault?: string } = {},
 ): Promise<EmbeddedTarget> {
   const reference = await startReference({ host: '127.0.0.1', port: 0, style: options.style, fault: options.fault });
-  return { reference, config: { ...configForReference(base, reference), embedded: true } };
+  return { reference, config: configForReference(base, reference) };
 }

@@ -1,12 +1,11 @@
 // Runs the embedded reference as a stand-alone server, so the suite (or curl) can be pointed at it.
 import { parseArgs } from 'node:util';
+import { EXIT } from '../helpers/exit-codes.ts';
 import { watchLauncher } from '../helpers/runner/launcher-watch.ts';
 import { faults } from '../reference/faults.ts';
 import { type ReferenceOptions, type RunningReference, startReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles, listKeyOf, zoneKeyOf } from '../reference/styles.ts';
 import { bookingHooksForReference, settingsForStyle } from './reference-settings.ts';
-
-const EXIT_BAD_ARGS = 3;
 
 function usage(): string {
   const width = Math.max(...faults.map((fault) => fault.name.length));
@@ -47,7 +46,7 @@ function pagingOf({ paging }: HouseStyle): string {
 
 function fail(message: string): never {
   console.error(`reference: ${message}\nRun with --help for usage.`);
-  process.exit(EXIT_BAD_ARGS);
+  process.exit(EXIT.cannotRun);
 }
 
 /** The command line's values; a malformed one ends the process with its message. */
@@ -101,7 +100,7 @@ function readOptions(): ReferenceOptions | 'help' {
 const options = readOptions();
 if (options === 'help') {
   console.log(usage());
-  process.exit(0);
+  process.exit(EXIT.ok);
 }
 
 let running: RunningReference;
@@ -139,7 +138,7 @@ async function stop(why: string): Promise<void> {
   stopping = true;
   console.log(`\nreference: ${why}, stopping`);
   await server.close();
-  process.exit(0);
+  process.exit(EXIT.ok);
 }
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));

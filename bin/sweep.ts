@@ -1,13 +1,14 @@
 // `npm run sweep`: delete zones that earlier runs left behind (a crash, a kill, a booked zone whose
 // history has since been removed). A dry run unless --yes. Exit codes: 0 done, 1 some deletes
 // failed, 3 could not run.
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import { CannotRunError, EXIT } from '../helpers/exit-codes.ts';
+import { sweepLedgerPath } from '../helpers/ownership/ledger.ts';
 import { carryOutSweep, ledgerFiles, parseDuration, planSweep } from '../helpers/ownership/leftover-sweep.ts';
 import { outliveOutputReaders } from '../helpers/report/console-output.ts';
 import { newRunId } from '../helpers/runner/certify.ts';
-import { CannotRunError } from '../helpers/runner/preflight.ts';
+import { Secrets } from '../helpers/target/secrets.ts';
 import { insecureWarning } from '../helpers/target/transport.ts';
 
 const USAGE = `Usage: npm run sweep -- [--ledger PATH]... [--by-prefix [--older-than 24h]] [--yes]
@@ -19,11 +20,17 @@ ZONES_BASE_URL and ZONES_ACCESS_TOKEN (the same settings as npm run conformance)
   --by-prefix       also zones named by the suite's exact pattern zc-<run id>-<tag>-<n>
   --older-than AGE  with --by-prefix, only runs older than this (default 24h; e.g. 90m, 2d)
   --yes             delete; without it, only print what would be deleted
-  --help            this text`;
+  --help            this text
+
+Exit codes: ${EXIT.ok} done, ${EXIT.failed} some zone could not be deleted, ${EXIT.cannotRun} could not run.`;
+
+/** What the shop answered is quoted in the output (names, reasons), so every line is masked. */
+let secrets = new Secrets({ token: '' });
+const say = (line: string) => console.log(secrets.mask(line));
 
 function cannotRun(message: string): never {
-  console.error(`zones-sweep: cannot run: ${message}`);
-  process.exit(3);
+  console.error(secrets.mask(`zones-sweep: cannot run: ${message}`));
+  process.exit(EXIT.cannotRun);
 }
 
 async function main(): Promise<void> {
@@ -48,13 +55,16 @@ async function main(): Promise<void> {
   if (olderThanMs === undefined)
     cannotRun(`--older-than must look like 24h, 90m, 2d or 3600s (got "${args['older-than']}")`);
 
+  const env = loadEnvironment();
+  secrets = new Secrets({ token: env.ZONES_ACCESS_TOKEN?.trim() ?? '' });
   let config: TargetConfig;
   try {
-    config = readTargetConfig(loadEnvironment());
+    config = readTargetConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) cannotRun(error.message);
     throw error;
   }
+  secrets = new Secrets(config);
   if (config.embedded) cannotRun('ZONES_BASE_URL is not set: there is no shop to sweep');
   const warning = insecureWarning(config);
   if (warning) console.error(`zones-sweep: ${warning}`);
@@ -63,21 +73,20 @@ async function main(): Promise<void> {
   const plan = await planSweep(config, { ledgers, byPrefix: args['by-prefix'] ?? false, olderThanMs });
   const present = plan.candidates.filter((c) => c.state === 'present');
   for (const c of plan.candidates.filter((c) => c.state === 'not-ours-now')) {
-    console.log(`  leaving ${c.id}: the ledger names it ${c.name}, but that id now carries another name`);
+    say(`  leaving ${c.id}: the ledger names it ${c.name}, but that id now carries another name`);
   }
-  console.log(
+  say(
     `zones-sweep: ${ledgers.length} ledger(s) read; ${present.length} zone(s) of earlier runs still on ${config.baseUrl}`,
   );
-  for (const c of present) console.log(`  ${args.yes ? 'deleting' : 'would delete'} ${c.id} ${c.name} (${c.source})`);
+  for (const c of present) say(`  ${args.yes ? 'deleting' : 'would delete'} ${c.id} ${c.name} (${c.source})`);
   if (!args.yes) {
-    if (present.length > 0) console.log('dry run: nothing was deleted; add --yes to delete');
+    if (present.length > 0) say('dry run: nothing was deleted; add --yes to delete');
     return;
   }
-  const outcome = await carryOutSweep(config, plan, join(config.reportsDir, 'ledgers', `sweep-${newRunId()}.jsonl`));
-  for (const { candidate, reason } of outcome.failed)
-    console.log(`  left ${candidate.id} ${candidate.name}: ${reason}`);
-  console.log(`zones-sweep: deleted ${outcome.deleted.length}, could not delete ${outcome.failed.length}`);
-  if (outcome.failed.length > 0) process.exitCode = 1;
+  const outcome = await carryOutSweep(config, plan, sweepLedgerPath(config.reportsDir, newRunId()));
+  for (const { candidate, reason } of outcome.failed) say(`  left ${candidate.id} ${candidate.name}: ${reason}`);
+  say(`zones-sweep: deleted ${outcome.deleted.length}, could not delete ${outcome.failed.length}`);
+  if (outcome.failed.length > 0) process.exitCode = EXIT.failed;
 }
 
 main().catch((error: unknown) =>

@@ -2,7 +2,7 @@
 // every bad variable in one message: a run against a half-configured shop is worse than no run.
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
-import { knownSettingNames, settingDocs } from './settings.ts';
+import { knownSettingNames, settingDefault } from './settings.ts';
 import { dottedPathProblem } from './target/dotted-path.ts';
 import { canonicalJson, parseJson } from './target/json.ts';
 import { type ProxyRoute, proxyProblem, proxyRouteFor, shownProxy } from './target/proxy.ts';
@@ -13,11 +13,6 @@ export type Envelope = 'wrapped' | 'bare';
 
 export type Paging = 'link' | 'page' | 'cursor';
 const PAGING_MODES: readonly string[] = ['link', 'page', 'cursor'] satisfies Paging[];
-
-export type BookingFixture =
-  | { kind: 'none' }
-  | { kind: 'zone-id'; zoneId: string }
-  | { kind: 'hook'; command: string; cleanupCommand?: string };
 
 /** The target as the test workers see it. Serializable: it crosses into workers through provide(). */
 export interface TargetConfig {
@@ -91,7 +86,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
   const value = (name: string): string => {
     const raw = env[name];
     if (raw !== undefined && raw.trim() !== '') return raw.trim();
-    return settingDocs.find((doc) => doc.name === name)?.default ?? '';
+    return settingDefault(name);
   };
   const bad = (name: string, why: string) => problems.push(`${name} ${why}`);
   const isSet = (name: string) => (env[name] ?? '').trim() !== '';

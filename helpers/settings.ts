@@ -9,7 +9,7 @@ export interface SettingDoc {
   help: string;
 }
 
-export const DEFAULT_COVERAGE_SAMPLES = '[{"countries":["DE","AT"]},{"countries":["FR"],"provinces":["IDF"]}]';
+const DEFAULT_COVERAGE_SAMPLES = '[{"countries":["DE","AT"]},{"countries":["FR"],"provinces":["IDF"]}]';
 
 export const settingDocs: readonly SettingDoc[] = [
   {

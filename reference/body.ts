@@ -7,7 +7,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export type BodyResult = { kind: 'text'; text: string } | { kind: 'too-large' } | { kind: 'not-utf8' };
 
 /** Reads the request body, giving up as soon as it passes the limit so a huge body is never held. */
-export function readBodyText(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyResult> {
+function readBodyText(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ kind: 'too-large' });
 

@@ -4,7 +4,7 @@
 import { notFound, type Reply, reply } from './respond.ts';
 import type { ZoneService } from './service.ts';
 
-export const CONTROL_PREFIX = '/__reference__/';
+const CONTROL_PREFIX = '/__reference__/';
 const BOOKINGS_PATH = /^\/__reference__\/zones\/([^/]+)\/bookings$/;
 
 export const isControlPath = (pathname: string): boolean => pathname.startsWith(CONTROL_PREFIX);

@@ -3,7 +3,7 @@
 import { parse, stringify } from 'lossless-json';
 
 /** Past this depth the recursive parser and printer could exhaust the stack. */
-export const MAX_NESTING = 512;
+const MAX_NESTING = 512;
 
 export class JsonBodyError extends Error {}
 

@@ -1,6 +1,6 @@
 import { type Fault, has } from './faults.ts';
 
-export const API_VERSION = '2026-07';
+const API_VERSION = '2026-07';
 const VERSION_PREFIX = `/admin/api/${API_VERSION}/`;
 
 export type Operation = 'list' | 'create' | 'update' | 'delete';

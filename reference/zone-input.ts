@@ -2,7 +2,7 @@
 import { exampleAtPath, valueAtPath } from './dotted-path.ts';
 import { type HouseStyle, zoneKeyOf } from './styles.ts';
 
-export const MAX_NAME_LENGTH = 255;
+const MAX_NAME_LENGTH = 255;
 
 export type FieldErrors = Record<string, string[]>;
 export type Checked<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };

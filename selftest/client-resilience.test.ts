@@ -49,6 +49,23 @@ async function blackHoleForCreates(upstream: RunningReference): Promise<string> 
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** Listens on 127.0.0.1, closed after the test; the settings that point the client at it. */
+async function configFor(server: Server): Promise<TargetConfig> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return {
+    ...readTargetConfig({}),
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    token: 't',
+  };
+}
+
 function client(config: TargetConfig) {
   const sent: Exchange[] = [];
   const ledger = new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-resilience-')), 'run.jsonl'));
@@ -79,19 +96,7 @@ test('a GET that gets no answer is tried again; a DELETE is not', async () => {
     }
     res.writeHead(503, { 'content-type': 'application/json' }).end('{"errors":"busy"}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const config = {
-    ...readTargetConfig({}),
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    token: 't',
-  };
+  const config = await configFor(server);
   const { api, sent, ledger } = client(config);
   const list = await api.listZones();
   // Dropped, then 503 three times: four GETs in all, and the last answer is what the caller sees.
@@ -111,19 +116,7 @@ test('a 503 with Retry-After holds every request until then; a GET is sent again
     if (busy) res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0.3' }).end('{"errors":"busy"}');
     else res.writeHead(200, { 'content-type': 'application/json' }).end('{"zones":[]}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const config = {
-    ...readTargetConfig({}),
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    token: 't',
-  };
+  const config = await configFor(server);
   const { api, sent, ledger } = client(config);
   expect((await api.listZones()).status).toBe(200);
   expect(sent.map((e) => e.status)).toEqual([503, 503, 200]);

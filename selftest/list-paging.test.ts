@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { type Environment, readTargetConfig } from '../helpers/config.ts';
+import { CannotRunError } from '../helpers/exit-codes.ts';
 import { Ledger } from '../helpers/ownership/ledger.ts';
-import { CannotRunError, preflight } from '../helpers/runner/preflight.ts';
+import { preflight } from '../helpers/runner/preflight.ts';
 import { type ListAnswer, ZonesClient } from '../helpers/target/client.ts';
 import { PreconditionError } from '../helpers/target/precondition.ts';
 

@@ -8,37 +8,22 @@ import { printOutcome, printSummary } from '../helpers/report/console-output.ts'
 import { renderJunit } from '../helpers/report/junit.ts';
 import { rules } from '../helpers/rules.ts';
 import type { TestOutcome } from '../helpers/runner/verdict.ts';
+import { Secrets } from '../helpers/target/secrets.ts';
+import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
-const outcome = (ruleId: string, state: TestOutcome['state'], reason?: string): TestOutcome => ({
-  title: `${ruleId} a check`,
-  file: 'suites/x.test.ts',
-  ruleId,
-  state,
-  reason,
-  requests: 2,
-  cleanupRequests: 0,
-  exchanges: ['GET http://shop/x -> 200'],
-  throttled: 0,
-  lagMs: [],
-  durationMs: 1,
-});
+const outcome = (ruleId: string, state: TestOutcome['state'], reason?: string): TestOutcome =>
+  sampleOutcome(`${ruleId} a check`, state, { reason, requests: 2, exchanges: ['GET http://shop/x -> 200'] });
 
 function facts(outcomes: TestOutcome[], env: Record<string, string> = {}): RunFacts {
-  return {
-    config: readTargetConfig({
+  return sampleRunFacts(
+    readTargetConfig({
       ZONES_BASE_URL: 'https://shop.example',
       ZONES_ACCESS_TOKEN: 'secret-token',
       ZONES_BOOKING_HOOK: 'book --key=hook-secret',
       ...env,
     }),
-    runId: '20261122t000000-abcd',
-    startedAt: new Date(0),
-    finishedAt: new Date(1000),
     outcomes,
-    runErrors: [],
-    cleanup: { created: 0, deleted: 0, leftBehind: [] },
-    requests: { preflight: 1, sweep: 0, throttled: 0 },
-  };
+  );
 }
 
 const everyRule = (state: TestOutcome['state'] = 'passed') => rules.map((rule) => outcome(rule.id, state));
@@ -81,7 +66,11 @@ test('a MAY miss is a warning in every report, distinct from a MUST failure, and
   const printed: string[] = [];
   const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
   try {
-    printSummary(report, { json: 'conformance.json', markdown: 'conformance.md' });
+    printSummary(
+      report,
+      { json: 'conformance.json', markdown: 'conformance.md' },
+      new Secrets({ token: 'secret-token' }),
+    );
     printOutcome(withMiss.find((o) => o.ruleId === 'ROBUST-05')!);
   } finally {
     log.mockRestore();

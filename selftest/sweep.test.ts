@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
 import { readTargetConfig } from '../helpers/config.ts';
-import { Ledger } from '../helpers/ownership/ledger.ts';
+import { Ledger, runLedgerPath } from '../helpers/ownership/ledger.ts';
 import { runStartOfName, zoneName } from '../helpers/ownership/run-names.ts';
 import { newRunId } from '../helpers/runner/certify.ts';
 import { ZonesClient } from '../helpers/target/client.ts';
@@ -44,7 +44,7 @@ beforeEach(async () => {
   env = { ...settingsForStyle(reference.style, reference.url, reference.token), ZONES_REPORTS_DIR: dir };
   // A crashed run: two zones in its ledger, never deleted.
   const config = readTargetConfig(env);
-  const ledger = new Ledger(join(dir, 'ledgers', `${threeDaysAgo}.jsonl`));
+  const ledger = new Ledger(runLedgerPath(dir, threeDaysAgo));
   const api = new ZonesClient(config, { ledger });
   await api.createZone({ name: zoneName(threeDaysAgo, 'cafe', 1), coverage: {} });
   await api.createZone({ name: zoneName(threeDaysAgo, 'cafe', 2), coverage: {} });

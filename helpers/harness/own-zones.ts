@@ -2,6 +2,7 @@
 // torn down after the test whether it passed or failed. Tear-down problems are reported, not hidden.
 import { randomBytes } from 'node:crypto';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
+import { deleteAndConfirmGone } from '../ownership/delete-zone.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import { BOOKED_WITHOUT_HOOK, runBookingHook } from '../target/booking-hooks.ts';
 import { isRefusal, isSuccess, type Settle, type ZoneAnswer, type ZonesClient } from '../target/client.ts';
@@ -197,24 +198,15 @@ export class OwnZones {
   /** Delete one zone; undefined when it is gone, else why it stays. */
   private async removeOne(zone: OwnedZone): Promise<string | undefined> {
     const config = this.api.config;
-    try {
-      if (zone.booked) {
-        if (!config.bookingCleanupHook) return BOOKED_WITHOUT_HOOK;
+    if (zone.booked) {
+      if (!config.bookingCleanupHook) return BOOKED_WITHOUT_HOOK;
+      try {
         await runBookingHook(config, config.bookingCleanupHook, zone.id, 'ZONES_BOOKING_CLEANUP_HOOK');
+      } catch (error) {
+        return error instanceof Error ? error.message.split('\n')[0] : String(error);
       }
-      const answer = await this.api.deleteZone(zone.id);
-      if (isSuccess(answer)) return undefined;
-      if (answer.status === 404 || answer.status === 410) {
-        // Gone already, but only trust that if the list agrees.
-        const list = await this.api.listZones();
-        if (list.read.ok && !findZone(list.read.zones, zone.id)) {
-          this.api.ledger.recordDeleted(zone.id.text);
-          return undefined;
-        }
-      }
-      return `DELETE answered ${answer.status}`;
-    } catch (error) {
-      return error instanceof Error ? error.message.split('\n')[0] : String(error);
     }
+    const removal = await deleteAndConfirmGone(this.api, zone.id);
+    return removal.gone ? undefined : removal.why;
   }
 }

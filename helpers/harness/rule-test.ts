@@ -4,7 +4,7 @@ import * as allure from 'allure-js-commons';
 import { test as baseTest, inject, type TestContext } from 'vitest';
 import type { TargetConfig } from '../config.ts';
 import { ledgerAt } from '../ownership/ledger.ts';
-import { type Exchange, OwnershipError, TransportError, ZonesClient } from '../target/client.ts';
+import { type Exchange, ZonesClient } from '../target/client.ts';
 import { formatExchange, summarizeExchange } from '../target/evidence.ts';
 import './task-meta.ts';
 import { type RuleLevel, ruleById } from '../rules.ts';
@@ -72,9 +72,6 @@ export interface RuleCase {
 
 const SEVERITY: Record<RuleLevel, string> = { must: 'critical', should: 'normal', may: 'minor' };
 
-/** The Allure tag of a SHOULD or MAY test that failed: a warning, which changes no verdict. */
-export const WARNING_TAG = 'warning: does not change the verdict';
-
 /** Labels for the Allure report, the precondition outcome, and the exchanges as an attachment. */
 async function runCheck(id: string, context: ConformanceContext, check: Check): Promise<void> {
   const rule = ruleById(id);
@@ -86,9 +83,6 @@ async function runCheck(id: string, context: ConformanceContext, check: Check): 
     await check(context);
   } catch (error) {
     if (error instanceof PreconditionError) notVerified(context, error.message);
-    // Allure shows the test failed, as vitest saw it; the tag says that the verdict does not count it.
-    if (rule.level !== 'must' && !(error instanceof TransportError) && !(error instanceof OwnershipError))
-      await allure.tag(WARNING_TAG);
     throw error;
   } finally {
     const exchanges = exchangesOf.get(context.task) ?? [];

@@ -3,9 +3,10 @@
 
 import type { TargetConfig } from '../config.ts';
 import { BOOKED_WITHOUT_HOOK } from '../target/booking-hooks.ts';
-import { isSuccess, type ListAnswer, ZonesClient } from '../target/client.ts';
-import { findZone, zonesOf } from '../target/list-lookups.ts';
+import { type ListAnswer, ZonesClient } from '../target/client.ts';
+import { zonesOf } from '../target/list-lookups.ts';
 import type { CleanupRecord } from './cleanup-record.ts';
+import { deleteAndConfirmGone } from './delete-zone.ts';
 import { ledgerAt, readLedger, stillOwned } from './ledger.ts';
 import { runIdOfName } from './run-names.ts';
 
@@ -29,10 +30,10 @@ export async function sweepLedger(config: TargetConfig, ledgerPath: string, runI
       leftBehind.push({ id, reason: earlier });
       continue;
     }
-    const reason = await deleteOne(api, { text: id });
-    if (reason !== undefined) {
-      leftBehind.push({ id, reason });
-      ledger.recordLeft(id, reason);
+    const removal = await deleteAndConfirmGone(api, { text: id });
+    if (!removal.gone) {
+      leftBehind.push({ id, reason: removal.why });
+      ledger.recordLeft(id, removal.why);
     }
   }
   leftBehind.push(...(await namedButNotOwned(api, runId)));
@@ -64,20 +65,5 @@ async function namedButNotOwned(api: ZonesClient, runId: string): Promise<{ id: 
     }));
   } catch {
     return [];
-  }
-}
-
-async function deleteOne(api: ZonesClient, id: { text: string }): Promise<string | undefined> {
-  try {
-    const answer = await api.deleteZone(id);
-    if (isSuccess(answer)) return undefined;
-    const list = await api.listZones();
-    if (list.read.ok && isSuccess(list) && !findZone(list.read.zones, id)) {
-      api.ledger.recordDeleted(id.text);
-      return undefined;
-    }
-    return `DELETE answered ${answer.status} and the zone is still listed`;
-  } catch (error) {
-    return error instanceof Error ? error.message.split('\n')[0] : String(error);
   }
 }

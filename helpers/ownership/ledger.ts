@@ -1,8 +1,39 @@
 // The ownership ledger: every zone this run created, appended to a file the moment the create answer
 // arrives, before any test uses the id. The client asks it before every PUT or DELETE, so the suite
 // cannot change a zone it merely observed; the final sweep and `npm run sweep` read it back.
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** Where the ledgers live: beside the reports, where `npm run sweep` finds them. */
+function ledgersDir(reportsDir: string): string {
+  return join(reportsDir, 'ledgers');
+}
+
+/** A run's ledger, named by its run id; one per target when a run certifies several (the gallery). */
+export function runLedgerPath(reportsDir: string, runId: string, targetName?: string): string {
+  return join(ledgersDir(reportsDir), `${runId}${targetName ? `-${targetName}` : ''}.jsonl`);
+}
+
+/** The ledger of one `npm run sweep`: the zones it took into care by their names. */
+export function sweepLedgerPath(reportsDir: string, sweepId: string): string {
+  return join(ledgersDir(reportsDir), `sweep-${sweepId}.jsonl`);
+}
+
+/** The ledger of the sweep's list reads. They create nothing, so it stays empty; the client needs one all the same. */
+export function sweepReaderLedgerPath(reportsDir: string): string {
+  return join(ledgersDir(reportsDir), '.sweep-reader.jsonl');
+}
+
+/** Every ledger kept under the reports directory, in the order of their names (run ids sort by time). */
+export function ledgersIn(reportsDir: string): string[] {
+  const dir = ledgersDir(reportsDir);
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort()
+        .map((f) => join(dir, f))
+    : [];
+}
 
 export type LedgerEvent =
   /** target: the base URL, so a ledger is never applied to another shop. */

@@ -1,14 +1,21 @@
 // `npm run sweep`: find what earlier runs left on the shop and delete it. Candidates come only from
 // ledgers (ids the suite created) or, with --by-prefix, from names matching the suite's exact name
 // pattern whose run id says they are older than the cut-off. Nothing else is ever touched.
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
-import { CannotRunError } from '../runner/preflight.ts';
+import { CannotRunError } from '../exit-codes.ts';
 import { isSuccess, type ListAnswer, ZonesClient } from '../target/client.ts';
 import { findZone } from '../target/list-lookups.ts';
 import type { ZoneRecord } from '../target/records.ts';
-import { type Ledger, type LedgerEvent, ledgerAt, readLedger, stillOwned } from './ledger.ts';
+import { deleteAndConfirmGone } from './delete-zone.ts';
+import {
+  type Ledger,
+  type LedgerEvent,
+  ledgerAt,
+  ledgersIn,
+  readLedger,
+  stillOwned,
+  sweepReaderLedgerPath,
+} from './ledger.ts';
 import { runIdOfName, runStartOfName } from './run-names.ts';
 
 export interface SweepCandidate {
@@ -28,14 +35,7 @@ export interface SweepPlan {
 }
 
 export function ledgerFiles(config: TargetConfig, explicit: readonly string[]): string[] {
-  if (explicit.length > 0) return [...explicit];
-  const dir = join(config.reportsDir, 'ledgers');
-  return existsSync(dir)
-    ? readdirSync(dir)
-        .filter((f) => f.endsWith('.jsonl'))
-        .sort()
-        .map((f) => join(dir, f))
-    : [];
+  return explicit.length > 0 ? [...explicit] : ledgersIn(config.reportsDir);
 }
 
 export async function planSweep(
@@ -43,7 +43,7 @@ export async function planSweep(
   options: { ledgers: string[]; byPrefix: boolean; olderThanMs: number; now?: Date },
 ): Promise<SweepPlan> {
   const reader = new ZonesClient(config, {
-    ledger: ledgerAt(join(config.reportsDir, 'ledgers', '.sweep-reader.jsonl')),
+    ledger: ledgerAt(sweepReaderLedgerPath(config.reportsDir)),
   });
   let list: ListAnswer;
   try {
@@ -129,14 +129,9 @@ export async function carryOutSweep(
     if (!fromLedger) ledger.recordAdopted(candidate.id, candidate.name, candidate.source, config.baseUrl);
     if (candidate.foundBy === 'name')
       ledger.recordAdopted(candidate.id, candidate.name, 'found by the unique name its run recorded', config.baseUrl);
-    const api = new ZonesClient(config, { ledger });
-    try {
-      const answer = await api.deleteZone({ text: candidate.id });
-      if (isSuccess(answer)) outcome.deleted.push(candidate);
-      else outcome.failed.push({ candidate, reason: `DELETE answered ${answer.status}` });
-    } catch (error) {
-      outcome.failed.push({ candidate, reason: (error as Error).message.split('\n')[0]! });
-    }
+    const removal = await deleteAndConfirmGone(new ZonesClient(config, { ledger }), { text: candidate.id });
+    if (removal.gone) outcome.deleted.push(candidate);
+    else outcome.failed.push({ candidate, reason: removal.why });
   }
   return outcome;
 }

@@ -14,6 +14,7 @@ import {
   verdictOf,
 } from '../runner/verdict.ts';
 import { shownProxy } from '../target/proxy.ts';
+import { Secrets } from '../target/secrets.ts';
 
 export interface ConformanceReport {
   suite: 'zones-conformance';
@@ -197,23 +198,20 @@ export function renderMarkdown(report: ConformanceReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The last guard: no byte of the token leaves the process in a report. */
-export function withoutToken(text: string, token: string): string {
-  return token === '' ? text : text.split(token).join('<redacted>');
-}
-
 export function writeReport(report: ConformanceReport, config: TargetConfig): { json: string; markdown: string } {
   mkdirSync(config.reportsDir, { recursive: true });
   const json = join(config.reportsDir, 'conformance.json');
   const markdown = join(config.reportsDir, 'conformance.md');
-  writeFileSync(json, withoutToken(`${JSON.stringify(report, null, 2)}\n`, config.token));
-  writeFileSync(markdown, withoutToken(renderMarkdown(report), config.token));
+  // The last guard: no byte of a secret leaves the process in a report.
+  const secrets = new Secrets(config);
+  writeFileSync(json, secrets.mask(`${JSON.stringify(report, null, 2)}\n`));
+  writeFileSync(markdown, secrets.mask(renderMarkdown(report)));
   return { json, markdown };
 }
 
 /** Everything a run writes beside its ledgers. Gone before a run starts, so that a run which stops
  * early can never leave the previous run's verdict looking like its own. */
-const REPORT_FILES = ['conformance.json', 'conformance.md', 'junit.xml', 'allure-results'];
+const REPORT_FILES = ['conformance.json', 'conformance.md', 'junit.xml', 'allure-results', 'allure-report'];
 
 export function removePreviousReports(reportsDir: string): void {
   for (const name of REPORT_FILES) rmSync(join(reportsDir, name), { recursive: true, force: true });

@@ -3,6 +3,7 @@
 
 import { findRule } from '../rules.ts';
 import type { TestOutcome } from '../runner/verdict.ts';
+import type { Secrets } from '../target/secrets.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 
 const MARKS: Record<TestOutcome['state'], string> = {
@@ -19,28 +20,34 @@ export function printOutcome(outcome: TestOutcome): void {
   console.log(`  ${mark}  ${outcome.title}`);
 }
 
-export function printSummary(report: ConformanceReport, files: { json: string; markdown: string }): void {
+export function printSummary(
+  report: ConformanceReport,
+  files: { json: string; markdown: string },
+  secrets: Secrets,
+): void {
+  // Reasons quote what targets answered, so each line goes through the masker like any report.
+  const say = (line: string) => console.log(secrets.mask(line));
   const { must, should, may } = report.summary;
-  console.log('');
+  say('');
   for (const rule of report.rules.filter((r) => r.status !== 'passed')) {
     const label = rule.status === 'failed' ? (rule.level === 'must' ? 'FAILED ' : 'WARNING') : 'NOT VERIFIED';
-    console.log(`${label} ${rule.id} ${rule.title}`);
+    say(`${label} ${rule.id} ${rule.title}`);
     const reason = (rule.reason ?? '').split('\n')[0]!;
-    console.log(`        ${reason.length > 300 ? `${reason.slice(0, 300)}...` : reason}`);
+    say(`        ${reason.length > 300 ? `${reason.slice(0, 300)}...` : reason}`);
   }
   if (report.cleanup.leftBehind.length > 0) {
-    console.log(`LEFT BEHIND ${report.cleanup.leftBehind.map((z) => `${z.id} (${z.reason})`).join(', ')}`);
+    say(`LEFT BEHIND ${report.cleanup.leftBehind.map((z) => `${z.id} (${z.reason})`).join(', ')}`);
   }
-  for (const error of report.suiteErrors) console.log(`SUITE ERROR ${error}`);
-  for (const note of report.notes) console.log(`NOTE ${note}`);
-  console.log('');
-  console.log(
+  for (const error of report.suiteErrors) say(`SUITE ERROR ${error}`);
+  for (const note of report.notes) say(`NOTE ${note}`);
+  say('');
+  say(
     `verdict: ${report.verdict.toUpperCase()}  MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.failed} warning(s); MAY ${may.failed} warning(s)`,
   );
-  console.log(
+  say(
     `requests: ${report.requests.total}; zones created ${report.cleanup.created}, deleted ${report.cleanup.deleted}, left ${report.cleanup.leftBehind.length}`,
   );
-  console.log(`report: ${files.markdown} and ${files.json} (exit code ${report.exitCode})`);
+  say(`report: ${files.markdown} and ${files.json} (exit code ${report.exitCode})`);
 }
 
 /**

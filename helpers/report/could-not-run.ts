@@ -4,16 +4,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
+import { EXIT } from '../exit-codes.ts';
 import { SPEC_VERSION } from '../rules.ts';
-import { settingDocs } from '../settings.ts';
-import { type ConformanceReport, removePreviousReports, withoutToken } from './conformance-report.ts';
+import { settingDefault } from '../settings.ts';
+import { Secrets } from '../target/secrets.ts';
+import { type ConformanceReport, removePreviousReports } from './conformance-report.ts';
 import { xml } from './junit.ts';
 
 export interface CouldNotRunReport {
   suite: 'zones-conformance';
   specification: string;
   verdict: 'could-not-run';
-  exitCode: 3;
+  exitCode: typeof EXIT.cannotRun;
   reason: string;
   startedAt: string;
   finishedAt: string;
@@ -35,8 +37,7 @@ export interface LauncherFacts {
 export function factsFromRawSettings(env: Record<string, string | undefined>): LauncherFacts {
   const raw = (name: string) => env[name]?.trim() ?? '';
   return {
-    reportsDir:
-      raw('ZONES_REPORTS_DIR') || (settingDocs.find((doc) => doc.name === 'ZONES_REPORTS_DIR')?.default ?? 'reports'),
+    reportsDir: raw('ZONES_REPORTS_DIR') || settingDefault('ZONES_REPORTS_DIR'),
     token: raw('ZONES_ACCESS_TOKEN'),
     baseUrl: raw('ZONES_BASE_URL').replace(/\/+$/, '') || null,
   };
@@ -56,7 +57,7 @@ export function buildCouldNotRun(
     suite: 'zones-conformance',
     specification: `Zone Management Service, API version ${SPEC_VERSION}`,
     verdict: 'could-not-run',
-    exitCode: 3,
+    exitCode: EXIT.cannotRun,
     reason,
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
@@ -64,7 +65,7 @@ export function buildCouldNotRun(
   };
 }
 
-export function renderCouldNotRunMarkdown(report: CouldNotRunReport): string {
+function renderCouldNotRunMarkdown(report: CouldNotRunReport): string {
   return [
     '# Conformance certificate: COULD NOT RUN',
     '',
@@ -86,7 +87,7 @@ export function renderCouldNotRunMarkdown(report: CouldNotRunReport): string {
 }
 
 /** One errored test case, so a dashboard shows red rather than an empty, green suite. */
-export function renderCouldNotRunJunit(report: CouldNotRunReport): string {
+function renderCouldNotRunJunit(report: CouldNotRunReport): string {
   const counts = 'tests="1" failures="0" errors="1" skipped="0"';
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -112,8 +113,10 @@ export function writeCouldNotRun(
     markdown: join(facts.reportsDir, 'conformance.md'),
     junit: join(facts.reportsDir, 'junit.xml'),
   };
-  writeFileSync(files.json, withoutToken(`${JSON.stringify(report, null, 2)}\n`, facts.token));
-  writeFileSync(files.markdown, withoutToken(renderCouldNotRunMarkdown(report), facts.token));
-  writeFileSync(files.junit, withoutToken(renderCouldNotRunJunit(report), facts.token));
+  const secrets = new Secrets(facts);
+  writeFileSync(files.json, secrets.mask(`${JSON.stringify(report, null, 2)}\n`));
+  writeFileSync(files.markdown, secrets.mask(renderCouldNotRunMarkdown(report)));
+  // Masked before it is rendered, so that the mask is escaped like any text and the XML stays well-formed.
+  writeFileSync(files.junit, secrets.mask(renderCouldNotRunJunit(secrets.maskAll(report))));
   return files;
 }

@@ -3,6 +3,7 @@
 // suite defect is an error. The exit code and conformance.json stay the authority.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Secrets } from '../target/secrets.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 
 export function xml(text: string): string {
@@ -60,7 +61,8 @@ export function renderJunit(report: ConformanceReport): string {
 
 export function writeJunit(report: ConformanceReport, reportsDir: string, token: string): string {
   const path = join(reportsDir, 'junit.xml');
-  const text = renderJunit(report);
-  writeFileSync(path, token === '' ? text : text.split(token).join('<redacted>'));
+  const secrets = new Secrets({ token });
+  // Masked before it is rendered, so the mask is escaped like any text; the written text once more after.
+  writeFileSync(path, secrets.mask(renderJunit(secrets.maskAll(report))));
   return path;
 }

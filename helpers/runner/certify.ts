@@ -1,10 +1,9 @@
 // A whole certification: preflight, the suites, the final sweep and the report, for one target or
 // many at once (the mutation gallery). The CLI and the self-tests both come through here.
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { sweepLedger } from '../ownership/final-sweep.ts';
-import { ledgerAt } from '../ownership/ledger.ts';
+import { ledgerAt, runLedgerPath } from '../ownership/ledger.ts';
 import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
 import { ZonesClient } from '../target/client.ts';
 import { throttleFor } from '../target/throttle.ts';
@@ -26,10 +25,6 @@ export function newRunId(now = new Date()): string {
   return `${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
-export function ledgerPathFor(config: TargetConfig, runId: string, targetName?: string): string {
-  return join(config.reportsDir, 'ledgers', `${runId}${targetName ? `-${targetName}` : ''}.jsonl`);
-}
-
 export interface CertifyOptions extends Omit<SuiteRunOptions, 'runId'> {
   runId?: string;
   /** A line to show while the preflight waits for an answer. */
@@ -45,7 +40,7 @@ export async function certify(
   const many = targets.length > 1;
   const prepared = [];
   for (const target of targets) {
-    const ledgerPath = ledgerPathFor(target.config, runId, many ? target.name : undefined);
+    const ledgerPath = runLedgerPath(target.config.reportsDir, runId, many ? target.name : undefined);
     let preflightRequests = 0;
     // A target that does not answer is told at the first time limit, not after three more.
     const api = new ZonesClient(target.config, {

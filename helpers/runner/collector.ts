@@ -2,7 +2,8 @@
 // verdict. It runs in the main process and reads what the workers put in task.meta.
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import '../harness/task-meta.ts';
-import { classify, ruleIdOfTitle, type TestOutcome } from './verdict.ts';
+import { ruleIdOfTitle } from '../rules.ts';
+import { classify, type TestOutcome } from './verdict.ts';
 
 export interface CollectedRun {
   outcomes: Map<string, TestOutcome[]>;

@@ -5,6 +5,7 @@
 // Whatever the preflight made is removed before it stops, even when ids can't be read.
 
 import type { TargetConfig } from '../config.ts';
+import { CannotRunError } from '../exit-codes.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import {
   type Answer,
@@ -21,13 +22,6 @@ import { PreconditionError } from '../target/precondition.ts';
 import { isRedirect, redirectedList, unreachable } from '../target/reach.ts';
 import { SETTABLE_FIELDS, type ZoneId, zoneIdOf, zoneItem } from '../target/records.ts';
 import { NotJsonBody } from '../target/what-came-back.ts';
-
-export class CannotRunError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CannotRunError';
-  }
-}
 
 export interface PreflightOptions {
   runId: string;

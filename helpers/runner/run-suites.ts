@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { createVitest, type TestUserConfig } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
+import { EXIT } from '../exit-codes.ts';
 import { type CollectedRun, OutcomeCollector } from './collector.ts';
 import type { TestOutcome } from './verdict.ts';
 
@@ -90,6 +91,6 @@ export async function runSuites(targets: readonly SuiteTarget[], options: SuiteR
     await vitest.close();
   }
   // vitest sets a failing exit code for failed tests; the verdict decides the exit code instead.
-  process.exitCode = 0;
+  process.exitCode = EXIT.ok;
   return collector.run;
 }

@@ -1,7 +1,8 @@
 // One test's outcome as the reporter saw it, and how outcomes become rule verdicts. Pure functions:
 // the self-tests check the judging without a target.
+import { EXIT } from '../exit-codes.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
-import { type Rule, type RuleLevel, ruleIdOfTitle, rules } from '../rules.ts';
+import { type Rule, type RuleLevel, rules } from '../rules.ts';
 
 export type TestState = 'passed' | 'failed' | 'not-verified' | 'suite-error';
 
@@ -86,7 +87,7 @@ function firstLine(text: string): string {
   return text.split('\n')[0]!;
 }
 
-export function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
+function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
   const mine = outcomes.filter((outcome) => outcome.ruleId === rule.id);
   const tests = mine.map(({ title, state, reason, requests, exchanges }) => ({
     title,
@@ -124,8 +125,12 @@ export function verdictOf(results: readonly RuleResult[], suiteErrors: readonly 
   return 'conformant';
 }
 
-export function exitCodeOf(verdict: Verdict): 0 | 1 | 2 {
-  return verdict === 'conformant' ? 0 : verdict === 'non-conformant' ? 1 : 2;
-}
+const EXIT_CODE_OF = {
+  conformant: EXIT.ok,
+  'non-conformant': EXIT.failed,
+  incomplete: EXIT.incomplete,
+} as const satisfies Record<Verdict, number>;
 
-export { ruleIdOfTitle };
+export function exitCodeOf(verdict: Verdict): (typeof EXIT_CODE_OF)[Verdict] {
+  return EXIT_CODE_OF[verdict];
+}

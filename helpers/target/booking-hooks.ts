@@ -5,6 +5,7 @@ import type { TargetConfig } from '../config.ts';
 import { PreconditionError } from './precondition.ts';
 import { withoutProxyVariables } from './proxy.ts';
 import type { ZoneId } from './records.ts';
+import { Secrets } from './secrets.ts';
 
 const HOOK_TIME_LIMIT_MS = 60_000;
 
@@ -25,15 +26,15 @@ export function runBookingHook(config: TargetConfig, command: string, id: ZoneId
       detached: true,
     });
     let stderr = '';
-    const redact = (text: string) => (config.token === '' ? text : text.split(config.token).join('<redacted>'));
+    const secrets = new Secrets(config);
     child.stderr.on('data', (chunk: Buffer) => {
-      // Redacted before it is cut, so a cut cannot leave half a token behind.
-      stderr = redact(stderr + chunk.toString()).slice(-2000);
+      // Masked before it is cut, so a cut cannot leave half a token behind.
+      stderr = secrets.mask(stderr + chunk.toString()).slice(-2000);
     });
     child.on('error', (error) => reject(new PreconditionError(`${what} could not start: ${error.message}`)));
     child.on('close', (code, signal) => {
       if (code === 0) return resolve();
-      const said = redact(stderr).trim();
+      const said = secrets.mask(stderr).trim();
       reject(
         new PreconditionError(
           `${what} for zone ${id.text} ended with ${signal ?? `exit code ${code}`}${said ? `: ${said}` : ''}`,

@@ -1,6 +1,5 @@
 // The one place that talks to the target: paths, credential, envelopes, time limits, the ownership
 // guard and the record of every exchange. Tests never build a URL or a header themselves.
-import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import type { TargetConfig } from '../config.ts';
 import type { Ledger } from '../ownership/ledger.ts';
@@ -20,6 +19,7 @@ import {
   type ZoneRecord,
   type ZonesRead,
 } from './records.ts';
+import { Secrets } from './secrets.ts';
 import { sleep, throttleFor } from './throttle.ts';
 import { dispatcherFor } from './transport.ts';
 import { errorCodeOf, isCertificateCode } from './trust.ts';
@@ -131,7 +131,7 @@ const RESEND_GET_ON = new Set([502, 503, 504]);
 const SETTLE_POLL_MS = 200;
 
 export class ZonesClient {
-  private readonly wrongToken: string;
+  private readonly secrets: Secrets;
   private readonly extraFields: Record<string, unknown>;
   private readonly creationListeners: ((id: ZoneId) => void)[] = [];
 
@@ -139,7 +139,7 @@ export class ZonesClient {
     readonly config: TargetConfig,
     private readonly options: ClientOptions,
   ) {
-    this.wrongToken = forgedToken(config.token);
+    this.secrets = new Secrets(config);
     this.extraFields = parseJson(config.extraFields) as Record<string, unknown>;
   }
 
@@ -337,7 +337,7 @@ export class ZonesClient {
 
   private credential(auth: AuthMode): string | undefined {
     if (auth === 'none') return undefined;
-    const token = auth === 'valid' ? this.config.token : this.wrongToken;
+    const token = auth === 'valid' ? this.config.token : this.secrets.forged;
     return this.config.authScheme === '' ? token : `${this.config.authScheme} ${token}`;
   }
 
@@ -403,7 +403,7 @@ export class ZonesClient {
       method,
       url,
       auth,
-      requestHeaders: this.redactHeaders(headers),
+      requestHeaders: this.secrets.maskHeaders(headers),
       requestBody: body,
       responseHeaders: {},
       responseBody: '',
@@ -428,13 +428,13 @@ export class ZonesClient {
         announcedBytes: Number.isSafeInteger(announced) ? announced : undefined,
       });
       exchange.status = response.statusCode;
-      exchange.responseHeaders = this.redactHeaders(flattenHeaders(response.headers));
+      exchange.responseHeaders = this.secrets.maskHeaders(flattenHeaders(response.headers));
       if (read.whole) {
-        exchange.responseBody = this.redact(read.text);
+        exchange.responseBody = this.secrets.mask(read.text);
         // Parsed from what the target sent: redaction is for the record, never for the comparison.
         answerBody = this.parseBody(read.text, exchange);
       } else {
-        exchange.responseBody = this.redactHead(read.head);
+        exchange.responseBody = this.secrets.maskHead(read.head);
         exchange.bodyLimit = describeBodyLimit(read.limit, {
           ...read,
           head: exchange.responseBody,
@@ -443,7 +443,7 @@ export class ZonesClient {
         });
       }
     } catch (error) {
-      exchange.error = this.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+      exchange.error = this.secrets.mask(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
       exchange.errorCode = errorCodeOf(error);
     }
     exchange.durationMs = Math.round(performance.now() - started);
@@ -475,54 +475,6 @@ export class ZonesClient {
       return new NotJsonBody(exchange.notJson);
     }
   }
-
-  /**
-   * The first part of a body that was cut off, for the record. A token the cut split in two is not
-   * found whole, so an end that could be its beginning is dropped as well.
-   */
-  private redactHead(head: string): string {
-    if (this.config.token === '') return head;
-    return [this.config.token, this.wrongToken].reduce(withoutStartOf, this.redact(head));
-  }
-
-  /** The token never reaches a record, even when a target echoes it back; nor does its forged twin. */
-  private redact(text: string): string {
-    if (this.config.token === '') return text;
-    return text.split(this.config.token).join('<redacted>').split(this.wrongToken).join('<redacted>');
-  }
-
-  private redactHeaders(headers: Record<string, string>): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers)) {
-      out[name] = name === this.config.authHeader.toLowerCase() ? '<redacted>' : this.redact(value);
-    }
-    return out;
-  }
-}
-
-/**
- * A wrong credential of the real one's length and alphabet, differing in its last character: a target
- * that checks only a token's format, not the token, accepts it and is caught.
- */
-export function forgedToken(token: string): string {
-  if (token === '') return `zc-wrong-${randomBytes(12).toString('hex')}`;
-  const last = token.at(-1)!;
-  const other = /[0-9]/.test(last)
-    ? last === '0'
-      ? '1'
-      : '0'
-    : /[a-z]/.test(last)
-      ? last === 'a'
-        ? 'b'
-        : 'a'
-      : /[A-Z]/.test(last)
-        ? last === 'A'
-          ? 'B'
-          : 'A'
-        : last === '-'
-          ? '_'
-          : '-';
-  return `${token.slice(0, -1)}${other}`;
 }
 
 /** No whole answer came within the request's time limit (as opposed to a refused or dropped connection). */
@@ -539,14 +491,6 @@ export function isSuccess(answer: Answer): boolean {
 
 export function isRefusal(answer: Answer): boolean {
   return answer.status >= 400 && answer.status <= 499;
-}
-
-/** The text less any end of it that is the beginning of `secret`. */
-function withoutStartOf(text: string, secret: string): string {
-  for (let length = Math.min(secret.length - 1, text.length); length > 0; length -= 1) {
-    if (text.endsWith(secret.slice(0, length))) return text.slice(0, text.length - length);
-  }
-  return text;
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

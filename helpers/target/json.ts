@@ -2,7 +2,7 @@
 // the suite would then address a different zone. Unsafe numbers stay LosslessNumber (their exact text).
 import { isLosslessNumber, isSafeNumber, LosslessNumber, parse, stringify } from 'lossless-json';
 
-export { isLosslessNumber, LosslessNumber };
+export { isLosslessNumber };
 
 function parseNumberExactly(text: string): number | LosslessNumber {
   return isSafeNumber(text) ? Number(text) : new LosslessNumber(text);

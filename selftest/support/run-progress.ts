@@ -1,15 +1,11 @@
 // What a run in a child process has done so far, read from outside it: the zones its ledger says it
 // made, and the suite's zones still on the target. Tests that stop a run midway need both.
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { readLedger } from '../../helpers/ownership/ledger.ts';
+import { ledgersIn, readLedger } from '../../helpers/ownership/ledger.ts';
 import type { RunningReference } from '../../reference/server.ts';
 
 export function createdSoFar(reportsDir: string): number {
-  const ledgers = join(reportsDir, 'ledgers');
-  if (!existsSync(ledgers)) return 0;
-  return readdirSync(ledgers)
-    .flatMap((f) => readLedger(join(ledgers, f)))
+  return ledgersIn(reportsDir)
+    .flatMap(readLedger)
     .filter((e) => e.event === 'created').length;
 }
 

@@ -1,0 +1,58 @@
+// `npm run report`: the HTML report of the last run, built by Allure Report 3 (no Java) from
+// {ZONES_REPORTS_DIR}/allure-results into {ZONES_REPORTS_DIR}/allure-report/index.html, with the
+// trends of every earlier report kept in {ZONES_REPORTS_DIR}/allure-history.jsonl.
+// Exit codes: 0 built, 3 could not build (no results, or Allure failed).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadEnvironment } from '../helpers/config.ts';
+import { EXIT } from '../helpers/exit-codes.ts';
+import { allureLocations } from '../helpers/report/allure-layout.ts';
+import { factsFromRawSettings } from '../helpers/report/could-not-run.ts';
+
+const allureConfig = fileURLToPath(new URL('../allurerc.ts', import.meta.url));
+// The package's own CLI, wherever npm put the package (its exports do not reach cli.js by name).
+const allureCli = join(dirname(fileURLToPath(import.meta.resolve('allure'))), '..', 'cli.js');
+
+function cannotRun(message: string): never {
+  console.error(`zones-conformance: cannot build the report: ${message}`);
+  process.exit(EXIT.cannotRun);
+}
+
+function hasResults(dir: string): boolean {
+  return existsSync(dir) && readdirSync(dir).some((name) => name.endsWith('-result.json'));
+}
+
+function historyLength(file: string): number {
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '').length
+    : 0;
+}
+
+/** A path as the user would type it: relative under the current folder, else absolute. */
+function shown(path: string): string {
+  const near = relative(process.cwd(), path);
+  return near === '' || near.startsWith('..') ? path : near;
+}
+
+const reportsDir = resolve(factsFromRawSettings(loadEnvironment()).reportsDir);
+const where = allureLocations(reportsDir);
+if (!hasResults(where.results)) cannotRun(`no test results in ${shown(where.results)}: run npm run conformance first`);
+
+// Last night's HTML must not pass for tonight's if Allure stops half-way.
+rmSync(where.report, { recursive: true, force: true });
+const allure = spawnSync(process.execPath, [allureCli, 'generate', '--config', allureConfig], {
+  stdio: 'inherit',
+  env: { ...process.env, ZONES_REPORTS_DIR: reportsDir },
+});
+if (allure.error) cannotRun(`Allure did not start: ${allure.error.message}`);
+if (allure.status !== 0) cannotRun(`Allure stopped with ${allure.signal ?? `exit code ${allure.status}`}`);
+if (!existsSync(join(where.report, 'index.html'))) cannotRun(`Allure wrote no ${shown(where.report)}/index.html`);
+
+console.log(`zones-conformance: HTML report: ${shown(join(where.report, 'index.html'))}`);
+console.log(
+  `history: ${shown(where.history)} (${historyLength(where.history)} report(s)); keep this file between runs for trends`,
+);

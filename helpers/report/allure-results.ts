@@ -1,0 +1,127 @@
+// allure-vitest writes a result per test as vitest saw it; the verdict is judged later, by the
+// launcher. Once it is known, the results get what only the verdict knows: each test's outcome as a
+// label (so the HTML report's categories say what the certificate says), and the run's environment
+// (target, version, verdict, settings without secrets) as environment.properties.
+// The results are also written from inside the workers, beyond the reach of the report writers: their
+// steps quote the values each check was given, which are the answers as the target sent them. So every
+// file then goes through the same masker as every report.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RuleLevel } from '../rules.ts';
+import type { TestState } from '../runner/verdict.ts';
+import type { Secrets } from '../target/secrets.ts';
+import { allureLocations, OUTCOME_LABEL, OUTCOMES, type Outcome } from './allure-layout.ts';
+import type { ConformanceReport } from './conformance-report.ts';
+
+/** Only a MUST rule that failed is a failure; a SHOULD or MAY rule that failed is a warning. */
+const FAILED_AS: Record<RuleLevel, Outcome> = {
+  must: OUTCOMES.mustFailure,
+  should: OUTCOMES.shouldWarning,
+  may: OUTCOMES.mayWarning,
+};
+
+function outcomeOf(level: RuleLevel, state: TestState): Outcome | undefined {
+  if (state === 'failed') return FAILED_AS[level];
+  if (state === 'not-verified') return OUTCOMES.notVerified;
+  if (state === 'suite-error') return OUTCOMES.suiteDefect;
+  return undefined;
+}
+
+interface Judged {
+  outcome: Outcome;
+  reason?: string;
+}
+
+/** Each judged test by its title, which leads with its rule id and is the result's name in Allure. */
+function judgedByTitle(report: ConformanceReport): Map<string, Judged> {
+  const judged = new Map<string, Judged>();
+  for (const rule of report.rules) {
+    for (const test of rule.tests) {
+      const outcome = outcomeOf(rule.level, test.state);
+      if (outcome) judged.set(test.title, { outcome, reason: test.reason });
+    }
+  }
+  return judged;
+}
+
+/** A test outside the catalogue is judged a suite defect and listed only among the suite errors. */
+function outsideCatalogue(report: ConformanceReport, name: string): Judged | undefined {
+  const error = report.suiteErrors.find((line) => line.startsWith(`${name}: `));
+  return error === undefined ? undefined : { outcome: OUTCOMES.suiteDefect, reason: error.slice(name.length + 2) };
+}
+
+interface AllureResult {
+  name?: string;
+  status?: string;
+  statusDetails?: { message?: string };
+  labels?: { name: string; value: string }[];
+}
+
+function withOutcome(result: AllureResult, judged: Judged): AllureResult {
+  const labels = (result.labels ?? []).filter((label) => label.name !== OUTCOME_LABEL);
+  const marked: AllureResult = { ...result, labels: [...labels, { name: OUTCOME_LABEL, value: judged.outcome }] };
+  // vitest knows a skip but not why, and a check with no request behind it may even have passed:
+  // the verdict's reason and Allure's status for a defect of the test itself fill that in.
+  if (judged.outcome === OUTCOMES.suiteDefect) marked.status = 'broken';
+  const unexplained = judged.outcome === OUTCOMES.notVerified || judged.outcome === OUTCOMES.suiteDefect;
+  if (unexplained && judged.reason)
+    marked.statusDetails = { ...result.statusDetails, message: result.statusDetails?.message || judged.reason };
+  return marked;
+}
+
+/** A key or value of a .properties file, escaped so that Allure reads back exactly this text. */
+function propertiesText(text: string, isKey: boolean): string {
+  const escaped = text.replace(
+    /[\\\n\r\t\f]/g,
+    (c) => ({ '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\f': '\\f' })[c]!,
+  );
+  return isKey ? escaped.replace(/[ :=#!]/g, (c) => `\\${c}`) : escaped.replace(/^ /, '\\ ');
+}
+
+/** A list of texts (statuses, coverage samples as JSON) reads best as itself, not quoted again. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(shown).join(', ');
+  return JSON.stringify(value);
+}
+
+/** What the report's Metadata block shows: the run, the target and every setting (secrets only as set or not). */
+export function renderEnvironment(report: ConformanceReport): string {
+  const { baseUrl: _sameAsTarget, embedded: _inTarget, ...settings } = report.target.settings;
+  const entries: [string, unknown][] = [
+    ['target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],
+    ['specification', report.specification],
+    ['verdict', `${report.verdict} (exit code ${report.exitCode})`],
+    ['run', `${report.runId}, ${report.startedAt} to ${report.finishedAt}`],
+    ['tls', report.target.tls],
+    // As in conformance.json, a setting left unset is not listed.
+    ...Object.entries(settings).filter(([, value]) => value !== undefined),
+  ];
+  return `${entries.map(([key, value]) => `${propertiesText(key, true)}=${propertiesText(shown(value), false)}`).join('\n')}\n`;
+}
+
+/** Completes the run's allure-results with outcomes and environment; a run that wrote none is left alone. */
+export function completeAllureResults(report: ConformanceReport, reportsDir: string): void {
+  const { results } = allureLocations(reportsDir);
+  if (!existsSync(results)) return;
+  const judged = judgedByTitle(report);
+  for (const file of readdirSync(results).filter((name) => name.endsWith('-result.json'))) {
+    const path = join(results, file);
+    const result = JSON.parse(readFileSync(path, 'utf8')) as AllureResult;
+    const verdict = judged.get(result.name ?? '') ?? outsideCatalogue(report, result.name ?? '');
+    if (verdict) writeFileSync(path, JSON.stringify(withOutcome(result, verdict)));
+  }
+  writeFileSync(join(results, 'environment.properties'), renderEnvironment(report));
+}
+
+/** Masks every secret in the run's allure-results; a file without one stays byte for byte as written. */
+export function maskAllureResults(reportsDir: string, secrets: Secrets): void {
+  const { results } = allureLocations(reportsDir);
+  if (!existsSync(results)) return;
+  for (const name of readdirSync(results)) {
+    const path = join(results, name);
+    const text = readFileSync(path, 'utf8');
+    const masked = secrets.mask(text);
+    if (masked !== text) writeFileSync(path, masked);
+  }
+}

@@ -1,0 +1,128 @@
+// The HTML report as its reader meets it the morning after. Two nights against a reference that
+// breaks UPDATE-01 in the `other-codes` house style with no booking hook: a MUST failure, SHOULD
+// warnings and a rule not verified. `npm run report` builds the report after each night, and
+// headless Chromium opens the file itself, as a downloaded CI artifact is opened: no server.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { settingsForStyle } from '../bin/reference-settings.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
+import { killGroup, runEntry, startNpmRun } from './run-node.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const TOKEN = 'shpat_selftest_html_0123456789abcdef';
+const noChromium = !existsSync(CHROMIUM);
+const inChromium = `the HTML report in headless Chromium${noChromium ? ` (skipped: no ${CHROMIUM}; apt-get install -y chromium, as .ci/run does)` : ''}`;
+
+async function npmRunReport(env: Record<string, string>): Promise<void> {
+  const started = startNpmRun('report', [], env);
+  try {
+    const run = await started.done;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/HTML report: .*allure-report\/index\.html/);
+  } finally {
+    killGroup(started);
+  }
+}
+
+test('without results from a run, npm run report says so in one line and exits 3', async () => {
+  const run = await runEntry('bin/report.ts', [], { ZONES_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'zc-html-')) });
+  expect(run.code).toBe(3);
+  expect(run.stderr.trim().split('\n')).toEqual([
+    expect.stringMatching(
+      /cannot build the report: no test results in .*allure-results: run npm run conformance first/,
+    ),
+  ]);
+});
+
+describe.skipIf(noChromium)(inChromium, () => {
+  let reference: RunningReference;
+  let reportsDir: string;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    reference = await startReference({ token: TOKEN, style: 'other-codes', fault: 'update-ignores-name' });
+    reportsDir = mkdtempSync(join(tmpdir(), 'zc-html-'));
+    const env = { ...settingsForStyle(reference.style, reference.url, TOKEN), ZONES_REPORTS_DIR: reportsDir };
+    // Last night ran one rule only; tonight runs them all, with last night's history kept in place.
+    for (const args of [['--rule', 'UPDATE-01'], []]) {
+      const night = await runEntry('bin/conformance.ts', args, env);
+      expect(night.code, night.stderr).toBe(1);
+      await npmRunReport(env);
+    }
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    });
+    // Tall enough that the report's fixed footer never covers the row a click aims at.
+    page = await browser.newPage({ viewport: { width: 1280, height: 2400 } });
+    page.setDefaultTimeout(10_000);
+    // The report must stand on its own: nothing is fetched from anywhere but the file.
+    await page.route(/^(?!file:)/, (route) => route.abort());
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await reference?.close();
+  });
+
+  const openReport = () => page.goto(pathToFileURL(join(reportsDir, 'allure-report', 'index.html')).href);
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the page as a reader sees it (textContent runs labels and values together).
+  const text = () => page.locator('body').innerText();
+  async function openFailedTest(): Promise<void> {
+    await openReport();
+    await page.getByPlaceholder('Search tests').fill('UPDATE-01');
+    await page.getByTestId('tree-leaf-title').filter({ hasText: 'UPDATE-01 an update changes the name' }).click();
+    await page.getByTestId('test-result-info-title').getByText('UPDATE-01 an update changes the name').waitFor();
+  }
+
+  test('the overview shows the target, the verdict and the settings, and no byte of the token', async () => {
+    await openReport();
+    await page.getByText('non-conformant (exit code 1)').waitFor();
+    const overview = await text();
+    expect(overview).toMatch(new RegExp(`target\\s+${reference.url.replace(/\./g, '\\.')}\\s`));
+    expect(overview).toMatch(/apiVersion\s+2026-07/);
+    expect(readFileSync(join(reportsDir, 'allure-report', 'index.html'), 'utf8')).not.toContain(TOKEN);
+  });
+
+  test('the failed MUST rule opens on the exchanges behind it, the PUT that was answered 200 among them', async () => {
+    await openFailedTest();
+    await page.getByText('Category: MUST failure').waitFor();
+    await page.getByTestId('test-result-tab-attachments').click();
+    await page.getByText('exchanges', { exact: true }).click();
+    await page
+      .getByText(/> PUT http/)
+      .first()
+      .waitFor();
+    expect(await text()).toMatch(
+      /> PUT http:\/\/127\.0\.0\.1:\d+\/admin\/api\/2026-07\/zones\/\S+\.json.*\n.*\n< 200 /,
+    );
+  });
+
+  test('the categories sort the results as the verdict did: MUST failure, SHOULD warning, not verified', async () => {
+    await openReport();
+    await page.getByTestId('nav-tab-categories').click();
+    await page.getByText('SHOULD warning', { exact: true }).click();
+    await page.getByText('not verified', { exact: true }).click();
+    await page.getByText(/^no booking fixture/).waitFor();
+    const categories = await text();
+    expect(categories).toMatch(/MUST failure\s+1\s+rule\s+UPDATE-01\s/);
+    expect(categories).toMatch(/SHOULD warning\s+3\s+rule\s+PROFILE-02\s[\s\S]*rule\s+PROFILE-03\s/);
+    expect(categories).toMatch(
+      /not verified\s+2\s+rule\s+DELETE-02\s+1\s+no booking fixture: set ZONES_BOOKED_ZONE_ID/,
+    );
+  });
+
+  test("last night's failure is in the failed test's history", async () => {
+    expect(readFileSync(join(reportsDir, 'allure-history.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+    await openFailedTest();
+    await page.getByTestId('test-result-tab-history').click();
+    const lastNight = page.getByTestId('test-result-history-item');
+    await expect.poll(() => lastNight.count()).toBe(1);
+    expect(await lastNight.getByTestId('tree-leaf-status-failed').count()).toBe(1);
+  });
+});
