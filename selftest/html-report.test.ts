@@ -38,7 +38,9 @@ test('without results from a run, npm run report says so in one line and exits 3
   ]);
 });
 
-describe.skipIf(noChromium)(inChromium, () => {
+// A loaded 2-core machine can take many seconds to lay out a report of a few MB: the waits are generous,
+// and the test, not a timer, decides what the page must show.
+describe.skipIf(noChromium)(inChromium, { timeout: 90_000 }, () => {
   let reference: RunningReference;
   let reportsDir: string;
   let browser: Browser;
@@ -58,11 +60,6 @@ describe.skipIf(noChromium)(inChromium, () => {
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu'],
     });
-    // Tall enough that the report's fixed footer never covers the row a click aims at.
-    page = await browser.newPage({ viewport: { width: 1280, height: 2400 } });
-    page.setDefaultTimeout(10_000);
-    // The report must stand on its own: nothing is fetched from anywhere but the file.
-    await page.route(/^(?!file:)/, (route) => route.abort());
   });
 
   afterAll(async () => {
@@ -70,7 +67,21 @@ describe.skipIf(noChromium)(inChromium, () => {
     await reference?.close();
   });
 
-  const openReport = () => page.goto(pathToFileURL(join(reportsDir, 'allure-report', 'index.html')).href);
+  /**
+   * The report as a reader opens it first. Each test gets a fresh browser context: the report keeps
+   * its view (the tab last chosen) in the browser's storage, so one test's clicks would be the next's
+   * starting page.
+   */
+  async function openReport(): Promise<void> {
+    await page?.context().close();
+    // Tall enough that the report's fixed footer never covers the row a click aims at.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 2400 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(40_000);
+    // The report must stand on its own: nothing is fetched from anywhere but the file.
+    await page.route(/^(?!file:)/, (route) => route.abort());
+    await page.goto(pathToFileURL(join(reportsDir, 'allure-report', 'index.html')).href);
+  }
   // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the page as a reader sees it (textContent runs labels and values together).
   const text = () => page.locator('body').innerText();
   async function openFailedTest(): Promise<void> {
