@@ -14,7 +14,7 @@ import { NOT_IN_A_PROFILE, PROFILE_FIELDS, profileKey, profileSchema } from '../
 import { parseJson } from '../helpers/target/json.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { houseStyles } from '../reference/styles.ts';
-import { type ChildRun, projectRoot, runEntry } from './run-node.ts';
+import { type ChildRun, projectRoot, runCommand, runEntry } from './run-node.ts';
 import { problemsOf } from './support/settings-problems.ts';
 
 const SHOP = { ZONES_BASE_URL: 'https://shop.example', ZONES_ACCESS_TOKEN: 'shpat_profile_0123' };
@@ -184,41 +184,41 @@ describe('what a profile refuses, naming the file, the key and why', () => {
   });
 });
 
-describe('npm run conformance with a profile', () => {
+describe('a run with a profile, from the folder that holds it', () => {
   let reference: RunningReference;
-  let dir: string;
+  let caller: string;
   let run: ChildRun;
 
   beforeAll(async () => {
     reference = await startReference({ token: SHOP.ZONES_ACCESS_TOKEN, style: 'data-envelope' });
-    dir = mkdtempSync(join(tmpdir(), 'zc-profile-run-'));
-    // Only where the shop is, its token and the booking hooks (refused in a profile) are variables.
-    run = await runEntry('bin/conformance.ts', [], {
-      ZONES_BASE_URL: reference.url,
-      ZONES_ACCESS_TOKEN: SHOP.ZONES_ACCESS_TOKEN,
-      ZONES_PROFILE: 'profiles/data-envelope.json',
-      ...bookingHooksForReference(),
-      ZONES_REPORTS_DIR: dir,
+    caller = mkdtempSync(join(tmpdir(), 'zc-profile-run-'));
+    writeFileSync(join(caller, 'shop.json'), readFileSync(DATA_ENVELOPE));
+    // Where the shop is and its token come from the caller's .env, the house style from the profile
+    // beside it (a relative path), and the booking hooks, which a profile refuses, from variables.
+    writeFileSync(
+      join(caller, '.env'),
+      `ZONES_BASE_URL=${reference.url}\nZONES_ACCESS_TOKEN=${SHOP.ZONES_ACCESS_TOKEN}\nZONES_PROFILE=shop.json\n`,
+    );
+    run = await runCommand(process.execPath, [join(projectRoot, 'bin', 'zones-conformance.mjs')], {
+      cwd: caller,
+      env: bookingHooksForReference(),
     });
   });
   afterAll(() => reference.close());
 
   test('certifies the reference in that style: conformant, exit 0, the report naming the profile', () => {
     expect(run.stdout).toMatch(/verdict: CONFORMANT/);
-    expect(run.code).toBe(0);
-    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
-    expect(report.target.settings).toMatchObject({
-      profile: 'profiles/data-envelope.json',
-      zoneKey: 'data',
-      paging: 'cursor',
-    });
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(caller, 'reports', 'conformance.json'), 'utf8'));
+    expect(report.target).toMatchObject({ baseUrl: reference.url, embedded: false });
+    expect(report.target.settings).toMatchObject({ profile: 'shop.json', zoneKey: 'data', paging: 'cursor' });
   });
 
   test('a bad profile stops the run with exit 3 and one line naming the file', async () => {
     const bad = await runEntry('bin/conformance.ts', [], {
       ...SHOP,
       ZONES_PROFILE: profileFile({ envelope: 'boxed', access_token: 'x' }),
-      ZONES_REPORTS_DIR: dir,
+      ZONES_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'zc-profile-bad-')),
     });
     expect(bad.code).toBe(3);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
