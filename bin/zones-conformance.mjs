@@ -13,7 +13,10 @@ const COMMANDS = {
   reference: 'start the embedded reference implementation',
   report: 'build the HTML report of the last run',
 };
-const CANNOT_RUN = 3;
+
+// The package's own compiler settings, whatever tsconfig.json the caller's directory holds.
+register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
+const { EXIT } = await import('../helpers/exit-codes.ts');
 
 const [first, ...rest] = process.argv.slice(2);
 const named = first !== undefined && Object.hasOwn(COMMANDS, first);
@@ -21,7 +24,7 @@ if (first !== undefined && !named && !first.startsWith('-')) {
   console.error(
     `zones-conformance: cannot run: no command "${first}"; the commands are ${Object.keys(COMMANDS).join(', ')}`,
   );
-  process.exit(CANNOT_RUN);
+  process.exit(EXIT.cannotRun);
 }
 const command = named ? first : 'conformance';
 const args = named ? rest : process.argv.slice(2);
@@ -32,8 +35,6 @@ if (!named && (args.includes('--help') || args.includes('-h'))) {
   console.log('\nWith no command, conformance:\n');
 }
 
-// The package's own compiler settings, whatever tsconfig.json the caller's directory holds.
-register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
 const entry = new URL(`./${command}.ts`, import.meta.url);
 // Each entry point reads its options from process.argv, as it does under npm run.
 process.argv = [process.argv[0], fileURLToPath(entry), ...args];
