@@ -69,6 +69,26 @@ describe('the tarball', () => {
     expect(stray).toEqual([]);
   });
 
+  test('every package its code imports is a dependency, which an install brings, not a devDependency', () => {
+    const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8'));
+    const imported = new Map<string, string>();
+    for (const { path } of packed.files.filter((file) => /\.(ts|mjs)$/.test(file.path))) {
+      const source = readFileSync(join(projectRoot, path), 'utf8');
+      // A type-only import is gone at run time, so it needs no installed package.
+      const statements =
+        /^\s*(?:import|export)\s+(?!type\s)[^;]*?\bfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+      for (const match of source.matchAll(statements)) {
+        const specifier = (match[1] ?? match[2] ?? match[3])!;
+        if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+        const parts = specifier.split('/');
+        imported.set(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!, path);
+      }
+    }
+    expect(imported.size).toBeGreaterThan(3);
+    const missing = [...imported].filter(([name]) => !Object.hasOwn(manifest.dependencies, name));
+    expect(missing.map(([name, path]) => `${name} (imported by ${path})`)).toEqual([]);
+  });
+
   test('installs', () => {
     expect(install.code, install.stderr).toBe(0);
     expect(existsSync(join(caller, 'node_modules', '.bin', 'zones-conformance'))).toBe(true);
