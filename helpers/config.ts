@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
 import { knownSettingNames, settingDefault } from './settings.ts';
+import { profileKey, readShopProfile, type ShopProfile } from './shop-profile.ts';
 import { dottedPathProblem } from './target/dotted-path.ts';
 import { canonicalJson, parseJson } from './target/json.ts';
 import { type ProxyRoute, proxyProblem, proxyRouteFor, shownProxy } from './target/proxy.ts';
@@ -59,6 +60,8 @@ export interface TargetConfig {
   caFile?: string;
   /** ZONES_TLS_INSECURE=1: the shop's certificate is not verified. */
   tlsInsecure: boolean;
+  /** ZONES_PROFILE: the file the house style's settings came from, as it was given. */
+  profile?: string;
 }
 
 export class ConfigError extends Error {
@@ -83,13 +86,22 @@ const PATH_SEGMENT = /^[A-Za-z0-9._~-]+$/;
 
 export function readTargetConfig(env: Environment): TargetConfig {
   const problems: string[] = [];
+  const baseUrlSet = env.ZONES_BASE_URL !== undefined;
+  // Without a shop the profile would change nothing, and that is refused below like any shop setting.
+  const profilePath = env.ZONES_PROFILE?.trim() ?? '';
+  const profile: ShopProfile | undefined = baseUrlSet && profilePath !== '' ? readShopProfile(profilePath) : undefined;
+  if (profile) problems.push(...profile.problems);
+  // A variable wins over the profile; an empty one does not, since that is how an unset CI variable arrives.
+  const fromVariable = (name: string) => (env[name] ?? '').trim() !== '';
+  const fromProfile = (name: string) => !fromVariable(name) && profile?.settings[name] !== undefined;
   const value = (name: string): string => {
-    const raw = env[name];
-    if (raw !== undefined && raw.trim() !== '') return raw.trim();
+    if (fromVariable(name)) return env[name]!.trim();
+    if (fromProfile(name)) return profile!.settings[name]!.trim() || settingDefault(name);
     return settingDefault(name);
   };
-  const bad = (name: string, why: string) => problems.push(`${name} ${why}`);
-  const isSet = (name: string) => (env[name] ?? '').trim() !== '';
+  const bad = (name: string, why: string) =>
+    problems.push(fromProfile(name) ? `${name} (${profileKey(name)} in ${profile!.path}) ${why}` : `${name} ${why}`);
+  const isSet = (name: string) => fromVariable(name) || (fromProfile(name) && profile!.settings[name]!.trim() !== '');
 
   for (const name of Object.keys(env)) {
     if (knownSettingNames.has(name)) continue;
@@ -100,7 +112,6 @@ export function readTargetConfig(env: Environment): TargetConfig {
 
   // Only a base URL that is absent altogether means "certify the embedded reference": an empty one is
   // what an unset CI secret looks like, and a nightly job must not go green without reaching its shop.
-  const baseUrlSet = env.ZONES_BASE_URL !== undefined;
   if (baseUrlSet && env.ZONES_BASE_URL!.trim() === '') {
     bad(
       'ZONES_BASE_URL',
@@ -309,6 +320,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
     proxy,
     caFile,
     tlsInsecure: insecure === '1',
+    ...(profile ? { profile: profile.path } : {}),
   };
 }
 
@@ -320,6 +332,7 @@ const SHOP_SETTINGS = [
   'ZONES_BOOKING_CLEANUP_HOOK',
   'ZONES_CA_FILE',
   'ZONES_TLS_INSECURE',
+  'ZONES_PROFILE',
 ];
 
 /** A name written as if for this suite, with a slip: the setting it was surely meant to be. */
@@ -400,5 +413,6 @@ export function describeTarget(config: TargetConfig): Record<string, unknown> {
     bookingHook: set(bookingHook),
     bookingCleanupHook: set(bookingCleanupHook),
     proxy: proxyShown,
+    profile: config.profile ?? '(none)',
   };
 }

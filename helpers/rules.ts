@@ -1,7 +1,12 @@
 // The rule catalogue, as data. Test titles are built from it (so an unknown id cannot be used),
 // the reporter turns it into the certificate, and the meta-test checks every rule has a test.
 
-export type RuleLevel = 'must' | 'should';
+/**
+ * must: documented by the specification, and the verdict rests on it. should: a convention of the
+ * default profile. may: a robustness probe, advice on how a shop copes with what no correct client
+ * sends. A failed SHOULD or MAY rule is a warning and never changes the verdict.
+ */
+export type RuleLevel = 'must' | 'should' | 'may';
 
 /** The version the specification documents, in the path after /admin/api/. */
 export const SPEC_VERSION = '2026-07';
@@ -20,13 +25,14 @@ export interface Rule {
   /**
    * Where the rule comes from: headings of the specification (docs/zone-service-2026-07.md), with the
    * numbered item or a quote, e.g. "Endpoints rule 4; Zone: it can be changed by update"; or, for a
-   * SHOULD rule only, "profile: ..." (selftest/catalogue.test.ts checks both).
+   * SHOULD or MAY rule only, "profile: ..." (selftest/catalogue.test.ts checks both).
    */
   source: string;
 }
 
 const must = (id: string, title: string, source: string): Rule => ({ id, level: 'must', title, source });
 const should = (id: string, title: string, source: string): Rule => ({ id, level: 'should', title, source });
+const may = (id: string, title: string, source: string): Rule => ({ id, level: 'may', title, source });
 
 export const rules: readonly Rule[] = [
   must(
@@ -85,6 +91,33 @@ export const rules: readonly Rule[] = [
     'PROFILE-03',
     'refusal codes follow the profile',
     'profile: 401 unauthenticated, 422 booked delete, 404 unknown id',
+  ),
+  may(
+    'ROBUST-01',
+    'malformed JSON is refused with a 4xx and creates nothing',
+    'profile: robustness, a body that is not JSON (RFC 8259) is a client error',
+  ),
+  may(
+    'ROBUST-02',
+    'wrong field types, an empty name or a missing body are refused with a 4xx and create nothing',
+    'profile: robustness, a name is a non-empty string',
+  ),
+  may('ROBUST-03', 'an unknown zone id on PUT or DELETE answers 404', 'profile: robustness, 404 unknown id'),
+  may('ROBUST-04', 'a body over 1 MiB is refused with a 4xx', 'profile: robustness, request bodies up to 1 MiB'),
+  may(
+    'ROBUST-05',
+    'an unknown status in the filter is refused with a 4xx or gives an empty list, never a 5xx',
+    "profile: robustness, a client's mistake is never a 5xx",
+  ),
+  may(
+    'ROBUST-06',
+    'a name in non-Latin scripts and emoji round-trips unchanged',
+    'profile: robustness, names are UTF-8 text',
+  ),
+  may(
+    'ROBUST-07',
+    'concurrent updates of one zone leave it equal to one of the written versions',
+    'profile: robustness, each update is applied whole',
   ),
 ];
 

@@ -1,40 +1,86 @@
-// The profile's JSON schemas (PROFILE-01). The specification shows no shapes, so these are the
-// default profile's assumptions; extra fields are always allowed because the field list is not shown.
-import { Ajv, type ValidateFunction } from 'ajv';
+// The profile's JSON schemas (PROFILE-01), read from the contract (contract/zones-2026-07.openapi.json),
+// the one place the shapes are written. The specification shows no shapes, so these are the default
+// profile's assumptions, and the settings move them: the id to ZONES_ID_FIELD, the statuses to
+// ZONES_STATUSES, the envelope to ZONES_ENVELOPE, ZONES_ZONE_KEY and ZONES_LIST_KEY. Extra fields are
+// always allowed because the field list is not shown.
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { TargetConfig } from './config.ts';
 
 export type SchemaName = 'zone answer' | 'zone list' | 'error' | 'delete answer';
 
-function zoneSchema(config: TargetConfig): object {
+type Schema = Record<string, unknown>;
+interface Envelope extends Schema {
+  required: string[];
+  properties: Record<string, Schema>;
+}
+
+/** The interface as an OpenAPI 3.1 document: read here, handed to users, checked by selftest/contract.test.ts. */
+export const CONTRACT_URL = new URL('../contract/zones-2026-07.openapi.json', import.meta.url);
+/** Where the contract's zone keeps its id: the default of ZONES_ID_FIELD. */
+const CONTRACT_ID_FIELD = 'id';
+const COMPONENT_REF = '#/components/schemas/';
+
+const components = (
+  JSON.parse(readFileSync(CONTRACT_URL, 'utf8')) as { components: { schemas: Record<string, Schema> } }
+).components.schemas;
+
+function component<T extends Schema = Schema>(name: string): T {
+  const schema = components[name];
+  if (!schema) throw new Error(`the contract (${CONTRACT_URL.pathname}) has no component schema "${name}"`);
+  return schema as T;
+}
+
+/** A copy with every reference to a component schema replaced by that schema, the zone by `zone`. */
+function inlined(schema: unknown, zone: Schema): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => inlined(item, zone));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const ref = (schema as Schema).$ref;
+  if (typeof ref === 'string' && ref.startsWith(COMPONENT_REF)) {
+    const name = ref.slice(COMPONENT_REF.length);
+    return name === 'Zone' ? zone : inlined(component(name), zone);
+  }
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, inlined(value, zone)]));
+}
+
+/** The contract's zone, with its id where ZONES_ID_FIELD says and the statuses of ZONES_STATUSES. */
+function zoneSchema(config: TargetConfig): Schema {
+  const zone = component<Envelope>('Zone');
+  const { [CONTRACT_ID_FIELD]: id, status, ...others } = zone.properties;
   return {
-    type: 'object',
-    required: [config.idField, 'name', 'coverage', 'status'],
-    properties: {
-      [config.idField]: { anyOf: [{ type: 'integer' }, { type: 'string', minLength: 1 }] },
-      name: { type: 'string' },
-      status: { enum: config.statuses },
-    },
+    ...zone,
+    required: zone.required.map((field) => (field === CONTRACT_ID_FIELD ? config.idField : field)),
+    properties: { ...others, [config.idField]: id, status: { ...status, enum: config.statuses } },
   };
 }
 
-/** The schema of a body that holds `inner` at this dotted path (ZONES_ZONE_KEY, ZONES_LIST_KEY). */
-function underPath(path: string, inner: object): object {
-  return path
-    .split('.')
-    .reduceRight<object>((schema, key) => ({ type: 'object', required: [key], properties: { [key]: schema } }), inner);
+/**
+ * The contract's envelope (one key around what it holds), with that key moved to a dotted path
+ * (ZONES_ZONE_KEY, ZONES_LIST_KEY); with the bare envelope, what it holds alone.
+ */
+function enveloped(config: TargetConfig, name: string, path: string, zone: Schema): Schema {
+  const envelope = component<Envelope>(name);
+  const key = envelope.required[0]!;
+  const held = inlined(envelope.properties[key], zone) as Schema;
+  if (config.envelope === 'bare') return held;
+  const [first, ...rest] = path.split('.');
+  const nested = rest.reduceRight<Schema>(
+    (schema, step) => ({ type: 'object', required: [step], properties: { [step]: schema } }),
+    held,
+  );
+  const { [key]: _moved, ...others } = envelope.properties;
+  return { ...envelope, required: [first!], properties: { ...others, [first!]: nested } };
 }
 
-function schemas(config: TargetConfig): Record<SchemaName, object> {
+function schemas(config: TargetConfig): Record<SchemaName, Schema> {
   const zone = zoneSchema(config);
-  const list = { type: 'array', items: zone };
-  const wrapped = config.envelope === 'wrapped';
   return {
-    'zone answer': wrapped ? underPath(config.zoneKey, zone) : zone,
-    'zone list': wrapped ? underPath(config.listKey, list) : list,
-    error: { type: 'object', required: ['errors'], properties: { errors: { type: ['string', 'object', 'array'] } } },
+    'zone answer': enveloped(config, 'ZoneAnswer', config.zoneKey, zone),
+    'zone list': enveloped(config, 'ZoneList', config.listKey, zone),
+    error: component('Error'),
     // 204 has no body; a 200 answers {} in the profile.
-    'delete answer': { type: 'object' },
+    'delete answer': component('DeleteAnswer'),
   };
 }
 
@@ -44,7 +90,8 @@ export function validatorFor(config: TargetConfig, name: SchemaName): ValidateFu
   const key = JSON.stringify([config.idField, config.statuses, config.envelope, config.zoneKey, config.listKey]);
   let set = compiled.get(key);
   if (!set) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
+    // OpenAPI 3.1 writes its schemas in JSON Schema 2020-12.
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormatsModule.default(ajv);
     const entries = Object.entries(schemas(config)).map(([schemaName, schema]) => [schemaName, ajv.compile(schema)]);
     set = Object.fromEntries(entries) as Record<SchemaName, ValidateFunction>;

@@ -33,6 +33,11 @@ export const settingDocs: readonly SettingDoc[] = [
     help: "Set to 1 to skip verifying the shop's TLS certificate, for a shop with no valid one at all. Every run warns, and the certificate says TLS was not verified.",
   },
   {
+    name: 'ZONES_PROFILE',
+    default: '',
+    help: "A shop profile: a JSON file holding the settings below that describe the shop's house style, keyed by their names without ZONES_ in lower case (profiles/shopify-style.json, checked against profiles/shop-profile.schema.json). A variable that is set wins over the file. Never in a profile: the token, the base URL, the CA file, TLS_INSECURE, the booked zone, the booking hooks and the reports folder. A relative path is read from the current directory.",
+  },
+  {
     name: 'ZONES_AUTH_HEADER',
     default: 'X-Shopify-Access-Token',
     help: 'Header that carries the credential, e.g. Authorization.',

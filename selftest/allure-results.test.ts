@@ -59,6 +59,7 @@ test('each judged test carries its outcome; a pass carries none', () => {
     outcome('LIST-01 passes', 'passed'),
     outcome('LIST-02 fails', 'failed', 'zone 7 answers the filter'),
     outcome('PROFILE-02 warns', 'failed', 'expected status 201, got 200'),
+    outcome('ROBUST-05 warns', 'failed', 'expected a refusal (4xx) or an empty list, got 500'),
     outcome('DELETE-02 is open', 'not-verified', 'no booking fixture'),
     outcome('CREATE-01 sent nothing', 'suite-error', 'suite defect: the test passed without sending a request'),
   ]);
@@ -69,6 +70,13 @@ test('each judged test carries its outcome; a pass carries none', () => {
     status: 'passed',
     statusDetails: { message: 'WARNING (SHOULD, does not change the verdict): expected status 201, got 200' },
     labels: expect.arrayContaining([{ name: 'outcome', value: 'SHOULD warning' }]),
+  });
+  expect(run.result('ROBUST-05 warns')).toMatchObject({
+    status: 'passed',
+    statusDetails: {
+      message: 'WARNING (MAY, does not change the verdict): expected a refusal (4xx) or an empty list, got 500',
+    },
+    labels: expect.arrayContaining([{ name: 'outcome', value: 'MAY warning' }]),
   });
   expect(run.result('DELETE-02 is open')).toMatchObject({
     status: 'skipped',

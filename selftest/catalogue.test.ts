@@ -68,6 +68,7 @@ describe('the specification', () => {
     expect(problems('Errors 1: answered 422')).toEqual([expect.stringContaining('"answered 422" is not in Errors 1')]);
     expect(problems('profile: 201 create')).toEqual([expect.stringContaining('a MUST needs the specification')]);
     expect(problems('profile: 201 create', 'should')).toEqual([]);
+    expect(problems('profile: robustness, 404 unknown id', 'may')).toEqual([]);
   });
 
   test('the README names it by its title and version and links the copy in docs/', () => {

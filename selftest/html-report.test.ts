@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { killGroup, runEntry, startNpmRun } from './run-node.ts';
@@ -38,7 +38,9 @@ test('without results from a run, npm run report says so in one line and exits 3
   ]);
 });
 
-describe.skipIf(noChromium)(inChromium, () => {
+// A loaded 2-core machine can take many seconds to lay out a report of a few MB: the waits are generous,
+// and the test, not a timer, decides what the page must show.
+describe.skipIf(noChromium)(inChromium, { timeout: 90_000 }, () => {
   let reference: RunningReference;
   let reportsDir: string;
   let browser: Browser;
@@ -60,27 +62,28 @@ describe.skipIf(noChromium)(inChromium, () => {
     });
   });
 
-  // Each test reads the report as a first-time reader: the report keeps what was opened (folders,
-  // attachments, the last route) in the browser's storage, and a click would close what is open.
-  beforeEach(async () => {
-    // Tall enough that the report's fixed footer never covers the row a click aims at.
-    page = await browser.newPage({ viewport: { width: 1280, height: 2400 } });
-    page.setDefaultTimeout(15_000);
-    // The report must stand on its own: nothing is fetched from anywhere but the file.
-    await page.route(/^(?!file:)/, (route) => route.abort());
-  });
-
-  afterEach(async () => {
-    await page?.context().close();
-  });
-
   afterAll(async () => {
     await browser?.close();
     await reference?.close();
   });
 
   const reportUrl = () => pathToFileURL(join(reportsDir, 'allure-report', 'index.html')).href;
-  const openReport = () => page.goto(reportUrl());
+  /**
+   * The report as a reader opens it first, at one of its pages (a test's, say) if given. Each test
+   * gets a fresh browser context: the report keeps its view (the tab last chosen, the folders and
+   * attachments opened) in the browser's storage, so one test's clicks would be the next's starting
+   * page.
+   */
+  async function openReport(hash = ''): Promise<void> {
+    await page?.context().close();
+    // Tall enough that the report's fixed footer never covers the row a click aims at.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 2400 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(40_000);
+    // The report must stand on its own: nothing is fetched from anywhere but the file.
+    await page.route(/^(?!file:)/, (route) => route.abort());
+    await page.goto(`${reportUrl()}${hash}`);
+  }
   // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the page as a reader sees it (textContent runs labels and values together).
   const text = () => page.locator('body').innerText();
   async function openFailedTest(): Promise<void> {
@@ -96,7 +99,7 @@ describe.skipIf(noChromium)(inChromium, () => {
     };
     const id = Object.values(listed.byId).find((result) => result.name === title)?.id;
     expect(id, `${title} is in the report`).toBeDefined();
-    await page.goto(`${reportUrl()}#${id}`);
+    await openReport(`#${id}`);
     await page.getByTestId('test-result-info-title').getByText(title).waitFor();
   }
 

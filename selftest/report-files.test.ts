@@ -1,11 +1,14 @@
-// The certificate and junit.xml say what the verdict says: a SHOULD warning is no failure in either,
-// a MUST rule not verified is not a pass, and a version other than the specification's is noted.
-import { expect, test } from 'vitest';
+// The certificate, junit.xml and the console say what the verdict says: a SHOULD or MAY warning is
+// no failure in any of them, a MUST rule not verified is not a pass, and a version other than the
+// specification's is noted.
+import { expect, test, vi } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import { buildReport, type RunFacts, renderMarkdown } from '../helpers/report/conformance-report.ts';
+import { printOutcome, printSummary } from '../helpers/report/console-output.ts';
 import { renderJunit } from '../helpers/report/junit.ts';
 import { rules } from '../helpers/rules.ts';
 import type { TestOutcome } from '../helpers/runner/verdict.ts';
+import { Secrets } from '../helpers/target/secrets.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
 const outcome = (ruleId: string, state: TestOutcome['state'], reason?: string): TestOutcome =>
@@ -94,6 +97,74 @@ test('what the settings made a test check with is a property beside its name, an
   expect(renderMarkdown(report)).toContain(
     '## Checked with what the settings gave\n\n- LIST-01 a check: page size 2\n- DELETE-02 a check: the booked zone 17 (ZONES_BOOKED_ZONE_ID)\n\n',
   );
+});
+
+test('a MAY miss reads as a SHOULD warning does, labelled MAY, in every report, and the run stays conformant', () => {
+  const warned = everyRule().map((o) =>
+    o.ruleId === 'PROFILE-02'
+      ? outcome('PROFILE-02', 'failed', 'got 200')
+      : o.ruleId === 'ROBUST-05'
+        ? outcome('ROBUST-05', 'failed', 'got 500 for an unknown status')
+        : o,
+  );
+  const report = buildReport(facts(warned));
+  expect([report.verdict, report.exitCode]).toEqual(['conformant', 0]);
+  expect(report.summary).toMatchObject({
+    must: { passed: 18, failed: 0, notVerified: 0 },
+    should: { passed: 2, warnings: 1, notVerified: 0 },
+    may: { passed: 6, warnings: 1, notVerified: 0 },
+  });
+  const judged = (id: string) => report.rules.find((r) => r.id === id);
+  expect(judged('PROFILE-02')).toMatchObject({ level: 'should', status: 'warning', tests: [{ state: 'warning' }] });
+  expect(judged('ROBUST-05')).toMatchObject({ level: 'may', status: 'warning', tests: [{ state: 'warning' }] });
+
+  const markdown = renderMarkdown(report);
+  expect(markdown).toContain('| SHOULD rules | 2 passed, 1 warnings, 0 not verified |');
+  expect(markdown).toContain('| MAY rules (robustness) | 6 passed, 1 warnings, 0 not verified |');
+  expect(markdown).toContain('| PROFILE-02 | SHOULD | WARNING (SHOULD) | success codes follow the profile |');
+  expect(markdown).toContain(`| ROBUST-05 | MAY | WARNING (MAY) | ${judged('ROBUST-05')!.title} |`);
+  for (const [id, level, reason] of [
+    ['PROFILE-02', 'SHOULD', 'got 200'],
+    ['ROBUST-05', 'MAY', 'got 500 for an unknown status'],
+  ])
+    expect(markdown).toContain(
+      `### ${id} WARNING (${level})\n\n${judged(id!)!.title}\n\n- ${id} a check: WARNING (${level}, does not change the verdict)\n\n\`\`\`\n${reason}\n\`\`\`\n`,
+    );
+  expect(markdown).not.toMatch(/FAILED/);
+
+  const junit = renderJunit(report);
+  expect(junit).toMatch(/failures="0"/);
+  expect(junit).not.toContain('<failure');
+  expect(junit).toContain('<property name="MAY rules" value="6 passed, 1 warnings, 0 not verified"/>');
+  expect(junit).toContain(
+    [
+      '    <testcase classname="MAY.ROBUST-05" name="ROBUST-05 a check" time="0.001">',
+      '      <properties>',
+      '        <property name="outcome" value="MAY warning"/>',
+      '      </properties>',
+      '      <system-out>WARNING (MAY, does not change the verdict): got 500 for an unknown status</system-out>',
+      '    </testcase>',
+    ].join('\n'),
+  );
+
+  const printed: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
+  try {
+    printSummary(
+      report,
+      { json: 'conformance.json', markdown: 'conformance.md' },
+      new Secrets({ token: 'secret-token' }),
+    );
+    for (const o of warned.filter((o) => o.state === 'failed')) printOutcome(o);
+  } finally {
+    log.mockRestore();
+  }
+  expect(printed).toContain('WARNING PROFILE-02 success codes follow the profile');
+  expect(printed).toContain(`WARNING ROBUST-05 ${judged('ROBUST-05')!.title}`);
+  expect(printed.join('\n')).toMatch(/verdict: CONFORMANT .*; SHOULD 1 warning\(s\); MAY 1 warning\(s\)/);
+  expect(printed.join('\n')).toContain('(exit code 0)');
+  expect(printed).toEqual(expect.arrayContaining(['  warn  PROFILE-02 a check', '  warn  ROBUST-05 a check']));
+  expect(printed.join('\n')).not.toMatch(/FAIL/);
 });
 
 test('a MUST rule not verified is a junit skip with its reason', () => {

@@ -70,8 +70,23 @@ export function runEntry(
   return startEntry(entry, args, env, timeoutMs).done;
 }
 
+/** Any command, run from `cwd` with the same clean environment as an entry point. */
+export function runCommand(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number },
+): Promise<ChildRun> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: childEnv(options.env ?? {}),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: options.timeoutMs ?? 170_000,
+  });
+  return collect(child).done;
+}
+
 /** Under npm (npm test) its own CLI, else the npm on the PATH. */
-function npmCommand(): { command: string; args: string[] } {
+export function npmCommand(): { command: string; args: string[] } {
   const cli = process.env.npm_execpath;
   return cli && /npm-cli\.[cm]?js$/.test(cli)
     ? { command: process.execPath, args: [cli] }

@@ -1,5 +1,5 @@
 // How test outcomes become rule verdicts and an exit code. A MUST rule with no request behind it is
-// never passed; a SHOULD failure never changes the verdict.
+// never passed; a SHOULD or MAY failure never changes the verdict.
 import { describe, expect, test } from 'vitest';
 import { rules } from '../helpers/rules.ts';
 import { classify, exitCodeOf, judgeRules, type TestOutcome, verdictOf } from '../helpers/runner/verdict.ts';
@@ -91,6 +91,23 @@ describe('verdict', () => {
       tests: [{ state: 'warning', reason: 'got 200' }],
     });
     expect(verdictOf(results)).toBe('conformant');
+  });
+  test('a MAY failure is a warning too, and a MAY rule not verified leaves the run conformant', () => {
+    const outcomes = allPassed().map((o) =>
+      o.ruleId === 'ROBUST-05'
+        ? outcome('ROBUST-05', 'failed', 'got 500')
+        : o.ruleId === 'ROBUST-07'
+          ? outcome('ROBUST-07', 'not-verified', 'list records do not show coverage')
+          : o,
+    );
+    const results = judgeRules(outcomes);
+    expect(results.find((r) => r.id === 'ROBUST-05')).toMatchObject({
+      level: 'may',
+      status: 'warning',
+      tests: [{ state: 'warning', reason: 'got 500' }],
+    });
+    const verdict = verdictOf(results);
+    expect([verdict, exitCodeOf(verdict)]).toEqual(['conformant', 0]);
   });
   test('a suite error makes an otherwise clean run incomplete', () => {
     expect(verdictOf(judgeRules(allPassed()), ['a test made no request'])).toBe('incomplete');

@@ -7,7 +7,7 @@ import { ledgerAt } from '../ownership/ledger.ts';
 import { ZonesClient } from '../target/client.ts';
 import { type ExchangeRecord, recordExchange } from '../target/evidence.ts';
 import './task-meta.ts';
-import { ruleById } from '../rules.ts';
+import { type RuleLevel, ruleById } from '../rules.ts';
 import { PreconditionError } from '../target/precondition.ts';
 import { notVerified } from './not-verified.ts';
 import { OwnZones } from './own-zones.ts';
@@ -68,12 +68,14 @@ export interface RuleCase {
   check: Check;
 }
 
+const SEVERITY: Record<RuleLevel, string> = { must: 'critical', should: 'normal', may: 'minor' };
+
 /** Labels for the Allure report, the precondition outcome, and the exchanges as an attachment. */
 async function runCheck(id: string, context: ConformanceContext, check: Check): Promise<void> {
   const rule = ruleById(id);
   await allure.label('rule', id);
   await allure.feature(id.split('-')[0]!);
-  await allure.severity(rule.level === 'must' ? 'critical' : 'normal');
+  await allure.severity(SEVERITY[rule.level]);
   await allure.tag(rule.level.toUpperCase());
   try {
     await check(context);

@@ -10,11 +10,13 @@ import { join } from 'node:path';
 import type { Secrets } from '../target/secrets.ts';
 import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
 import type { ConformanceReport } from './conformance-report.ts';
-import { OUTCOMES, type Outcome, outcomeOf, WARNING_PREFIX } from './outcomes.ts';
+import { OUTCOMES, type Outcome, outcomeOf, warningPrefix } from './outcomes.ts';
 
 interface Judged {
   outcome: Outcome;
   reason?: string;
+  /** For a warning, what its message says first (WARNING and its level). */
+  warning?: string;
 }
 
 /** Each judged test by its title, which leads with its rule id and is the result's name in Allure. */
@@ -22,8 +24,9 @@ function judgedByTitle(report: ConformanceReport): Map<string, Judged> {
   const judged = new Map<string, Judged>();
   for (const rule of report.rules) {
     for (const test of rule.tests) {
-      const outcome = outcomeOf(test.state);
-      if (outcome) judged.set(test.title, { outcome, reason: test.reason });
+      const outcome = outcomeOf(rule.level, test.state);
+      const warning = test.state === 'warning' ? warningPrefix(rule.level) : undefined;
+      if (outcome) judged.set(test.title, { outcome, reason: test.reason, warning });
     }
   }
   return judged;
@@ -50,21 +53,18 @@ function withOutcome(result: AllureResult, judged: Judged): AllureResult {
   if (judged.outcome === OUTCOMES.suiteDefect) marked.status = 'broken';
   // A warning is no failure: not red in Allure's charts and trends, as it is no failure on the
   // certificate or in junit.xml. Its category and its message say what the target did.
-  if (judged.outcome === OUTCOMES.shouldWarning) {
+  if (judged.warning !== undefined) {
+    const message = result.statusDetails?.message || judged.reason;
     marked.status = 'passed';
     marked.statusDetails = {
       ...result.statusDetails,
-      message: warningText(result.statusDetails?.message || judged.reason),
+      message: message === undefined || message === '' ? judged.warning : `${judged.warning}: ${message}`,
     };
   }
   const unexplained = judged.outcome === OUTCOMES.notVerified || judged.outcome === OUTCOMES.suiteDefect;
   if (unexplained && judged.reason)
     marked.statusDetails = { ...result.statusDetails, message: result.statusDetails?.message || judged.reason };
   return marked;
-}
-
-function warningText(message: string | undefined): string {
-  return message === undefined || message === '' ? WARNING_PREFIX : `${WARNING_PREFIX}: ${message}`;
 }
 
 /** A key or value of a .properties file, escaped so that Allure reads back exactly this text. */

@@ -18,7 +18,7 @@ import {
 } from '../runner/verdict.ts';
 import { shownProxy } from '../target/proxy.ts';
 import { Secrets } from '../target/secrets.ts';
-import { WARNING_PREFIX } from './outcomes.ts';
+import { warningPrefix } from './outcomes.ts';
 
 export interface ConformanceReport {
   suite: 'zones-conformance';
@@ -37,10 +37,11 @@ export interface ConformanceReport {
     proxy: string | null;
     settings: Record<string, unknown>;
   };
-  /** Rules by level and status: a MUST rule fails, a SHOULD rule warns. */
+  /** Rules by level and status: a MUST rule fails; a SHOULD or MAY rule warns, which never changes the verdict. */
   summary: {
     must: { passed: number; failed: number; notVerified: number };
     should: { passed: number; warnings: number; notVerified: number };
+    may: { passed: number; warnings: number; notVerified: number };
   };
   rules: RuleResult[];
   requests: { total: number; tests: number; cleanup: number; preflight: number; throttled: number };
@@ -100,6 +101,11 @@ export function buildReport(facts: RunFacts): ConformanceReport {
         warnings: count('should', 'warning'),
         notVerified: count('should', 'not-verified'),
       },
+      may: {
+        passed: count('may', 'passed'),
+        warnings: count('may', 'warning'),
+        notVerified: count('may', 'not-verified'),
+      },
     },
     rules,
     requests: {
@@ -143,12 +149,16 @@ const TLS_SHOWN: Record<ConformanceReport['target']['tls'], string> = {
   'plain-http': 'none (http://)',
 };
 
-const STATUS_MARK: Record<RuleStatus, string> = {
+const STATUS_MARK: Record<Exclude<RuleStatus, 'warning'>, string> = {
   passed: 'passed',
   failed: '**FAILED**',
-  warning: 'WARNING (SHOULD)',
   'not-verified': '*NOT VERIFIED*',
 };
+
+/** The rule table's status cell: a warning names its level (SHOULD or MAY), as every report does. */
+function statusMark(rule: RuleResult): string {
+  return rule.status === 'warning' ? `WARNING (${rule.level.toUpperCase()})` : STATUS_MARK[rule.status];
+}
 
 const STATUS_HEADING: Record<RuleStatus, string> = {
   passed: 'passed',
@@ -157,10 +167,9 @@ const STATUS_HEADING: Record<RuleStatus, string> = {
   'not-verified': 'NOT VERIFIED',
 };
 
-const TEST_MARK: Record<JudgedState, string> = {
+const TEST_MARK: Record<Exclude<JudgedState, 'warning'>, string> = {
   passed: 'passed',
   failed: 'FAILED',
-  warning: WARNING_PREFIX,
   'not-verified': 'not verified',
   'suite-error': 'suite defect',
 };
@@ -183,8 +192,9 @@ function code(text: string): string {
  * A test that did not pass, as the reader needs it: why, what the settings made it check with, and
  * every exchange of it in order, each whole and with the curl command that sends it again.
  */
-function testSection(test: JudgedTest): string[] {
-  const lines = [`- ${test.title}: ${TEST_MARK[test.state]}`, ''];
+function testSection(test: JudgedTest, level: RuleLevel): string[] {
+  const mark = test.state === 'warning' ? warningPrefix(level) : TEST_MARK[test.state];
+  const lines = [`- ${test.title}: ${mark}`, ''];
   if (test.checkedWith !== undefined) lines.push(`  Checked with: ${test.checkedWith.join('; ')}`, '');
   lines.push(...fenced((test.reason ?? '').trim()), '');
   const evidence = test.evidence ?? [];
@@ -221,6 +231,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     `| Verdict | **${report.verdict}** (exit code ${report.exitCode}) |`,
     `| MUST rules | ${report.summary.must.passed} passed, ${report.summary.must.failed} failed, ${report.summary.must.notVerified} not verified |`,
     `| SHOULD rules | ${report.summary.should.passed} passed, ${report.summary.should.warnings} warnings, ${report.summary.should.notVerified} not verified |`,
+    `| MAY rules (robustness) | ${report.summary.may.passed} passed, ${report.summary.may.warnings} warnings, ${report.summary.may.notVerified} not verified |`,
     `| Run | ${report.runId}, ${report.startedAt} to ${report.finishedAt} |`,
     `| Requests | ${report.requests.total} (tests ${report.requests.tests}, clean-up ${report.requests.cleanup}, preflight ${report.requests.preflight}); ${report.requests.throttled} answered 429 and were sent again |`,
     `| Read-after-write lag | ${report.consistency.lagSeen === 0 ? 'none seen' : `seen ${report.consistency.lagSeen} time(s), longest ${report.consistency.longestLagMs} ms`} (allowed: ${report.consistency.timeoutMs} ms) |`,
@@ -230,9 +241,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     '',
     '| Rule | Level | Status | Rule text |',
     '|---|---|---|---|',
-    ...report.rules.map(
-      (rule) => `| ${rule.id} | ${rule.level.toUpperCase()} | ${STATUS_MARK[rule.status]} | ${rule.title} |`,
-    ),
+    ...report.rules.map((rule) => `| ${rule.id} | ${rule.level.toUpperCase()} | ${statusMark(rule)} | ${rule.title} |`),
     '',
   ];
   const chosen = report.rules.flatMap((rule) =>
@@ -246,7 +255,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     lines.push('## What broke, warned or could not be checked', '');
     for (const rule of open) {
       lines.push(`### ${rule.id} ${STATUS_HEADING[rule.status]} (${rule.level.toUpperCase()})`, '', rule.title, '');
-      for (const test of rule.tests.filter((t) => t.state !== 'passed')) lines.push(...testSection(test));
+      for (const test of rule.tests.filter((t) => t.state !== 'passed')) lines.push(...testSection(test, rule.level));
       if (rule.tests.length === 0) lines.push(`- ${rule.reason}`, '');
     }
   }

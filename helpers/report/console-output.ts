@@ -34,7 +34,7 @@ export function printSummary(
 ): void {
   // Reasons quote what targets answered, so each line goes through the masker like any report.
   const say = (line: string) => console.log(secrets.mask(line));
-  const { must, should } = report.summary;
+  const { must, should, may } = report.summary;
   say('');
   for (const rule of report.rules.filter((r) => r.status !== 'passed')) {
     say(`${SUMMARY_LABEL[rule.status]} ${rule.id} ${rule.title}`);
@@ -48,7 +48,7 @@ export function printSummary(
   for (const note of report.notes) say(`NOTE ${note}`);
   say('');
   say(
-    `verdict: ${report.verdict.toUpperCase()}  MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s)`,
+    `verdict: ${report.verdict.toUpperCase()}  MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s)`,
   );
   say(
     `requests: ${report.requests.total}; zones created ${report.cleanup.created}, deleted ${report.cleanup.deleted}, left ${report.cleanup.leftBehind.length}`,

@@ -1,15 +1,17 @@
 // junit.xml for CI dashboards, written from the verdict rather than from vitest: a MUST failure is a
-// failure, a SHOULD warning a passed testcase that says WARNING in its output (CI tools count every
-// <failure> as red, and none has a warning state), a rule not verified a skip with its reason, and a
-// suite defect an error. Each testcase names its outcome in a property too, for tools that read them.
-// Names stay the same whatever the settings, so that CI tools keep each test's history; the verdict
-// and the run go into the suite's properties. The exit code and conformance.json stay the authority.
+// failure, a SHOULD or MAY warning a passed testcase that says WARNING and its level in its output
+// (CI tools count every <failure> as red, and none has a warning state), a rule not verified a skip
+// with its reason, and a suite defect an error. Each testcase names its outcome in a property too,
+// for tools that read them. Names stay the same whatever the settings, so that CI tools keep each
+// test's history; the verdict and the run go into the suite's properties. The exit code and
+// conformance.json stay the authority.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RuleLevel } from '../rules.ts';
 import type { JudgedTest } from '../runner/verdict.ts';
 import { Secrets } from '../target/secrets.ts';
 import type { ConformanceReport } from './conformance-report.ts';
-import { outcomeOf, WARNING_PREFIX } from './outcomes.ts';
+import { outcomeOf, warningPrefix } from './outcomes.ts';
 
 export function xml(text: string): string {
   return (
@@ -46,9 +48,9 @@ function evidenceText(test: JudgedTest): string {
   return `Every exchange of the test, in order; the curl commands read the credential from ZONES_ACCESS_TOKEN:\n\n${each.join('\n\n')}`;
 }
 
-function testcase(classname: string, test: JudgedTest): string {
+function testcase(level: RuleLevel, classname: string, test: JudgedTest): string {
   const open = `    <testcase classname="${xml(classname)}" name="${xml(test.title)}" time="${seconds(test.durationMs)}">`;
-  const outcome = outcomeOf(test.state);
+  const outcome = outcomeOf(level, test.state);
   const inner = properties(
     [
       ['outcome', outcome],
@@ -65,7 +67,7 @@ function testcase(classname: string, test: JudgedTest): string {
     inner.push(`      <error message="suite defect" type="${type}">${xml(reason)}</error>`);
   if (test.state === 'not-verified')
     inner.push(`      <skipped message="${xml(`not verified: ${firstLine(reason)}`)}">${xml(reason)}</skipped>`);
-  const output = [test.state === 'warning' ? `${WARNING_PREFIX}: ${reason}` : '', evidenceText(test)]
+  const output = [test.state === 'warning' ? `${warningPrefix(level)}: ${reason}` : '', evidenceText(test)]
     .filter((part) => part !== '')
     .join('\n\n');
   if (output !== '') inner.push(`      <system-out>${xml(output)}</system-out>`);
@@ -74,13 +76,13 @@ function testcase(classname: string, test: JudgedTest): string {
 
 export function renderJunit(report: ConformanceReport): string {
   const tests = report.rules.flatMap((rule) =>
-    rule.tests.map((test) => ({ test, classname: `${rule.level.toUpperCase()}.${rule.id}` })),
+    rule.tests.map((test) => ({ test, level: rule.level, classname: `${rule.level.toUpperCase()}.${rule.id}` })),
   );
   const count = (state: JudgedTest['state']) => tests.filter(({ test }) => test.state === state).length;
   const totals = `tests="${tests.length}" failures="${count('failed')}" errors="${count('suite-error')}" skipped="${count('not-verified')}"`;
   const testTime = seconds(tests.reduce((sum, { test }) => sum + test.durationMs, 0));
   const runTime = seconds(Date.parse(report.finishedAt) - Date.parse(report.startedAt));
-  const { must, should } = report.summary;
+  const { must, should, may } = report.summary;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="zones-conformance" ${totals} time="${runTime}">`,
@@ -94,10 +96,11 @@ export function renderJunit(report: ConformanceReport): string {
         ['run', report.runId],
         ['MUST rules', `${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified`],
         ['SHOULD rules', `${should.passed} passed, ${should.warnings} warnings, ${should.notVerified} not verified`],
+        ['MAY rules', `${may.passed} passed, ${may.warnings} warnings, ${may.notVerified} not verified`],
       ],
       '    ',
     ),
-    ...tests.map(({ test, classname }) => testcase(classname, test)),
+    ...tests.map(({ test, level, classname }) => testcase(level, classname, test)),
     '  </testsuite>',
     '</testsuites>',
     '',

@@ -238,21 +238,30 @@ export class ZonesClient {
   }
 
   async createZone(fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
+    return this.createFromText(this.bodyText(fields), typeof fields.name === 'string' ? fields.name : undefined, auth);
+  }
+
+  /**
+   * A create whose body goes out exactly as given, or without one: the robustness probes send what no
+   * correct client would. `name` is the run-unique name the body carries, if it carries one, by which
+   * a zone it made is found when the answer shows none.
+   */
+  async createFromText(body: string | undefined, name?: string, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
     let answer: Answer;
     try {
-      answer = await this.send('POST', this.collectionUrl(), auth, this.body(fields));
+      answer = await this.send('POST', this.collectionUrl(), auth, body);
     } catch (error) {
       // Never re-send a create whose outcome is unknown: look for what it made, and own that.
-      if (error instanceof TransportError && typeof fields.name === 'string') await this.adoptByName(fields.name);
+      if (error instanceof TransportError && name !== undefined) await this.adoptByName(name);
       throw error;
     }
     const read = readZone(this.config, answer.body);
     // Whatever credential was used: a zone that exists because of us is ours to clean up.
     if (isSuccess(answer) && read.ok) {
-      this.recordMade(read.zone.id, String(fields.name));
-    } else if (isSuccess(answer) && typeof fields.name === 'string') {
+      this.recordMade(read.zone.id, name ?? String(read.zone.name));
+    } else if (isSuccess(answer) && name !== undefined) {
       // A success that shows no zone still made one: find it by its unique name.
-      await this.adoptByName(fields.name);
+      await this.adoptByName(name);
     }
     return { ...answer, read };
   }
@@ -260,7 +269,7 @@ export class ZonesClient {
   async updateZone(id: ZoneId, fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
     await this.assertMayWrite('PUT', id);
     const wasDeleted = this.options.ledger.isDeleted(id.text);
-    const answer = await this.send('PUT', this.zoneUrl(id), auth, this.body(fields));
+    const answer = await this.send('PUT', this.zoneUrl(id), auth, this.bodyText(fields));
     // A PUT that succeeds on an id this run deleted has made the zone anew (a "create or replace"
     // PUT): it exists because of us, so it is ours to remove.
     if (wasDeleted && isSuccess(answer)) this.recordMade(id, String(fields.name));
@@ -281,7 +290,14 @@ export class ZonesClient {
 
   /** The zones of this list that carry this (run-unique) name, taken into the ledger. */
   adoptFrom(list: ListAnswer, name: string): ZoneRecord[] {
-    const found = namedIn(list, name);
+    return this.adopt(namedIn(list, name), name);
+  }
+
+  /**
+   * Zones found carrying a mark only this run sent (its unique name, in whatever form the shop kept
+   * it), taken into the ledger under that mark.
+   */
+  adopt(found: ZoneRecord[], name: string): ZoneRecord[] {
     const ledger = this.options.ledger;
     for (const zone of found) {
       // A deleted id listed under our unique name again is a zone we made anew under a reused id.
@@ -314,7 +330,8 @@ export class ZonesClient {
     }
   }
 
-  private body(fields: Record<string, unknown>): string {
+  /** A create or update body as the settings shape it: the envelope, and ZONES_EXTRA_FIELDS. */
+  bodyText(fields: Record<string, unknown>): string {
     return stringifyJson(wrapZone(this.config, { ...this.extraFields, ...fields }));
   }
 

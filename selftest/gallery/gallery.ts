@@ -18,6 +18,8 @@ export interface GalleryResult {
   exitCode: number;
   failedMust: string[];
   failedShould: string[];
+  /** Robustness probes that warned: advice for the shop, never a reason to change its verdict. */
+  failedMay: string[];
   notVerified: string[];
   suiteErrors: string[];
   leftBehind: { id: string; reason: string }[];
@@ -77,6 +79,7 @@ function condense(target: GalleryTarget, report: ConformanceReport): GalleryResu
     exitCode: report.exitCode,
     failedMust: ids('must', 'failed'),
     failedShould: ids('should', 'warning'),
+    failedMay: ids('may', 'warning'),
     notVerified: report.rules.filter((r) => r.status === 'not-verified').map((r) => `${r.id}: ${r.reason}`),
     suiteErrors: report.suiteErrors,
     leftBehind: report.cleanup.leftBehind,

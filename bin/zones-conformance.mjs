@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// The installed command: `zones-conformance [conformance|sweep|reference|report] [options]`, the
+// npm scripts of this package for a project that installs it. The entry points are TypeScript, run
+// through tsx as the scripts run them, but registered here in the same process: a Ctrl-C then reaches
+// the suite itself, with no second node in between to relay it. Settings, .env, profiles and reports
+// are the caller's, read from and written to the current directory.
+import { fileURLToPath } from 'node:url';
+import { register } from 'tsx/esm/api';
+
+const COMMANDS = {
+  conformance: 'certify a shop, or the embedded reference when ZONES_BASE_URL is not set (the default)',
+  sweep: 'delete zones that earlier runs left behind',
+  reference: 'start the embedded reference implementation',
+  report: 'build the HTML report of the last run',
+};
+
+// The package's own compiler settings, whatever tsconfig.json the caller's directory holds.
+register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
+const { EXIT } = await import('../helpers/exit-codes.ts');
+
+const [first, ...rest] = process.argv.slice(2);
+const named = first !== undefined && Object.hasOwn(COMMANDS, first);
+if (first !== undefined && !named && !first.startsWith('-')) {
+  console.error(
+    `zones-conformance: cannot run: no command "${first}"; the commands are ${Object.keys(COMMANDS).join(', ')}`,
+  );
+  process.exit(EXIT.cannotRun);
+}
+const command = named ? first : 'conformance';
+const args = named ? rest : process.argv.slice(2);
+
+if (!named && (args.includes('--help') || args.includes('-h'))) {
+  console.log('Usage: zones-conformance [command] [options]   (command --help for its own)\n\nCommands:');
+  for (const [name, what] of Object.entries(COMMANDS)) console.log(`  ${name.padEnd(12)} ${what}`);
+  console.log('\nWith no command, conformance:\n');
+}
+
+const entry = new URL(`./${command}.ts`, import.meta.url);
+// Each entry point reads its options from process.argv, as it does under npm run.
+process.argv = [process.argv[0], fileURLToPath(entry), ...args];
+await import(entry.href);

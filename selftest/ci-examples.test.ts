@@ -1,0 +1,195 @@
+// The example nightly jobs (examples/github-actions, examples/gitlab-ci) parse, and do what the README
+// promises when played night after night with their shell run for real: a schedule and a manual
+// trigger; the token from the secret store, never written in the file; the baseline from the night
+// before and the report history restored; the report built and uploaded when the run fails too; the
+// certificate as the job summary; a sweep after an interrupted run; and a job that fails exactly when
+// the exit code says so.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import { readShopProfile } from '../helpers/shop-profile.ts';
+import { projectRoot } from './run-node.ts';
+import { CiHome, type Night, type NightResult } from './support/ci-nights.ts';
+import { conditionHolds, runGithubNight, type WorkflowStep } from './support/github-night.ts';
+import { type GitlabJob, runGitlabNight } from './support/gitlab-night.ts';
+
+const GITHUB_FILE = join(projectRoot, 'examples', 'github-actions', 'nightly-conformance.yml');
+const GITLAB_FILE = join(projectRoot, 'examples', 'gitlab-ci', 'nightly-conformance.gitlab-ci.yml');
+const githubText = readFileSync(GITHUB_FILE, 'utf8');
+const gitlabText = readFileSync(GITLAB_FILE, 'utf8');
+const github = parse(githubText);
+const gitlab = parse(gitlabText);
+const gitlabJob = gitlab['nightly-conformance'] as GitlabJob & {
+  rules: { if: string }[];
+  variables: Record<string, string>;
+};
+const githubJob = github.jobs.conformance as { env: Record<string, string>; steps: WorkflowStep[] };
+const SHOP = { ZONES_BASE_URL: 'https://staging.example' };
+
+const WITH_BASELINE = 'run conformance -- --baseline previous/conformance.json --fail-on new';
+const WITHOUT_BASELINE = 'run conformance --';
+
+type Play = (home: CiHome, night: Night) => NightResult;
+const CI: Record<string, Play> = {
+  'GitHub Actions': (home, night) => runGithubNight(github, home, night, SHOP),
+  'GitLab CI': (home, night) => runGitlabNight(gitlabJob, home, night, SHOP),
+};
+const PASSED: Record<string, string[]> = { 'GitHub Actions': ['success'], 'GitLab CI': ['success'] };
+const FAILED: Record<string, string[]> = { 'GitHub Actions': ['failure'], 'GitLab CI': ['failed'] };
+
+describe('what is written in the files', () => {
+  test('GitHub: on a schedule and by hand', () => {
+    expect(github.on.schedule[0].cron).toMatch(/^\S+ \S+ \S+ \S+ \S+$/);
+    expect(github.on).toHaveProperty('workflow_dispatch');
+  });
+
+  test('GitLab: from a pipeline schedule and by hand (Run pipeline)', () => {
+    expect(gitlabJob.rules.map((rule) => rule.if)).toEqual([
+      '$CI_PIPELINE_SOURCE == "schedule"',
+      '$CI_PIPELINE_SOURCE == "web"',
+    ]);
+  });
+
+  test('the token comes from the secret store and is written nowhere in either file', () => {
+    expect(githubJob.env.ZONES_ACCESS_TOKEN).toMatch(/^\$\{\{ secrets\.ZONES_ACCESS_TOKEN \}\}$/);
+    expect(githubJob.env.ZONES_BASE_URL).toMatch(/^\$\{\{ vars\.ZONES_BASE_URL \}\}$/);
+    // In GitLab the token is a masked CI/CD variable of the project, so the job must not set one.
+    expect(Object.keys(gitlabJob.variables)).not.toContain('ZONES_ACCESS_TOKEN');
+    expect(Object.keys(gitlabJob.variables)).not.toContain('ZONES_BASE_URL');
+    for (const text of [githubText, gitlabText]) expect(text).not.toMatch(/ZONES_ACCESS_TOKEN[:=]\s*['"]?[\w-]{6,}/);
+  });
+
+  test('the profile each one names is in this repository, and a valid one', () => {
+    for (const path of [githubJob.env.ZONES_PROFILE!, gitlabJob.variables.ZONES_PROFILE!]) {
+      expect(readShopProfile(join(projectRoot, path)).problems, path).toEqual([]);
+    }
+  });
+
+  test('no expression inside a shell script, where a value would become code', () => {
+    for (const step of githubJob.steps) if (step.run) expect(step.run, step.name).not.toMatch(/\$\{\{/);
+  });
+
+  test('the condition model reads what it is given, and refuses what it does not know', () => {
+    const job = {
+      steps: { conformance: { outcome: 'success', outputs: { 'exit-code': '3' } } },
+      failed: true,
+      cancelled: false,
+    };
+    expect(conditionHolds("always() && steps.conformance.outputs.exit-code != '3'", job)).toBe(false);
+    expect(conditionHolds("steps.conformance.outputs.exit-code == '3'", job)).toBe(false);
+    expect(conditionHolds(undefined, { ...job, failed: false })).toBe(true);
+    expect(() => conditionHolds("contains(github.ref, 'main')", job)).toThrow(/cannot read/);
+  });
+});
+
+describe.each(Object.keys(CI))('%s, night after night', (ci) => {
+  const play = CI[ci]!;
+  const home = new CiHome(mkdtempSync(join(tmpdir(), 'zc-ci-')));
+  const nights: Record<string, NightResult> = {};
+
+  beforeAll(() => {
+    nights.first = play(home, { exit: 0 });
+    nights.regression = play(home, { exit: 1 });
+    nights.cannotRun = play(home, { exit: 3 });
+    nights.incomplete = play(home, { exit: 2 });
+    nights.terminated = play(home, { exit: 143 });
+    nights.cancelled = play(home, { cancelled: true });
+    nights.afterCancel = play(home, { exit: 0 });
+  });
+
+  test('the first night has no baseline; the run is conformant and the job passes', () => {
+    const night = nights.first!;
+    expect(night.npmCalls).toContain(WITHOUT_BASELINE);
+    expect(night.npmCalls.some((call) => call.includes('--baseline'))).toBe(false);
+    expect(night.npmCalls).not.toContain('token: not the secret');
+    expect(PASSED[ci]).toContain(night.conclusion);
+    expect(night.cached['previous/conformance.json']).toContain('night-1');
+  });
+
+  test('the next night compares with it, restores the history, and fails on exit 1 with every report uploaded', () => {
+    const night = nights.regression!;
+    expect(night.npmCalls).toContain(WITH_BASELINE);
+    expect(night.npmCalls).toContain('report found 1 night(s) of history');
+    expect(night.artifacts).toEqual(
+      expect.arrayContaining([
+        'reports/conformance.json',
+        'reports/conformance.md',
+        'reports/allure-report/index.html',
+      ]),
+    );
+    expect(night.summary).toContain('# Conformance certificate: night-2');
+    expect(FAILED[ci]).toContain(night.conclusion);
+    expect(night.cached['previous/conformance.json'], "a failing night is tomorrow's baseline too").toContain(
+      'night-2',
+    );
+  });
+
+  test('a run that cannot start fails the job, builds no report, and leaves the baseline as it was', () => {
+    const night = nights.cannotRun!;
+    expect(FAILED[ci]).toContain(night.conclusion);
+    expect(night.npmCalls.some((call) => call.startsWith('run report'))).toBe(false);
+    expect(night.artifacts).toContain('reports/conformance.json');
+    expect(night.cached['previous/conformance.json']).toContain('night-2');
+    expect(night.cached['previous/allure-history.jsonl']?.trim().split('\n')).toHaveLength(2);
+  });
+
+  test('an incomplete run (exit 2) passes with a warning', () => {
+    const night = nights.incomplete!;
+    expect(night.npmCalls).toContain(WITH_BASELINE);
+    if (ci === 'GitHub Actions') {
+      expect(night.conclusion).toBe('success');
+      expect(night.log).toMatch(/::warning::incomplete/);
+    } else {
+      expect(night.conclusion).toBe('warning');
+    }
+  });
+
+  test('a run stopped by a signal is swept, and the job fails', () => {
+    const night = nights.terminated!;
+    expect(night.npmCalls).toContain('run sweep -- --yes');
+    expect(FAILED[ci]).toContain(night.conclusion);
+  });
+
+  test('a cancelled job is swept, and builds no report', () => {
+    const night = nights.cancelled!;
+    expect(night.npmCalls).toContain('run sweep -- --yes');
+    expect(night.npmCalls.some((call) => call.startsWith('run report'))).toBe(false);
+    expect(night.artifacts, 'what there is is uploaded all the same').toContain('reports/allure-history.jsonl');
+    expect(night.conclusion).toMatch(/^cancel+ed$/);
+  });
+
+  test('no sweep after a run that finished by itself', () => {
+    for (const name of ['first', 'regression', 'cannotRun', 'incomplete', 'afterCancel'])
+      expect(nights[name]!.npmCalls, name).not.toContain('run sweep -- --yes');
+  });
+
+  test('after a stopped or cancelled night, the baseline is still the last night that had a verdict', () => {
+    expect(nights.terminated!.cached['previous/conformance.json']).toContain('night-4');
+    expect(nights.cancelled!.cached['previous/conformance.json']).toContain('night-4');
+    expect(nights.afterCancel!.npmCalls).toContain(WITH_BASELINE);
+    expect(nights.afterCancel!.cached['previous/conformance.json']).toContain('night-7');
+  });
+});
+
+describe('GitHub Actions: the exit code decides, exactly', () => {
+  test.for([
+    [0, 'success'],
+    [1, 'failure'],
+    [2, 'success'],
+    [3, 'failure'],
+    [130, 'failure'],
+    [143, 'failure'],
+  ] as const)('exit %i: %s', ([exit, conclusion]) => {
+    const home = new CiHome(mkdtempSync(join(tmpdir(), 'zc-ci-exit-')));
+    expect(runGithubNight(github, home, { exit }, SHOP).conclusion).toBe(conclusion);
+  });
+
+  test('FAIL_ON_INCOMPLETE=true turns exit 2 into a failed job', () => {
+    const home = new CiHome(mkdtempSync(join(tmpdir(), 'zc-ci-exit-')));
+    expect(runGithubNight(github, home, { exit: 2, env: { FAIL_ON_INCOMPLETE: 'true' } }, SHOP).conclusion).toBe(
+      'failure',
+    );
+  });
+});

@@ -1,0 +1,133 @@
+// The suite as another repository gets it: `npm pack`, the tarball installed into an empty folder
+// (from the npm cache where it can), and the `zones-conformance` command run there. It certifies its
+// embedded reference, writes its reports into that folder and nowhere in the package, and reaches
+// each subcommand. The install takes some seconds (it fetches vitest, allure and tsx's esbuild), so
+// the time it took is printed with the result.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type ChildRun, npmCommand, projectRoot, runCommand } from './run-node.ts';
+
+const INSTALL_TIMEOUT_MS = 300_000;
+const work = mkdtempSync(join(tmpdir(), 'zc-packed-'));
+const caller = join(work, 'caller');
+const npm = npmCommand();
+const runNpm = (args: string[], cwd: string) =>
+  runCommand(npm.command, [...npm.args, ...args], { cwd, timeoutMs: INSTALL_TIMEOUT_MS });
+const zonesConformance = (args: string[], env: Record<string, string> = {}) =>
+  runCommand(join(caller, 'node_modules', '.bin', 'zones-conformance'), args, { cwd: caller, env });
+
+let packed: { filename: string; files: { path: string }[] };
+let install: ChildRun;
+let installSeconds: number;
+
+beforeAll(async () => {
+  const pack = await runNpm(['pack', '--json', '--pack-destination', work], projectRoot);
+  expect(pack.code, pack.stderr).toBe(0);
+  packed = JSON.parse(pack.stdout)[0];
+  mkdirSync(caller);
+  writeFileSync(join(caller, 'package.json'), '{ "name": "nightly-checks", "private": true }\n');
+  const started = Date.now();
+  install = await runNpm(
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)],
+    caller,
+  );
+  installSeconds = (Date.now() - started) / 1000;
+  console.info(`npm install of the packed tarball took ${installSeconds.toFixed(1)} s`);
+}, INSTALL_TIMEOUT_MS);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the tarball', () => {
+  test('holds the entry points, the suites, the reference, the profiles and the specification', () => {
+    const paths = packed.files.map((file) => file.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'bin/zones-conformance.mjs',
+        'bin/conformance.ts',
+        'bin/sweep.ts',
+        'bin/reference.ts',
+        'bin/report.ts',
+        'helpers/runner/run-suites.ts',
+        'suites/auth.test.ts',
+        'reference/server.ts',
+        'profiles/shopify-style.json',
+        'profiles/shop-profile.schema.json',
+        'docs/zone-service-2026-07.md',
+        'allurerc.ts',
+        'tsconfig.json',
+        'README.md',
+      ]),
+    );
+  });
+
+  test("holds none of the suite's own tests, reports or settings", () => {
+    const stray = packed.files
+      .map((file) => file.path)
+      .filter((path) => /^(selftest|reports|node_modules)\/|^\.env$/.test(path));
+    expect(stray).toEqual([]);
+  });
+
+  test('every package its code imports is a dependency, which an install brings, not a devDependency', () => {
+    const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8'));
+    const imported = new Map<string, string>();
+    for (const { path } of packed.files.filter((file) => /\.(ts|mjs)$/.test(file.path))) {
+      const source = readFileSync(join(projectRoot, path), 'utf8');
+      // A type-only import is gone at run time, so it needs no installed package.
+      const statements =
+        /^\s*(?:import|export)\s+(?!type\s)[^;]*?\bfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+      for (const match of source.matchAll(statements)) {
+        const specifier = (match[1] ?? match[2] ?? match[3])!;
+        if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+        const parts = specifier.split('/');
+        imported.set(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!, path);
+      }
+    }
+    expect(imported.size).toBeGreaterThan(3);
+    const missing = [...imported].filter(([name]) => !Object.hasOwn(manifest.dependencies, name));
+    expect(missing.map(([name, path]) => `${name} (imported by ${path})`)).toEqual([]);
+  });
+
+  test('installs', () => {
+    expect(install.code, install.stderr).toBe(0);
+    expect(existsSync(join(caller, 'node_modules', '.bin', 'zones-conformance'))).toBe(true);
+  });
+});
+
+describe('the installed command, run from the folder that installed it', () => {
+  let run: ChildRun;
+  beforeAll(async () => {
+    run = await zonesConformance([]);
+  }, INSTALL_TIMEOUT_MS);
+
+  test('certifies the embedded reference: conformant, exit 0', () => {
+    expect(run.stdout).toMatch(/verdict: CONFORMANT/);
+    expect(run.code, run.stderr).toBe(0);
+  });
+
+  test("writes the reports into the caller's folder, not the package's", () => {
+    const report = JSON.parse(readFileSync(join(caller, 'reports', 'conformance.json'), 'utf8'));
+    expect(report).toMatchObject({ verdict: 'conformant', exitCode: 0, target: { embedded: true } });
+    expect(existsSync(join(caller, 'reports', 'junit.xml'))).toBe(true);
+    expect(existsSync(join(caller, 'node_modules', 'zones-conformance', 'reports'))).toBe(false);
+  });
+
+  test('report builds the HTML report there', async () => {
+    const report = await zonesConformance(['report']);
+    expect(report.code, report.stderr).toBe(0);
+    expect(existsSync(join(caller, 'reports', 'allure-report', 'index.html'))).toBe(true);
+  }, 120_000);
+
+  test('reference and sweep are subcommands; an unknown one is refused with exit 3', async () => {
+    const reference = await zonesConformance(['reference', '--help']);
+    expect(reference.code).toBe(0);
+    expect(reference.stdout).toMatch(/Starts the embedded reference/);
+    const sweep = await zonesConformance(['sweep']);
+    expect(sweep.code).toBe(3);
+    expect(sweep.stderr).toMatch(/ZONES_BASE_URL is not set: there is no shop to sweep/);
+    const unknown = await zonesConformance(['certify']);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toMatch(/no command "certify"; the commands are conformance, sweep, reference, report/);
+  });
+});
