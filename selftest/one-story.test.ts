@@ -2,23 +2,34 @@
 // that ignores a new name, and no booking hook, gives a MUST failure (UPDATE-01), SHOULD warnings
 // (PROFILE-02) and a rule not verified (DELETE-02). The console, conformance.json, conformance.md,
 // junit.xml and the Allure results must each say the same of each: a failure, a warning that never
-// looks like a failure, and not verified with its reason.
+// looks like a failure, and not verified with its reason. A second, short run of ROBUST-05 alone,
+// behind a front that answers 500 to an unknown status, gives a MAY warning: it must read as the
+// SHOULD warning does, with its own level.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
+import { ruleById, rules } from '../helpers/rules.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
+import { type LaxFront, startLaxFront } from './support/lax-front.ts';
 
 const TOKEN = 'shpat_selftest_story_0123456789abcdef';
 const NO_BOOKING =
   'no booking fixture: set ZONES_BOOKED_ZONE_ID to a zone with booking history, or ZONES_BOOKING_HOOK to a command that books the zone in $ZONE_ID';
 
 /** What a format says of a rule, in words every format can be read into. */
-type Said = 'MUST failure' | 'SHOULD warning' | `not verified: ${string}` | 'passed' | `unreadable: ${string}`;
+type Said =
+  | 'MUST failure'
+  | 'SHOULD warning'
+  | 'MAY warning'
+  | `not verified: ${string}`
+  | 'passed'
+  | `unreadable: ${string}`;
 
+/** What the first run must say of each rule, in every format. */
 const EXPECTED: Record<string, Said> = {
   'UPDATE-01': 'MUST failure',
   'PROFILE-02': 'SHOULD warning',
@@ -38,33 +49,61 @@ interface AllureStep {
   steps?: AllureStep[];
 }
 
+/** What one run told: its console output and every report it wrote. */
+interface Story {
+  dir: string;
+  console: string;
+  json: ConformanceReport;
+  markdown: string;
+  junit: string;
+  allure: AllureResult[];
+}
+
+function storyOf(dir: string, console: string): Story {
+  const results = join(dir, 'allure-results');
+  return {
+    dir,
+    console,
+    json: JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport,
+    markdown: readFileSync(join(dir, 'conformance.md'), 'utf8'),
+    junit: readFileSync(join(dir, 'junit.xml'), 'utf8'),
+    allure: readdirSync(results)
+      .filter((name) => name.endsWith('-result.json'))
+      .map((name) => JSON.parse(readFileSync(join(results, name), 'utf8')) as AllureResult),
+  };
+}
+
 let reference: RunningReference;
-let reportsDir: string;
-let console: string;
-let json: ConformanceReport;
-let markdown: string;
-let junit: string;
-let allure: AllureResult[];
+let story: Story;
+let probeReference: RunningReference;
+let probeFront: LaxFront;
+let probeStory: Story;
 
 beforeAll(async () => {
   reference = await startReference({ token: TOKEN, style: 'other-codes', fault: 'update-ignores-name' });
-  reportsDir = mkdtempSync(join(tmpdir(), 'zc-story-'));
+  const reportsDir = mkdtempSync(join(tmpdir(), 'zc-story-'));
   const run = await runEntry('bin/conformance.ts', [], {
     ...settingsForStyle(reference.style, reference.url, TOKEN),
     ZONES_REPORTS_DIR: reportsDir,
   });
   expect(run.code, run.stderr).toBe(1);
-  console = run.stdout;
-  json = JSON.parse(readFileSync(join(reportsDir, 'conformance.json'), 'utf8')) as ConformanceReport;
-  markdown = readFileSync(join(reportsDir, 'conformance.md'), 'utf8');
-  junit = readFileSync(join(reportsDir, 'junit.xml'), 'utf8');
-  const results = join(reportsDir, 'allure-results');
-  allure = readdirSync(results)
-    .filter((name) => name.endsWith('-result.json'))
-    .map((name) => JSON.parse(readFileSync(join(results, name), 'utf8')) as AllureResult);
+  story = storyOf(reportsDir, run.stdout);
+
+  // One probe alone: no MUST rule runs, so that run is incomplete (exit 2) whatever the probe says.
+  probeReference = await startReference({ token: TOKEN });
+  probeFront = await startLaxFront(probeReference.url, new Set(['unknown-filter-fails']));
+  const probeDir = mkdtempSync(join(tmpdir(), 'zc-story-may-'));
+  const probeRun = await runEntry('bin/conformance.ts', ['--rule', 'ROBUST-05'], {
+    ...settingsForStyle(probeReference.style, probeFront.url, TOKEN),
+    ZONES_REPORTS_DIR: probeDir,
+  });
+  expect(probeRun.code, probeRun.stderr).toBe(2);
+  probeStory = storyOf(probeDir, probeRun.stdout);
 });
 
 afterAll(async () => {
+  await probeFront?.close();
+  await probeReference?.close();
   await reference?.close();
 });
 
@@ -74,32 +113,47 @@ const unescapeXml = (text: string) =>
     /&(lt|gt|quot|apos|amp);/g,
     (_, name: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name]!,
   );
+const warningOf = (level: string): Said | undefined =>
+  level === 'SHOULD' ? 'SHOULD warning' : level === 'MAY' ? 'MAY warning' : undefined;
 
-/** The summary after the run: a label line per rule that did not pass, its reason on the next line. */
-function fromConsole(id: string): Said {
+/**
+ * The summary after the run: a label line per rule that did not pass, its reason on the next line.
+ * The console names a warning's rule, not its level: the level is the rule's, and the count of
+ * warnings by level in the verdict line must agree.
+ */
+function fromConsole({ console }: Story, id: string): Said {
   const lines = console.split('\n');
   const at = lines.findIndex((line) => new RegExp(`^(FAILED |WARNING|NOT VERIFIED) ${escaped(id)} `).test(line));
   if (at < 0) return 'passed';
   const label = lines[at]!.split(' ')[0];
   if (label === 'FAILED') return 'MUST failure';
-  if (label === 'WARNING') return 'SHOULD warning';
+  if (label === 'WARNING') {
+    const level = ruleById(id).level.toUpperCase();
+    const counted = console.match(new RegExp(`^verdict: .*; ${level} (\\d+) warning\\(s\\)`, 'm'))?.[1];
+    return Number(counted) > 0 ? warningOf(level)! : `unreadable: ${level} warnings counted ${counted}`;
+  }
   return `not verified: ${lines[at + 1]!.trim()}`;
 }
 
-function fromJson(id: string): Said {
+function fromJson({ json }: Story, id: string): Said {
   const rule = json.rules.find((r) => r.id === id)!;
   if (rule.status === 'failed') return 'MUST failure';
-  if (rule.status === 'warning') return 'SHOULD warning';
+  if (rule.status === 'warning') {
+    const level = rule.level.toUpperCase();
+    const counted = rule.level === 'must' ? 0 : json.summary[rule.level].warnings;
+    return counted > 0 ? (warningOf(level) ?? `unreadable: a ${level} warning`) : 'unreadable: no warning counted';
+  }
   if (rule.status === 'not-verified') return `not verified: ${rule.reason}`;
   return rule.status === 'passed' ? 'passed' : `unreadable: ${rule.status}`;
 }
 
 /** The rule table's status cell, and for a rule not verified the reason in its section below. */
-function fromMarkdown(id: string): Said {
+function fromMarkdown({ markdown }: Story, id: string): Said {
   const row = markdown.split('\n').find((line) => line.startsWith(`| ${id} |`));
   const status = row?.split(' | ')[2];
   if (status === '**FAILED**') return 'MUST failure';
-  if (status === 'WARNING (SHOULD)') return 'SHOULD warning';
+  const warned = status?.match(/^WARNING \((SHOULD|MAY)\)$/)?.[1];
+  if (warned !== undefined) return warningOf(warned)!;
   if (status === 'passed') return 'passed';
   if (status !== '*NOT VERIFIED*') return `unreadable: ${status}`;
   const section = markdown.split(`### ${id} NOT VERIFIED (MUST)\n`)[1]?.split('\n### ')[0] ?? '';
@@ -107,44 +161,53 @@ function fromMarkdown(id: string): Said {
 }
 
 /** The rule's testcases: a <failure> is a failure; a WARNING in the output of a passed one is a warning. */
-function fromJunit(id: string): Said {
+function fromJunit({ junit }: Story, id: string): Said {
   const cases =
     junit.match(new RegExp(`<testcase classname="[A-Z]+\\.${escaped(id)}"[\\s\\S]*?(</testcase>)`, 'g')) ?? [];
   if (cases.some((c) => c.includes('<failure'))) return 'MUST failure';
-  if (cases.some((c) => /<system-out>WARNING \(SHOULD/.test(c) && c.includes('value="SHOULD warning"')))
-    return 'SHOULD warning';
+  for (const level of ['SHOULD', 'MAY'])
+    if (cases.some((c) => c.includes(`<system-out>WARNING (${level},`) && c.includes(`value="${level} warning"`)))
+      return warningOf(level)!;
   const skipped = cases.map((c) => c.match(/<skipped message="not verified: ([^"]*)"/)?.[1]).find(Boolean);
   if (skipped !== undefined) return `not verified: ${unescapeXml(skipped)}`;
   return cases.length > 0 ? 'passed' : 'unreadable: no testcase';
 }
 
 /** Allure's status, with the outcome label the categories sort by; they must agree. */
-function fromAllure(id: string): Said {
+function fromAllure({ allure }: Story, id: string): Said {
   const mine = allure.filter((result) => result.name.startsWith(`${id} `));
   const outcome = (result: AllureResult) => result.labels.find((label) => label.name === 'outcome')?.value;
   const failed = mine.filter((result) => result.status === 'failed');
   if (failed.length > 0)
     return failed.every((result) => outcome(result) === 'MUST failure') ? 'MUST failure' : 'unreadable: failed';
-  if (mine.some((result) => result.status === 'passed' && outcome(result) === 'SHOULD warning'))
-    return 'SHOULD warning';
+  for (const warning of ['SHOULD warning', 'MAY warning'] as const)
+    if (mine.some((result) => result.status === 'passed' && outcome(result) === warning)) return warning;
   const skipped = mine.find((result) => result.status === 'skipped' && outcome(result) === 'not verified');
   if (skipped) return `not verified: ${skipped.statusDetails?.message}`;
   return mine.length > 0 ? 'passed' : 'unreadable: no result';
 }
 
-test.for(Object.keys(EXPECTED))('%s: the console, json, md, junit and Allure say the same', (id) => {
-  const said = {
-    console: fromConsole(id),
-    json: fromJson(id),
-    markdown: fromMarkdown(id),
-    junit: fromJunit(id),
-    allure: fromAllure(id),
+function saidEverywhere(of: Story, id: string): Record<string, Said> {
+  return {
+    console: fromConsole(of, id),
+    json: fromJson(of, id),
+    markdown: fromMarkdown(of, id),
+    junit: fromJunit(of, id),
+    allure: fromAllure(of, id),
   };
-  const expected = EXPECTED[id]!;
-  expect(said).toEqual({ console: expected, json: expected, markdown: expected, junit: expected, allure: expected });
+}
+const everywhere = (said: Said) => ({ console: said, json: said, markdown: said, junit: said, allure: said });
+
+test.for(Object.keys(EXPECTED))('%s: the console, json, md, junit and Allure say the same', (id) => {
+  expect(saidEverywhere(story, id)).toEqual(everywhere(EXPECTED[id]!));
+});
+
+test('ROBUST-05 missed: the console, json, md, junit and Allure all say MAY warning', () => {
+  expect(saidEverywhere(probeStory, 'ROBUST-05')).toEqual(everywhere('MAY warning'));
 });
 
 test('a SHOULD warning never looks like a failure: no FAILED, FAIL, <failure> or failed status anywhere', () => {
+  const { console, markdown, json, junit, allure } = story;
   expect(console).toMatch(/^ {2}warn {2}PROFILE-02 success codes follow the profile: create answers 201$/m);
   expect(console).not.toMatch(/(FAIL|FAILED)\s+PROFILE-02/);
   expect(markdown).toContain('### PROFILE-02 WARNING (SHOULD)');
@@ -154,8 +217,43 @@ test('a SHOULD warning never looks like a failure: no FAILED, FAIL, <failure> or
   expect(allure.filter((r) => r.name.startsWith('PROFILE-') && r.status === 'failed')).toEqual([]);
 });
 
+test('a MAY warning reads as the SHOULD one does, its level aside, and never looks like a failure', () => {
+  const { console, markdown, json, junit, allure } = probeStory;
+  const title = `ROBUST-05 ${ruleById('ROBUST-05').title}`;
+  expect(console.split('\n')).toContain(`  warn  ${title}`);
+  expect(console).toMatch(/^verdict: INCOMPLETE .*; SHOULD 0 warning\(s\); MAY 1 warning\(s\)$/m);
+  expect(console).not.toMatch(/FAIL/);
+  // The other probes did not run, so they are not verified.
+  const others = rules.filter((rule) => rule.level === 'may').length - 1;
+  expect(json.summary.may).toEqual({ passed: 0, warnings: 1, notVerified: others });
+  expect(json.rules.find((r) => r.id === 'ROBUST-05')?.tests).toEqual([
+    expect.objectContaining({ title, state: 'warning', reason: expect.stringMatching(/got 500/) }),
+  ]);
+  // As for a SHOULD warning: the heading, then the test with the warning's words and its exchange to replay.
+  expect(markdown).toContain(`| MAY rules (robustness) | 0 passed, 1 warnings, ${others} not verified |`);
+  expect(markdown).toContain(
+    `### ROBUST-05 WARNING (MAY)\n\n${ruleById('ROBUST-05').title}\n\n- ${title}: WARNING (MAY, does not change the verdict)\n`,
+  );
+  const section = markdown.split('### ROBUST-05 WARNING (MAY)\n')[1]!.split('\n## ')[0]!;
+  expect(section).toMatch(/^1\. `GET \S*status=zc-no-such-status-\w+\S* \[valid\] -> 500`$/m);
+  expect(section).toMatch(/^ {3}curl -sS -i -X GET '[^']*status=zc-no-such-status-\w+/m);
+  expect(markdown).not.toMatch(/ROBUST-05[^\n]*FAILED/);
+  expect(junit).toMatch(/<testsuites [^>]*failures="0"/);
+  expect(junit).toContain(`<property name="MAY rules" value="0 passed, 1 warnings, ${others} not verified"/>`);
+  expect(junit).toMatch(
+    /<system-out>WARNING \(MAY, does not change the verdict\): expected a refusal[\s\S]*\$ curl -sS -i -X GET /,
+  );
+  const result = allure.find((r) => r.name === title);
+  expect(result).toMatchObject({
+    status: 'passed',
+    statusDetails: {
+      message: expect.stringMatching(/^WARNING \(MAY, does not change the verdict\): expected a refusal/),
+    },
+  });
+});
+
 test('conformance.md shows every exchange of the failed test in order, the PUT that echoed the old name among them, each with its curl', () => {
-  const section = markdown.split('### UPDATE-01 FAILED (MUST)\n')[1]!.split('\n### ')[0]!;
+  const section = story.markdown.split('### UPDATE-01 FAILED (MUST)\n')[1]!.split('\n### ')[0]!;
   const exchanges = [...section.matchAll(/^\d+\. `(\w+) \S+ \[valid\] -> (\d+)`$/gm)].map((m) => `${m[1]} ${m[2]}`);
   // The create, the update the reference refused with the status in it, the one it answered 200
   // without taking the name, and the list read that showed the old name.
@@ -170,22 +268,24 @@ test('conformance.md shows every exchange of the failed test in order, the PUT t
 });
 
 test('Allure holds the same curl commands as conformance.md, in the same order', () => {
-  const section = markdown.split('### UPDATE-01 FAILED (MUST)\n')[1]!.split('\n### ')[0]!;
+  const section = story.markdown.split('### UPDATE-01 FAILED (MUST)\n')[1]!.split('\n### ')[0]!;
   const fromMd = [...section.matchAll(/^ {3}(curl .*)$/gm)].map((m) => m[1]!);
-  const update = allure.find((r) => r.name === 'UPDATE-01 an update changes the name')!;
+  const update = story.allure.find((r) => r.name === 'UPDATE-01 an update changes the name')!;
   // allure-vitest keeps each attachment as a step of its own.
   const attachments = (steps: AllureStep[] = []): { name: string; source: string }[] =>
     steps.flatMap((step) => [...(step.attachments ?? []), ...attachments(step.steps)]);
   const replay = attachments(update.steps).find((a) => a.name === 'replay with curl');
   expect(replay, 'the replay attachment').toBeDefined();
-  const script = readFileSync(join(reportsDir, 'allure-results', replay!.source), 'utf8');
+  const script = readFileSync(join(story.dir, 'allure-results', replay!.source), 'utf8');
   expect(script.split('\n').filter((line) => line.startsWith('curl '))).toEqual(fromMd);
 });
 
-test('no file of the run, nor the console, holds the token', () => {
-  const files = ['conformance.json', 'conformance.md', 'junit.xml'].map((name) => join(reportsDir, name));
-  const results = join(reportsDir, 'allure-results');
-  files.push(...readdirSync(results).map((name) => join(results, name)));
-  for (const file of files) expect(readFileSync(file, 'utf8'), file).not.toContain(TOKEN);
-  expect(console).not.toContain(TOKEN);
+test('no file of either run, nor the console, holds the token', () => {
+  for (const { dir, console } of [story, probeStory]) {
+    const files = ['conformance.json', 'conformance.md', 'junit.xml'].map((name) => join(dir, name));
+    const results = join(dir, 'allure-results');
+    files.push(...readdirSync(results).map((name) => join(results, name)));
+    for (const file of files) expect(readFileSync(file, 'utf8'), file).not.toContain(TOKEN);
+    expect(console).not.toContain(TOKEN);
+  }
 });
