@@ -5,8 +5,10 @@ import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } fro
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { completeAllureResults, maskAllureResults } from '../helpers/report/allure-results.ts';
+import { writeBadge } from '../helpers/report/badge.ts';
+import { type Baseline, compare, readBaseline } from '../helpers/report/comparison.ts';
 import { type ConformanceReport, removePreviousReports, writeReport } from '../helpers/report/conformance-report.ts';
-import { outliveOutputReaders, printOutcome, printSummary } from '../helpers/report/console-output.ts';
+import { outliveOutputReaders, Progress, printSummary } from '../helpers/report/console-output.ts';
 import {
   buildCouldNotRun,
   factsFromConfig,
@@ -15,7 +17,9 @@ import {
   writeCouldNotRun,
 } from '../helpers/report/could-not-run.ts';
 import { writeJunit } from '../helpers/report/junit.ts';
+import { rules } from '../helpers/rules.ts';
 import { certify } from '../helpers/runner/certify.ts';
+import { families, selectRules, testNamePatternFor } from '../helpers/runner/rule-selection.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDocs } from '../helpers/settings.ts';
 import { Secrets } from '../helpers/target/secrets.ts';
@@ -31,7 +35,7 @@ function usage(): string {
     (doc) => `  ${doc.name}${doc.default ? ` (default: ${doc.default})` : ''}\n      ${doc.help}`,
   );
   return [
-    'Usage: npm run conformance [-- --rule PATTERN]',
+    'Usage: npm run conformance [-- [--rule IDS] [--baseline PATH [--fail-on new]] [--quiet] | --list | --help]',
     '',
     'Certifies a Zone Management Service (API 2026-07) against its specification.',
     'Settings come from the environment, then from a .env file (see .env.example):',
@@ -39,21 +43,45 @@ function usage(): string {
     ...settings,
     '',
     'Options:',
-    '  --rule PATTERN   run only the tests whose title matches, e.g. CREATE or DELETE-02',
+    '  --rule IDS       check only these rules: rule ids and families, comma-separated, in any case,',
+    `                   e.g. AUTH,CREATE-02. Families: ${families().join(', ')}. The rest are reported`,
+    '                   as not selected, and the verdict of a partial run is at best incomplete.',
+    '  --list           print the rules (id, level, title, source) and exit; needs no settings',
+    '  --quiet          print only the verdict (and the comparison with --baseline) and errors',
+    '  --baseline PATH  compare with an earlier conformance.json: new failures, fixed, still failing,',
+    '                   newly not verified, in the console, conformance.json (comparison) and .md',
+    '  --fail-on new    with --baseline: exit 1 only for a MUST rule that fails now and did not in the',
+    `                   baseline; else ${EXIT.incomplete} if a MUST rule is not verified, else 0. The verdict is unchanged`,
     '  --help           this text',
     '',
-    `Exit codes: ${EXIT.ok} conformant, ${EXIT.failed} a MUST rule failed, ${EXIT.incomplete} some MUST rule not verified, ${EXIT.cannotRun} could not run.`,
+    `Exit codes: ${EXIT.ok} conformant, ${EXIT.failed} a MUST rule failed, ${EXIT.incomplete} some MUST rule not verified, ${EXIT.cannotRun} could not run`,
+    '(bad settings or options, an unknown rule, an unreadable baseline), 130/143 stopped by SIGINT/SIGTERM.',
+    'Every run writes conformance.json, conformance.md, junit.xml, badge.svg and allure-results/ to ZONES_REPORTS_DIR.',
   ].join('\n');
 }
 
-/** With --rule, the rules left out say so, instead of a bare "did not run". */
-function markFilteredOut(report: ConformanceReport, pattern: string): void {
-  const why = `not selected by --rule ${pattern}`;
-  report.notes.push(`a partial run: only tests matching --rule ${pattern}`);
+/** The catalogue, for --list: one rule a line. */
+function catalogue(): string {
+  const width = Math.max(...rules.map((rule) => rule.id.length)) + 2;
+  return rules
+    .map((rule) => `${rule.id.padEnd(width)}${rule.level.toUpperCase().padEnd(8)}${rule.title}  [${rule.source}]`)
+    .join('\n');
+}
+
+/**
+ * With --rule, the rules left out are not verified (the run says nothing about them), and say
+ * why: not selected, rather than a bare "did not run". The report and console show them so.
+ */
+function markNotSelected(report: ConformanceReport, asked: string, selected: readonly string[]): void {
+  const why = `not selected (--rule ${asked})`;
+  report.selection = { rule: asked, rules: [...selected] };
+  report.notes.push(
+    `a partial run: only ${selected.join(', ')} (--rule ${asked}); the other ${report.rules.length - selected.length} rules are not verified, as not selected`,
+  );
   for (const rule of report.rules) {
-    for (const test of rule.tests)
-      if (test.state === 'not-verified' && test.reason === 'the test did not run') test.reason = why;
-    if (rule.status === 'not-verified' && rule.tests.every((test) => test.reason === why)) rule.reason = why;
+    if (selected.includes(rule.id)) continue;
+    rule.reason = why;
+    for (const test of rule.tests) test.reason = why;
   }
 }
 
@@ -63,6 +91,7 @@ function cannotRun(message: string): never {
   let line = `zones-conformance: cannot run: ${reason}`;
   try {
     writeCouldNotRun(buildCouldNotRun(reason, startedAt, known.baseUrl), known);
+    writeBadge(known.reportsDir, 'could-not-run');
   } catch (error) {
     line += ` (no report written to ${known.reportsDir}: ${secrets.mask((error as Error).message)})`;
   }
@@ -74,10 +103,17 @@ async function main(): Promise<void> {
   outliveOutputReaders();
   const env = loadEnvironment();
   known = factsFromRawSettings(env);
-  let args: { help?: boolean; rule?: string };
+  let args: { help?: boolean; list?: boolean; quiet?: boolean; rule?: string; baseline?: string; 'fail-on'?: string };
   try {
     args = parseArgs({
-      options: { help: { type: 'boolean', short: 'h' }, rule: { type: 'string' } },
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        list: { type: 'boolean' },
+        quiet: { type: 'boolean', short: 'q' },
+        rule: { type: 'string' },
+        baseline: { type: 'string' },
+        'fail-on': { type: 'string' },
+      },
       strict: true,
     }).values;
   } catch (error) {
@@ -86,6 +122,24 @@ async function main(): Promise<void> {
   if (args.help) {
     console.log(usage());
     return;
+  }
+  if (args.list) {
+    console.log(catalogue());
+    return;
+  }
+  const quiet = args.quiet === true;
+  let selected: string[] | undefined;
+  let baseline: Baseline | undefined;
+  try {
+    if (args.rule !== undefined) selected = selectRules(args.rule);
+    if (args['fail-on'] !== undefined && args['fail-on'] !== 'new')
+      throw new CannotRunError(`--fail-on takes only "new", not "${args['fail-on']}" (see --help)`);
+    if (args['fail-on'] !== undefined && args.baseline === undefined)
+      throw new CannotRunError('--fail-on new needs --baseline PATH, the conformance.json to compare with');
+    if (args.baseline !== undefined) baseline = readBaseline(args.baseline);
+  } catch (error) {
+    if (error instanceof CannotRunError) cannotRun(error.message);
+    throw error;
   }
 
   let config: TargetConfig;
@@ -104,11 +158,12 @@ async function main(): Promise<void> {
     known = factsFromConfig(config);
   }
   const secrets = new Secrets(config);
-  console.log(
-    secrets.mask(
-      `zones-conformance: certifying ${config.baseUrl}${embedded ? ' (embedded reference: no ZONES_BASE_URL set)' : routeDescription(config)}`,
-    ),
-  );
+  if (!quiet)
+    console.log(
+      secrets.mask(
+        `zones-conformance: certifying ${config.baseUrl}${embedded ? ' (embedded reference: no ZONES_BASE_URL set)' : routeDescription(config)}`,
+      ),
+    );
   const warning = insecureWarning(config);
   if (warning) console.error(`zones-conformance: ${warning}`);
 
@@ -132,11 +187,13 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
 
   try {
+    // A test of a rule left out is no news while the run goes; the closing table says "not selected".
+    const progress = new Progress(quiet, (ruleId) => !selected || (ruleId !== undefined && selected.includes(ruleId)));
     const reports = await certify([{ name: 'target', config }], {
-      testNamePattern: args.rule,
+      testNamePattern: selected && testNamePatternFor(selected),
       allure: true,
       reporters: [['allure-vitest/reporter', { resultsDir: allureLocations(config.reportsDir).results }]],
-      onOutcome: (_project, outcome) => printOutcome(outcome),
+      onOutcome: (_project, outcome) => progress.outcome(outcome),
       onWaiting: (line) => console.error(secrets.mask(line)),
       onStarted: (stop) => {
         stopRun = stop;
@@ -144,10 +201,18 @@ async function main(): Promise<void> {
         if (interrupted) void stop();
       },
     });
+    progress.finish();
     const report = reports.get('target')!;
     if (interrupted) report.suiteErrors.push(`the run was stopped by ${interrupted} before every test had run`);
-    if (args.rule !== undefined) markFilteredOut(report, args.rule);
+    if (args.rule !== undefined && selected) markNotSelected(report, args.rule, selected);
+    if (baseline) {
+      const notSelected = new Set(
+        report.rules.map((rule) => rule.id).filter((id) => selected && !selected.includes(id)),
+      );
+      report.comparison = compare(report, baseline, args['fail-on'] === 'new' ? 'new' : null, notSelected);
+    }
     const files = writeReport(report, config);
+    writeBadge(config.reportsDir, report.verdict);
     writeJunit(report, config.reportsDir, config.token);
     try {
       completeAllureResults(report, config.reportsDir);
@@ -157,8 +222,8 @@ async function main(): Promise<void> {
     }
     // Last, so that what the outcomes and environment added is masked as well.
     maskAllureResults(config.reportsDir, secrets);
-    printSummary(report, files, secrets);
-    process.exitCode = interrupted ? exitCodeForSignal(interrupted) : report.exitCode;
+    printSummary(report, files, secrets, quiet);
+    process.exitCode = interrupted ? exitCodeForSignal(interrupted) : (report.comparison?.exitCode ?? report.exitCode);
   } catch (error) {
     if (error instanceof CannotRunError) cannotRun(error.message);
     throw error;

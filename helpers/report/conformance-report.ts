@@ -18,6 +18,7 @@ import {
 } from '../runner/verdict.ts';
 import { shownProxy } from '../target/proxy.ts';
 import { Secrets } from '../target/secrets.ts';
+import { type Comparison, renderComparison } from './comparison.ts';
 import { warningPrefix } from './outcomes.ts';
 
 export interface ConformanceReport {
@@ -51,6 +52,10 @@ export interface ConformanceReport {
   suiteErrors: string[];
   /** What a reader must know to weigh the verdict, e.g. a version other than the specification's. */
   notes: string[];
+  /** A `--rule` run: what was asked and the rules it selected; the others are not verified, as not selected. */
+  selection?: { rule: string; rules: string[] };
+  /** With `--baseline`: tonight against an earlier conformance.json (helpers/report/comparison.ts). */
+  comparison?: Comparison;
 }
 
 export interface RunFacts {
@@ -218,6 +223,8 @@ function testSection(test: JudgedTest, level: RuleLevel): string[] {
 }
 
 export function renderMarkdown(report: ConformanceReport): string {
+  // A rule a --rule run left out is not verified, but there is nothing to look into.
+  const selected = (rule: RuleResult) => report.selection === undefined || report.selection.rules.includes(rule.id);
   const lines = [
     `# Conformance certificate: ${report.verdict.toUpperCase()}`,
     '',
@@ -241,8 +248,12 @@ export function renderMarkdown(report: ConformanceReport): string {
     '',
     '| Rule | Level | Status | Rule text |',
     '|---|---|---|---|',
-    ...report.rules.map((rule) => `| ${rule.id} | ${rule.level.toUpperCase()} | ${statusMark(rule)} | ${rule.title} |`),
+    ...report.rules.map(
+      (rule) =>
+        `| ${rule.id} | ${rule.level.toUpperCase()} | ${selected(rule) ? statusMark(rule) : 'not selected'} | ${rule.title} |`,
+    ),
     '',
+    ...(report.comparison ? renderComparison(report, report.comparison) : []),
   ];
   const chosen = report.rules.flatMap((rule) =>
     rule.tests
@@ -250,7 +261,7 @@ export function renderMarkdown(report: ConformanceReport): string {
       .map((test) => `- ${test.title}: ${test.checkedWith!.join('; ')}`),
   );
   if (chosen.length > 0) lines.push('## Checked with what the settings gave', '', ...chosen, '');
-  const open = report.rules.filter((rule) => rule.status !== 'passed');
+  const open = report.rules.filter((rule) => rule.status !== 'passed' && selected(rule));
   if (open.length > 0) {
     lines.push('## What broke, warned or could not be checked', '');
     for (const rule of open) {
@@ -281,7 +292,14 @@ export function writeReport(report: ConformanceReport, config: TargetConfig): { 
 
 /** Everything a run writes beside its ledgers. Gone before a run starts, so that a run which stops
  * early can never leave the previous run's verdict looking like its own. */
-const REPORT_FILES = ['conformance.json', 'conformance.md', 'junit.xml', 'allure-results', 'allure-report'];
+const REPORT_FILES = [
+  'conformance.json',
+  'conformance.md',
+  'junit.xml',
+  'badge.svg',
+  'allure-results',
+  'allure-report',
+];
 
 export function removePreviousReports(reportsDir: string): void {
   for (const name of REPORT_FILES) rmSync(join(reportsDir, name), { recursive: true, force: true });

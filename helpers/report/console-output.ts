@@ -1,9 +1,12 @@
-// What a person sees in the terminal: a line per test as it finishes, then the verdict and, for each
-// rule that broke, why, so one glance tells what to fix.
+// What a person sees in the terminal: a line per test as it finishes and one per area (suite file)
+// when it is done, then a table of the rules, the verdict and, for each rule that broke, why, so one
+// glance tells what to fix. `--quiet` keeps the verdict alone.
 
+import { basename } from 'node:path';
 import { findRule } from '../rules.ts';
 import { failureOf, type RuleStatus, type TestOutcome } from '../runner/verdict.ts';
 import type { Secrets } from '../target/secrets.ts';
+import { comparisonLines, exitCodeNote, listed } from './comparison.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 
 const MARKS: Record<TestOutcome['state'], string> = {
@@ -20,23 +23,102 @@ const SUMMARY_LABEL: Record<RuleStatus, string> = {
   'not-verified': 'NOT VERIFIED',
 };
 
-export function printOutcome(outcome: TestOutcome): void {
+function markOf(outcome: TestOutcome): string {
   const rule = outcome.ruleId ? findRule(outcome.ruleId) : undefined;
-  const mark =
-    outcome.state === 'failed' && rule && failureOf(rule.level) === 'warning' ? 'warn' : MARKS[outcome.state];
-  console.log(`  ${mark}  ${outcome.title}`);
+  return outcome.state === 'failed' && rule && failureOf(rule.level) === 'warning' ? 'warn' : MARKS[outcome.state];
+}
+
+export function printOutcome(outcome: TestOutcome): void {
+  console.log(`  ${markOf(outcome)}  ${outcome.title}`);
+}
+
+/**
+ * The run as it goes: each test's line, and a line for an area when its last test is in. The suites
+ * of one target run one file after another, so the next file's first test closes the area before it.
+ */
+export class Progress {
+  private area: { name: string; marks: Map<string, number> } | undefined;
+
+  /** `selected`: false for a test that --rule left out, which vitest reports as skipped. */
+  constructor(
+    private readonly quiet: boolean,
+    private readonly selected: (ruleId: string | undefined) => boolean = () => true,
+  ) {}
+
+  outcome(outcome: TestOutcome): void {
+    if (!this.selected(outcome.ruleId)) return;
+    const name = basename(outcome.file).replace(/\.test\.ts$/, '');
+    if (this.area?.name !== name) this.finish();
+    this.area ??= { name, marks: new Map() };
+    const mark = markOf(outcome).trim();
+    this.area.marks.set(mark, (this.area.marks.get(mark) ?? 0) + 1);
+    if (!this.quiet) printOutcome(outcome);
+  }
+
+  /** Closes the area in progress, if any. */
+  finish(): void {
+    if (this.area === undefined) return;
+    const { name, marks } = this.area;
+    this.area = undefined;
+    const total = [...marks.values()].reduce((sum, n) => sum + n, 0);
+    const counts = [...marks].map(([mark, n]) => `${n} ${mark}`).join(', ');
+    if (!this.quiet) console.log(`  -- ${name}: ${total} test(s) done: ${counts}`);
+  }
+}
+
+const TABLE_RESULT: Record<RuleStatus, string> = {
+  passed: 'passed',
+  failed: 'FAILED',
+  warning: 'WARNING',
+  'not-verified': 'NOT VERIFIED',
+};
+
+/** One line per rule: id, level, result and how its tests went. */
+function ruleTable(report: ConformanceReport, isSelected: (id: string) => boolean): string[] {
+  const row = (cells: string[]) => `  ${cells[0]!.padEnd(11)}${cells[1]!.padEnd(8)}${cells[2]!.padEnd(14)}${cells[3]}`;
+  return [
+    row(['rule', 'level', 'result', 'tests']),
+    ...report.rules.map((rule) => {
+      if (!isSelected(rule.id)) return row([rule.id, rule.level.toUpperCase(), 'not selected', '-']);
+      const passed = rule.tests.filter((test) => test.state === 'passed').length;
+      return row([
+        rule.id,
+        rule.level.toUpperCase(),
+        TABLE_RESULT[rule.status],
+        `${passed}/${rule.tests.length} passed`,
+      ]);
+    }),
+  ];
 }
 
 export function printSummary(
   report: ConformanceReport,
   files: { json: string; markdown: string },
   secrets: Secrets,
+  quiet = false,
 ): void {
   // Reasons quote what targets answered, so each line goes through the masker like any report.
   const say = (line: string) => console.log(secrets.mask(line));
   const { must, should, may } = report.summary;
+  const { comparison, selection } = report;
+  const isSelected = (id: string) => selection === undefined || selection.rules.includes(id);
+  const mustLeftOut = report.rules.filter((rule) => rule.level === 'must' && !isSelected(rule.id)).length;
+  const leftOut = selection ? `, ${mustLeftOut} not selected (--rule ${selection.rule})` : '';
+  const verdictLine = `verdict: ${report.verdict.toUpperCase()}  MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified - mustLeftOut} not verified${leftOut}; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s)`;
+  const changesLine = comparison
+    ? `since the baseline: ${comparisonLines(comparison)
+        .map(({ label, rules }) => `${label} ${listed(rules)}`)
+        .join('; ')}`
+    : undefined;
+  if (quiet) {
+    say(verdictLine);
+    if (changesLine) say(changesLine);
+    return;
+  }
   say('');
-  for (const rule of report.rules.filter((r) => r.status !== 'passed')) {
+  for (const line of ruleTable(report, isSelected)) say(line);
+  say('');
+  for (const rule of report.rules.filter((r) => r.status !== 'passed' && isSelected(r.id))) {
     say(`${SUMMARY_LABEL[rule.status]} ${rule.id} ${rule.title}`);
     const reason = (rule.reason ?? '').split('\n')[0]!;
     say(`        ${reason.length > 300 ? `${reason.slice(0, 300)}...` : reason}`);
@@ -46,14 +128,21 @@ export function printSummary(
   }
   for (const error of report.suiteErrors) say(`SUITE ERROR ${error}`);
   for (const note of report.notes) say(`NOTE ${note}`);
+  if (comparison) {
+    say('');
+    say(
+      `compared with ${comparison.baseline.path} (run ${comparison.baseline.runId}, ${comparison.baseline.verdict}):`,
+    );
+    for (const { label, rules } of comparisonLines(comparison)) say(`  ${label.padEnd(19)}${listed(rules)}`);
+  }
   say('');
-  say(
-    `verdict: ${report.verdict.toUpperCase()}  MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s)`,
-  );
+  say(verdictLine);
   say(
     `requests: ${report.requests.total}; zones created ${report.cleanup.created}, deleted ${report.cleanup.deleted}, left ${report.cleanup.leftBehind.length}`,
   );
-  say(`report: ${files.markdown} and ${files.json} (exit code ${report.exitCode})`);
+  say(
+    `report: ${files.markdown} and ${files.json} (exit code ${comparison ? exitCodeNote(report, comparison) : report.exitCode})`,
+  );
 }
 
 /**

@@ -1,0 +1,160 @@
+// Night over night: tonight's rules against an earlier conformance.json (`--baseline`), so that the
+// morning's question "what is new since last night?" has an answer, and a regression alert
+// (`--fail-on new`) can ring on new MUST failures alone. The certificate's verdict never changes.
+import { readFileSync } from 'node:fs';
+import { CannotRunError, EXIT } from '../exit-codes.ts';
+import type { RuleLevel } from '../rules.ts';
+import type { RuleStatus } from '../runner/verdict.ts';
+import type { ConformanceReport } from './conformance-report.ts';
+
+export type Change = 'new-failure' | 'fixed' | 'still-failing' | 'newly-not-verified' | 'unchanged' | 'not-selected';
+
+export interface RuleChange {
+  id: string;
+  level: RuleLevel;
+  /** `absent`: the baseline has no such rule (an older catalogue). */
+  before: RuleStatus | 'absent';
+  now: RuleStatus;
+  change: Change;
+}
+
+export interface Comparison {
+  baseline: { path: string; runId: string; startedAt: string; verdict: string; baseUrl: string | null };
+  /** A failure is a MUST rule failed or a SHOULD or MAY rule warned; `level` tells which. */
+  newFailures: RuleChange[];
+  fixed: RuleChange[];
+  stillFailing: RuleChange[];
+  newlyNotVerified: RuleChange[];
+  /** `new` with `--fail-on new`: the exit code then rests on new MUST failures. */
+  failOn: 'new' | null;
+  /** The code the process exits with; the verdict's own stays in the report's `exitCode`. */
+  exitCode: number;
+}
+
+interface BaselineRule {
+  id: string;
+  status: RuleStatus;
+}
+
+export interface Baseline {
+  path: string;
+  runId: string;
+  startedAt: string;
+  verdict: string;
+  baseUrl: string | null;
+  rules: BaselineRule[];
+}
+
+const STATUSES: readonly string[] = ['passed', 'failed', 'warning', 'not-verified'];
+
+/** Reads an earlier conformance.json; anything else stops the run before a request (exit 3), naming the file. */
+export function readBaseline(path: string): Baseline {
+  const refuse = (why: string): never => {
+    throw new CannotRunError(`--baseline ${path}: ${why}`);
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const problem = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    return refuse(`cannot be read as JSON: ${problem}`);
+  }
+  const report = parsed as Partial<Omit<ConformanceReport, 'verdict'>> & { verdict?: string };
+  if (report === null || typeof report !== 'object' || report.suite !== 'zones-conformance') {
+    return refuse('is not a conformance.json of zones-conformance');
+  }
+  if (report.verdict === 'could-not-run') return refuse('is the report of a run that could not run: it judged no rule');
+  const rules = Array.isArray(report.rules) ? report.rules : [];
+  const valid = rules.every((rule) => typeof rule?.id === 'string' && STATUSES.includes(rule?.status as string));
+  if (rules.length === 0 || !valid) return refuse('has no rule results with a status to compare with');
+  return {
+    path,
+    runId: String(report.runId ?? ''),
+    startedAt: String(report.startedAt ?? ''),
+    verdict: String(report.verdict ?? ''),
+    baseUrl: report.target?.baseUrl ?? null,
+    rules: rules.map((rule) => ({ id: rule.id, status: rule.status })),
+  };
+}
+
+const broken = (status: RuleStatus | 'absent') => status === 'failed' || status === 'warning';
+
+function changeOf(before: RuleStatus | 'absent', now: RuleStatus): Change {
+  if (broken(now)) return broken(before) ? 'still-failing' : 'new-failure';
+  if (now === 'passed') return broken(before) ? 'fixed' : 'unchanged';
+  return before === 'not-verified' ? 'unchanged' : 'newly-not-verified';
+}
+
+/**
+ * The exit code of a run: the verdict's, or with `--fail-on new` 1 for a new MUST failure alone. Old
+ * failures then no longer count, but what could not be verified still does: 2 when a MUST rule is not
+ * verified or the suite erred, as without a baseline, else 0.
+ */
+function exitCodeFor(report: ConformanceReport, newFailures: readonly RuleChange[], failOn: 'new' | null): number {
+  if (failOn === null) return report.exitCode;
+  if (newFailures.some((rule) => rule.level === 'must')) return EXIT.failed;
+  const open = report.rules.some((rule) => rule.level === 'must' && rule.status === 'not-verified');
+  return open || report.suiteErrors.length > 0 ? EXIT.incomplete : EXIT.ok;
+}
+
+/** `notSelected`: the rules a `--rule` run left out, which say nothing about tonight. */
+export function compare(
+  report: ConformanceReport,
+  baseline: Baseline,
+  failOn: 'new' | null,
+  notSelected: ReadonlySet<string> = new Set(),
+): Comparison {
+  const changes = report.rules.map((rule): RuleChange => {
+    const before = baseline.rules.find((old) => old.id === rule.id)?.status ?? 'absent';
+    const change = notSelected.has(rule.id) ? 'not-selected' : changeOf(before, rule.status);
+    return { id: rule.id, level: rule.level, before, now: rule.status, change };
+  });
+  const of = (change: Change) => changes.filter((rule) => rule.change === change);
+  const newFailures = of('new-failure');
+  const { rules: _rules, ...shownBaseline } = baseline;
+  return {
+    baseline: shownBaseline,
+    newFailures,
+    fixed: of('fixed'),
+    stillFailing: of('still-failing'),
+    newlyNotVerified: of('newly-not-verified'),
+    failOn,
+    exitCode: exitCodeFor(report, newFailures, failOn),
+  };
+}
+
+/** `UPDATE-01 (MUST)`, or `none`. */
+export function listed(rules: readonly RuleChange[]): string {
+  return rules.length === 0 ? 'none' : rules.map((rule) => `${rule.id} (${rule.level.toUpperCase()})`).join(', ');
+}
+
+export function comparisonLines(comparison: Comparison): { label: string; rules: RuleChange[] }[] {
+  return [
+    { label: 'new failures', rules: comparison.newFailures },
+    { label: 'fixed', rules: comparison.fixed },
+    { label: 'still failing', rules: comparison.stillFailing },
+    { label: 'newly not verified', rules: comparison.newlyNotVerified },
+  ];
+}
+
+/** The exit code and why, in the words of the console and the md: "exit code " comes before it. */
+export function exitCodeNote(report: ConformanceReport, comparison: Comparison): string {
+  if (comparison.failOn === null) return `${comparison.exitCode}, the verdict's`;
+  return `${comparison.exitCode} by --fail-on new (new MUST failures only; the verdict's own is ${report.exitCode})`;
+}
+
+export function renderComparison(report: ConformanceReport, comparison: Comparison): string[] {
+  const { baseline } = comparison;
+  return [
+    '## Since the baseline',
+    '',
+    `Compared with ${baseline.path}: run ${baseline.runId} of ${baseline.startedAt}, verdict ${baseline.verdict}${baseline.baseUrl && baseline.baseUrl !== report.target.baseUrl ? `, target ${baseline.baseUrl} (another target)` : ''}.`,
+    '',
+    '| Change | Rules |',
+    '|---|---|',
+    ...comparisonLines(comparison).map(({ label, rules }) => `| ${label} | ${listed(rules)} |`),
+    '',
+    `A failure of a SHOULD or MAY rule is a warning. Exit code ${exitCodeNote(report, comparison)}.`,
+    '',
+  ];
+}
