@@ -26,8 +26,10 @@ export function badgeSvg(verdict: BadgeVerdict): string {
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${LABEL}: ${text}">`,
     `  <title>${LABEL}: ${text}</title>`,
-    `  <rect width="${left}" height="20" rx="3" fill="#555"/>`,
+    `  <rect width="${width}" height="20" rx="3" fill="#555"/>`,
     `  <rect x="${left}" width="${right}" height="20" rx="3" fill="${colour}"/>`,
+    // Squares off the coloured part's left corners, where it meets the label.
+    `  <rect x="${left}" width="4" height="20" fill="${colour}"/>`,
     `  <g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11" text-anchor="middle">`,
     `    <text x="${left / 2}" y="14">${LABEL}</text>`,
     `    <text x="${left + right / 2}" y="14">${text}</text>`,

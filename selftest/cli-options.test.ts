@@ -1,0 +1,218 @@
+// The options of `npm run conformance` a nightly job and a person at a terminal lean on: --rule by
+// rule ids and families, --list, --quiet, and night over night with --baseline and --fail-on new,
+// played against the reference with a real fault and baselines edited from a real certificate.
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
+import type { Comparison } from '../helpers/report/comparison.ts';
+import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
+import { rules } from '../helpers/rules.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
+import { runEntry } from './run-node.ts';
+
+const TOKEN = 'shpat_selftest_options_0123456789';
+const conformance = (env: Record<string, string>, args: string[] = []) => runEntry('bin/conformance.ts', args, env);
+const reportsDir = () => mkdtempSync(join(tmpdir(), 'zc-options-'));
+const readReport = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport & { comparison: Comparison };
+const NOT_SELECTED = /^not selected \(--rule /;
+
+/** The rules whose tests ran: any test that was not left out by --rule. */
+function rulesRun(report: ConformanceReport): string[] {
+  return report.rules
+    .filter((rule) => rule.tests.some((test) => !NOT_SELECTED.test(test.reason ?? '')))
+    .map((rule) => rule.id);
+}
+
+describe('--rule, --list and --quiet', () => {
+  test('--list prints every rule with its level and title, and needs no settings (bad ones are not read)', async () => {
+    const run = await conformance({ ZONES_STATUSES: 'live', ZONES_BASE_URL: '' }, ['--list']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toHaveLength(rules.length);
+    for (const [index, rule] of rules.entries()) {
+      expect(lines[index]).toMatch(new RegExp(`^${rule.id} +${rule.level.toUpperCase()} +`));
+      expect(lines[index]).toContain(rule.title);
+    }
+  });
+
+  test('an unknown rule or family is exit 3 with one line naming it and the families', async () => {
+    const dir = reportsDir();
+    const run = await conformance({ ZONES_REPORTS_DIR: dir }, ['--rule', 'AUTH,NOPE,CREATE-09']);
+    expect(run.code).toBe(3);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/--rule does not know NOPE, CREATE-09: .*AUTH, CREATE, LIST, UPDATE, DELETE, PATH/);
+    expect(run.stdout).toBe('');
+    expect(readFileSync(join(dir, 'badge.svg'), 'utf8')).toContain('conformance: could not run');
+  });
+
+  test('--rule AUTH,CREATE-02 runs exactly those rules; the rest are "not selected", never NOT VERIFIED', async () => {
+    const dir = reportsDir();
+    const run = await conformance({ ZONES_REPORTS_DIR: dir }, ['--rule', 'AUTH,CREATE-02']);
+    const report = readReport(dir);
+    const wanted = ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05', 'AUTH-06', 'CREATE-02'];
+    expect(rulesRun(report)).toEqual(wanted);
+    for (const rule of report.rules.filter((r) => wanted.includes(r.id))) expect(rule.status, rule.id).toBe('passed');
+    expect(report.selection).toEqual({ rule: 'AUTH,CREATE-02', rules: wanted });
+    // A partial run cannot certify: incomplete, exit 2, and it says why.
+    expect(report.verdict).toBe('incomplete');
+    expect(run.code).toBe(2);
+    expect(run.stdout).not.toContain('NOT VERIFIED');
+    expect(run.stdout).toMatch(/^ {2}CREATE-01 +MUST +not selected +-$/m);
+    expect(run.stdout).toMatch(/^ {2}CREATE-02 +MUST +passed +1\/1 passed$/m);
+    expect(run.stdout).toMatch(/^ {2}-- auth: 15 test\(s\) done: 15 pass$/m);
+    expect(run.stdout, 'no line for a test left out').not.toMatch(/ {2}n\/v +CREATE-01/);
+    expect(run.stdout).toMatch(/MUST 7 passed, 0 failed, 0 not verified, 11 not selected \(--rule AUTH,CREATE-02\)/);
+    // The closing table: one line per rule.
+    for (const rule of rules)
+      expect(run.stdout).toMatch(new RegExp(`^ {2}${rule.id} +${rule.level.toUpperCase()} `, 'm'));
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toMatch(/\| CREATE-01 \| MUST \| not selected \|/);
+  });
+
+  test('a family in lower case is the family; --quiet prints the verdict line alone', async () => {
+    const dir = reportsDir();
+    const run = await conformance({ ZONES_REPORTS_DIR: dir }, ['--rule', 'create', '--quiet']);
+    expect(rulesRun(readReport(dir))).toEqual(['CREATE-01', 'CREATE-02', 'CREATE-03']);
+    expect(run.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^verdict: INCOMPLETE {2}MUST 3 passed, /)]);
+    expect(run.code).toBe(2);
+  });
+});
+
+describe('night over night: --baseline and --fail-on new', () => {
+  let reference: RunningReference;
+  let settings: Record<string, string>;
+  /** Tonight's certificate against a shop whose updates ignore the name: UPDATE-01 fails. */
+  let tonight: ConformanceReport;
+  let tonightPath: string;
+
+  /** A baseline edited from tonight's real certificate: the rules given take the statuses given. */
+  function baselineWith(statuses: Record<string, string>): string {
+    const edited = structuredClone(tonight);
+    for (const rule of edited.rules) rule.status = (statuses[rule.id] ?? rule.status) as typeof rule.status;
+    const path = join(reportsDir(), 'conformance.json');
+    writeFileSync(path, JSON.stringify(edited));
+    return path;
+  }
+
+  beforeAll(async () => {
+    reference = await startReference({ token: TOKEN, fault: 'update-ignores-name' });
+    settings = { ...settingsForStyle(reference.style, reference.url, TOKEN), ...bookingHooksForReference() };
+    const dir = reportsDir();
+    const run = await conformance({ ...settings, ZONES_REPORTS_DIR: dir });
+    expect(run.code, run.stderr).toBe(1);
+    tonightPath = join(reportsDir(), 'conformance.json');
+    copyFileSync(join(dir, 'conformance.json'), tonightPath);
+    tonight = readReport(dir);
+    // The names it keeps also miss two robustness probes: MAY warnings, there every night.
+    const open = tonight.rules.filter((rule) => rule.status !== 'passed');
+    expect(open.map((rule) => `${rule.id} ${rule.status}`)).toEqual([
+      'UPDATE-01 failed',
+      'ROBUST-06 warning',
+      'ROBUST-07 warning',
+    ]);
+  });
+  afterAll(() => reference.close());
+
+  test('a rule that passed last night and fails tonight is new; one that failed and passes is fixed; exit 1', async () => {
+    const baseline = baselineWith({ 'UPDATE-01': 'passed', 'CREATE-01': 'failed', 'PROFILE-01': 'warning' });
+    const dir = reportsDir();
+    const run = await conformance({ ...settings, ZONES_REPORTS_DIR: dir }, [
+      '--baseline',
+      baseline,
+      '--fail-on',
+      'new',
+    ]);
+    expect(run.code).toBe(1);
+    const report = readReport(dir);
+    const ids = (list: { id: string }[]) => list.map((rule) => rule.id);
+    expect(ids(report.comparison.newFailures)).toEqual(['UPDATE-01']);
+    expect(ids(report.comparison.fixed)).toEqual(['CREATE-01', 'PROFILE-01']);
+    expect(ids(report.comparison.stillFailing)).toEqual(['ROBUST-06', 'ROBUST-07']);
+    expect(report.comparison.newlyNotVerified).toEqual([]);
+    expect(report.comparison).toMatchObject({ failOn: 'new', exitCode: 1, baseline: { path: baseline } });
+    expect(report).toMatchObject({ verdict: 'non-conformant', exitCode: 1 });
+    expect(run.stdout).toMatch(/^ {2}new failures +UPDATE-01 \(MUST\)$/m);
+    expect(run.stdout).toMatch(/^ {2}fixed +CREATE-01 \(MUST\), PROFILE-01 \(SHOULD\)$/m);
+    const md = readFileSync(join(dir, 'conformance.md'), 'utf8');
+    expect(md).toContain('## Since the baseline');
+    expect(md).toContain('| new failures | UPDATE-01 (MUST) |');
+    expect(md).toContain('| still failing | ROBUST-06 (MAY), ROBUST-07 (MAY) |');
+    expect(readFileSync(join(dir, 'badge.svg'), 'utf8')).toContain('conformance: non-conformant');
+  });
+
+  test('the same failure as last night is still failing: --fail-on new exits 0, the verdict stays non-conformant', async () => {
+    const dir = reportsDir();
+    const run = await conformance({ ...settings, ZONES_REPORTS_DIR: dir }, [
+      '--baseline',
+      tonightPath,
+      '--fail-on',
+      'new',
+      '--quiet',
+    ]);
+    expect(run.code).toBe(0);
+    const report = readReport(dir);
+    expect(report.comparison.stillFailing.map((rule) => rule.id)).toEqual(['UPDATE-01', 'ROBUST-06', 'ROBUST-07']);
+    expect(report.comparison.newFailures).toEqual([]);
+    expect(report).toMatchObject({ verdict: 'non-conformant', exitCode: 1, comparison: { exitCode: 0 } });
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toMatch(
+      /^# Conformance certificate: NON-CONFORMANT[\s\S]*Exit code 0 by --fail-on new \(new MUST failures only; the verdict's own is 1\)/,
+    );
+    expect(run.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(/^verdict: NON-CONFORMANT /),
+      'since the baseline: new failures none; fixed none; still failing UPDATE-01 (MUST), ROBUST-06 (MAY), ROBUST-07 (MAY); newly not verified none',
+    ]);
+  });
+
+  test('without --fail-on the comparison is reported and the exit code is the verdict’s', async () => {
+    const dir = reportsDir();
+    const run = await conformance({ ...settings, ZONES_REPORTS_DIR: dir }, ['--baseline', tonightPath]);
+    expect(run.code).toBe(1);
+    expect(readReport(dir).comparison).toMatchObject({ failOn: null, exitCode: 1 });
+  });
+
+  test('a rule that passed last night and cannot be checked tonight is newly not verified: exit 2', async () => {
+    const dir = reportsDir();
+    // No booking hook: DELETE-02 cannot be checked. The rules left out are compared with nothing.
+    const { ZONES_BOOKING_HOOK: _hook, ZONES_BOOKING_CLEANUP_HOOK: _cleanup, ...unbooked } = settings;
+    const run = await conformance({ ...unbooked, ZONES_REPORTS_DIR: dir }, [
+      '--rule',
+      'DELETE-02',
+      '--baseline',
+      tonightPath,
+      '--fail-on',
+      'new',
+    ]);
+    const { comparison } = readReport(dir);
+    expect(comparison.newlyNotVerified.map((rule) => rule.id)).toEqual(['DELETE-02']);
+    expect(comparison.stillFailing, 'UPDATE-01 was not selected').toEqual([]);
+    expect(comparison.fixed).toEqual([]);
+    expect(run.code).toBe(2);
+  });
+
+  test('a baseline that is missing, not JSON, not a certificate, or of a run that could not run: exit 3 naming it', async () => {
+    const dir = reportsDir();
+    const notJson = join(dir, 'not.json');
+    writeFileSync(notJson, 'night-1');
+    const other = join(dir, 'other.json');
+    writeFileSync(other, '{"name":"zones-conformance"}');
+    const couldNotRun = join(dir, 'could-not-run.json');
+    writeFileSync(couldNotRun, JSON.stringify({ suite: 'zones-conformance', verdict: 'could-not-run', exitCode: 3 }));
+    for (const [path, why] of [
+      [join(dir, 'missing.json'), /no such file/],
+      [notJson, /cannot be read as JSON/],
+      [other, /is not a conformance\.json/],
+      [couldNotRun, /could not run/],
+    ] as const) {
+      const run = await conformance({ ...settings, ZONES_REPORTS_DIR: reportsDir() }, ['--baseline', path]);
+      expect(run.code, path).toBe(3);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toContain(`--baseline ${path}: `);
+      expect(run.stderr).toMatch(why);
+    }
+    const alone = await conformance({ ...settings, ZONES_REPORTS_DIR: reportsDir() }, ['--fail-on', 'new']);
+    expect(alone.code).toBe(3);
+    expect(alone.stderr).toMatch(/--fail-on new needs --baseline/);
+  });
+});
