@@ -40,10 +40,10 @@ describe('--rule, --list and --quiet', () => {
 
   test('an unknown rule or family is exit 3 with one line naming it and the families', async () => {
     const dir = reportsDir();
-    const run = await conformance({ ZONES_REPORTS_DIR: dir }, ['--rule', 'AUTH,NOPE,CREATE-09']);
+    const run = await conformance({ ZONES_REPORTS_DIR: dir }, ['--rule', 'AUTH,NOPE,CREATE-9']);
     expect(run.code).toBe(3);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/--rule does not know NOPE, CREATE-09: .*AUTH, CREATE, LIST, UPDATE, DELETE, PATH/);
+    expect(run.stderr).toMatch(/--rule does not know NOPE, CREATE-9: .*AUTH, CREATE, LIST, UPDATE, DELETE, PATH/);
     expect(run.stdout).toBe('');
     expect(readFileSync(join(dir, 'badge.svg'), 'utf8')).toContain('conformance: could not run');
   });
