@@ -63,7 +63,8 @@ async function listIds(ref: RunningReference, base: string, query = ''): Promise
 }
 
 test('the rate limit answers 429 with a fractional Retry-After and counts only early retries as violations', async () => {
-  const { ref, proxy } = await startBehindProxy({ rateLimit: { perSecond: 4, burst: 2 } });
+  // One call a second: the window is long enough that a loaded machine still sends the early retry in it.
+  const { ref, proxy } = await startBehindProxy({ rateLimit: { perSecond: 1, burst: 2 } });
   const list = () => call(ref, proxy.url, 'GET', LIST);
   expect((await list()).status).toBe(200);
   expect((await list()).status).toBe(200);
@@ -74,7 +75,7 @@ test('the rate limit answers 429 with a fractional Retry-After and counts only e
   const retryAfter = throttled.headers.get('retry-after') ?? '';
   expect(retryAfter).toMatch(/^\d+\.\d{1,3}$/);
   expect(Number(retryAfter)).toBeGreaterThan(0);
-  expect(Number(retryAfter)).toBeLessThanOrEqual(0.25);
+  expect(Number(retryAfter)).toBeLessThanOrEqual(1);
   expect(proxy.violations).toBe(0);
 
   expect((await list()).status).toBe(429);
