@@ -79,7 +79,13 @@ function relay(upstream: string, req: IncomingMessage, res: ServerResponse): voi
     res.writeHead(answer.statusCode ?? 502, answer.headers);
     answer.pipe(res);
   });
-  onward.on('error', () => res.writeHead(502).end());
+  // The upstream may answer and hang up before it has read the whole body (a 413 to a body over its
+  // limit). The client's connection then closes too, as a real front's would: kept open, it would
+  // still hold the unread rest of the body, and the client's next request on it would get no answer.
+  onward.on('error', () => {
+    if (res.headersSent) res.destroy();
+    else res.writeHead(502, { connection: 'close' }).end();
+  });
   req.pipe(onward);
 }
 
