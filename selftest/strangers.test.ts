@@ -13,6 +13,7 @@ import { bookingHooksForReference, settingsForStyle } from '../bin/reference-set
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry, startEntry } from './run-node.ts';
+import { upstreamFailed } from './support/fronts.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -322,6 +323,7 @@ async function frontFor(
           afterCreate?.(String((JSON.parse(Buffer.concat(chunks).toString()) as { zone: { id: number } }).zone.id));
       });
     });
+    onward.on('error', () => upstreamFailed(res));
     req.pipe(onward);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
