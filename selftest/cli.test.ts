@@ -17,6 +17,47 @@ const TOKEN = 'shpat_selftest_0123456789abcdef';
 const conformance = (env: Record<string, string>, args: string[] = []) => runEntry('bin/conformance.ts', args, env);
 const reportsDir = () => mkdtempSync(join(tmpdir(), 'zc-cli-'));
 
+/** Reports from an earlier run that was certified, as a CI workspace kept them. */
+function staleReportsDir(): string {
+  const dir = reportsDir();
+  writeFileSync(join(dir, 'conformance.json'), '{"verdict":"conformant","exitCode":0}\n');
+  writeFileSync(join(dir, 'conformance.md'), '# Conformance certificate: CONFORMANT\n');
+  writeFileSync(join(dir, 'junit.xml'), '<testsuites name="zones-conformance" tests="40" failures="0"/>\n');
+  mkdirSync(join(dir, 'allure-results'));
+  writeFileSync(join(dir, 'allure-results', 'old-result.json'), '{}');
+  mkdirSync(join(dir, 'ledgers'));
+  writeFileSync(join(dir, 'ledgers', 'old-run.jsonl'), '');
+  return dir;
+}
+
+interface RefusedRun {
+  dir: string;
+  run: ChildRun;
+}
+
+/**
+ * A refused run that two tests read: one checks what the user sees, the other what is left in a
+ * reports folder that held an earlier run's verdict. Started by whichever test comes first.
+ */
+function refusedRun(env: Record<string, string>, args: string[] = []): () => Promise<RefusedRun> {
+  let started: Promise<RefusedRun> | undefined;
+  return () => {
+    started ??= (async () => {
+      const dir = staleReportsDir();
+      return { dir, run: await conformance({ ...env, ZONES_REPORTS_DIR: dir }, args) };
+    })();
+    return started;
+  };
+}
+
+const badSettings = refusedRun({
+  ZONES_BASE_URL: 'http://127.0.0.1:9',
+  ZONES_STATUSES: 'live',
+  ZONES_ENVELOPE: 'boxed',
+});
+const unknownOption = refusedRun({}, ['--colour']);
+const unreachable = refusedRun({ ZONES_BASE_URL: 'http://127.0.0.1:9', ZONES_ACCESS_TOKEN: TOKEN });
+
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
@@ -31,12 +72,7 @@ describe('runs that cannot happen exit 3 with one message', () => {
   });
 
   test('bad settings name every bad variable, before any request', async () => {
-    const run = await conformance({
-      ZONES_BASE_URL: 'http://127.0.0.1:9',
-      ZONES_STATUSES: 'live',
-      ZONES_ENVELOPE: 'boxed',
-      ZONES_REPORTS_DIR: reportsDir(),
-    });
+    const { run } = await badSettings();
     expect(run.code).toBe(3);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/ZONES_ACCESS_TOKEN.*ZONES_STATUSES.*ZONES_ENVELOPE/);
@@ -44,17 +80,13 @@ describe('runs that cannot happen exit 3 with one message', () => {
   });
 
   test('an unknown option is refused', async () => {
-    const run = await conformance({ ZONES_REPORTS_DIR: reportsDir() }, ['--colour']);
+    const { run } = await unknownOption();
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/--colour/);
   });
 
   test('an unreachable target', async () => {
-    const run = await conformance({
-      ZONES_BASE_URL: 'http://127.0.0.1:9',
-      ZONES_ACCESS_TOKEN: TOKEN,
-      ZONES_REPORTS_DIR: reportsDir(),
-    });
+    const { run } = await unreachable();
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/cannot reach the target at http:\/\/127\.0\.0\.1:9/);
     expect(run.stderr + run.stdout).not.toContain(TOKEN);
@@ -96,19 +128,6 @@ describe('runs that cannot happen exit 3 with one message', () => {
 });
 
 describe("a run that cannot start leaves its own verdict, not the previous run's", () => {
-  /** Reports from an earlier run that was certified, as a CI workspace kept them. */
-  function staleReportsDir(): string {
-    const dir = reportsDir();
-    writeFileSync(join(dir, 'conformance.json'), '{"verdict":"conformant","exitCode":0}\n');
-    writeFileSync(join(dir, 'conformance.md'), '# Conformance certificate: CONFORMANT\n');
-    writeFileSync(join(dir, 'junit.xml'), '<testsuites name="zones-conformance" tests="40" failures="0"/>\n');
-    mkdirSync(join(dir, 'allure-results'));
-    writeFileSync(join(dir, 'allure-results', 'old-result.json'), '{}');
-    mkdirSync(join(dir, 'ledgers'));
-    writeFileSync(join(dir, 'ledgers', 'old-run.jsonl'), '');
-    return dir;
-  }
-
   function expectCouldNotRun(dir: string, run: ChildRun, baseUrl: string | null): void {
     expect(run.code).toBe(3);
     const lines = run.stderr.trim().split('\n');
@@ -127,31 +146,20 @@ describe("a run that cannot start leaves its own verdict, not the previous run's
   }
 
   test('after bad settings', async () => {
-    const dir = staleReportsDir();
-    const run = await conformance({
-      ZONES_BASE_URL: 'http://127.0.0.1:9',
-      ZONES_STATUSES: 'live',
-      ZONES_REPORTS_DIR: dir,
-    });
+    const { dir, run } = await badSettings();
     expectCouldNotRun(dir, run, 'http://127.0.0.1:9');
     expect(run.stderr).toMatch(/ZONES_ACCESS_TOKEN.*ZONES_STATUSES/);
   });
 
   test('after an unreachable target, with no token in any file', async () => {
-    const dir = staleReportsDir();
-    const run = await conformance({
-      ZONES_BASE_URL: 'http://127.0.0.1:9',
-      ZONES_ACCESS_TOKEN: TOKEN,
-      ZONES_REPORTS_DIR: dir,
-    });
+    const { dir, run } = await unreachable();
     expectCouldNotRun(dir, run, 'http://127.0.0.1:9');
     expect(run.stderr).toMatch(/cannot reach the target/);
     for (const file of filesUnder(dir)) expect(readFileSync(file, 'utf8').includes(TOKEN), file).toBe(false);
   });
 
   test('after an unknown option, with no target named', async () => {
-    const dir = staleReportsDir();
-    const run = await conformance({ ZONES_REPORTS_DIR: dir }, ['--colour']);
+    const { dir, run } = await unknownOption();
     expectCouldNotRun(dir, run, null);
   });
 });
@@ -220,11 +228,11 @@ test('a target that breaks a rule exits 1 and names the rule', async () => {
   const reference = await startReference({ token: TOKEN, fault: 'update-ignores-name' });
   try {
     const dir = reportsDir();
-    const run = await conformance({
-      ...settingsForStyle(reference.style, reference.url, TOKEN),
-      ...bookingHooksForReference(),
-      ZONES_REPORTS_DIR: dir,
-    });
+    // Only the rule the fault breaks: a failed MUST rule decides the exit code, whatever was left out.
+    const run = await conformance(
+      { ...settingsForStyle(reference.style, reference.url, TOKEN), ZONES_REPORTS_DIR: dir },
+      ['--rule', 'UPDATE-01'],
+    );
     expect(run.stdout).toMatch(/FAILED\s+UPDATE-01 an update changes the name/);
     expect(run.stdout).toMatch(/verdict: NON-CONFORMANT/);
     expect(run.code).toBe(1);

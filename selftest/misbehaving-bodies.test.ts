@@ -14,6 +14,7 @@ import { bookingHooksForReference, settingsForStyle } from '../bin/reference-set
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
 import { startReference } from '../reference/server.ts';
 import { type ChildRun, runEntry } from './run-node.ts';
+import { upstreamFailed } from './support/fronts.ts';
 
 const TOKEN = 'shpat_bodies_0123456789abcdef';
 const closers: (() => Promise<void>)[] = [];
@@ -224,6 +225,7 @@ async function frontWith(
         res.writeHead(upstreamAnswer.statusCode ?? 502, headers).end(body);
       });
     });
+    onward.on('error', () => upstreamFailed(res));
     req.pipe(onward);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,8 +1,8 @@
 // The client behind the unruly proxy's limit of 2 requests per second (burst 4), without
 // ZONES_MAX_RPS: it learns the pace from its first 429s, or from the rate-limit headers when the shop
 // sends them, and never sends inside an announced Retry-After window. Thirty list reads each, side by
-// side, prove in seconds what the full run behind the limit (unruly-target.test.ts, over a minute)
-// proves for the whole suite.
+// side, prove in seconds at a shop's usual rate what the full run behind a faster limit
+// (unruly-target.test.ts) proves for the whole suite.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

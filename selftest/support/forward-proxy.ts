@@ -4,6 +4,7 @@
 // CONNECT tunnels (https:// shops), may ask for credentials, and logs every request it carries.
 import { createServer, type IncomingMessage, request } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
+import { upstreamFailed } from './fronts.ts';
 
 export interface ForwardProxy {
   /** http://127.0.0.1:PORT */
@@ -61,7 +62,7 @@ export async function startForwardProxy(options: ForwardProxyOptions): Promise<F
         answer.pipe(res);
       },
     );
-    onward.on('error', () => res.writeHead(502).end());
+    onward.on('error', () => upstreamFailed(res));
     req.pipe(onward);
   });
 

@@ -79,8 +79,19 @@ function relay(upstream: string, req: IncomingMessage, res: ServerResponse): voi
     res.writeHead(answer.statusCode ?? 502, answer.headers);
     answer.pipe(res);
   });
-  onward.on('error', () => res.writeHead(502).end());
+  onward.on('error', () => upstreamFailed(res));
   req.pipe(onward);
+}
+
+/**
+ * A front's answer when its upstream fails mid-request, most often by answering and hanging up before
+ * it has read the whole body (the reference's 413 to a body over its limit). The client's connection
+ * closes too, as a real front's would: kept open, it would still hold the unread rest of the body,
+ * and the client's next request on it would wait for an answer that never comes.
+ */
+export function upstreamFailed(res: ServerResponse): void {
+  if (res.headersSent) res.destroy();
+  else res.writeHead(502, { connection: 'close' }).end();
 }
 
 async function listening(server: Server | HttpsServer, scheme: 'http' | 'https', log: string[]): Promise<Front> {
