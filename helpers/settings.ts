@@ -144,6 +144,31 @@ export const settingDocs: readonly SettingDoc[] = [
     help: 'How long list checks may re-read until a write shows (read-after-write lag); 0 means lists must be current at once.',
   },
   {
+    name: 'ZONES_MODEL_RUNS',
+    default: '4',
+    help: 'How many random sequences of operations the model-based suite (suites/model.test.ts) runs, each from no zone of its own; 0 leaves that suite out.',
+  },
+  {
+    name: 'ZONES_MODEL_STEPS',
+    default: '20',
+    help: 'The longest sequence of the model-based suite, in operations (create, update, delete, list); fast-check draws each length up to it.',
+  },
+  {
+    name: 'ZONES_MODEL_MAX_REQUESTS',
+    default: '120',
+    help: 'Requests the model-based suite may send while it searches; past it, no further operation starts (the one under way and the clean-up finish).',
+  },
+  {
+    name: 'ZONES_MODEL_SHRINK_REQUESTS',
+    default: '600',
+    help: 'Requests the model-based suite may send on top to shrink a failing sequence to the shortest that still fails; 0 reports it as found.',
+  },
+  {
+    name: 'ZONES_MODEL_SEED',
+    default: '',
+    help: 'The seed of the model-based sequences, a whole number; a failure names the one it had, and setting it replays the same sequences (npm run conformance -- --seed N does the same). Empty: a new seed each run.',
+  },
+  {
     name: 'ZONES_REPORTS_DIR',
     default: 'reports',
     help: 'Where conformance.json, conformance.md, junit.xml, allure-results/ and the ledger go.',
