@@ -35,7 +35,7 @@ function usage(): string {
     (doc) => `  ${doc.name}${doc.default ? ` (default: ${doc.default})` : ''}\n      ${doc.help}`,
   );
   return [
-    'Usage: npm run conformance [-- --rule PATTERN]',
+    'Usage: npm run conformance [-- --rule PATTERN] [--seed N]',
     '',
     'Certifies a Zone Management Service (API 2026-07) against its specification.',
     'Settings come from the environment, then from a .env file (see .env.example):',
@@ -44,6 +44,7 @@ function usage(): string {
     '',
     'Options:',
     '  --rule PATTERN   run only the tests whose title matches, e.g. CREATE or DELETE-02',
+    "  --seed N         the model-based suite's seed, as a failure names it: replays its sequences (ZONES_MODEL_SEED)",
     '  --help           this text',
     '',
     'Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST rule not verified, 3 could not run.',
@@ -81,10 +82,10 @@ async function main(): Promise<void> {
   outliveOutputReaders();
   const env = loadEnvironment();
   known = factsFromRawSettings(env);
-  let args: { help?: boolean; rule?: string };
+  let args: { help?: boolean; rule?: string; seed?: string };
   try {
     args = parseArgs({
-      options: { help: { type: 'boolean', short: 'h' }, rule: { type: 'string' } },
+      options: { help: { type: 'boolean', short: 'h' }, rule: { type: 'string' }, seed: { type: 'string' } },
       strict: true,
     }).values;
   } catch (error) {
@@ -95,6 +96,8 @@ async function main(): Promise<void> {
     return;
   }
 
+  // The option is the setting spelled on the command line, validated with the other settings.
+  if (args.seed !== undefined) env.ZONES_MODEL_SEED = args.seed;
   let config: TargetConfig;
   try {
     config = readTargetConfig(env);

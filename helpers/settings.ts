@@ -145,28 +145,28 @@ export const settingDocs: readonly SettingDoc[] = [
   },
   {
     name: 'ZONES_MODEL_RUNS',
-    default: '4',
-    help: 'How many random sequences of operations the model-based suite (suites/model.test.ts) runs, each from no zone of its own; 0 leaves that suite out.',
+    default: '20',
+    help: 'The model-based suite (suites/model.test.ts): how many random sequences of operations it may run, each from no zone of its own; the request budget ends the search first as a rule. 0 leaves the suite out.',
   },
   {
     name: 'ZONES_MODEL_STEPS',
-    default: '20',
-    help: 'The longest sequence of the model-based suite, in operations (create, update, delete, list); fast-check draws each length up to it.',
+    default: '200',
+    help: 'The longest sequence of the model-based suite, in operations (create, update, delete, list read); fast-check draws each length up to it.',
   },
   {
     name: 'ZONES_MODEL_MAX_REQUESTS',
     default: '120',
-    help: 'Requests the model-based suite may send while it searches; past it, no further operation starts (the one under way and the clean-up finish).',
+    help: 'Requests the model-based suite may send while it searches (a minute behind 2 requests per second); past it no operation starts, and the one under way and the clean-up finish.',
   },
   {
     name: 'ZONES_MODEL_SHRINK_REQUESTS',
     default: '600',
-    help: 'Requests the model-based suite may send on top to shrink a failing sequence to the shortest that still fails; 0 reports it as found.',
+    help: 'Requests the model-based suite may send on top, once a sequence fails, to shrink it to the shortest that still breaks the same rule; 0 reports it as found.',
   },
   {
     name: 'ZONES_MODEL_SEED',
     default: '',
-    help: 'The seed of the model-based sequences, a whole number; a failure names the one it had, and setting it replays the same sequences (npm run conformance -- --seed N does the same). Empty: a new seed each run.',
+    help: 'The seed of the model-based sequences, a whole number. A failure names the one it had; setting it (or npm run conformance -- --seed N) replays the same sequences. Empty: a new seed each run.',
   },
   {
     name: 'ZONES_REPORTS_DIR',

@@ -99,9 +99,13 @@ export class ListCommand implements ZoneCommand {
   }
 }
 
+// One field at a time as often as any two or three together.
 const FIELD_SETS: readonly (keyof Change)[][] = [
   ['name'],
+  ['name'],
   ['coverage'],
+  ['coverage'],
+  ['status'],
   ['status'],
   ['name', 'coverage'],
   ['name', 'status'],
@@ -128,8 +132,12 @@ export function commandArbitrary(config: TargetConfig): fc.Arbitrary<ZoneCommand
     .map(({ fields, ...values }) => Object.fromEntries(fields.map((field) => [field, values[field]])) as Change);
   const update = fc.record({ pick, change }).map(({ pick, change }): ZoneCommand => new UpdateCommand(pick, change));
   const bookable = config.bookingHook !== undefined && config.bookingCleanupHook !== undefined;
+  // A delete picks any zone alike: the one updated last is for the updates that follow.
   const remove = fc
-    .record({ pick, book: bookable ? fc.constantFrom(false, false, true) : fc.constant(false) })
+    .record({
+      pick: fc.record({ recent: fc.constant(false), index: choice }),
+      book: bookable ? fc.constantFrom(false, false, true) : fc.constant(false),
+    })
     .map(({ pick, book }): ZoneCommand => new DeleteCommand(pick, book));
   const list = fc
     .option(fc.constantFrom(...config.statuses), { nil: undefined, freq: 3 })

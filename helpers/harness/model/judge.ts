@@ -48,10 +48,10 @@ function blame(model: ZoneModel, zone: ModelZone, field: Field, record: ZoneReco
   return { rule: fieldRule(zone, field), rank: RANK.plain };
 }
 
+/** A zone missing from the unfiltered list: never listed yet, gone after its refused delete, or gone from the list. */
 function blameAbsence(zone: ModelZone) {
   if (!zone.seen) return { rule: 'CREATE-01', rank: RANK.plain };
   if (zone.since.refusedDelete) return { rule: 'DELETE-02', rank: RANK.refusedDelete };
-  if (zone.since.othersUpdated && !zone.since.updated) return { rule: 'UPDATE-04', rank: RANK.otherZone };
   return { rule: 'LIST-01', rank: RANK.plain };
 }
 

@@ -8,9 +8,6 @@ import { notVerified } from '../not-verified.ts';
 import type { ConformanceContext } from '../rule-test.ts';
 import { type ModelOutcome, runModel } from './run-model.ts';
 
-/** The end of every model-based test's title: how reports and the gallery tell them from the example tests. */
-export const MODEL_TEST_LABEL = 'sequences of operations agree with the model';
-
 // Keyed by run and target: in the gallery one worker runs the suites of many targets.
 const runs = new Map<string, Promise<ModelOutcome>>();
 
