@@ -198,7 +198,7 @@ const catalogue = {
   'filter-cache-stale': {
     breaks: ['LIST-02'],
     description:
-      "The filtered list is answered from a cache of each filter's zones that a create or delete clears, but a status change does not.",
+      "The filtered list is answered from a cache of each filter's zones that a create clears, but a status change does not.",
     sequence: true,
   },
   'update-undoes-rename': {

@@ -14,7 +14,7 @@ export interface ZoneService {
 
 /** What the sequence mutants carry from one request to the next; the reference answers without it. */
 export interface SequenceRecall {
-  /** The ids each status filter answered, kept until a create or a delete clears them. */
+  /** The ids each status filter answered, kept until a create clears them (a deleted zone is not shown anyway). */
   filterCache: Map<string, string[]>;
   /** The zone deleted last, until a create puts it back. */
   lastDeleted?: StoredZone;

@@ -20,7 +20,7 @@ function filtered(service: ZoneService, zones: StoredZone[], wanted: string): St
   const statusOf = (zone: StoredZone) => (has(fault, 'update-status-unfiltered') ? zone.statusAtCreation : zone.status);
   const matching = zones.filter((zone) => statusOf(zone) === wanted);
   if (!has(fault, 'filter-cache-stale')) return matching;
-  // The ids this filter answered last, until a create or delete clears them: a status change does not.
+  // The ids this filter answered last, until a create clears them: a status change does not.
   const cached = service.recall.filterCache.get(wanted);
   if (cached === undefined) {
     const ids = matching.map((zone) => zone.id);
