@@ -32,10 +32,6 @@ async function runSequence(session: ModelSession, commands: Iterable<fc.AsyncCom
   try {
     await fc.asyncModelRun(() => ({ model: { sequence, session }, real: session }), commands);
   } finally {
-    if (process.env.ZC_DEBUG)
-      console.log(
-        `seq ${session.sequences}: ${[...commands].length} drawn, ${sequence.model.steps.length} ran, requests ${session.requests}: ${sequence.model.steps.join('; ')}`,
-      );
     await cleanUpSequence(sequence, session);
   }
 }
