@@ -7,7 +7,7 @@ import type { ModelBudget, TargetConfig } from '../../config.ts';
 import { TransportError } from '../../target/client.ts';
 import { PreconditionError } from '../../target/precondition.ts';
 import { commandArbitrary, type SequenceState } from './commands.ts';
-import { cleanUpSequence, newSequence } from './operations.ts';
+import { cleanUpSequence, listZones, newSequence } from './operations.ts';
 import { Disagreement, ModelSession, type RealWorld } from './session.ts';
 import { topUpFor } from './top-up.ts';
 import { emptyModel } from './zone-model.ts';
@@ -31,6 +31,8 @@ async function runSequence(session: ModelSession, commands: Iterable<fc.AsyncCom
   session.sequences += 1;
   try {
     await fc.asyncModelRun(() => ({ model: { sequence, session }, real: session }), commands);
+    // Whatever a sequence's last writes did is looked at once more before its zones go.
+    if (sequence.model.steps.length > 0) await listZones(sequence, session, undefined);
   } finally {
     await cleanUpSequence(sequence, session);
   }
