@@ -70,6 +70,15 @@ describe('the unfiltered list', () => {
     expect(blamed(judgement)).toBe('UPDATE-04');
   });
 
+  test('a zone no list has shown yet is not blamed on another zone: its create may have stored it wrong', () => {
+    const model = emptyModel();
+    const b = zone(model, '2', { seen: false });
+    b.since = { ...nothingSince(), othersUpdated: true };
+    expect(blamed(judgeUnfiltered(model, [record('2', { coverage: undefined }), record('9')]))).toBe('CREATE-01');
+    b.seen = true;
+    expect(blamed(judgeUnfiltered(model, [record('2', { coverage: undefined }), record('9')]))).toBe('UPDATE-04');
+  });
+
   test('a zone that changed while nothing was written to it is put down to how its value was set', () => {
     const model = emptyModel();
     zone(model, '1');

@@ -43,6 +43,9 @@ function blame(model: ZoneModel, zone: ModelZone, field: Field, record: ZoneReco
   if (sentTo !== undefined && sentTo !== zone && zone.since.othersUpdated)
     return { rule: 'UPDATE-04', rank: RANK.otherZone };
   if (zone.since.updated) return { rule: UPDATE_RULE[field], rank: RANK.plain };
+  // What follows says the zone changed, which only a list that had shown it right can tell: a zone
+  // never shown may have been wrong since its create.
+  if (!zone.seen) return { rule: fieldRule(zone, field), rank: RANK.plain };
   if (zone.since.refusedDelete) return { rule: 'DELETE-02', rank: RANK.refusedDelete };
   if (zone.since.othersUpdated) return { rule: 'UPDATE-04', rank: RANK.otherZone };
   return { rule: fieldRule(zone, field), rank: RANK.plain };
@@ -58,7 +61,7 @@ function blameAbsence(zone: ModelZone) {
 /** The rules a read that shows this zone as expected has checked: what happened to it since the last one. */
 function checkedBy(zone: ModelZone): string[] {
   const rules = [...zone.since.changed].map((field) => UPDATE_RULE[field]);
-  if (!zone.seen) rules.push('CREATE-01', fieldRule(zone, 'status'));
+  if (!zone.seen) return [...rules, 'CREATE-01', fieldRule(zone, 'status')];
   if (zone.since.othersUpdated) rules.push('UPDATE-04');
   if (zone.since.refusedDelete) rules.push('DELETE-02');
   return rules;

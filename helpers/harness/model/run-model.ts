@@ -140,7 +140,8 @@ export async function runModel(
     const shrunk = details.errorInstance;
     failures.set(shrunk.rule, failureMessage(shrunk, seed, session.firstFailures.get(shrunk.rule)));
   }
-  if (failures.size === 0) for (const [rule, message] of await topUp(session, seed)) failures.set(rule, message);
+  // After a failure too: the search ended there, and the other rules deserve a check of their own.
+  for (const [rule, message] of await topUp(session, seed)) if (!failures.has(rule)) failures.set(rule, message);
   return {
     seed,
     sequences: session.sequences,
