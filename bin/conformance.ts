@@ -35,7 +35,7 @@ function usage(): string {
     (doc) => `  ${doc.name}${doc.default ? ` (default: ${doc.default})` : ''}\n      ${doc.help}`,
   );
   return [
-    'Usage: npm run conformance [-- [--rule IDS] [--baseline PATH [--fail-on new]] [--quiet] | --list | --help]',
+    'Usage: npm run conformance [-- [--rule IDS] [--seed N] [--baseline PATH [--fail-on new]] [--quiet] | --list | --help]',
     '',
     'Certifies a Zone Management Service (API 2026-07) against its specification.',
     'Settings come from the environment, then from a .env file (see .env.example):',
@@ -52,6 +52,7 @@ function usage(): string {
     '                   newly not verified, in the console, conformance.json (comparison) and .md',
     '  --fail-on new    with --baseline: exit 1 only for a MUST rule that fails now and did not in the',
     `                   baseline; else ${EXIT.incomplete} if a MUST rule is not verified, else 0. The verdict is unchanged`,
+    "  --seed N         the model-based suite's seed, as a failure names it: replays its sequences (ZONES_MODEL_SEED)",
     '  --help           this text',
     '',
     `Exit codes: ${EXIT.ok} conformant, ${EXIT.failed} a MUST rule failed, ${EXIT.incomplete} some MUST rule not verified, ${EXIT.cannotRun} could not run`,
@@ -103,7 +104,15 @@ async function main(): Promise<void> {
   outliveOutputReaders();
   const env = loadEnvironment();
   known = factsFromRawSettings(env);
-  let args: { help?: boolean; list?: boolean; quiet?: boolean; rule?: string; baseline?: string; 'fail-on'?: string };
+  let args: {
+    help?: boolean;
+    list?: boolean;
+    quiet?: boolean;
+    rule?: string;
+    seed?: string;
+    baseline?: string;
+    'fail-on'?: string;
+  };
   try {
     args = parseArgs({
       options: {
@@ -111,6 +120,7 @@ async function main(): Promise<void> {
         list: { type: 'boolean' },
         quiet: { type: 'boolean', short: 'q' },
         rule: { type: 'string' },
+        seed: { type: 'string' },
         baseline: { type: 'string' },
         'fail-on': { type: 'string' },
       },
@@ -142,6 +152,8 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  // The option is the setting spelled on the command line, validated with the other settings.
+  if (args.seed !== undefined) env.ZONES_MODEL_SEED = args.seed;
   let config: TargetConfig;
   try {
     config = readTargetConfig(env);

@@ -51,6 +51,8 @@ export interface TargetConfig {
   /** 0: no pacing. */
   maxRps: number;
   consistencyTimeoutMs: number;
+  /** The model-based suite: sequences, the longest sequence, the request budget, and a seed to replay. */
+  model: ModelBudget;
   reportsDir: string;
   /** True when the suite started its own reference server. */
   embedded: boolean;
@@ -62,6 +64,17 @@ export interface TargetConfig {
   tlsInsecure: boolean;
   /** ZONES_PROFILE: the file the house style's settings came from, as it was given. */
   profile?: string;
+}
+
+export interface ModelBudget {
+  /** 0: the model-based suite is left out. */
+  runs: number;
+  steps: number;
+  maxRequests: number;
+  /** What shrinking a failure may spend on top. */
+  shrinkRequests: number;
+  /** Unset: a new seed each run. */
+  seed?: number;
 }
 
 export class ConfigError extends Error {
@@ -288,6 +301,8 @@ export function readTargetConfig(env: Environment): TargetConfig {
     );
   }
 
+  const model = readModelBudget(value, bad);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     baseUrl,
@@ -315,6 +330,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
     maxBodyBytes,
     maxRps,
     consistencyTimeoutMs,
+    model,
     reportsDir: value('ZONES_REPORTS_DIR'),
     embedded: baseUrl === '',
     proxy,
@@ -322,6 +338,27 @@ export function readTargetConfig(env: Environment): TargetConfig {
     tlsInsecure: insecure === '1',
     ...(profile ? { profile: profile.path } : {}),
   };
+}
+
+/** fast-check takes a 32-bit seed. */
+const SEED_RANGE = 2 ** 31;
+
+function readModelBudget(value: (name: string) => string, bad: (name: string, why: string) => void): ModelBudget {
+  const whole = (name: string, min: number, max: number, what: string): number => {
+    const number = Number(value(name));
+    if (!Number.isInteger(number) || number < min || number > max)
+      bad(name, `must be a whole number of ${what} from ${min} to ${max} (got "${value(name)}")`);
+    return number;
+  };
+  const runs = whole('ZONES_MODEL_RUNS', 0, 1000, 'sequences');
+  const steps = whole('ZONES_MODEL_STEPS', 1, 1000, 'operations');
+  const maxRequests = whole('ZONES_MODEL_MAX_REQUESTS', 10, 100_000, 'requests');
+  const shrinkRequests = whole('ZONES_MODEL_SHRINK_REQUESTS', 0, 100_000, 'requests');
+  const seedText = value('ZONES_MODEL_SEED');
+  const seed = seedText === '' ? undefined : Number(seedText);
+  if (seed !== undefined && (!Number.isInteger(seed) || seed < -SEED_RANGE || seed >= SEED_RANGE))
+    bad('ZONES_MODEL_SEED', `must be a whole number from ${-SEED_RANGE} to ${SEED_RANGE - 1} (got "${seedText}")`);
+  return { runs, steps, maxRequests, shrinkRequests, seed };
 }
 
 /** Settings that only make sense for a shop: any of them without ZONES_BASE_URL is a slip, not a choice. */

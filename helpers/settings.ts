@@ -149,6 +149,31 @@ export const settingDocs: readonly SettingDoc[] = [
     help: 'How long list checks may re-read until a write shows (read-after-write lag); 0 means lists must be current at once.',
   },
   {
+    name: 'ZONES_MODEL_RUNS',
+    default: '20',
+    help: 'The model-based suite (suites/model.test.ts): how many random sequences of operations it may run, each from no zone of its own; the request budget ends the search first as a rule. 0 leaves the suite out.',
+  },
+  {
+    name: 'ZONES_MODEL_STEPS',
+    default: '200',
+    help: 'The longest sequence of the model-based suite, in operations (create, update, delete, list read); fast-check draws each length up to it.',
+  },
+  {
+    name: 'ZONES_MODEL_MAX_REQUESTS',
+    default: '120',
+    help: 'Requests the model-based suite may send while it searches (a minute behind 2 requests per second); past it no operation starts, and the one under way and the clean-up finish.',
+  },
+  {
+    name: 'ZONES_MODEL_SHRINK_REQUESTS',
+    default: '600',
+    help: 'Requests the model-based suite may send on top, once a sequence fails, to shrink it to the shortest that still breaks the same rule; 0 reports it as found.',
+  },
+  {
+    name: 'ZONES_MODEL_SEED',
+    default: '',
+    help: 'The seed of the model-based sequences, a whole number. A failure names the one it had; setting it (or npm run conformance -- --seed N) replays the same sequences. Empty: a new seed each run.',
+  },
+  {
     name: 'ZONES_REPORTS_DIR',
     default: 'reports',
     help: 'Where conformance.json, conformance.md, junit.xml, allure-results/ and the ledger go.',

@@ -5,11 +5,14 @@ export interface Fault {
   name: string;
   breaks: string[];
   description: string;
+  /** Only a sequence of operations shows it: every example test passes, and the model-based suite must catch it. */
+  sequence: boolean;
 }
 
 interface FaultEntry {
   readonly breaks: readonly string[];
   readonly description: string;
+  readonly sequence?: true;
 }
 
 const catalogue = {
@@ -191,6 +194,30 @@ const catalogue = {
     breaks: ['PATH-01'],
     description: 'DELETE answers only at zones/{id} without the .json suffix; zones/{id}.json gives 404.',
   },
+  // Defects that only a sequence shows, each where an example test looks once and moves on.
+  'filter-cache-stale': {
+    breaks: ['LIST-02'],
+    description:
+      "The filtered list is answered from a cache of each filter's zones that a create clears, but a status change does not.",
+    sequence: true,
+  },
+  'update-undoes-rename': {
+    breaks: ['UPDATE-01'],
+    description:
+      'An update that leaves the name as it is puts back the name the zone had before its last rename; the answer shows the name sent.',
+    sequence: true,
+  },
+  'create-restores-deleted': {
+    breaks: ['DELETE-01'],
+    description: 'A create puts the zone deleted last back in the store, under its old id, as a lost write would.',
+    sequence: true,
+  },
+  'update-lands-on-next-zone': {
+    breaks: ['UPDATE-04'],
+    description:
+      'Once the shop holds four zones, an update of any zone but the newest lands on the zone created after it; the answer shows the addressed zone changed.',
+    sequence: true,
+  },
 } as const satisfies Record<string, FaultEntry>;
 
 export type FaultName = keyof typeof catalogue;
@@ -199,6 +226,7 @@ export const faults: Fault[] = Object.entries(catalogue).map(([name, entry]: [st
   name,
   breaks: [...entry.breaks],
   description: entry.description,
+  sequence: entry.sequence === true,
 }));
 
 export function findFault(name: string): Fault | undefined {

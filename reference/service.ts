@@ -1,7 +1,7 @@
 import type { Fault } from './faults.ts';
 import { createIdSource, type IdSource } from './ids.ts';
 import type { HouseStyle } from './styles.ts';
-import { ZoneStore } from './zone-store.ts';
+import { type StoredZone, ZoneStore } from './zone-store.ts';
 
 /** Everything one server instance needs to answer: its own store, its spelling and its one defect. */
 export interface ZoneService {
@@ -9,11 +9,20 @@ export interface ZoneService {
   style: HouseStyle;
   fault: Fault | undefined;
   nextId: IdSource;
+  recall: SequenceRecall;
+}
+
+/** What the sequence mutants carry from one request to the next; the reference answers without it. */
+export interface SequenceRecall {
+  /** The ids each status filter answered, kept until a create clears them (a deleted zone is not shown anyway). */
+  filterCache: Map<string, string[]>;
+  /** The zone deleted last, until a create puts it back. */
+  lastDeleted?: StoredZone;
 }
 
 export function createZoneService(style: HouseStyle, fault: Fault | undefined): ZoneService {
   const store = new ZoneStore();
-  return { store, style, fault, nextId: createIdSource(style, store) };
+  return { store, style, fault, nextId: createIdSource(style, store), recall: { filterCache: new Map() } };
 }
 
 export const draftStatus = (style: HouseStyle): string => style.statuses[0] ?? 'draft';

@@ -7,10 +7,12 @@ export interface StoredZone {
   createdAt: string;
   updatedAt: string;
   bookings: number;
-  // The next three only ever matter to a mutant; the reference keeps them at their neutral values.
+  // The rest only ever matter to a mutant; the reference keeps them at their neutral values.
   statusAtCreation: string;
   awaitingFirstUpdate: boolean;
   softDeleted: boolean;
+  /** The name before the last rename. */
+  nameBeforeRename?: string;
 }
 
 /** One shop's zones, in creation order (a Map keeps first-insertion order even when a key is re-set). */

@@ -27,6 +27,9 @@ describe('defaults', () => {
       reportsDir: 'reports',
     });
     expect(config.coverageSamples.length).toBeGreaterThanOrEqual(2);
+    // The model-based suite searches for a minute behind 2 requests per second, with a new seed each run.
+    expect(config.model).toEqual({ runs: 20, steps: 200, maxRequests: 120, shrinkRequests: 600, seed: undefined });
+    expect(readTargetConfig({ ZONES_MODEL_SEED: '-2147483648' }).model.seed).toBe(-(2 ** 31));
   });
 
   test('a target is read from the settings, with the trailing slash of the base URL dropped', () => {
@@ -86,6 +89,12 @@ describe('bad settings', () => {
     [{ ZONES_COVERAGE_SAMPLES: 'nope' }, 'ZONES_COVERAGE_SAMPLES'],
     [{ ZONES_BOOKING_CLEANUP_HOOK: 'true' }, 'ZONES_BOOKING_CLEANUP_HOOK'],
     [{ ZONES_BASEURL: 'https://typo' }, 'ZONES_BASEURL'],
+    [{ ZONES_MODEL_RUNS: '-1' }, 'ZONES_MODEL_RUNS'],
+    [{ ZONES_MODEL_STEPS: '0' }, 'ZONES_MODEL_STEPS'],
+    [{ ZONES_MODEL_MAX_REQUESTS: 'lots' }, 'ZONES_MODEL_MAX_REQUESTS'],
+    [{ ZONES_MODEL_SHRINK_REQUESTS: '1.5' }, 'ZONES_MODEL_SHRINK_REQUESTS'],
+    [{ ZONES_MODEL_SEED: '2147483648' }, 'ZONES_MODEL_SEED'],
+    [{ ZONES_MODEL_SEED: 'abc' }, 'ZONES_MODEL_SEED'],
   ] as [Record<string, string>, string][])('%o is refused, naming %s', ([env, name]) => {
     expect(problemsOf(env).map((p) => p.split(' ')[0])).toContain(name);
   });

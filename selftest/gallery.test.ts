@@ -5,11 +5,18 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { isModelTestTitle } from '../helpers/harness/model/title.ts';
 import { ruleById, rules } from '../helpers/rules.ts';
 import { faults } from '../reference/faults.ts';
 import { houseStyles } from '../reference/styles.ts';
 import type { GalleryResult, GalleryRun } from './gallery/gallery.ts';
-import { isKilled, renderKillMatrix, whyEachTestIsNeeded } from './gallery/kill-matrix.ts';
+import {
+  caughtOnlyByModel,
+  isKilled,
+  killedByExamples,
+  renderKillMatrix,
+  whyEachTestIsNeeded,
+} from './gallery/kill-matrix.ts';
 import { projectRoot, runEntry } from './run-node.ts';
 
 let run: GalleryRun;
@@ -80,6 +87,25 @@ describe('mutants', () => {
       const r = result(`mutant-${name}`);
       expect([...r.failedMust].sort()).toEqual([...r.breaks].sort());
       expect(r.leftBehind).toEqual([]);
+    },
+  );
+
+  test.for(faults.filter((f) => !f.sequence).map((f) => f.name))(
+    'mutant %s is caught by the example tests alone, whatever the model-based suite finds',
+    (name) => {
+      expect(killedByExamples(result(`mutant-${name}`))).toBe(true);
+    },
+  );
+
+  test.for(faults.filter((f) => f.sequence).map((f) => [f.name, f.breaks.join(', ')]))(
+    'mutant %s passes every example test and the model-based test of %s catches it',
+    ([name]) => {
+      const r = result(`mutant-${name}`);
+      expect(
+        r.failedMustTests.filter((title) => !isModelTestTitle(title)),
+        'an example test caught it',
+      ).toEqual([]);
+      expect(caughtOnlyByModel(r)).toBe(true);
     },
   );
 

@@ -106,6 +106,13 @@ async function transcriptOf(ref: RunningReference): Promise<string[]> {
   await call('POST', `${API}/zones`, { zone: { name: 'No suffix', coverage: 1 } });
   await call('GET', `${API}/zones`);
   await list();
+  // What only a sequence shows: an update after a rename, creates after a delete, a fourth zone.
+  await call('PUT', zone(twin), { zone: { status: last } });
+  await list();
+  await create('Fourth');
+  await create('Fifth');
+  await call('PUT', zone(twin), { zone: { name: 'Twin once more' } });
+  await list();
   return lines;
 }
 

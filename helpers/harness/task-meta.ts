@@ -17,6 +17,11 @@ declare module '@vitest/runner' {
   interface TaskMeta {
     /** Requests the test body sent; a check with none behind it proves nothing. */
     requests?: number;
+    /**
+     * Requests of a run this test shares with others (the model-based suite's sequences), counted once,
+     * under the test that sent them: the evidence behind a test that sent none itself.
+     */
+    sharedRequests?: number;
     /** Requests the fixture sent to clean up after the test. */
     cleanupRequests?: number;
     notVerified?: string;

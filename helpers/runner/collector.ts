@@ -47,6 +47,7 @@ function outcomeOf(testCase: TestCase): TestOutcome {
           notVerified: meta.notVerified,
           skipNote: result.state === 'skipped' ? result.note : undefined,
           requests,
+          sharedRequests: meta.sharedRequests,
           errorName: error?.name,
           errorMessage: error?.message,
         });

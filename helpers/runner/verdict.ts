@@ -77,6 +77,8 @@ export function classify(input: {
   notVerified?: string;
   skipNote?: string;
   requests: number;
+  /** Requests of a run the test shares with others, counted under another test. */
+  sharedRequests?: number;
   errorName?: string;
   errorMessage?: string;
 }): { state: TestState; reason?: string } {
@@ -99,7 +101,7 @@ export function classify(input: {
     };
   }
   // A check with no request behind it proves nothing about the target, whichever way it went.
-  if (input.requests === 0) {
+  if (input.requests === 0 && !input.sharedRequests) {
     return {
       state: 'suite-error',
       reason: `suite defect: the test ${input.state} without sending a request${input.errorMessage ? ` (${firstLine(input.errorMessage)})` : ''}`,

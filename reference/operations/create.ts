@@ -17,6 +17,11 @@ export function createZone(service: ZoneService, body: unknown): Reply {
   const checked = checkCreate(style, body);
   if (!checked.ok) return reply(422, { errors: checked.errors });
   const fields = checked.value;
+  service.recall.filterCache.clear();
+  if (has(fault, 'create-restores-deleted') && service.recall.lastDeleted) {
+    store.put(service.recall.lastDeleted);
+    service.recall.lastDeleted = undefined;
+  }
   const status = initialStatus(service, fields);
   const createdAt = now();
   const zone = {

@@ -19,5 +19,6 @@ export function deleteZone(service: ZoneService, id: string): Reply {
 
   if (has(fault, 'delete-soft')) store.put({ ...zone, softDeleted: true });
   else if (!has(fault, 'delete-keeps-zone')) store.remove(id);
+  if (has(fault, 'create-restores-deleted')) service.recall.lastDeleted = zone;
   return style.codes?.deleted === 204 ? reply(204, undefined) : reply(200, {});
 }

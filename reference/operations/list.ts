@@ -18,7 +18,16 @@ function filtered(service: ZoneService, zones: StoredZone[], wanted: string): St
   if (has(fault, 'filter-draft-ignored') && wanted === draftStatus(style)) return zones;
   if (has(fault, 'filter-drops-last-status') && wanted === style.statuses.at(-1)) return [];
   const statusOf = (zone: StoredZone) => (has(fault, 'update-status-unfiltered') ? zone.statusAtCreation : zone.status);
-  return zones.filter((zone) => statusOf(zone) === wanted);
+  const matching = zones.filter((zone) => statusOf(zone) === wanted);
+  if (!has(fault, 'filter-cache-stale')) return matching;
+  // The ids this filter answered last, until a create clears them: a status change does not.
+  const cached = service.recall.filterCache.get(wanted);
+  if (cached === undefined) {
+    const ids = matching.map((zone) => zone.id);
+    service.recall.filterCache.set(wanted, ids);
+    return matching;
+  }
+  return zones.filter((zone) => cached.includes(zone.id));
 }
 
 /** The zones a GET would show across all its pages. */

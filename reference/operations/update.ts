@@ -20,11 +20,23 @@ function honouredChanges({ fault }: ZoneService, changes: ZoneChanges): ZoneChan
 
 /** What is kept may differ from what is answered: the echo mutants answer the change but keep the old value. */
 function keptVersion({ fault }: ZoneService, before: StoredZone, answered: StoredZone): StoredZone {
-  return {
+  const kept = {
     ...answered,
     name: has(fault, 'update-echoes-name') ? before.name : answered.name,
     coverage: has(fault, 'update-echoes-coverage') ? before.coverage : answered.coverage,
   };
+  if (!has(fault, 'update-undoes-rename')) return kept;
+  if (kept.name !== before.name) return { ...kept, nameBeforeRename: before.name };
+  // An update that leaves the name alone "restores" the one before the last rename.
+  return { ...kept, name: before.nameBeforeRename ?? kept.name, nameBeforeRename: undefined };
+}
+
+/** Where an update lands: the addressed zone, or for one mutant, once four are held, the zone created after it. */
+function landingZone({ fault, store }: ZoneService, addressed: StoredZone): StoredZone {
+  if (!has(fault, 'update-lands-on-next-zone')) return addressed;
+  const zones = store.all();
+  if (zones.length < 4) return addressed;
+  return zones[zones.findIndex((zone) => zone.id === addressed.id) + 1] ?? addressed;
 }
 
 /** The strict styles' own rules: a full record on every PUT, and only the moves they allow. */
@@ -78,7 +90,8 @@ export function updateZone(service: ZoneService, id: string, body: unknown): Rep
   const changes = honouredChanges(service, checked.value);
   const at = now();
   const answered = withChanges(before, changes, at);
-  store.put(keptVersion(service, before, answered));
+  const landing = landingZone(service, before);
+  store.put(keptVersion(service, landing, landing === before ? answered : withChanges(landing, changes, at)));
   if (has(fault, 'update-same-name-too')) {
     for (const other of store.all()) {
       if (other.id !== id && other.name === before.name) store.put(withChanges(other, changes, at));

@@ -13,6 +13,8 @@ export interface GalleryResult {
   name: string;
   kind: 'correct' | 'mutant' | 'fixture';
   breaks: string[];
+  /** A mutant that only a sequence shows (reference/faults.ts). */
+  sequence: boolean;
   description: string;
   verdict: string;
   exitCode: number;
@@ -74,6 +76,7 @@ function condense(target: GalleryTarget, report: ConformanceReport): GalleryResu
     name: target.name,
     kind: target.kind,
     breaks: target.breaks,
+    sequence: target.sequence,
     description: target.description,
     verdict: report.verdict,
     exitCode: report.exitCode,

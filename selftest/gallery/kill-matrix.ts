@@ -1,6 +1,7 @@
 // The kill matrix: which rules caught each mutant. Rendered from gallery results only, with nothing
 // that changes between runs (no times, no ids), so the committed copy can be checked for staleness.
-import { rules } from '../../helpers/rules.ts';
+import { isModelTestTitle } from '../../helpers/harness/model/title.ts';
+import { ruleIdOfTitle, rules } from '../../helpers/rules.ts';
 import type { GalleryResult } from './gallery.ts';
 
 const mustRules = rules.filter((rule) => rule.level === 'must');
@@ -12,6 +13,32 @@ export function isKilled(result: GalleryResult): boolean {
   );
 }
 
+/** The declared rules whose failures came from example tests (the suites other than the model-based one). */
+function rulesFailedBy(result: GalleryResult, model: boolean): string[] {
+  const titles = result.failedMustTests.filter((title) => isModelTestTitle(title) === model);
+  return [...new Set(titles.map((title) => ruleIdOfTitle(title)!))];
+}
+
+/**
+ * Killed by the example tests alone: every declared rule failed by an example test. Every mutant but
+ * a sequence mutant must be, so that deleting an example test turns npm test red even though the
+ * model-based suite might still catch that mutant.
+ */
+export function killedByExamples(result: GalleryResult): boolean {
+  const failed = rulesFailedBy(result, false);
+  return result.exitCode === 1 && result.breaks.every((id) => failed.includes(id));
+}
+
+/** A sequence mutant is caught as it should be: no example MUST test failed, and the model-based test of each declared rule did. */
+export function caughtOnlyByModel(result: GalleryResult): boolean {
+  const failed = rulesFailedBy(result, true);
+  return (
+    rulesFailedBy(result, false).length === 0 &&
+    result.exitCode === 1 &&
+    result.breaks.every((id) => failed.includes(id))
+  );
+}
+
 export interface TestNeed {
   title: string;
   rule: string;
@@ -20,16 +47,18 @@ export interface TestNeed {
 }
 
 /**
- * Why deleting any one MUST test turns npm test red: for each test of the default-style run (the
- * style the mutants run in), the mutants that no other test of its rule catches. A test with none is
- * one that could go without anybody noticing.
+ * Why deleting any one MUST example test turns npm test red: for each example test of the
+ * default-style run (the style the mutants run in), the mutants that no other example test of its
+ * rule catches (killedByExamples says those must be caught without the model-based suite). A test
+ * with none is one that could go without anybody noticing. The model-based tests are needed for the
+ * sequence mutants, which only they catch.
  */
 export function whyEachTestIsNeeded(results: readonly GalleryResult[]): TestNeed[] {
   const base = results.find((r) => r.name === 'style-default');
   if (!base) throw new Error('the gallery has no style-default run');
   const mutants = results.filter((r) => r.kind === 'mutant');
   return mustRules.flatMap((rule) => {
-    const titles = base.testsByRule[rule.id] ?? [];
+    const titles = (base.testsByRule[rule.id] ?? []).filter((title) => !isModelTestTitle(title));
     return titles.map((title) => ({
       title,
       rule: rule.id,
@@ -85,13 +114,32 @@ export function renderKillMatrix(results: readonly GalleryResult[]): string {
     '',
     '## Every MUST test is needed',
     '',
-    'For each MUST test, the mutants that no other test of its rule catches. Deleting the test lets',
-    'them survive, so `npm test` fails. (The tests run against the default style, as the mutants are.',
-    'DELETE-02 with `ZONES_BOOKED_ZONE_ID` has a self-test of its own.)',
+    'For each MUST example test, the mutants that no other example test of its rule catches. Every',
+    'mutant but the sequence mutants must be caught by the example tests alone, so deleting the test',
+    'lets them survive there, and `npm test` fails. (The tests run against the default style, as the',
+    'mutants are. DELETE-02 with `ZONES_BOOKED_ZONE_ID` has a self-test of its own.)',
     '',
     '| test | mutants only it catches |',
     '|---|---|',
     ...whyEachTestIsNeeded(results).map((need) => `| ${need.title} | ${need.catchesAlone.join(', ') || '**none**'} |`),
+    '',
+    '## Mutants only the model-based suite catches',
+    '',
+    'Each of these passes every example test and is caught by the model-based suite',
+    '(`suites/model.test.ts`), at its default settings, by the test of the rule it declares. The',
+    'random sequences find them; the failure shows the shortest sequence found and the seed that',
+    'replays it.',
+    '',
+    '| mutant | declares | caught by |',
+    '|---|---|---|',
+    ...mutants
+      .filter((m) => m.sequence)
+      .map((m) => {
+        const caught = m.failedMustTests.filter(
+          (title) => isModelTestTitle(title) && m.breaks.includes(ruleIdOfTitle(title)!),
+        );
+        return `| ${m.name.replace(/^mutant-/, '')} | ${m.breaks.join(', ')} | ${caught.join('; ') || '**none**'} |`;
+      }),
     '',
     '## Correct implementations and booking fixtures',
     '',

@@ -2,7 +2,7 @@
 // that the suite must certify through settings alone) and the reference with one fault switched on
 // (broken implementations that the suite must catch, by the rule the fault breaks).
 import { configForReference } from '../../bin/embedded-reference.ts';
-import type { TargetConfig } from '../../helpers/config.ts';
+import type { ModelBudget, TargetConfig } from '../../helpers/config.ts';
 import { faults } from '../../reference/faults.ts';
 import { type RunningReference, startReference } from '../../reference/server.ts';
 import { houseStyles } from '../../reference/styles.ts';
@@ -14,6 +14,8 @@ export interface GalleryTarget {
   kind: 'correct' | 'mutant' | 'fixture';
   /** For a mutant: the rules its fault breaks, as the fault declares them. */
   breaks: string[];
+  /** A mutant that only a sequence shows: the example tests must pass, the model-based suite must catch it. */
+  sequence: boolean;
   description: string;
   config: TargetConfig;
   reference: RunningReference;
@@ -21,6 +23,17 @@ export interface GalleryTarget {
   bystander?: Bystander;
   /** For ZONES_BOOKED_ZONE_ID: the booked zone as stored before the run. */
   bookedZoneBefore?: string;
+}
+
+/**
+ * The model-based suite on a smaller budget than a certification's, for the dozens of targets the
+ * gallery certifies: a correct style must raise no false alarm on it. The sequence mutants get the
+ * settings' own budget, since they must be caught at the default settings.
+ */
+const GALLERY_MODEL: Omit<ModelBudget, 'seed'> = { runs: 3, steps: 40, maxRequests: 40, shrinkRequests: 60 };
+
+function withModelBudget(config: TargetConfig, sequence: boolean): TargetConfig {
+  return sequence ? config : { ...config, model: { ...config.model, ...GALLERY_MODEL } };
 }
 
 export async function startGallery(base: TargetConfig, options: { mutants?: boolean } = {}): Promise<GalleryTarget[]> {
@@ -31,9 +44,10 @@ export async function startGallery(base: TargetConfig, options: { mutants?: bool
       name: `style-${style}`,
       kind: 'correct',
       breaks: [],
+      sequence: false,
       description: `reference in the ${style} house style`,
       reference,
-      config: configForReference(base, reference),
+      config: withModelBudget(configForReference(base, reference), false),
     });
   }
   targets.push(...(await bookingFixtureTargets(base)));
@@ -44,9 +58,10 @@ export async function startGallery(base: TargetConfig, options: { mutants?: bool
         name: `mutant-${fault.name}`,
         kind: 'mutant',
         breaks: [...fault.breaks],
+        sequence: fault.sequence,
         description: fault.description,
         reference,
-        config: configForReference(base, reference),
+        config: withModelBudget(configForReference(base, reference), fault.sequence),
       });
     }
   }
@@ -70,9 +85,10 @@ async function bookingFixtureTargets(base: TargetConfig): Promise<GalleryTarget[
       name,
       kind: 'fixture' as const,
       breaks: [],
+      sequence: false,
       description,
       reference,
-      config: adjust(configForReference(base, reference)),
+      config: adjust(withModelBudget(configForReference(base, reference), false)),
     };
   };
   const byZoneId = await fixture(

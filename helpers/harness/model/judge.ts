@@ -1,0 +1,219 @@
+// One list read judged against the model: which of the sequence's zones it must and must not show,
+// with what, and which rule each disagreement breaks. A zone is blamed by what happened to it since a
+// list last showed it right: its own update, another zone's update, a refused delete, or nothing.
+// Only the sequence's own zones are judged; every other zone of the shop is none of the model's
+// business. Pure, so that a self-test can feed it.
+import { canonicalJson, jsonEqual } from '../../target/json.ts';
+import type { ZoneRecord } from '../../target/records.ts';
+import { expects, FIELDS, type Field, type ModelZone, namesOf, nothingSince, type ZoneModel } from './zone-model.ts';
+
+export interface Finding {
+  rule: string;
+  what: string;
+  /** Lower first: a zone come back, then one changed by another zone's update, then the rest. */
+  rank: number;
+}
+
+export interface Judgement {
+  findings: Finding[];
+  /** The rules this read checked, once per check. */
+  checked: string[];
+}
+
+const UPDATE_RULE: Record<Field, string> = { name: 'UPDATE-01', coverage: 'UPDATE-02', status: 'UPDATE-03' };
+
+const RANK = { cameBack: 0, otherZone: 1, refusedDelete: 2, plain: 3 };
+
+/** The rule a wrong value of this field breaks, judged by the zone's history alone. */
+export function fieldRule(zone: ModelZone, field: Field): string {
+  if (zone.updated) return UPDATE_RULE[field];
+  if (field !== 'status') return 'CREATE-01';
+  return zone.askedStatus === undefined ? 'CREATE-02' : 'CREATE-03';
+}
+
+/**
+ * Who is to blame for a wrong value. Another zone's name, after another zone was updated, says
+ * that update landed here (UPDATE-04). Every PUT sends the whole zone, so after an update of its own any
+ * field that is not as sent breaks that field's update rule. A booked zone must stay as it was after
+ * its refused delete (DELETE-02). A zone that changed while only other zones were updated breaks
+ * UPDATE-04. Otherwise the field is as its create or last update left it.
+ */
+function blame(model: ZoneModel, zone: ModelZone, field: Field, record: ZoneRecord) {
+  const sentTo = typeof record.name === 'string' ? model.namesSent.get(record.name) : undefined;
+  if (sentTo !== undefined && sentTo !== zone && zone.since.othersUpdated)
+    return { rule: 'UPDATE-04', rank: RANK.otherZone };
+  if (zone.since.updated) return { rule: UPDATE_RULE[field], rank: RANK.plain };
+  // What follows says the zone changed, which only a list that had shown it right can tell: a zone
+  // never shown may have been wrong since its create.
+  if (!zone.seen) return { rule: fieldRule(zone, field), rank: RANK.plain };
+  if (zone.since.refusedDelete) return { rule: 'DELETE-02', rank: RANK.refusedDelete };
+  if (zone.since.othersUpdated) return { rule: 'UPDATE-04', rank: RANK.otherZone };
+  return { rule: fieldRule(zone, field), rank: RANK.plain };
+}
+
+/** A zone missing from the unfiltered list: never listed yet, gone after its refused delete, or gone from the list. */
+function blameAbsence(zone: ModelZone) {
+  if (!zone.seen) return { rule: 'CREATE-01', rank: RANK.plain };
+  if (zone.since.refusedDelete) return { rule: 'DELETE-02', rank: RANK.refusedDelete };
+  return { rule: 'LIST-01', rank: RANK.plain };
+}
+
+/** The rules a read that shows this zone as expected has checked: what happened to it since the last one. */
+function checkedBy(zone: ModelZone): string[] {
+  const rules = [...zone.since.changed].map((field) => UPDATE_RULE[field]);
+  if (!zone.seen) return [...rules, 'CREATE-01', fieldRule(zone, 'status')];
+  if (zone.since.othersUpdated) rules.push('UPDATE-04');
+  if (zone.since.refusedDelete) rules.push('DELETE-02');
+  return rules;
+}
+
+function shown(value: unknown): string {
+  return value === undefined ? 'nothing' : canonicalJson(value);
+}
+
+function expectedText(zone: ModelZone, field: Field): string {
+  return zone.expected[field].map(shown).join(' or ');
+}
+
+/** The record of a zone of the sequence: by its id, or by its unique name while its id is not known yet. */
+export function recordOf(zone: ModelZone, records: readonly ZoneRecord[], model: ZoneModel): ZoneRecord | undefined {
+  if (zone.id !== undefined) return records.find((record) => record.id.text === zone.id!.text);
+  const taken = new Set(model.live.flatMap((other) => (other.id ? [other.id.text] : [])));
+  return records.find((record) => record.name === zone.createdAs && !taken.has(record.id.text));
+}
+
+function nameOf(zone: ModelZone): string {
+  return `zone ${zone.label}${zone.id ? ` (${zone.id.text})` : ''}`;
+}
+
+/** A deleted zone of the sequence listed again: under its id, with a name the sequence gave it. */
+function comeBack(model: ZoneModel, records: readonly ZoneRecord[], where: string, judgement: Judgement): void {
+  const pendingNames = new Set(model.live.filter((zone) => zone.id === undefined).map((zone) => zone.createdAs));
+  for (const zone of model.deleted) {
+    judgement.checked.push('DELETE-01');
+    const record = records.find((r) => r.id.text === zone.id?.text);
+    // A store that hands out max(id) + 1 gives the id to the next zone: a zone with another name is not ours.
+    if (!record || pendingNames.has(String(record.name))) continue;
+    if (record.name !== undefined && !namesOf(zone).some((name) => jsonEqual(name, record.name))) continue;
+    judgement.findings.push({
+      rule: 'DELETE-01',
+      rank: RANK.cameBack,
+      what: `${nameOf(zone)}, deleted by this sequence, is in ${where} again`,
+    });
+  }
+}
+
+/** Every field of a listed zone against the model. A field no record shows can't be checked; one only ours leaves out is evidence. */
+function judgeFields(
+  model: ZoneModel,
+  zone: ModelZone,
+  record: ZoneRecord,
+  records: readonly ZoneRecord[],
+  judgement: Judgement,
+): void {
+  for (const field of FIELDS) {
+    const value = record[field];
+    // A status the records leave out is judged by the filter instead (a shop may leave out defaults).
+    if (value === undefined && field === 'status') continue;
+    if (value === undefined && !records.some((other) => other !== record && other[field] !== undefined)) continue;
+    if (expects(zone, field, value)) continue;
+    const { rule, rank } = blame(model, zone, field, record);
+    judgement.findings.push({
+      rule,
+      rank,
+      what: `${nameOf(zone)} shows ${field} ${shown(value)} instead of ${expectedText(zone, field)}`,
+    });
+  }
+}
+
+/** The unfiltered list: every live zone of the sequence, with every field it is known to have. */
+export function judgeUnfiltered(model: ZoneModel, records: readonly ZoneRecord[]): Judgement {
+  const judgement: Judgement = { findings: [], checked: [] };
+  comeBack(model, records, 'the list', judgement);
+  for (const zone of model.live) {
+    const record = recordOf(zone, records, model);
+    if (!record) {
+      const { rule, rank } = blameAbsence(zone);
+      judgement.checked.push(rule);
+      judgement.findings.push({ rule, rank, what: `${nameOf(zone)} is not in the list` });
+      continue;
+    }
+    judgement.checked.push(...checkedBy(zone), ...(zone.seen ? ['LIST-01'] : []));
+    judgeFields(model, zone, record, records, judgement);
+  }
+  return judgement;
+}
+
+/**
+ * The list filtered by a status: exactly the live zones known to be in it, each with the fields it is
+ * known to have. A zone whose record shows a status the filter contradicts is the filter's fault
+ * (LIST-02); for a zone whose records show no status, the filter is the only evidence of its status,
+ * so its status rule is the one broken. Whether its records show one, only a list that showed it can
+ * tell: until then, its absence from a filter is not judged.
+ */
+export function judgeFiltered(model: ZoneModel, records: readonly ZoneRecord[], status: string): Judgement {
+  const where = `the list filtered by ${status}`;
+  const judgement: Judgement = { findings: [], checked: [] };
+  comeBack(model, records, where, judgement);
+  for (const zone of model.live) {
+    const record = recordOf(zone, records, model);
+    const known = zone.id !== undefined && zone.expected.status.length === 1;
+    const inStatus = known && jsonEqual(zone.expected.status[0], status);
+    const membershipRule = zone.showsStatus ? 'LIST-02' : fieldRule(zone, 'status');
+    if (record?.status !== undefined && !jsonEqual(record.status, status)) {
+      judgement.checked.push('LIST-02');
+      judgement.findings.push({
+        rule: 'LIST-02',
+        rank: RANK.plain,
+        what: `${nameOf(zone)} is in ${where} with status ${shown(record.status)}`,
+      });
+    } else if (record && known && !inStatus && record.status === undefined && zone.seen) {
+      judgement.checked.push(membershipRule);
+      judgement.findings.push({
+        rule: membershipRule,
+        rank: RANK.plain,
+        what: `${nameOf(zone)}, in status ${expectedText(zone, 'status')}, is in ${where}`,
+      });
+    } else if (!record && inStatus && zone.seen) {
+      judgement.checked.push(membershipRule);
+      judgement.findings.push({
+        rule: membershipRule,
+        rank: RANK.plain,
+        what: `${nameOf(zone)}, in status ${status}, is missing from ${where}`,
+      });
+    } else if (known && zone.seen) {
+      judgement.checked.push(membershipRule);
+    }
+    // A record it shows carries every field: its status agrees with the filter, the rest with the model.
+    if (record) {
+      judgement.checked.push(...checkedBy(zone));
+      judgeFields(model, zone, record, records, judgement);
+    }
+  }
+  return judgement;
+}
+
+export function judgeList(model: ZoneModel, records: readonly ZoneRecord[], filter?: string): Judgement {
+  return filter === undefined ? judgeUnfiltered(model, records) : judgeFiltered(model, records, filter);
+}
+
+/** The finding a failure is reported by: the most telling one. */
+export function firstFinding(judgement: Judgement): Finding | undefined {
+  return [...judgement.findings].sort((a, b) => a.rank - b.rank)[0];
+}
+
+/** What a read that agrees with the model teaches it: ids found by name, fields settled, zones verified. */
+export function learnFrom(model: ZoneModel, records: readonly ZoneRecord[]): void {
+  for (const zone of model.live) {
+    const record = recordOf(zone, records, model);
+    if (!record) continue;
+    zone.id ??= record.id;
+    for (const field of FIELDS) {
+      const value = record[field];
+      if (value !== undefined && expects(zone, field, value)) zone.expected[field] = [value];
+    }
+    zone.showsStatus = record.status !== undefined;
+    zone.seen = true;
+    zone.since = nothingSince();
+  }
+}

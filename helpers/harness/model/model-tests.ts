@@ -1,0 +1,38 @@
+// How the model-based run becomes tests, one per rule it checks: the verdict counts tests per rule,
+// so a rule the model broke fails by its own test, with the shortest sequence and the seed; a rule
+// no sequence reached is not verified, never passed; and one run serves them all. The first of the
+// tests to run starts it with its own client and zones (so its requests and clean-up are counted
+// once, there), and the others read its outcome.
+import { inject } from 'vitest';
+import { notVerified } from '../not-verified.ts';
+import type { ConformanceContext } from '../rule-test.ts';
+import { type ModelOutcome, runModel } from './run-model.ts';
+
+// Keyed by run and target: in the gallery one worker runs the suites of many targets.
+const runs = new Map<string, Promise<ModelOutcome>>();
+
+function outcomeFor({ api, zones, target, task }: ConformanceContext): Promise<ModelOutcome> {
+  const key = `${inject('runId')} ${target.baseUrl}`;
+  let run = runs.get(key);
+  if (run === undefined) {
+    run = runModel({ api, zones, config: target }, target.model, () => task.meta.requests ?? 0);
+    runs.set(key, run);
+  }
+  return run;
+}
+
+export async function checkModelRule(id: string, context: ConformanceContext): Promise<void> {
+  const outcome = await outcomeFor(context);
+  context.task.meta.sharedRequests = outcome.requests;
+  if (outcome.defect !== undefined) throw outcome.defect;
+  const failure = outcome.failures.get(id);
+  if (failure !== undefined) throw new Error(failure);
+  const ran = `${outcome.sequences} sequence(s), ${outcome.requests} requests, seed ${outcome.seed}`;
+  if (outcome.stopped !== undefined)
+    notVerified(context, `the model-based sequences stopped (${ran}): ${outcome.stopped.split('\n')[0]}`);
+  if (!outcome.checks.get(id))
+    notVerified(
+      context,
+      `no model-based sequence reached a check of ${id} (${ran}); a larger ZONES_MODEL_RUNS, ZONES_MODEL_STEPS or ZONES_MODEL_MAX_REQUESTS would`,
+    );
+}

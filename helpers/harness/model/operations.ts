@@ -1,0 +1,322 @@
+// The operations of a sequence. Creates and deletes are judged by their answers and by the list
+// reads that follow, whenever they come; an update is read back at once, in the filter of the
+// zone's status (after a status move, the filters it left and joined). Every PUT sends the whole zone, as the
+// example tests do, so merging and replacing shops are both served; what the specification leaves
+// open (codes, bodies, which status moves are allowed) is accepted as the example tests accept it.
+import { runBookingHook } from '../../target/booking-hooks.ts';
+import { type Answer, isRefusal, isSuccess, type ListAnswer } from '../../target/client.ts';
+import { formatAnswers } from '../../target/evidence.ts';
+import { jsonEqual } from '../../target/json.ts';
+import { readableZones } from '../../target/list-lookups.ts';
+import { requireReadable } from '../list-checks.ts';
+import { type Finding, firstFinding, judgeList, learnFrom } from './judge.ts';
+import { Disagreement, type ModelSession } from './session.ts';
+import { type Field, knownValue, labelFor, type ModelZone, nothingSince, type ZoneModel } from './zone-model.ts';
+
+/** A create that was refused: a zone listed under its unique name later was created after all. */
+interface RefusedCreate {
+  name: string;
+  asked: string;
+  coverage: unknown;
+}
+
+export interface Sequence {
+  model: ZoneModel;
+  refused: RefusedCreate[];
+  /** The zone updated last: what "several updates of the same zone in a row" pick. */
+  lastUpdated?: ModelZone;
+}
+
+export function newSequence(model: ZoneModel): Sequence {
+  return { model, refused: [] };
+}
+
+function fail(sequence: Sequence, rule: string, what: string, ...answers: Answer[]): never {
+  throw new Disagreement(rule, what, [...sequence.model.steps], formatAnswers(...answers));
+}
+
+function newZone(sequence: Sequence, name: string, coverage: unknown, asked: string | undefined): ModelZone {
+  return {
+    label: labelFor(sequence.model.created++),
+    createdAs: name,
+    expected: { name: [name], coverage: [coverage], status: ['draft'] },
+    askedStatus: asked,
+    updated: false,
+    booked: false,
+    seen: false,
+    showsStatus: true,
+    since: nothingSince(),
+  };
+}
+
+/** Zones listed under the name of a refused create exist after all: ours, and judged as new zones. */
+function adoptRefused(sequence: Sequence, session: ModelSession, list: ListAnswer): void {
+  for (const refused of [...sequence.refused]) {
+    const found = session.real.api.adoptFrom(list, refused.name);
+    for (const record of found) {
+      if (sequence.model.live.some((zone) => zone.id?.text === record.id.text)) continue;
+      sequence.model.live.push({ ...newZone(sequence, refused.name, refused.coverage, refused.asked), id: record.id });
+    }
+    if (found.length > 0) sequence.refused.splice(sequence.refused.indexOf(refused), 1);
+  }
+}
+
+/**
+ * Read lists (re-reading a lagging one for ZONES_CONSISTENCY_TIMEOUT_MS until it agrees) and judge
+ * them. The reads of one step are judged together, so that the most telling finding of any of them
+ * is the one reported. A list that can't be read is only the means of the check: the sequence stops,
+ * not verified.
+ */
+async function readAndJudge(
+  sequence: Sequence,
+  session: ModelSession,
+  filters: readonly (string | undefined)[],
+  stepAnswers: Answer[] = [],
+): Promise<void> {
+  const { api } = session.real;
+  const { model } = sequence;
+  const findings: Finding[] = [];
+  const pages: Answer[] = [];
+  for (const filter of filters) {
+    const agrees = (list: ListAnswer) => {
+      const records = readableZones(list);
+      return records !== undefined && judgeList(model, records, filter).findings.length === 0;
+    };
+    const list = await api.listZones({ status: filter, settle: agrees });
+    requireReadable(list, api.config);
+    adoptRefused(sequence, session, list);
+    const records = readableZones(list)!;
+    const judgement = judgeList(model, records, filter);
+    session.count(judgement.checked);
+    pages.push(...list.pages);
+    if (judgement.findings.length > 0) findings.push(...judgement.findings);
+    else learnFrom(model, records);
+  }
+  const finding = firstFinding({ findings, checked: [] });
+  if (finding) fail(sequence, finding.rule, finding.what, ...stepAnswers, ...pages);
+}
+
+export async function createZone(
+  sequence: Sequence,
+  session: ModelSession,
+  asked: string | undefined,
+  coverageChoice: number,
+): Promise<void> {
+  const { api, zones } = session.real;
+  const { model } = sequence;
+  const name = zones.uniqueName();
+  const coverage = zones.coverage(coverageChoice);
+  const zone = newZone(sequence, name, coverage, asked);
+  model.steps.push(asked === undefined ? `create ${zone.label}` : `create ${zone.label} asking for status ${asked}`);
+  const announcedBefore = session.announced.length;
+  const answer = await api.createZone({ name, coverage, ...(asked === undefined ? {} : { status: asked }) });
+  const rule = asked === undefined ? 'CREATE-01' : 'CREATE-03';
+  session.count([rule]);
+  // A body that asks for another status may be refused: then no zone in another status came of it.
+  if (asked !== undefined && isRefusal(answer)) {
+    model.steps[model.steps.length - 1] += ` (refused with ${answer.status})`;
+    sequence.refused.push({ name, asked, coverage });
+    return;
+  }
+  if (!isSuccess(answer)) fail(sequence, rule, `the create of ${zone.label} answered ${answer.status}`, answer);
+  const statusRule = asked === undefined ? 'CREATE-02' : 'CREATE-03';
+  const shownStatus = answer.read.ok ? answer.read.zone.status : undefined;
+  if (shownStatus !== undefined) {
+    session.count([statusRule]);
+    if (shownStatus !== 'draft')
+      fail(sequence, statusRule, `the create answer shows ${zone.label} in status ${String(shownStatus)}`, answer);
+  }
+  // An answer without a zone: the client found it by its unique name, and said so.
+  const found = session.announced.slice(announcedBefore);
+  zone.id = answer.read.ok ? answer.read.zone.id : found.length === 1 ? found[0] : undefined;
+  model.namesSent.set(name, zone);
+  // A store that hands out max(id) + 1 gives a deleted id to the next zone: that id is this zone's now.
+  model.deleted = model.deleted.filter((gone) => gone.id?.text !== zone.id?.text);
+  model.live.push(zone);
+}
+
+export interface Change {
+  name?: boolean;
+  /** Which of the other coverage samples. */
+  coverage?: number;
+  /** Which of the other statuses. */
+  status?: number;
+}
+
+type Values = Record<Field, unknown>;
+
+/**
+ * Name or coverage with the status kept: the whole zone first; refused, once more without the status,
+ * for a shop that refuses a "move" to the status a zone already has (which moves it allows is not shown).
+ */
+async function updateKeepingStatus(session: ModelSession, zone: ModelZone, values: Values) {
+  const { api } = session.real;
+  const whole = await api.updateZone(zone.id!, { name: values.name, coverage: values.coverage, status: values.status });
+  if (!isRefusal(whole)) return { answers: [whole], sentStatus: true };
+  const withoutStatus = await api.updateZone(zone.id!, { name: values.name, coverage: values.coverage });
+  return { answers: [whole, withoutStatus], sentStatus: false };
+}
+
+/** A PUT went out: the zone's fields are what it sent, and every other zone has seen an update not its own. */
+function sent(sequence: Sequence, zone: ModelZone, values: Values): void {
+  sequence.model.namesSent.set(String(values.name), zone);
+  for (const other of sequence.model.live) if (other !== zone) other.since.othersUpdated = true;
+  zone.since.updated = true;
+  zone.updated = true;
+}
+
+function settle(zone: ModelZone, values: Values, changed: readonly Field[], sentStatus: boolean): void {
+  zone.expected.name = [values.name];
+  zone.expected.coverage = [values.coverage];
+  if (sentStatus) zone.expected.status = [values.status];
+  for (const field of changed) zone.since.changed.add(field);
+}
+
+function changedValues(session: ModelSession, zone: ModelZone, change: Change) {
+  const { zones, config } = session.real;
+  const before: Values = {
+    name: knownValue(zone, 'name'),
+    coverage: knownValue(zone, 'coverage'),
+    status: knownValue(zone, 'status') ?? 'draft',
+  };
+  const values = { ...before };
+  const changed: Field[] = [];
+  if (change.name) {
+    values.name = zones.uniqueName();
+    changed.push('name');
+  }
+  if (change.coverage !== undefined) {
+    const samples = config.coverageSamples.map((_, n) => zones.coverage(n));
+    const others = samples.filter((sample) => !jsonEqual(sample, before.coverage));
+    values.coverage = others[change.coverage % others.length];
+    changed.push('coverage');
+  }
+  if (change.status !== undefined) {
+    const others = config.statuses.filter((status) => status !== before.status);
+    values.status = others[change.status % others.length];
+    changed.push('status');
+  }
+  return { before, values, changed };
+}
+
+/**
+ * The shortest list that shows the zone: the filter of its status, once known. A zone another
+ * update landed on shows there too, since it took that zone's status with the rest.
+ */
+function filterShowing(zone: ModelZone): string | undefined {
+  return zone.expected.status.length === 1 ? String(zone.expected.status[0]) : undefined;
+}
+
+export async function updateZone(
+  sequence: Sequence,
+  session: ModelSession,
+  zone: ModelZone,
+  change: Change,
+): Promise<void> {
+  const { before, values, changed } = changedValues(session, zone, change);
+  const { model } = sequence;
+  const parts = changed.map((field) => (field === 'status' ? `status to ${String(values.status)}` : field));
+  model.steps.push(`update ${zone.label}: ${parts.join(', ')}`);
+  sequence.lastUpdated = zone;
+  if (!changed.includes('status')) {
+    const kept = await updateKeepingStatus(session, zone, values);
+    sent(sequence, zone, values);
+    const last = kept.answers.at(-1)!;
+    const rule = changed.includes('name') ? 'UPDATE-01' : 'UPDATE-02';
+    session.count([rule]);
+    if (!isSuccess(last)) fail(sequence, rule, `the update of ${zone.label} answered ${last.status}`, ...kept.answers);
+    settle(zone, values, changed, kept.sentStatus);
+    await readAndJudge(sequence, session, [filterShowing(zone)], kept.answers);
+    return;
+  }
+  const move = await session.real.api.updateZone(zone.id!, {
+    name: values.name,
+    coverage: values.coverage,
+    status: values.status,
+  });
+  sent(sequence, zone, values);
+  session.count(['UPDATE-03']);
+  if (isSuccess(move)) {
+    settle(zone, values, changed, true);
+    // The filter the zone left and the one it joined: what UPDATE-03 and LIST-02 say must follow a move.
+    await readAndJudge(sequence, session, [String(before.status), String(values.status)], [move]);
+    return;
+  }
+  if (!isRefusal(move))
+    fail(
+      sequence,
+      'UPDATE-03',
+      `the update of ${zone.label} to status ${String(values.status)} answered ${move.status}`,
+      move,
+    );
+  // Which moves are allowed is not shown: a refused one is no failure, and what it changed the next read says.
+  model.steps[model.steps.length - 1] += ` (the move was refused with ${move.status})`;
+  zone.expected.status = [before.status, values.status];
+  const answers = [move];
+  const rest = changed.filter((field) => field !== 'status');
+  if (rest.length > 0) {
+    const kept = await updateKeepingStatus(session, zone, { ...values, status: before.status });
+    answers.push(...kept.answers);
+    const last = kept.answers.at(-1)!;
+    const rule = rest.includes('name') ? 'UPDATE-01' : 'UPDATE-02';
+    session.count([rule]);
+    if (!isSuccess(last)) fail(sequence, rule, `the update of ${zone.label} answered ${last.status}`, ...answers);
+    settle(zone, { ...values, status: before.status }, rest, kept.sentStatus);
+  }
+  await readAndJudge(sequence, session, [undefined], answers);
+}
+
+/** Book the zone first when asked to (through ZONES_BOOKING_HOOK), then delete it. */
+export async function deleteZone(
+  sequence: Sequence,
+  session: ModelSession,
+  zone: ModelZone,
+  book: boolean,
+): Promise<void> {
+  const { api, zones, config } = session.real;
+  const { model } = sequence;
+  if (book && !zone.booked) {
+    model.steps.push(`book ${zone.label}`);
+    // Marked before the hook runs, so that clean-up unbooks it first whatever the hook did.
+    zones.markBooked(zone.id!);
+    zone.booked = true;
+    await runBookingHook(config, config.bookingHook!, zone.id!, 'ZONES_BOOKING_HOOK');
+  }
+  model.steps.push(`delete ${zone.label}${zone.booked ? ' (booked)' : ''}`);
+  const answer = await api.deleteZone(zone.id!);
+  if (zone.booked) {
+    session.count(['DELETE-02']);
+    if (!isRefusal(answer))
+      fail(
+        sequence,
+        'DELETE-02',
+        `the delete of ${zone.label}, which has booking history, answered ${answer.status}`,
+        answer,
+      );
+    zone.since.refusedDelete = true;
+    return;
+  }
+  session.count(['DELETE-01']);
+  if (!isSuccess(answer)) fail(sequence, 'DELETE-01', `the delete of ${zone.label} answered ${answer.status}`, answer);
+  model.live.splice(model.live.indexOf(zone), 1);
+  model.deleted.push(zone);
+}
+
+export async function listZones(sequence: Sequence, session: ModelSession, filter: string | undefined): Promise<void> {
+  sequence.model.steps.push(filter === undefined ? 'list' : `list filtered by ${filter}`);
+  await readAndJudge(sequence, session, [filter]);
+}
+
+/** What a sequence leaves is deleted before the next begins, so each starts from nothing of its own. */
+export async function cleanUpSequence(sequence: Sequence, session: ModelSession): Promise<void> {
+  const { api, config } = session.real;
+  for (const zone of sequence.model.live) {
+    if (zone.id === undefined) continue;
+    try {
+      if (zone.booked) await runBookingHook(config, config.bookingCleanupHook!, zone.id, 'ZONES_BOOKING_CLEANUP_HOOK');
+      await api.deleteZone(zone.id);
+    } catch {
+      // The zones fixture tries again when the test ends, and reports what stays.
+    }
+  }
+}

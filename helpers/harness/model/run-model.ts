@@ -1,0 +1,154 @@
+// The model-based run: fast-check draws sequences of operations, each runs against the shop from
+// no zone of its own, and the first one the shop answers against the model is shrunk to the
+// shortest sequence that still breaks the same rule. The seed replays it all.
+import { randomInt } from 'node:crypto';
+import fc from 'fast-check';
+import type { ModelBudget, TargetConfig } from '../../config.ts';
+import { TransportError } from '../../target/client.ts';
+import { PreconditionError } from '../../target/precondition.ts';
+import { commandArbitrary, type SequenceState } from './commands.ts';
+import { cleanUpSequence, listZones, newSequence } from './operations.ts';
+import { Disagreement, ModelSession, type RealWorld } from './session.ts';
+import { topUpFor } from './top-up.ts';
+import { emptyModel } from './zone-model.ts';
+
+export interface ModelOutcome {
+  seed: number;
+  sequences: number;
+  /** Requests the sequences sent, their clean-up included. */
+  requests: number;
+  checks: ReadonlyMap<string, number>;
+  /** A failure message for each rule a sequence broke. */
+  failures: ReadonlyMap<string, string>;
+  /** Why the sequences stopped before their end; their rules are then not verified. */
+  stopped?: string;
+  /** An error of the suite itself (the ownership guard, say): neither a pass nor a failure. */
+  defect?: unknown;
+}
+
+async function runSequence(session: ModelSession, commands: Iterable<fc.AsyncCommand<SequenceState, ModelSession>>) {
+  const sequence = newSequence(emptyModel());
+  session.sequences += 1;
+  try {
+    await fc.asyncModelRun(() => ({ model: { sequence, session }, real: session }), commands);
+    // Whatever a sequence's last writes did is looked at once more before its zones go.
+    if (sequence.model.steps.length > 0) await listZones(sequence, session, undefined);
+  } finally {
+    await cleanUpSequence(sequence, session);
+  }
+}
+
+/** The fast-check property: true when the sequence agreed with the model or could not say either way. */
+function sequenceProperty(session: ModelSession) {
+  const config = session.real.config;
+  const commands = fc.commands([commandArbitrary(config)], { maxCommands: config.model.steps, size: 'max' });
+  return fc.asyncProperty(commands, async (drawn) => {
+    if (session.stopped !== undefined || session.defect !== undefined) return;
+    try {
+      await runSequence(session, drawn);
+    } catch (error) {
+      if (error instanceof Disagreement) {
+        session.record(error);
+        // Shrinking follows the first rule broken; another rule a shorter sequence breaks is kept aside.
+        if (error.rule === session.primary) throw error;
+        return;
+      }
+      if (error instanceof PreconditionError || error instanceof TransportError) {
+        // Before any failure this stops the run; while shrinking, the shorter sequence just proves nothing.
+        if (!session.shrinking) session.stopped = error.message;
+        return;
+      }
+      session.defect = error;
+    }
+  });
+}
+
+function stepsText(steps: readonly string[]): string {
+  return steps.map((step, n) => `  ${n + 1}. ${step}`).join('\n');
+}
+
+/** The failure as a report shows it: the rule's evidence on the first line, the sequence and the seed below. */
+export function failureMessage(disagreement: Disagreement, seed: number, found?: Disagreement): string {
+  const steps = disagreement.steps;
+  const shrunk =
+    found !== undefined && found.steps.length > steps.length ? ` (shrunk from ${found.steps.length} operations)` : '';
+  return [
+    `${disagreement.what}, after ${steps.length} operation(s): ${steps.join('; ')} (ZONES_MODEL_SEED=${seed} replays it)`,
+    '',
+    `the shortest sequence found${shrunk}:`,
+    stepsText(steps),
+    '',
+    `replay: ZONES_MODEL_SEED=${seed} npm run conformance, or npm run conformance -- --seed ${seed}`,
+    '',
+    disagreement.evidence,
+  ].join('\n');
+}
+
+/** Every rule the model checks; DELETE-02 only when the sequences can book a zone and unbook it again. */
+export function modelRules(config: TargetConfig): string[] {
+  if (config.model.runs === 0) return [];
+  const bookable = config.bookingHook !== undefined && config.bookingCleanupHook !== undefined;
+  return [
+    'CREATE-01',
+    'CREATE-02',
+    'CREATE-03',
+    'LIST-01',
+    'LIST-02',
+    'UPDATE-01',
+    'UPDATE-02',
+    'UPDATE-03',
+    'UPDATE-04',
+    'DELETE-01',
+    ...(bookable ? ['DELETE-02'] : []),
+  ];
+}
+
+/** The shortest sequence for each rule no random sequence checked; a failure there needs no shrinking. */
+async function topUp(session: ModelSession, seed: number): Promise<Map<string, string>> {
+  const failures = new Map<string, string>();
+  const config = session.real.config;
+  for (const rule of modelRules(config)) {
+    const commands = topUpFor(rule, config);
+    if (session.checks.get(rule) || commands === undefined || session.stopped || session.defect) continue;
+    session.allow(TOP_UP_REQUESTS);
+    try {
+      await runSequence(session, commands);
+    } catch (error) {
+      if (error instanceof Disagreement) failures.set(error.rule, failureMessage(error, seed));
+      else if (error instanceof PreconditionError || error instanceof TransportError) session.stopped = error.message;
+      else session.defect = error;
+    }
+  }
+  return failures;
+}
+
+/** Room for one top-up sequence: a few operations, each with a read, on a list of a few pages. */
+const TOP_UP_REQUESTS = 30;
+
+export async function runModel(
+  real: RealWorld,
+  budget: ModelBudget,
+  requestsSoFar: () => number,
+): Promise<ModelOutcome> {
+  const startedAt = requestsSoFar();
+  const session = new ModelSession(real, budget, () => requestsSoFar() - startedAt);
+  const seed = budget.seed ?? randomInt(-(2 ** 31), 2 ** 31);
+  const details = await fc.check(sequenceProperty(session), { numRuns: budget.runs, seed });
+  const failures = new Map<string, string>();
+  for (const [rule, first] of session.firstFailures) failures.set(rule, failureMessage(first, seed));
+  if (details.failed && details.errorInstance instanceof Disagreement) {
+    const shrunk = details.errorInstance;
+    failures.set(shrunk.rule, failureMessage(shrunk, seed, session.firstFailures.get(shrunk.rule)));
+  }
+  // After a failure too: the search ended there, and the other rules deserve a check of their own.
+  for (const [rule, message] of await topUp(session, seed)) if (!failures.has(rule)) failures.set(rule, message);
+  return {
+    seed,
+    sequences: session.sequences,
+    requests: session.requests,
+    checks: session.checks,
+    failures,
+    stopped: session.stopped,
+    defect: session.defect,
+  };
+}

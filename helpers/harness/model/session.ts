@@ -1,0 +1,83 @@
+// One model-based run of a test: what every sequence shares. The request budget, the checks made
+// per rule (a rule no sequence reached is not verified, never passed), the failures found, and why
+// the sequences had to stop, if they did.
+import type { ModelBudget, TargetConfig } from '../../config.ts';
+import type { ZonesClient } from '../../target/client.ts';
+import type { ZoneId } from '../../target/records.ts';
+import type { OwnZones } from '../own-zones.ts';
+
+/** What the sequences act on: the shop through the test's client, and the test's own zones. */
+export interface RealWorld {
+  api: ZonesClient;
+  zones: OwnZones;
+  config: TargetConfig;
+}
+
+/** The target answered something the model rules out: a failure of `rule`, with the sequence that led there. */
+export class Disagreement extends Error {
+  constructor(
+    readonly rule: string,
+    readonly what: string,
+    readonly steps: readonly string[],
+    readonly evidence: string,
+  ) {
+    super(what);
+    this.name = 'Disagreement';
+  }
+}
+
+export class ModelSession {
+  readonly checks = new Map<string, number>();
+  /** The first disagreement seen for each rule. */
+  readonly firstFailures = new Map<string, Disagreement>();
+  /** The rule of the first disagreement: shrinking looks for shorter sequences that break this one. */
+  primary?: string;
+  /** Why the sequences could not go on: their rules are then not verified. */
+  stopped?: string;
+  /** Not the target's doing: an error of the suite, reported as such. */
+  defect?: unknown;
+  sequences = 0;
+  /** Ids the client announced as made by a create, in order: a create answer without a zone names its zone here. */
+  readonly announced: ZoneId[] = [];
+  private spendUntil: number;
+
+  constructor(
+    readonly real: RealWorld,
+    readonly budget: ModelBudget,
+    private readonly requestsSoFar: () => number,
+  ) {
+    this.spendUntil = budget.maxRequests;
+    real.api.whenCreated((id) => this.announced.push(id));
+  }
+
+  get requests(): number {
+    return this.requestsSoFar();
+  }
+
+  /** Whether one more operation may start: the budget is checked before each, never in the middle of one. */
+  mayStart(): boolean {
+    return this.stopped === undefined && this.defect === undefined && this.requests < this.spendUntil;
+  }
+
+  count(rules: readonly string[]): void {
+    for (const rule of rules) this.checks.set(rule, (this.checks.get(rule) ?? 0) + 1);
+  }
+
+  /** Keeps the first disagreement of each rule; the first of all opens the shrinking budget. */
+  record(disagreement: Disagreement): void {
+    if (this.primary === undefined) {
+      this.primary = disagreement.rule;
+      this.spendUntil = this.requests + this.budget.shrinkRequests;
+    }
+    if (!this.firstFailures.has(disagreement.rule)) this.firstFailures.set(disagreement.rule, disagreement);
+  }
+
+  get shrinking(): boolean {
+    return this.primary !== undefined;
+  }
+
+  /** A few more requests for the sequences that check what no random sequence reached. */
+  allow(requests: number): void {
+    this.spendUntil = this.requests + requests;
+  }
+}

@@ -1,0 +1,85 @@
+// What the model-based suite knows of the zones its sequence made, and nothing more: the
+// specification documents a draft status on create, updates that change what they are sent (and
+// only on the zone they address), permanent deletes, refused deletes of booked zones, and a filter
+// that returns exactly the zones of a status. Everything it leaves open (codes, bodies, which status
+// moves are allowed) the model accepts as the settings and the example tests do.
+import { jsonEqual } from '../../target/json.ts';
+import type { ZoneId } from '../../target/records.ts';
+
+export type Field = 'name' | 'coverage' | 'status';
+export const FIELDS: readonly Field[] = ['name', 'coverage', 'status'];
+
+export interface ModelZone {
+  /** A, B, C... in the order the sequence created them: how a failure names them. */
+  label: string;
+  /** Unknown only between a create whose answer showed no zone and the list read that finds it. */
+  id?: ZoneId;
+  /** The unique name it was created with, by which a list finds it when the create answer shows no zone. */
+  createdAs: string;
+  /**
+   * The values each field may show: one once known, two after a refused write, whose effect the
+   * specification does not show (the next list read that shows the field settles which).
+   */
+  expected: Record<Field, unknown[]>;
+  /** The status the create body asked for, if any (CREATE-03 rather than CREATE-02). */
+  askedStatus?: string;
+  /** An update of it has succeeded: from then on every field it shows is the update's doing. */
+  updated: boolean;
+  booked: boolean;
+  /** Whether a list has shown it since it was created. */
+  seen: boolean;
+  /** Whether its records show a status (a shop may leave out a default status). */
+  showsStatus: boolean;
+  /** What happened since a list last showed it as the model expects: who is to blame if it now differs. */
+  since: Since;
+}
+
+export interface Since {
+  /** Fields its own updates changed. */
+  changed: Set<Field>;
+  /** It was updated (every PUT sends every field). */
+  updated: boolean;
+  /** Another zone of the sequence was updated. */
+  othersUpdated: boolean;
+  /** A delete of it was refused for its booking history. */
+  refusedDelete: boolean;
+}
+
+export function nothingSince(): Since {
+  return { changed: new Set(), updated: false, othersUpdated: false, refusedDelete: false };
+}
+
+export interface ZoneModel {
+  /** The zones of this sequence that exist, in creation order. */
+  live: ModelZone[];
+  /** The zones this sequence deleted: none may come back. */
+  deleted: ModelZone[];
+  /** Each name the sequence sent, and the zone it was sent to: a name found on another zone landed there. */
+  namesSent: Map<string, ModelZone>;
+  created: number;
+  /** What the sequence did, one line per operation, for the failure message. */
+  steps: string[];
+}
+
+export function emptyModel(): ZoneModel {
+  return { live: [], deleted: [], namesSent: new Map(), created: 0, steps: [] };
+}
+
+/** A, B, ... Z, then Z26, Z27...: short names a reader can follow through a sequence. */
+export function labelFor(n: number): string {
+  return n < 26 ? String.fromCharCode(65 + n) : `Z${n}`;
+}
+
+export function expects(zone: ModelZone, field: Field, value: unknown): boolean {
+  return zone.expected[field].some((candidate) => jsonEqual(candidate, value));
+}
+
+/** The one value a field is known to have; for an unsettled field, the value it had before. */
+export function knownValue(zone: ModelZone, field: Field): unknown {
+  return zone.expected[field][0];
+}
+
+/** Every name the sequence gave this zone: how a record under its id is recognised as the zone come back. */
+export function namesOf(zone: ModelZone): unknown[] {
+  return [zone.createdAs, ...zone.expected.name];
+}
