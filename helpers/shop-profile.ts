@@ -68,6 +68,9 @@ export const PROFILE_FIELDS: Readonly<Record<string, ProfileField>> = {
 };
 
 /** The settings a profile must not hold, and why: each is a secret, a command, or the run's own choice. */
+/** Why the model-based suite's budget stays out of a profile. */
+const MODEL_BUDGET = "how long the model-based suite searches is one run's budget, not the shop's style";
+
 export const NOT_IN_A_PROFILE: Readonly<Record<string, string>> = {
   ZONES_ACCESS_TOKEN:
     'the token is a secret, and a profile is a file meant to be committed and shared: give it in ZONES_ACCESS_TOKEN (a CI secret)',
@@ -84,6 +87,12 @@ export const NOT_IN_A_PROFILE: Readonly<Record<string, string>> = {
   ZONES_REPORTS_DIR:
     "where a run writes is the caller's choice, and a run that cannot start writes there before any profile is read: set ZONES_REPORTS_DIR as a variable",
   ZONES_PROFILE: 'a profile cannot name another profile',
+  ZONES_MODEL_RUNS: `${MODEL_BUDGET}: set ZONES_MODEL_RUNS as a variable`,
+  ZONES_MODEL_STEPS: `${MODEL_BUDGET}: set ZONES_MODEL_STEPS as a variable`,
+  ZONES_MODEL_MAX_REQUESTS: `${MODEL_BUDGET}: set ZONES_MODEL_MAX_REQUESTS as a variable`,
+  ZONES_MODEL_SHRINK_REQUESTS: `${MODEL_BUDGET}: set ZONES_MODEL_SHRINK_REQUESTS as a variable`,
+  ZONES_MODEL_SEED:
+    "a seed replays one night's sequences, which is a choice for one run: set ZONES_MODEL_SEED as a variable, or --seed",
 };
 
 /** Keys a profile may carry besides settings: its JSON schema, for editors, and a note for people. */
