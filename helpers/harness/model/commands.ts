@@ -89,7 +89,7 @@ export class DeleteCommand implements ZoneCommand {
 export class ListCommand implements ZoneCommand {
   constructor(readonly filter: string | undefined) {}
   check(state: Readonly<SequenceState>): boolean {
-    return state.session.mayStart();
+    return state.session.mayStart() && (this.filter === undefined || state.session.filtersLost === undefined);
   }
   run(state: SequenceState): Promise<void> {
     return listZones(state.sequence, state.session, this.filter);
