@@ -61,13 +61,16 @@ export class ModelSession {
     return this.requestsSoFar();
   }
 
-  /** Whether one more operation may start: the budget is checked before each, never in the middle of one. */
-  mayStart(): boolean {
+  /**
+   * Whether one more operation may start, with `reserved` requests kept back for what must follow it:
+   * the budget is checked before each operation, never in the middle of one.
+   */
+  mayStart(reserved = 0): boolean {
     return (
       this.stopped === undefined &&
       this.defect === undefined &&
       this.real.signal?.aborted !== true &&
-      this.requests < this.spendUntil
+      this.requests + reserved < this.spendUntil
     );
   }
 
