@@ -47,7 +47,7 @@ async function runSequence(session: ModelSession, commands: Iterable<fc.AsyncCom
 /** The fast-check property: true when the sequence agreed with the model or could not say either way. */
 function sequenceProperty(session: ModelSession) {
   const config = session.real.config;
-  const commands = fc.commands([commandArbitrary(config)], { maxCommands: config.model.steps, size: 'max' });
+  const commands = fc.commands([commandArbitrary(config)], { maxCommands: session.budget.steps, size: 'max' });
   return fc.asyncProperty(commands, async (drawn) => {
     if (session.stopped !== undefined || session.defect !== undefined) return;
     try {
