@@ -5,6 +5,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { readTargetConfig } from '../helpers/config.ts';
+import { modelRules } from '../helpers/harness/model/run-model.ts';
 import { rules, SPEC_VERSION } from '../helpers/rules.ts';
 import { SUITE_FILES } from '../helpers/runner/run-suites.ts';
 import { faults } from '../reference/faults.ts';
@@ -120,6 +122,20 @@ describe('checked against the catalogue', () => {
   test('every MUST rule has at least one mutant in reference/faults.ts that breaks it', () => {
     const aimed = new Set(faults.flatMap((fault) => fault.breaks));
     expect(mustIds.filter((id) => !aimed.has(id)).map((id) => `${id} has no mutant`)).toEqual([]);
+  });
+
+  test('every sequence mutant declares only rules the model-based suite checks, the only suite that may catch it', () => {
+    const checked = modelRules(readTargetConfig({}));
+    const strays = faults
+      .filter((fault) => fault.sequence)
+      .flatMap((fault) =>
+        fault.breaks.filter((id) => !checked.includes(id)).map((id) => `${fault.name} declares ${id}`),
+      );
+    expect(strays).toEqual([]);
+    expect(
+      faults.filter((fault) => fault.sequence).length,
+      'no sequence mutant: nothing shows the model-based suite is needed',
+    ).toBeGreaterThan(0);
   });
 
   test('every mutant declares only MUST rules of the catalogue', () => {

@@ -26,6 +26,14 @@ describe('classify', () => {
   test('a failed test that sent no request is a suite defect, not a failure of the target', () => {
     expect(classify({ state: 'failed', requests: 0, errorMessage: 'boom' }).state).toBe('suite-error');
   });
+  test('a test whose evidence is a run it shares with other tests, counted under another, is judged on it', () => {
+    expect(classify({ state: 'passed', requests: 0, sharedRequests: 120 })).toEqual({ state: 'passed' });
+    expect(classify({ state: 'failed', requests: 0, sharedRequests: 120, errorMessage: 'zone B shows' }).state).toBe(
+      'failed',
+    );
+    expect(classify({ state: 'passed', requests: 0, sharedRequests: 0 }).state).toBe('suite-error');
+  });
+
   test('a skipped test is not verified, with its reason', () => {
     expect(classify({ state: 'skipped', requests: 2, notVerified: 'no booking fixture' })).toEqual({
       state: 'not-verified',

@@ -32,6 +32,7 @@ interface OwnedZone {
 
 export class OwnZones {
   private readonly owned: OwnedZone[] = [];
+  private readonly unfinished: Promise<unknown>[] = [];
 
   constructor(
     private readonly api: ZonesClient,
@@ -176,7 +177,16 @@ export class OwnZones {
     return zone;
   }
 
+  /**
+   * Work of the test that must end before its zones are cleaned up: a cancelled run gives up on a test
+   * at once, while what it started (the model-based sequences) may still be making zones.
+   */
+  awaitBeforeCleanUp(work: Promise<unknown>): void {
+    this.unfinished.push(work);
+  }
+
   async cleanUp(): Promise<CleanupRecord> {
+    await Promise.allSettled(this.unfinished);
     const record: CleanupRecord = { created: this.owned.length, deleted: 0, leftBehind: [] };
     const ledger = this.api.ledger;
     for (const zone of this.owned) {

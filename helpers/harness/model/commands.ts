@@ -33,6 +33,15 @@ function pickZone(state: Readonly<SequenceState>, pick: ZonePick, unbookedOnly =
 }
 
 /**
+ * Whether the budget allows one more operation, keeping back what the sequence will spend anyway
+ * when it ends (the closing read, and a delete for each of its zones), so that a run's requests stay
+ * within ZONES_MODEL_MAX_REQUESTS but for the operation under way.
+ */
+function mayStart({ sequence, session }: Readonly<SequenceState>): boolean {
+  return session.mayStart(1 + sequence.model.live.length);
+}
+
+/**
  * A sequence keeps at most this many zones it could still delete: more would lengthen every list
  * read without making new kinds of sequences. Booked zones come on top, as they cannot be deleted.
  */
@@ -44,7 +53,7 @@ export class CreateCommand implements ZoneCommand {
     readonly coverage: number,
   ) {}
   check(state: Readonly<SequenceState>): boolean {
-    return state.session.mayStart() && candidates(state, true).length < MOST_ZONES;
+    return mayStart(state) && candidates(state, true).length < MOST_ZONES;
   }
   run(state: SequenceState): Promise<void> {
     return createZone(state.sequence, state.session, this.asked, this.coverage);
@@ -60,7 +69,7 @@ export class UpdateCommand implements ZoneCommand {
     readonly change: Change,
   ) {}
   check(state: Readonly<SequenceState>): boolean {
-    return state.session.mayStart() && pickZone(state, this.pick) !== undefined;
+    return mayStart(state) && pickZone(state, this.pick) !== undefined;
   }
   run(state: SequenceState): Promise<void> {
     return updateZone(state.sequence, state.session, pickZone(state, this.pick)!, this.change);
@@ -76,7 +85,7 @@ export class DeleteCommand implements ZoneCommand {
     readonly book: boolean,
   ) {}
   check(state: Readonly<SequenceState>): boolean {
-    return state.session.mayStart() && pickZone(state, this.pick, !this.book) !== undefined;
+    return mayStart(state) && pickZone(state, this.pick, !this.book) !== undefined;
   }
   run(state: SequenceState): Promise<void> {
     return deleteZone(state.sequence, state.session, pickZone(state, this.pick, !this.book)!, this.book);
@@ -89,7 +98,7 @@ export class DeleteCommand implements ZoneCommand {
 export class ListCommand implements ZoneCommand {
   constructor(readonly filter: string | undefined) {}
   check(state: Readonly<SequenceState>): boolean {
-    return state.session.mayStart();
+    return mayStart(state) && (this.filter === undefined || state.session.filtersLost === undefined);
   }
   run(state: SequenceState): Promise<void> {
     return listZones(state.sequence, state.session, this.filter);

@@ -20,8 +20,13 @@ export interface ModelOutcome {
   checks: ReadonlyMap<string, number>;
   /** A failure message for each rule a sequence broke. */
   failures: ReadonlyMap<string, string>;
-  /** Why the sequences stopped before their end; their rules are then not verified. */
-  stopped?: string;
+  /**
+   * Why the sequences stopped before their end: the error each test of theirs then ends with, so that
+   * it is not verified for the same reason, in the same words, as an example test would be.
+   */
+  stopped?: Error;
+  /** Why the filtered lists could not be read: LIST-02 is then not verified, the other rules are checked without them. */
+  filtersLost?: Error;
   /** An error of the suite itself (the ownership guard, say): neither a pass nor a failure. */
   defect?: unknown;
 }
@@ -32,7 +37,8 @@ async function runSequence(session: ModelSession, commands: Iterable<fc.AsyncCom
   try {
     await fc.asyncModelRun(() => ({ model: { sequence, session }, real: session }), commands);
     // Whatever a sequence's last writes did is looked at once more before its zones go.
-    if (sequence.model.steps.length > 0) await listZones(sequence, session, undefined);
+    if (sequence.model.steps.length > 0 && session.real.signal?.aborted !== true)
+      await listZones(sequence, session, undefined);
   } finally {
     await cleanUpSequence(sequence, session);
   }
@@ -41,7 +47,7 @@ async function runSequence(session: ModelSession, commands: Iterable<fc.AsyncCom
 /** The fast-check property: true when the sequence agreed with the model or could not say either way. */
 function sequenceProperty(session: ModelSession) {
   const config = session.real.config;
-  const commands = fc.commands([commandArbitrary(config)], { maxCommands: config.model.steps, size: 'max' });
+  const commands = fc.commands([commandArbitrary(config)], { maxCommands: session.budget.steps, size: 'max' });
   return fc.asyncProperty(commands, async (drawn) => {
     if (session.stopped !== undefined || session.defect !== undefined) return;
     try {
@@ -55,7 +61,7 @@ function sequenceProperty(session: ModelSession) {
       }
       if (error instanceof PreconditionError || error instanceof TransportError) {
         // Before any failure this stops the run; while shrinking, the shorter sequence just proves nothing.
-        if (!session.shrinking) session.stopped = error.message;
+        if (!session.shrinking) session.stopped = error;
         return;
       }
       session.defect = error;
@@ -115,7 +121,7 @@ async function topUp(session: ModelSession, seed: number): Promise<Map<string, s
       await runSequence(session, commands);
     } catch (error) {
       if (error instanceof Disagreement) failures.set(error.rule, failureMessage(error, seed));
-      else if (error instanceof PreconditionError || error instanceof TransportError) session.stopped = error.message;
+      else if (error instanceof PreconditionError || error instanceof TransportError) session.stopped = error;
       else session.defect = error;
     }
   }
@@ -149,6 +155,7 @@ export async function runModel(
     checks: session.checks,
     failures,
     stopped: session.stopped,
+    filtersLost: session.filtersLost,
     defect: session.defect,
   };
 }

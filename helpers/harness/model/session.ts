@@ -11,6 +11,8 @@ export interface RealWorld {
   api: ZonesClient;
   zones: OwnZones;
   config: TargetConfig;
+  /** Aborted when the run is stopped (SIGINT, SIGTERM) or the test runs out of time: no operation starts after. */
+  signal?: AbortSignal;
 }
 
 /** The target answered something the model rules out: a failure of `rule`, with the sequence that led there. */
@@ -32,10 +34,15 @@ export class ModelSession {
   readonly firstFailures = new Map<string, Disagreement>();
   /** The rule of the first disagreement: shrinking looks for shorter sequences that break this one. */
   primary?: string;
-  /** Why the sequences could not go on: their rules are then not verified. */
-  stopped?: string;
+  /** Why the sequences could not go on (no readable answer, a precondition): their rules are then not verified. */
+  stopped?: Error;
   /** Not the target's doing: an error of the suite, reported as such. */
   defect?: unknown;
+  /**
+   * Why the filtered lists could not be read (refused, unreadable, past a limit): the sequences go on
+   * without them, reading the whole list instead, and LIST-02 is not verified for this reason.
+   */
+  filtersLost?: Error;
   sequences = 0;
   /** Ids the client announced as made by a create, in order: a create answer without a zone names its zone here. */
   readonly announced: ZoneId[] = [];
@@ -54,9 +61,17 @@ export class ModelSession {
     return this.requestsSoFar();
   }
 
-  /** Whether one more operation may start: the budget is checked before each, never in the middle of one. */
-  mayStart(): boolean {
-    return this.stopped === undefined && this.defect === undefined && this.requests < this.spendUntil;
+  /**
+   * Whether one more operation may start, with `reserved` requests kept back for what must follow it:
+   * the budget is checked before each operation, never in the middle of one.
+   */
+  mayStart(reserved = 0): boolean {
+    return (
+      this.stopped === undefined &&
+      this.defect === undefined &&
+      this.real.signal?.aborted !== true &&
+      this.requests + reserved < this.spendUntil
+    );
   }
 
   count(rules: readonly string[]): void {
