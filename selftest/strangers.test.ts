@@ -277,7 +277,7 @@ test('a reader of the output that goes away (| head, a Ctrl-C that took | tee do
   expect(ended.code).toBe(0);
   expect(reportIn(dir)).toMatchObject({ verdict: 'conformant', cleanup: { leftBehind: [] } });
   await expectNothingOfOursLeft(reference);
-});
+}, 120_000);
 
 /**
  * A front for the reference whose list breaks for one read after each call without a credential:
