@@ -84,7 +84,7 @@ describe.skipIf(noChromium)(inChromium, { timeout: 90_000 }, () => {
     await page.route(/^(?!file:)/, (route) => route.abort());
     await page.goto(`${reportUrl()}${hash}`);
   }
-  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the page as a reader sees it (textContent runs labels and values together).
+  // innerText: the page as a reader sees it (textContent runs labels and values together).
   const text = () => page.locator('body').innerText();
   async function openFailedTest(): Promise<void> {
     await openReport();

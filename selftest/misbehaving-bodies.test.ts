@@ -14,7 +14,7 @@ import { bookingHooksForReference, settingsForStyle } from '../bin/reference-set
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
 import { startReference } from '../reference/server.ts';
 import { type ChildRun, runEntry } from './run-node.ts';
-import { upstreamFailed } from './support/fronts.ts';
+import { listening, upstreamFailed } from './support/fronts.ts';
 
 const TOKEN = 'shpat_bodies_0123456789abcdef';
 const closers: (() => Promise<void>)[] = [];
@@ -228,15 +228,9 @@ async function frontWith(
     onward.on('error', () => upstreamFailed(res));
     req.pipe(onward);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  const front = await listening(server, 'http');
+  closers.push(front.close);
+  return { url: front.url };
 }
 
 /**

@@ -12,6 +12,7 @@ import type { ConformanceReport } from '../helpers/report/conformance-report.ts'
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
 import { type Front, samePathOn, startRedirectFront, startRedirectingFront, startTlsFront } from './support/fronts.ts';
+import { suiteZonesOn } from './support/run-progress.ts';
 import { makeTestCa, type TestCa } from './support/test-certificates.ts';
 
 const reportsDir = () => mkdtempSync(join(tmpdir(), 'zc-redirect-'));
@@ -53,15 +54,6 @@ function settingsAt(url: string, dir: string): Record<string, string> {
   };
 }
 
-async function ourZonesLeft(): Promise<string[]> {
-  const answer = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, {
-    headers: { [reference.style.authHeader]: reference.token },
-  });
-  return ((await answer.json()) as { zones: { name: string }[] }).zones
-    .map((zone) => zone.name)
-    .filter((name) => name.startsWith('zc-'));
-}
-
 describe('a base URL that redirects stops the run in the preflight, before any zone is made', () => {
   test.for([301, 308])(
     'http:// answered %i to https://: exit 3 naming ZONES_BASE_URL and the https:// address',
@@ -77,7 +69,7 @@ describe('a base URL that redirects stops the run in the preflight, before any z
       // Asked once, and nothing more: no create, and nothing sent where the redirect pointed.
       expect(redirecting.log).toEqual(['GET /admin/api/2026-07/zones.json']);
       expect(httpsFront.log).toEqual([]);
-      expect(await ourZonesLeft()).toEqual([]);
+      expect(await suiteZonesOn(reference)).toEqual([]);
     },
   );
 
@@ -113,6 +105,6 @@ describe('a redirect later in the run', () => {
       `(Location: ${httpsFront.url}/admin/api/2026-07/zones/`,
     );
     expect(httpsFront.log, 'no write was replayed at the address the redirect named').toEqual([]);
-    expect(await ourZonesLeft()).toEqual([]);
+    expect(await suiteZonesOn(reference)).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import { bookingHooksForReference, settingsForStyle } from '../bin/reference-set
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry, startEntry } from './run-node.ts';
-import { upstreamFailed } from './support/fronts.ts';
+import { listening, upstreamFailed } from './support/fronts.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -277,7 +277,7 @@ test('a reader of the output that goes away (| head, a Ctrl-C that took | tee do
   expect(ended.code).toBe(0);
   expect(reportIn(dir)).toMatchObject({ verdict: 'conformant', cleanup: { leftBehind: [] } });
   await expectNothingOfOursLeft(reference);
-});
+}, 120_000);
 
 /**
  * A front for the reference whose list breaks for one read after each call without a credential:
@@ -329,13 +329,7 @@ async function frontFor(
     onward.on('error', () => upstreamFailed(res));
     req.pipe(onward);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const front = await listening(server, 'http');
+  closers.push(front.close);
+  return front.url;
 }

@@ -16,6 +16,7 @@ import { type RunningReference, startReference } from '../reference/server.ts';
 import { type ChildRun, runEntry } from './run-node.ts';
 import { type ForwardProxy, startForwardProxy } from './support/forward-proxy.ts';
 import { type Front, startTlsFront } from './support/fronts.ts';
+import { suiteZonesOn } from './support/run-progress.ts';
 import { makeTestCa, type TestCa } from './support/test-certificates.ts';
 
 const reportsDir = () => mkdtempSync(join(tmpdir(), 'zc-tls-'));
@@ -67,15 +68,6 @@ function expectOneRuleWorked(run: ChildRun, report: ConformanceReport): void {
   expect([report.verdict, run.code]).toEqual(['incomplete', 2]);
 }
 
-async function ourZonesLeft(): Promise<string[]> {
-  const answer = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, {
-    headers: { [reference.style.authHeader]: reference.token },
-  });
-  return ((await answer.json()) as { zones: { name: string }[] }).zones
-    .map((zone) => zone.name)
-    .filter((name) => name.startsWith('zc-'));
-}
-
 describe('a certificate the suite does not trust stops the run before any zone is made', () => {
   test('signed by a private CA nobody named: exit 3 naming ZONES_CA_FILE and NODE_EXTRA_CA_CERTS', async () => {
     const dir = reportsDir();
@@ -87,7 +79,7 @@ describe('a certificate the suite does not trust stops the run before any zone i
     );
     expect(reportIn(dir)).toMatchObject({ verdict: 'could-not-run', reason: expect.stringContaining('ZONES_CA_FILE') });
     expect(front.log, 'no request got past the handshake').toEqual([]);
-    expect(await ourZonesLeft()).toEqual([]);
+    expect(await suiteZonesOn(reference)).toEqual([]);
   });
 
   test('ZONES_CA_FILE holding another CA: exit 3 saying the file does not hold the one that signed it', async () => {

@@ -1,7 +1,7 @@
 // Runs the conformance suites through vitest's node API, one vitest project per target. One
 // toolchain serves any number of targets: the mutation gallery certifies dozens in one go.
 import { fileURLToPath } from 'node:url';
-import { createVitest, type TestUserConfig } from 'vitest/node';
+import type { TestUserConfig } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
 import { EXIT } from '../exit-codes.ts';
 import { type CollectedRun, OutcomeCollector } from './collector.ts';
@@ -62,6 +62,9 @@ export async function runSuites(targets: readonly SuiteTarget[], options: SuiteR
       isolate: false,
     },
   }));
+  // Loaded here, not at the top: a run that stops before its tests (bad settings, a refused
+  // preflight, --help) and `npm run sweep` never pay for vitest's start (about 1 s of CPU each).
+  const { createVitest } = await import('vitest/node');
   const signalListenersBefore = new Set([...process.listeners('SIGINT'), ...process.listeners('SIGTERM')]);
   const vitest = await createVitest('test', {
     config: false,

@@ -94,7 +94,12 @@ export function upstreamFailed(res: ServerResponse): void {
   else res.writeHead(502, { connection: 'close' }).end();
 }
 
-async function listening(server: Server | HttpsServer, scheme: 'http' | 'https', log: string[]): Promise<Front> {
+/** A server of a self-test, listening on 127.0.0.1, with the close that ends its open connections too. */
+export async function listening(
+  server: Server | HttpsServer,
+  scheme: 'http' | 'https',
+  log: string[] = [],
+): Promise<Front> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
