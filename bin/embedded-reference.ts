@@ -26,7 +26,7 @@ export function configForReference(base: TargetConfig, reference: RunningReferen
 
 /**
  * What the operator set that holds for whichever target: the version segment, time limits, pacing,
- * where the reports go, and the coverage samples unless the style brings its own. Everything else
+ * where the reports go, the model-based suite's budget and seed, and the coverage samples unless the style brings its own. Everything else
  * is the style's to say: a setting meant for some shop must not leak into the reference.
  */
 export function operatorSettings(base: TargetConfig): Environment {
@@ -38,6 +38,12 @@ export function operatorSettings(base: TargetConfig): Environment {
     ZONES_CONSISTENCY_TIMEOUT_MS: String(base.consistencyTimeoutMs),
     ZONES_REPORTS_DIR: base.reportsDir,
     ZONES_COVERAGE_SAMPLES: `[${base.coverageSamples.join(',')}]`,
+    // The model-based suite's budget and seed are the run's to choose, whichever the target.
+    ZONES_MODEL_RUNS: String(base.model.runs),
+    ZONES_MODEL_STEPS: String(base.model.steps),
+    ZONES_MODEL_MAX_REQUESTS: String(base.model.maxRequests),
+    ZONES_MODEL_SHRINK_REQUESTS: String(base.model.shrinkRequests),
+    ZONES_MODEL_SEED: base.model.seed === undefined ? '' : String(base.model.seed),
   };
 }
 

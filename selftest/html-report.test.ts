@@ -49,7 +49,13 @@ describe.skipIf(noChromium)(inChromium, { timeout: 90_000 }, () => {
   beforeAll(async () => {
     reference = await startReference({ token: TOKEN, style: 'other-codes', fault: 'update-ignores-name' });
     reportsDir = mkdtempSync(join(tmpdir(), 'zc-html-'));
-    const env = { ...settingsForStyle(reference.style, reference.url, TOKEN), ZONES_REPORTS_DIR: reportsDir };
+    // The model-based suite is left out: its own UPDATE-01 test would fail beside the example one, and
+    // what this reads is the report's layout, the same for either test (one-story.test.ts has the formats).
+    const env = {
+      ...settingsForStyle(reference.style, reference.url, TOKEN),
+      ZONES_REPORTS_DIR: reportsDir,
+      ZONES_MODEL_RUNS: '0',
+    };
     // Last night ran one rule only; tonight runs them all, with last night's history kept in place.
     for (const args of [['--rule', 'UPDATE-01'], []]) {
       const night = await runEntry('bin/conformance.ts', args, env);
