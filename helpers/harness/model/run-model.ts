@@ -9,6 +9,7 @@ import { PreconditionError } from '../../target/precondition.ts';
 import { commandArbitrary, type SequenceState } from './commands.ts';
 import { cleanUpSequence, listZones, newSequence } from './operations.ts';
 import { Disagreement, ModelSession, type RealWorld } from './session.ts';
+import { stories } from './stories.ts';
 import { topUpFor } from './top-up.ts';
 import { emptyModel } from './zone-model.ts';
 
@@ -128,6 +129,26 @@ async function topUp(session: ModelSession, seed: number): Promise<Map<string, s
   return failures;
 }
 
+/**
+ * The stories (stories.ts), within the run's budget, before the random sequences. A story is short
+ * already: its failure is reported as found, and the random search still runs, unshrunk by it.
+ */
+async function playStories(session: ModelSession, seed: number): Promise<Map<string, string>> {
+  const failures = new Map<string, string>();
+  for (const story of stories()) {
+    if (session.stopped || session.defect) break;
+    try {
+      await runSequence(session, story.commands);
+    } catch (error) {
+      if (error instanceof Disagreement) {
+        if (!failures.has(error.rule)) failures.set(error.rule, failureMessage(error, seed));
+      } else if (error instanceof PreconditionError || error instanceof TransportError) session.stopped = error;
+      else session.defect = error;
+    }
+  }
+  return failures;
+}
+
 /** Room for one top-up sequence: a few operations, each with a read, on a list of a few pages. */
 const TOP_UP_REQUESTS = 30;
 
@@ -139,6 +160,7 @@ export async function runModel(
   const startedAt = requestsSoFar();
   const session = new ModelSession(real, budget, () => requestsSoFar() - startedAt);
   const seed = budget.seed ?? randomInt(-(2 ** 31), 2 ** 31);
+  const storyFailures = await playStories(session, seed);
   const details = await fc.check(sequenceProperty(session), { numRuns: budget.runs, seed });
   const failures = new Map<string, string>();
   for (const [rule, first] of session.firstFailures) failures.set(rule, failureMessage(first, seed));
@@ -146,6 +168,7 @@ export async function runModel(
     const shrunk = details.errorInstance;
     failures.set(shrunk.rule, failureMessage(shrunk, seed, session.firstFailures.get(shrunk.rule)));
   }
+  for (const [rule, message] of storyFailures) if (!failures.has(rule)) failures.set(rule, message);
   // After a failure too: the search ended there, and the other rules deserve a check of their own.
   for (const [rule, message] of await topUp(session, seed)) if (!failures.has(rule)) failures.set(rule, message);
   return {
