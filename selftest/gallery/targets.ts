@@ -26,14 +26,29 @@ export interface GalleryTarget {
 }
 
 /**
- * The model-based suite on a smaller budget than a certification's, for the dozens of targets the
- * gallery certifies: a correct style must raise no false alarm on it. The sequence mutants get the
- * settings' own budget, since they must be caught at the default settings.
+ * The model-based suite on a smaller budget than a certification's, for the dozens of mutants the
+ * gallery certifies that the example tests must catch alone. The correct styles and the sequence
+ * mutants get the settings' own budget: a correct style must raise no false alarm at the default
+ * settings, and a sequence mutant must be caught at them.
  */
 const GALLERY_MODEL: Omit<ModelBudget, 'seed'> = { runs: 3, steps: 40, maxRequests: 40, shrinkRequests: 60 };
 
-function withModelBudget(config: TargetConfig, sequence: boolean): TargetConfig {
-  return sequence ? config : { ...config, model: { ...config.model, ...GALLERY_MODEL } };
+/**
+ * The mutants' seed: which other rules a mutant breaks by the way (its collateral in the kill matrix)
+ * can depend on the sequences drawn, and the committed matrix must read the same when regenerated
+ * from the same code. The correct styles draw a new seed each run, so that every run of the gallery
+ * looks for a false alarm where the last did not; a failure names its seed.
+ */
+const MUTANT_SEED = 20260701;
+
+function withModelBudget(
+  config: TargetConfig,
+  target: 'correct' | 'fixture' | 'mutant' | 'sequence mutant',
+): TargetConfig {
+  const budget =
+    target === 'correct' || target === 'sequence mutant' ? config.model : { ...config.model, ...GALLERY_MODEL };
+  const seed = target === 'mutant' || target === 'sequence mutant' ? MUTANT_SEED : config.model.seed;
+  return { ...config, model: { ...budget, seed } };
 }
 
 export async function startGallery(base: TargetConfig, options: { mutants?: boolean } = {}): Promise<GalleryTarget[]> {
@@ -47,7 +62,7 @@ export async function startGallery(base: TargetConfig, options: { mutants?: bool
       sequence: false,
       description: `reference in the ${style} house style`,
       reference,
-      config: withModelBudget(configForReference(base, reference), false),
+      config: withModelBudget(configForReference(base, reference), 'correct'),
     });
   }
   targets.push(...(await bookingFixtureTargets(base)));
@@ -61,7 +76,7 @@ export async function startGallery(base: TargetConfig, options: { mutants?: bool
         sequence: fault.sequence,
         description: fault.description,
         reference,
-        config: withModelBudget(configForReference(base, reference), fault.sequence),
+        config: withModelBudget(configForReference(base, reference), fault.sequence ? 'sequence mutant' : 'mutant'),
       });
     }
   }
@@ -88,7 +103,7 @@ async function bookingFixtureTargets(base: TargetConfig): Promise<GalleryTarget[
       sequence: false,
       description,
       reference,
-      config: adjust(withModelBudget(configForReference(base, reference), false)),
+      config: adjust(withModelBudget(configForReference(base, reference), 'fixture')),
     };
   };
   const byZoneId = await fixture(
