@@ -28,6 +28,11 @@ export interface RequestBreakdown {
   byRule: Record<string, Spent>;
   /** The run the model-based tests share, counted once, with the rules it serves. */
   sharedRun?: Spent & { rules: string[] };
+  /**
+   * The test that sent the most, clean-up included. A test's requests go one after another, each
+   * waiting on the answer before it, so no run can be shorter than this chain (docs/performance.md).
+   */
+  longestTest?: { title: string; requests: number; cleanup: number };
   /** The launcher's own: the preflight before the tests, the final sweep after them. */
   aroundTests: { preflight: Spent; finalSweep: Spent };
 }
@@ -63,9 +68,12 @@ export function accountRequests(
   );
   const perRule = new Map<string, Spent>();
   let sharedRun: RequestBreakdown['sharedRun'];
+  let longestTest: RequestBreakdown['longestTest'];
   for (const outcome of outcomes) {
     if (outcome.tally === undefined || outcome.ruleId === undefined) continue;
     const spent = spentBy(outcome.tally.test, outcome.tally.cleanup);
+    if (spent.requests + spent.cleanup > (longestTest ? longestTest.requests + longestTest.cleanup : 0))
+      longestTest = { title: outcome.title, requests: spent.requests, cleanup: spent.cleanup };
     // One test sent the shared run's requests for all of them: no rule's own.
     if (outcome.sharesRun) {
       const rules = [...new Set([...(sharedRun?.rules ?? []), outcome.ruleId])];
@@ -87,6 +95,7 @@ export function accountRequests(
     resent: { after429: all.resent['after-429'], afterNoAnswer: all.resent['after-no-answer'] },
     byRule,
     ...(sharedRun === undefined ? {} : { sharedRun }),
+    ...(longestTest === undefined ? {} : { longestTest }),
     aroundTests: {
       preflight: spentBy(around.preflight ?? none, none),
       finalSweep: spentBy(none, around.sweep ?? none),
