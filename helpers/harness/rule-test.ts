@@ -6,6 +6,7 @@ import type { TargetConfig } from '../config.ts';
 import { ledgerAt } from '../ownership/ledger.ts';
 import { ZonesClient } from '../target/client.ts';
 import { type ExchangeRecord, recordExchange } from '../target/evidence.ts';
+import { emptyTally } from '../target/request-tally.ts';
 import './task-meta.ts';
 import { type RuleLevel, ruleById } from '../rules.ts';
 import { PreconditionError } from '../target/precondition.ts';
@@ -29,8 +30,12 @@ export const test = baseTest.extend<ConformanceFixtures>({
     await use(inject('zonesTarget'));
   },
   api: async ({ target, task }, use) => {
+    task.meta.tally = emptyTally();
+    task.meta.cleanupTally = emptyTally();
+    const { tally, cleanupTally } = task.meta;
     const api = new ZonesClient(target, {
       ledger: ledgerAt(inject('ledgerPath')),
+      tallyFor: () => (cleaningUp.has(task) ? cleanupTally : tally),
       onLag: (waitedMs) => {
         task.meta.lagMs = [...(task.meta.lagMs ?? []), waitedMs];
       },

@@ -3,6 +3,7 @@
 import type { TargetConfig } from '../config.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import type { ExchangeRecord } from '../target/evidence.ts';
+import type { RequestTally } from '../target/request-tally.ts';
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -24,6 +25,10 @@ declare module '@vitest/runner' {
     sharedRequests?: number;
     /** Requests the fixture sent to clean up after the test. */
     cleanupRequests?: number;
+    /** The test body's requests by endpoint, its list pages, 429s and re-sends (the same requests as `requests`). */
+    tally?: RequestTally;
+    /** The same for the clean-up's requests (`cleanupRequests`). */
+    cleanupTally?: RequestTally;
     notVerified?: string;
     cleanup?: CleanupRecord;
     /** 429 answers the test and its clean-up met (each one waited out and sent again). */

@@ -5,6 +5,7 @@ import type { TargetConfig } from '../config.ts';
 import { BOOKED_WITHOUT_HOOK } from '../target/booking-hooks.ts';
 import { type ListAnswer, ZonesClient } from '../target/client.ts';
 import { zonesOf } from '../target/list-lookups.ts';
+import { emptyTally, type RequestTally } from '../target/request-tally.ts';
 import type { CleanupRecord } from './cleanup-record.ts';
 import { deleteAndConfirmGone } from './delete-zone.ts';
 import { ledgerAt, readLedger, stillOwned } from './ledger.ts';
@@ -12,12 +13,14 @@ import { runIdOfName } from './run-names.ts';
 
 export interface SweepResult extends CleanupRecord {
   requests: number;
+  tally: RequestTally;
 }
 
 export async function sweepLedger(config: TargetConfig, ledgerPath: string, runId: string): Promise<SweepResult> {
   let requests = 0;
   const ledger = ledgerAt(ledgerPath);
-  const api = new ZonesClient(config, { ledger, onExchange: () => (requests += 1) });
+  const tally = emptyTally();
+  const api = new ZonesClient(config, { ledger, onExchange: () => (requests += 1), tallyFor: () => tally });
   const entries = readLedger(ledgerPath);
   const lastLeftReason = new Map<string, string>();
   for (const entry of entries) if (entry.event === 'left') lastLeftReason.set(entry.id, entry.reason);
@@ -38,7 +41,7 @@ export async function sweepLedger(config: TargetConfig, ledgerPath: string, runI
   }
   leftBehind.push(...(await namedButNotOwned(api, runId)));
   const created = entries.filter((entry) => entry.event === 'created' || entry.event === 'adopted').length;
-  return { created, deleted: created - leftBehind.length, leftBehind, requests };
+  return { created, deleted: created - leftBehind.length, leftBehind, requests, tally };
 }
 
 /**

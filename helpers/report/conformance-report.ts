@@ -4,7 +4,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeTarget, type TargetConfig } from '../config.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
-import { otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
+import { rules as catalogue, otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
 import {
   exitCodeOf,
   type JudgedState,
@@ -17,9 +17,11 @@ import {
   verdictOf,
 } from '../runner/verdict.ts';
 import { shownProxy } from '../target/proxy.ts';
+import type { RequestTally } from '../target/request-tally.ts';
 import { Secrets } from '../target/secrets.ts';
 import { type Comparison, renderComparison } from './comparison.ts';
 import { warningPrefix } from './outcomes.ts';
+import { accountRequests, type RequestBreakdown, requestTables } from './request-accounting.ts';
 
 export interface ConformanceReport {
   suite: 'zones-conformance';
@@ -45,7 +47,8 @@ export interface ConformanceReport {
     may: { passed: number; warnings: number; notVerified: number };
   };
   rules: RuleResult[];
-  requests: { total: number; tests: number; cleanup: number; preflight: number; throttled: number };
+  /** Every request sent, 429s and re-sends included: totals, then where they went (request-accounting.ts). */
+  requests: { total: number; tests: number; cleanup: number; preflight: number; throttled: number } & RequestBreakdown;
   /** Read-after-write lag: how often a list needed re-reading before it showed a write. */
   consistency: { timeoutMs: number; lagSeen: number; longestLagMs: number };
   cleanup: CleanupRecord;
@@ -66,7 +69,13 @@ export interface RunFacts {
   outcomes: readonly TestOutcome[];
   runErrors: readonly string[];
   cleanup: CleanupRecord;
-  requests: { preflight: number; sweep: number; throttled: number };
+  requests: {
+    preflight: number;
+    sweep: number;
+    throttled: number;
+    /** What the launcher's own requests were; a run's facts made by hand may have none. */
+    tally?: { preflight: RequestTally; sweep: RequestTally };
+  };
 }
 
 export function buildReport(facts: RunFacts): ConformanceReport {
@@ -119,6 +128,12 @@ export function buildReport(facts: RunFacts): ConformanceReport {
       cleanup,
       preflight: facts.requests.preflight,
       throttled: facts.requests.throttled + facts.outcomes.reduce((sum, o) => sum + o.throttled, 0),
+      ...accountRequests(
+        facts.outcomes,
+        facts.requests.tally ?? {},
+        facts.config.apiVersion,
+        catalogue.map((rule) => rule.id),
+      ),
     },
     consistency: {
       timeoutMs: facts.config.consistencyTimeoutMs,
@@ -270,6 +285,7 @@ export function renderMarkdown(report: ConformanceReport): string {
       if (rule.tests.length === 0) lines.push(`- ${rule.reason}`, '');
     }
   }
+  lines.push(...requestTables(report.requests));
   if (report.cleanup.leftBehind.length > 0) {
     lines.push('## Zones left behind', '', ...report.cleanup.leftBehind.map((z) => `- ${z.id}: ${z.reason}`), '');
   }

@@ -8,6 +8,7 @@ import { failureOf, type RuleStatus, type TestOutcome } from '../runner/verdict.
 import type { Secrets } from '../target/secrets.ts';
 import { comparisonLines, exitCodeNote, listed } from './comparison.ts';
 import type { ConformanceReport } from './conformance-report.ts';
+import { requestsLine } from './request-accounting.ts';
 
 const MARKS: Record<TestOutcome['state'], string> = {
   passed: 'pass',
@@ -137,8 +138,9 @@ export function printSummary(
   }
   say('');
   say(verdictLine);
+  say(requestsLine(report.requests));
   say(
-    `requests: ${report.requests.total}; zones created ${report.cleanup.created}, deleted ${report.cleanup.deleted}, left ${report.cleanup.leftBehind.length}`,
+    `zones created ${report.cleanup.created}, deleted ${report.cleanup.deleted}, left ${report.cleanup.leftBehind.length}`,
   );
   say(
     `report: ${files.markdown} and ${files.json} (exit code ${comparison ? exitCodeNote(report, comparison) : report.exitCode})`,

@@ -6,6 +6,7 @@ import { sweepLedger } from '../ownership/final-sweep.ts';
 import { ledgerAt, runLedgerPath } from '../ownership/ledger.ts';
 import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
 import { ZonesClient } from '../target/client.ts';
+import { emptyTally } from '../target/request-tally.ts';
 import { throttleFor } from '../target/throttle.ts';
 import { preflight } from './preflight.ts';
 import { runSuites, type SuiteRunOptions } from './run-suites.ts';
@@ -42,20 +43,22 @@ export async function certify(
   for (const target of targets) {
     const ledgerPath = runLedgerPath(target.config.reportsDir, runId, many ? target.name : undefined);
     let preflightRequests = 0;
+    const preflightTally = emptyTally();
     // A target that does not answer is told at the first time limit, not after three more.
     const api = new ZonesClient(target.config, {
       ledger: ledgerAt(ledgerPath),
       resendTimedOutGets: false,
       onExchange: () => (preflightRequests += 1),
+      tallyFor: () => preflightTally,
     });
     await preflight(api, { runId, onWaiting: options.onWaiting });
-    prepared.push({ ...target, ledgerPath, preflightRequests });
+    prepared.push({ ...target, ledgerPath, preflightRequests, preflightTally });
   }
   const run = await runSuites(prepared, { ...options, runId });
   const reports = new Map<string, ConformanceReport>();
   for (const target of prepared) {
     const swept = await sweepLedger(target.config, target.ledgerPath, runId);
-    const { requests: sweepRequests, ...cleanup } = swept;
+    const { requests: sweepRequests, tally: sweepTally, ...cleanup } = swept;
     reports.set(
       target.name,
       buildReport({
@@ -71,6 +74,7 @@ export async function certify(
           preflight: target.preflightRequests,
           sweep: sweepRequests,
           throttled: throttleFor(target.config.baseUrl, target.config.maxRps).throttled,
+          tally: { preflight: target.preflightTally, sweep: sweepTally },
         },
       }),
     );

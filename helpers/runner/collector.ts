@@ -3,6 +3,7 @@
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import '../harness/task-meta.ts';
 import { ruleIdOfTitle } from '../rules.ts';
+import { emptyTally } from '../target/request-tally.ts';
 import { classify, type TestOutcome } from './verdict.ts';
 
 export interface CollectedRun {
@@ -59,6 +60,8 @@ function outcomeOf(testCase: TestCase): TestOutcome {
     ...judged,
     requests,
     cleanupRequests: meta.cleanupRequests ?? 0,
+    tally: { test: meta.tally ?? emptyTally(), cleanup: meta.cleanupTally ?? emptyTally() },
+    sharesRun: meta.sharedRequests !== undefined,
     exchanges: records.map((record) => record.line),
     // Whole exchanges and their curl commands are for what needs looking into, not for every pass.
     evidence: judged.state === 'passed' || records.length === 0 ? undefined : records,

@@ -4,6 +4,7 @@ import { EXIT } from '../exit-codes.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { type Rule, type RuleLevel, rules } from '../rules.ts';
 import type { ExchangeRecord } from '../target/evidence.ts';
+import type { RequestTally } from '../target/request-tally.ts';
 
 export type TestState = 'passed' | 'failed' | 'not-verified' | 'suite-error';
 
@@ -15,6 +16,10 @@ export interface TestOutcome {
   reason?: string;
   requests: number;
   cleanupRequests: number;
+  /** What `requests` and `cleanupRequests` were: endpoints, list pages, 429s, re-sends. */
+  tally?: { test: RequestTally; cleanup: RequestTally };
+  /** The test shares a run with others (the model-based suite's), whose requests one of them counts. */
+  sharesRun?: boolean;
   /** One line per exchange of the test body, in order. */
   exchanges: string[];
   /** Each exchange whole, with its curl command: kept only for a test that did not pass. */

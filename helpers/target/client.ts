@@ -19,6 +19,7 @@ import {
   type ZoneRecord,
   type ZonesRead,
 } from './records.ts';
+import { countRequest, type RequestTally, type Resend } from './request-tally.ts';
 import { Secrets } from './secrets.ts';
 import { sleep, throttleFor } from './throttle.ts';
 import { dispatcherFor } from './transport.ts';
@@ -115,6 +116,11 @@ export interface ClientOptions {
    * limit, not after three more; a dropped connection is still retried there.
    */
   resendTimedOutGets?: boolean;
+  /**
+   * The tally each request is counted in as it is sent, asked anew for every request: a test's
+   * fixture counts its clean-up apart from the check.
+   */
+  tallyFor?: () => RequestTally;
 }
 
 /** How a list read copes with read-after-write lag (ZONES_CONSISTENCY_TIMEOUT_MS). */
@@ -345,9 +351,12 @@ export class ZonesClient {
     const throttle = throttleFor(this.config.baseUrl, this.config.maxRps);
     let throttledRetries = 0;
     let transientRetries = 0;
+    let resend: Resend | undefined;
     for (;;) {
       await throttle.ready();
       const { exchange, body: answerBody } = await this.exchangeOnce(method, url, auth, body);
+      const tally = this.options.tallyFor?.();
+      if (tally !== undefined) countRequest(tally, exchange, resend);
       this.options.onExchange?.(exchange);
       // A 429 was not processed, whatever the method: wait the window out and send it again.
       if (exchange.status === 429) {
@@ -361,6 +370,7 @@ export class ZonesClient {
           });
         }
         throttledRetries += 1;
+        resend = 'after-429';
         continue;
       }
       throttle.answered(exchange.responseHeaders);
@@ -375,6 +385,7 @@ export class ZonesClient {
       const giveUp = this.options.resendTimedOutGets === false && ranOutOfTime(exchange, this.config.timeoutMs);
       if (method === 'GET' && transient && !giveUp && transientRetries < MAX_TRANSIENT_RETRIES) {
         transientRetries += 1;
+        resend = 'after-no-answer';
         // An announced wait is already kept by the throttle; without one, back off.
         if (announcedWait === undefined) await sleep(250 * 2 ** transientRetries);
         continue;

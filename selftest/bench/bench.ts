@@ -1,121 +1,53 @@
-// `npm run bench`: how long the suite takes, measured on this machine rather than guessed. Five
-// figures: a certification of the embedded reference as a user starts it (`npm run conformance`,
-// toolchain start-up included), the same behind a shop-like limit of 2 requests per second (burst 4),
-// unpaced, paced with ZONES_MAX_RPS, and with the limit announced in RateLimit headers, and the
-// mutation gallery that `npm test` runs. Prints the figures and writes reports/bench.json.
-// Usage: npm run bench [-- --runs N] [--only embedded,limited,paced,headers,gallery]
-// --runs repeats each certification (default 5 on the embedded reference, 1 behind the limit, where
-// one run takes over a minute); the gallery runs once. Repeated runs go in rounds (see below).
+// `npm run bench`: what the suite costs, measured on this machine rather than guessed. By default,
+// issue 13's whole certifications of the reference behind the unruly proxy, lists 50 zones a page:
+// an empty shop at 0, 50 and 200 ms latency and behind 2 requests per second (burst 4), and a shop
+// that already holds 1,000 zones of others. For each, the median wall time, requests, list pages,
+// 429s, and the ratios to the critical path and to the rate limit's floor (docs/performance.md).
+// Earlier figures stay reachable: `npm run conformance` on the embedded reference, toolchain start-up
+// included (embedded), behind the limit paced with ZONES_MAX_RPS (paced) or told by RateLimit headers
+// (headers), and the mutation gallery that `npm test` runs (gallery). Prints a table and writes
+// reports/bench.json. Nothing here is asserted: it is a benchmark.
+// Usage: npm run bench [-- --runs N] [--only latency-0,latency-50,latency-200,limited,zones-1000,embedded,paced,headers,gallery]
+// --runs repeats each certification (default 3 with no latency, 5 on the embedded reference, else 1:
+// those take a minute or more); the gallery runs once. Repeated runs go in rounds (see below).
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bookingHooksForReference, settingsForStyle } from '../../bin/reference-settings.ts';
-import type { ConformanceReport } from '../../helpers/report/conformance-report.ts';
-import { startReference } from '../../reference/server.ts';
 import type { GalleryRun } from '../gallery/gallery.ts';
 import { projectRoot, runEntry } from '../run-node.ts';
-import { type RateLimitHeaders, startUnrulyProxy } from '../support/unruly-proxy.ts';
+import { measure, notes, round, type Scenario, type Timed, table } from './measurements.ts';
+import { timedConformance, wholeRun } from './whole-runs.ts';
 
-/** One timed run of a scenario. */
-interface Timed {
-  seconds: number;
-  /** Every request sent, 429s included. */
-  requests: number;
-  throttled?: number;
-  targets?: number;
-  verdict?: string;
-}
-
-interface Scenario {
-  name: string;
-  defaultRuns: number;
-  once(): Promise<Timed>;
-}
-
-interface Measurement {
-  name: string;
-  runs: number;
-  /** Wall-clock seconds of each run, in the order they ran. */
-  seconds: number[];
-  /** Requests the target carried out (429s not counted), the median over the runs. */
-  carriedOut: number;
-  /** 429s of each run, in the order they ran. */
-  throttled?: number[];
-  targets?: number;
-  verdict?: string;
-}
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+/** Issue 13's whole certifications: a staging shop's latency, rate limit and size, 50 zones a page. */
+const PAGE = 50;
+const SHOP_LIMIT = { perSecond: 2, burst: 4 };
+const issue13: Record<string, Scenario> = {
+  'latency-0': wholeRun({ name: 'empty shop, no added latency', defaultRuns: 3, pageSize: PAGE, latencyMs: 0 }),
+  'latency-50': wholeRun({ name: 'empty shop, 50 ms latency', defaultRuns: 1, pageSize: PAGE, latencyMs: 50 }),
+  'latency-200': wholeRun({ name: 'empty shop, 200 ms latency', defaultRuns: 1, pageSize: PAGE, latencyMs: 200 }),
+  limited: wholeRun({
+    name: 'empty shop, 2 requests/s (burst 4)',
+    defaultRuns: 1,
+    pageSize: PAGE,
+    rateLimit: SHOP_LIMIT,
+  }),
+  'zones-1000': wholeRun({
+    name: '1,000 zones of others, 50 a page',
+    defaultRuns: 1,
+    pageSize: PAGE,
+    othersZones: 1000,
+  }),
 };
-const round = (value: number, places = 1) => Math.round(value * 10 ** places) / 10 ** places;
-
-/** One `npm run conformance` in a child process; the wall time and what the report says. */
-async function timedConformance(env: Record<string, string>): Promise<{ seconds: number; report: ConformanceReport }> {
-  const dir = mkdtempSync(join(tmpdir(), 'zc-bench-'));
-  const started = performance.now();
-  const run = await runEntry('bin/conformance.ts', [], { ...env, ZONES_REPORTS_DIR: dir }, 600_000);
-  const seconds = (performance.now() - started) / 1000;
-  if (run.code !== 0)
-    throw new Error(
-      `the benchmark run was not conformant (exit ${run.code}):\n${run.stderr}\n${run.stdout.slice(-2000)}`,
-    );
-  return { seconds, report: JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport };
-}
 
 const embeddedReference: Scenario = {
   name: 'npm run conformance, embedded reference',
   defaultRuns: 5,
   async once() {
     const { seconds, report } = await timedConformance({});
-    return { seconds, requests: report.requests.total, verdict: report.verdict };
+    return { seconds, requests: report.requests.total, listPages: report.requests.listPages, verdict: report.verdict };
   },
 };
-
-/** Behind a shop-like limit of 2 requests per second (burst 4), optionally paced by ZONES_MAX_RPS or announced in headers. */
-function rateLimited(options: { maxRps?: number; headers?: RateLimitHeaders } = {}): Scenario {
-  const how =
-    options.maxRps !== undefined
-      ? `, ZONES_MAX_RPS=${options.maxRps}`
-      : options.headers
-        ? `, announced in ${options.headers} headers`
-        : '';
-  return {
-    name: `npm run conformance, behind 2 requests/s (burst 4)${how}`,
-    // Over a minute each.
-    defaultRuns: 1,
-    async once() {
-      // A fresh shop each time, so every run starts with a full bucket.
-      const reference = await startReference();
-      const proxy = await startUnrulyProxy({
-        upstream: reference.url,
-        rateLimit: { perSecond: 2, burst: 4 },
-        rateLimitHeaders: options.headers,
-      });
-      try {
-        const env = {
-          ...settingsForStyle(reference.style, proxy.url, reference.token),
-          // The booking hooks go straight to the reference: they are the operator's commands, not the suite's requests.
-          ...bookingHooksForReference(reference.url),
-          ...(options.maxRps === undefined ? {} : { ZONES_MAX_RPS: String(options.maxRps) }),
-        };
-        const { seconds, report } = await timedConformance(env);
-        return {
-          seconds,
-          requests: report.requests.total,
-          throttled: report.requests.throttled,
-          verdict: report.verdict,
-        };
-      } finally {
-        await proxy.close();
-        await reference.close();
-      }
-    },
-  };
-}
 
 const gallery: Scenario = {
   name: 'mutation gallery (all targets, one vitest run)',
@@ -131,47 +63,27 @@ const gallery: Scenario = {
   },
 };
 
-function measure(scenario: Scenario, timed: Timed[]): Measurement {
-  const last = timed[timed.length - 1]!;
-  return {
-    name: scenario.name,
-    runs: timed.length,
-    seconds: timed.map((t) => t.seconds),
-    // A 429 is a request the target did not carry out.
-    carriedOut: median(timed.map((t) => t.requests - (t.throttled ?? 0))),
-    throttled: last.throttled === undefined ? undefined : timed.map((t) => t.throttled ?? 0),
-    targets: last.targets,
-    verdict: last.verdict,
-  };
-}
-
-function line(m: Measurement): string {
-  const mid = median(m.seconds);
-  const spread = m.runs > 1 ? ` (min ${round(Math.min(...m.seconds))}, max ${round(Math.max(...m.seconds))})` : '';
-  const extra = [
-    m.targets !== undefined ? `${m.targets} targets` : undefined,
-    `${m.carriedOut} requests carried out, ${round(m.carriedOut / mid)} requests/s`,
-    m.throttled !== undefined
-      ? `${median(m.throttled)} more answered 429 and were sent again${m.runs > 1 ? ` (median; each run: ${m.throttled.join(', ')})` : ''}`
-      : undefined,
-    m.verdict,
-  ]
-    .filter(Boolean)
-    .join(', ');
-  return `${m.name}: ${m.runs > 1 ? `median of ${m.runs} runs ` : ''}${round(mid)} s${spread}; ${extra}`;
-}
-
 const scenarios: Record<string, Scenario> = {
+  ...issue13,
   embedded: embeddedReference,
-  limited: rateLimited(),
-  paced: rateLimited({ maxRps: 2 }),
-  headers: rateLimited({ headers: 'ietf' }),
+  paced: wholeRun({
+    name: 'empty shop, 2 requests/s (burst 4), ZONES_MAX_RPS=2',
+    defaultRuns: 1,
+    rateLimit: SHOP_LIMIT,
+    env: { ZONES_MAX_RPS: '2' },
+  }),
+  headers: wholeRun({
+    name: 'empty shop, 2 requests/s (burst 4), announced in RateLimit headers',
+    defaultRuns: 1,
+    rateLimit: SHOP_LIMIT,
+    rateLimitHeaders: 'ietf',
+  }),
   gallery,
 };
 
 const { values } = parseArgs({ options: { runs: { type: 'string' }, only: { type: 'string' } }, strict: true });
 const runs = values.runs === undefined ? undefined : Number(values.runs);
-const chosen = values.only === undefined ? Object.keys(scenarios) : values.only.split(',').map((name) => name.trim());
+const chosen = values.only === undefined ? Object.keys(issue13) : values.only.split(',').map((name) => name.trim());
 const unknown = chosen.filter((name) => !Object.hasOwn(scenarios, name));
 if ((runs !== undefined && (!Number.isInteger(runs) || runs < 1)) || unknown.length > 0) {
   console.error(
@@ -196,18 +108,30 @@ for (let pass = 0; pass < rounds; pass++) {
   for (const name of chosen.filter((n) => pass < runsOf(n))) {
     const run = await scenarios[name]!.once();
     timed.get(name)!.push(run);
-    if (runsOf(name) > 1)
-      console.log(
-        `  ${name} run ${pass + 1}: ${round(run.seconds)} s${run.throttled === undefined ? '' : `, ${run.throttled} answered 429`}`,
-      );
+    // Some runs take minutes: each says when it is done.
+    console.log(
+      `  ${name} run ${pass + 1}: ${round(run.seconds)} s, ${run.requests} requests${run.throttled === undefined ? '' : `, ${run.throttled} answered 429`}`,
+    );
   }
 }
 const measurements = chosen.map((name) => measure(scenarios[name]!, timed.get(name)!));
-for (const m of measurements) console.log(`  ${line(m)}`);
+for (const row of table(measurements)) console.log(`  ${row}`);
+for (const note of measurements.map(notes)) if (note !== undefined) console.log(`  ${note}`);
+// Issue 13's target for a shop's size: what 1,000 zones of others cost over what an empty shop does.
+const empty = measurements[chosen.indexOf('latency-0')];
+const full = measurements[chosen.indexOf('zones-1000')];
+const sizeCost =
+  empty && full
+    ? { emptyShop: empty.requests, thousandZones: full.requests, ratio: round(full.requests / empty.requests, 2) }
+    : undefined;
+if (sizeCost)
+  console.log(
+    `  1,000 zones cost ${sizeCost.thousandZones} requests, ${sizeCost.ratio}x the empty shop's ${sizeCost.emptyShop}`,
+  );
 const reportsDir = join(projectRoot, 'reports');
 mkdirSync(reportsDir, { recursive: true });
 writeFileSync(
   join(reportsDir, 'bench.json'),
-  `${JSON.stringify({ at: new Date().toISOString(), machine, measurements }, null, 2)}\n`,
+  `${JSON.stringify({ at: new Date().toISOString(), machine, measurements, sizeCost }, null, 2)}\n`,
 );
 console.log('bench: written to reports/bench.json');

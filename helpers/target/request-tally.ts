@@ -1,0 +1,78 @@
+// What a run's requests were spent on, counted by the client as it sends them: against a staging shop
+// the suite's cost is its requests. Plain data, so a test worker hands its tally to the launcher in
+// task.meta and tallies add up across tests, the preflight and the sweep.
+import type { Exchange, Method } from './client.ts';
+
+/** The four operations, each one method on one path: the only requests the client can send. */
+export const ENDPOINTS = ['list', 'create', 'update', 'delete'] as const;
+export type Endpoint = (typeof ENDPOINTS)[number];
+
+const ENDPOINT_OF: Record<Method, Endpoint> = { GET: 'list', POST: 'create', PUT: 'update', DELETE: 'delete' };
+
+/**
+ * Why a request went out again: the shop answered 429, or a GET got no usable answer (none at all,
+ * 502 to 504, or a body still coming when the time limit ran out).
+ */
+export type Resend = 'after-429' | 'after-no-answer';
+
+export interface RequestTally {
+  /** Requests sent, by endpoint: 429s and re-sends included, so they add up to every request. */
+  sent: Record<Endpoint, number>;
+  /** List pages read: list requests answered 2xx. A walk of N pages is N of these. */
+  pages: number;
+  /** Answers 429. */
+  throttled: number;
+  /** Requests that were a re-send of one before, by why. */
+  resent: Record<Resend, number>;
+}
+
+export function emptyTally(): RequestTally {
+  return {
+    sent: { list: 0, create: 0, update: 0, delete: 0 },
+    pages: 0,
+    throttled: 0,
+    resent: { 'after-429': 0, 'after-no-answer': 0 },
+  };
+}
+
+/** One request as it went out and came back; `resend` says why, when it repeats the one before. */
+export function countRequest(tally: RequestTally, exchange: Exchange, resend?: Resend): void {
+  const endpoint = ENDPOINT_OF[exchange.method];
+  tally.sent[endpoint] += 1;
+  const status = exchange.status;
+  if (status === 429) tally.throttled += 1;
+  // A page whose body went past a limit was not read.
+  if (endpoint === 'list' && status !== undefined && status >= 200 && status <= 299 && !exchange.bodyLimit)
+    tally.pages += 1;
+  if (resend !== undefined) tally.resent[resend] += 1;
+}
+
+export function addTallies(...tallies: readonly (RequestTally | undefined)[]): RequestTally {
+  const sum = emptyTally();
+  for (const tally of tallies) {
+    if (tally === undefined) continue;
+    for (const endpoint of ENDPOINTS) sum.sent[endpoint] += tally.sent[endpoint];
+    sum.pages += tally.pages;
+    sum.throttled += tally.throttled;
+    sum.resent['after-429'] += tally.resent['after-429'];
+    sum.resent['after-no-answer'] += tally.resent['after-no-answer'];
+  }
+  return sum;
+}
+
+export function requestsIn(tally: RequestTally): number {
+  return ENDPOINTS.reduce((sum, endpoint) => sum + tally.sent[endpoint], 0);
+}
+
+/** The method and path template of an endpoint, as the specification writes it: ids never show. */
+export function endpointLabel(endpoint: Endpoint, apiVersion: string): string {
+  const collection = `/admin/api/${apiVersion}/zones.json`;
+  const one = `/admin/api/${apiVersion}/zones/{zone_id}.json`;
+  const labels: Record<Endpoint, string> = {
+    list: `GET ${collection}`,
+    create: `POST ${collection}`,
+    update: `PUT ${one}`,
+    delete: `DELETE ${one}`,
+  };
+  return labels[endpoint];
+}
