@@ -3,7 +3,7 @@
 // trends of every earlier report kept in {ZONES_REPORTS_DIR}/allure-history.jsonl.
 // Exit codes: 0 built, 3 could not build (no results, or Allure failed).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEnvironment } from '../helpers/config.ts';
@@ -42,6 +42,12 @@ const reportsDir = resolve(factsFromRawSettings(loadEnvironment()).reportsDir);
 const where = allureLocations(reportsDir);
 if (!hasResults(where.results)) cannotRun(`no test results in ${shown(where.results)}: run npm run conformance first`);
 
+// Allure adds every report it builds to the history. A run's results are cleared when the next run
+// starts, so a mark left among them says this run is in the history already: building its report
+// again (a retried CI step, a second look) must not count the same night twice in the trends.
+const inHistoryMark = join(where.results, '.in-history');
+const historyBefore = existsSync(inHistoryMark) && existsSync(where.history) ? readFileSync(where.history) : undefined;
+
 // Last night's HTML must not pass for tonight's if Allure stops half-way.
 rmSync(where.report, { recursive: true, force: true });
 const allure = spawnSync(process.execPath, [allureCli, 'generate', '--config', allureConfig], {
@@ -51,6 +57,8 @@ const allure = spawnSync(process.execPath, [allureCli, 'generate', '--config', a
 if (allure.error) cannotRun(`Allure did not start: ${allure.error.message}`);
 if (allure.status !== 0) cannotRun(`Allure stopped with ${allure.signal ?? `exit code ${allure.status}`}`);
 if (!existsSync(join(where.report, 'index.html'))) cannotRun(`Allure wrote no ${shown(where.report)}/index.html`);
+if (historyBefore !== undefined) writeFileSync(where.history, historyBefore);
+else writeFileSync(inHistoryMark, 'this run is in allure-history.jsonl\n');
 
 console.log(`zones-conformance: HTML report: ${shown(join(where.report, 'index.html'))}`);
 console.log(

@@ -45,13 +45,14 @@ describe.skipIf(noChromium)(inChromium, { timeout: 90_000 }, () => {
   let reportsDir: string;
   let browser: Browser;
   let page: Page;
+  let env: Record<string, string>;
 
   beforeAll(async () => {
     reference = await startReference({ token: TOKEN, style: 'other-codes', fault: 'update-ignores-name' });
     reportsDir = mkdtempSync(join(tmpdir(), 'zc-html-'));
     // The model-based suite is left out: its own UPDATE-01 test would fail beside the example one, and
     // what this reads is the report's layout, the same for either test (one-story.test.ts has the formats).
-    const env = {
+    env = {
       ...settingsForStyle(reference.style, reference.url, TOKEN),
       ZONES_REPORTS_DIR: reportsDir,
       ZONES_MODEL_RUNS: '0',
@@ -178,5 +179,12 @@ describe.skipIf(noChromium)(inChromium, { timeout: 90_000 }, () => {
     const lastNight = page.getByTestId('test-result-history-item');
     await expect.poll(() => lastNight.count()).toBe(1);
     expect(await lastNight.getByTestId('tree-leaf-status-failed').count()).toBe(1);
+  });
+
+  test('building the report again from the same run adds nothing to the history', async () => {
+    const history = join(reportsDir, 'allure-history.jsonl');
+    const before = readFileSync(history, 'utf8');
+    await npmRunReport(env);
+    expect(readFileSync(history, 'utf8')).toBe(before);
   });
 });
