@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// The installed command: `zones-conformance [conformance|sweep|reference|report] [options]`, the
-// npm scripts of this package for a project that installs it. The entry points are TypeScript, run
-// through tsx as the scripts run them, but registered here in the same process: a Ctrl-C then reaches
-// the suite itself, with no second node in between to relay it. Settings, .env, profiles and reports
-// are the caller's, read from and written to the current directory.
+// The installed command: `zones-conformance [conformance|sweep|reference|report] [options]`, and what
+// the npm scripts of this package run. Settings, .env, profiles and reports are the caller's, read
+// from and written to the current directory. The entry points are TypeScript: when `npm run build`
+// has compiled them and nothing changed since (build-freshness.mjs), the JavaScript runs, which
+// starts about 1.4 s of CPU sooner; otherwise they run through tsx, registered here in the same
+// process. Either way a Ctrl-C reaches the suite itself, with no second node in between to relay it.
 import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+import { buildIsCurrent } from './build-freshness.mjs';
 
 const COMMANDS = {
   conformance: 'certify a shop, or the embedded reference when ZONES_BASE_URL is not set (the default)',
@@ -14,9 +15,14 @@ const COMMANDS = {
   report: 'build the HTML report of the last run',
 };
 
-// The package's own compiler settings, whatever tsconfig.json the caller's directory holds.
-register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
-const { EXIT } = await import('../helpers/exit-codes.ts');
+const built = buildIsCurrent(fileURLToPath(new URL('..', import.meta.url)));
+if (!built) {
+  const { register } = await import('tsx/esm/api');
+  // The package's own compiler settings, whatever tsconfig.json the caller's directory holds.
+  register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
+}
+const extension = built ? 'js' : 'ts';
+const { EXIT } = await import(`../helpers/exit-codes.${extension}`);
 
 const [first, ...rest] = process.argv.slice(2);
 const named = first !== undefined && Object.hasOwn(COMMANDS, first);
@@ -35,7 +41,7 @@ if (!named && (args.includes('--help') || args.includes('-h'))) {
   console.log('\nWith no command, conformance:\n');
 }
 
-const entry = new URL(`./${command}.ts`, import.meta.url);
+const entry = new URL(`./${command}.${extension}`, import.meta.url);
 // Each entry point reads its options from process.argv, as it does under npm run.
 process.argv = [process.argv[0], fileURLToPath(entry), ...args];
 await import(entry.href);

@@ -46,13 +46,25 @@ function collect(child: ChildProcess): StartedEntry {
   return { child, printed, done };
 }
 
+/** The commands of bin/zones-conformance.mjs, which the npm scripts run: bin/<command>.ts each. */
+const LAUNCHED = /^bin\/(conformance|sweep|reference|report)\.ts$/;
+
+/**
+ * How node starts an entry point: a command of the package through its launcher, as `npm run` and the
+ * installed command start it (the build when current, else tsx); anything else through tsx.
+ */
+function nodeArguments(entry: string, args: string[]): string[] {
+  const command = LAUNCHED.exec(entry)?.[1];
+  return command === undefined ? ['--import', 'tsx', entry, ...args] : ['bin/zones-conformance.mjs', command, ...args];
+}
+
 export function startEntry(
   entry: string,
   args: string[],
   env: Record<string, string | undefined>,
   timeoutMs = 170_000,
 ): StartedEntry {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+  const child = spawn(process.execPath, nodeArguments(entry, args), {
     cwd: projectRoot,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

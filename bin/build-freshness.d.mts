@@ -1,0 +1,3 @@
+// The types of build-freshness.mjs, which is plain JavaScript so that the launcher can run it first.
+export declare const BUILT_FOLDERS: readonly string[];
+export declare function buildIsCurrent(root: string): boolean;

@@ -1,0 +1,80 @@
+// The launcher runs the compiled JavaScript only while it is current, and the TypeScript otherwise:
+// a stale build must never certify a shop with yesterday's code. npm test builds first, so every
+// other self-test goes through the compiled path; the TypeScript path is run here, in a copy of the
+// project that has no build.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { BUILT_FOLDERS, buildIsCurrent } from '../bin/build-freshness.mjs';
+import { projectRoot, runCommand } from './run-node.ts';
+
+/** A tree with one source in each built folder, and its JavaScript when `built`. */
+function tree(built: boolean): string {
+  const root = mkdtempSync(join(tmpdir(), 'zc-build-'));
+  for (const folder of BUILT_FOLDERS) {
+    mkdirSync(join(root, folder, 'deep'), { recursive: true });
+    writeFileSync(join(root, folder, 'deep', 'module.ts'), 'export {};\n');
+    if (built) writeFileSync(join(root, folder, 'deep', 'module.js'), 'export {};\n');
+  }
+  return root;
+}
+
+const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000);
+
+describe('whether the build is current', () => {
+  test('with every module compiled after its source, it is', () => {
+    const root = tree(true);
+    for (const folder of BUILT_FOLDERS)
+      utimesSync(join(root, folder, 'deep', 'module.ts'), secondsAgo(60), secondsAgo(60));
+    expect(buildIsCurrent(root)).toBe(true);
+  });
+
+  test('as extracted from a package, every file of one date, it is', () => {
+    const root = tree(true);
+    const packed = new Date('1985-10-26T08:15:00Z');
+    for (const folder of BUILT_FOLDERS)
+      for (const name of ['module.ts', 'module.js']) utimesSync(join(root, folder, 'deep', name), packed, packed);
+    expect(buildIsCurrent(root)).toBe(true);
+  });
+
+  test('one source changed after the build, in any folder, and it is not', () => {
+    for (const folder of BUILT_FOLDERS) {
+      const root = tree(true);
+      utimesSync(join(root, folder, 'deep', 'module.js'), secondsAgo(60), secondsAgo(60));
+      expect(buildIsCurrent(root), folder).toBe(false);
+    }
+  });
+
+  test('one module without its JavaScript, and it is not; nothing built at all, and it is not', () => {
+    const root = tree(true);
+    writeFileSync(join(root, 'helpers', 'deep', 'added.ts'), 'export {};\n');
+    expect(buildIsCurrent(root)).toBe(false);
+    expect(buildIsCurrent(tree(false))).toBe(false);
+  });
+});
+
+test('without a build, the launcher runs the TypeScript through tsx and certifies the same', async () => {
+  // The project as a clone has it before npm run build: sources, no JavaScript beside them.
+  const copy = mkdtempSync(join(tmpdir(), 'zc-unbuilt-'));
+  for (const name of ['bin', 'helpers', 'reference', 'suites', 'contract', 'profiles', 'docs'])
+    cpSync(join(projectRoot, name), join(copy, name), { recursive: true, filter: (path) => !path.endsWith('.js') });
+  for (const name of ['package.json', 'tsconfig.json']) cpSync(join(projectRoot, name), join(copy, name));
+  symlinkSync(join(projectRoot, 'node_modules'), join(copy, 'node_modules'));
+  expect(buildIsCurrent(copy)).toBe(false);
+
+  const reports = join(copy, 'reports');
+  const run = await runCommand(process.execPath, ['bin/zones-conformance.mjs', 'conformance', '--rule', 'CREATE'], {
+    cwd: copy,
+    env: { ZONES_REPORTS_DIR: reports, ZONES_MODEL_RUNS: '0' },
+  });
+  expect(run.code, run.stderr).toBe(2);
+  const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as {
+    rules: { id: string; status: string }[];
+  };
+  expect(report.rules.filter((rule) => rule.id.startsWith('CREATE-')).map((rule) => rule.status)).toEqual([
+    'passed',
+    'passed',
+    'passed',
+  ]);
+});
