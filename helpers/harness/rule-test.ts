@@ -4,7 +4,7 @@ import * as allure from 'allure-js-commons';
 import { test as baseTest, inject, type TestContext } from 'vitest';
 import type { TargetConfig } from '../config.ts';
 import { ledgerAt } from '../ownership/ledger.ts';
-import { ZonesClient } from '../target/client.ts';
+import { type Exchange, ZonesClient } from '../target/client.ts';
 import { type ExchangeRecord, recordExchange } from '../target/evidence.ts';
 import { emptyTally } from '../target/request-tally.ts';
 import './task-meta.ts';
@@ -33,6 +33,11 @@ export const test = baseTest.extend<ConformanceFixtures>({
     task.meta.tally = emptyTally();
     task.meta.cleanupTally = emptyTally();
     const { tally, cleanupTally } = task.meta;
+    const keepEvidence = (exchange: Exchange) => {
+      const records = task.meta.exchanges ?? [];
+      records.push(recordExchange(exchange, target));
+      task.meta.exchanges = records;
+    };
     const api = new ZonesClient(target, {
       ledger: ledgerAt(inject('ledgerPath')),
       tallyFor: () => (cleaningUp.has(task) ? cleanupTally : tally),
@@ -45,10 +50,14 @@ export const test = baseTest.extend<ConformanceFixtures>({
           task.meta.cleanupRequests = (task.meta.cleanupRequests ?? 0) + 1;
           return;
         }
-        const records = task.meta.exchanges ?? [];
-        records.push(recordExchange(exchange, target));
-        task.meta.exchanges = records;
-        task.meta.requests = records.length;
+        task.meta.requests = (task.meta.requests ?? 0) + 1;
+        keepEvidence(exchange);
+      },
+      // A walk the test joined: its evidence, though another test sent and counted it.
+      onWitnessed: (exchange) => {
+        if (cleaningUp.has(task)) return;
+        task.meta.witnessed = (task.meta.witnessed ?? 0) + 1;
+        keepEvidence(exchange);
       },
     });
     await use(api);

@@ -21,6 +21,7 @@ import {
 } from './records.ts';
 import { countRequest, type RequestTally, type Resend } from './request-tally.ts';
 import { Secrets } from './secrets.ts';
+import { sharedListReads } from './shared-list-reads.ts';
 import { sleep, throttleFor } from './throttle.ts';
 import { dispatcherFor } from './transport.ts';
 import { errorCodeOf, isCertificateCode } from './trust.ts';
@@ -108,6 +109,11 @@ export class BodyLimitError extends TransportError {
 export interface ClientOptions {
   ledger: Ledger;
   onExchange?: (exchange: Exchange) => void;
+  /**
+   * Told of every exchange of a list walk that another check's call sent and this one joined
+   * (shared-list-reads.ts): evidence of this check, a request of the other.
+   */
+  onWitnessed?: (exchange: Exchange) => void;
   /** Told when a list needed re-reading before a write showed, and for how long. */
   onLag?: (waitedMs: number) => void;
   /**
@@ -168,25 +174,45 @@ export class ZonesClient {
 
   async listZones(options: { status?: string; auth?: AuthMode; settle?: Settle } = {}): Promise<ListAnswer> {
     const patience = this.config.consistencyTimeoutMs;
-    if (options.settle === undefined || patience === 0) return this.readList(options);
+    if (options.settle === undefined || patience === 0) return this.sharedRead(options);
     if (options.settle === 'after-timeout') {
       await sleep(patience);
-      return this.readList(options);
+      return this.sharedRead(options);
     }
     const started = Date.now();
-    let list = await this.readList(options);
+    let list = await this.sharedRead(options);
     while (!options.settle(list) && Date.now() - started < patience) {
       await sleep(Math.min(SETTLE_POLL_MS, patience));
-      list = await this.readList(options);
+      list = await this.sharedRead(options);
       if (options.settle(list)) this.options.onLag?.(Date.now() - started);
     }
     return list;
   }
 
-  private async readList(options: { status?: string; auth?: AuthMode }): Promise<ListAnswer> {
+  /**
+   * A read with the valid credential joins the next walk of the same list that starts, with every
+   * other check waiting for it; a refused read (no credential, a wrong one) is always its own.
+   */
+  private sharedRead(options: { status?: string; auth?: AuthMode }): Promise<ListAnswer> {
+    if ((options.auth ?? 'valid') !== 'valid') return this.readList(options);
+    return sharedListReads().read(
+      `${this.config.paging} ${this.firstPageUrl(options.status)}`,
+      (share) => this.readList(options, share),
+      (exchange) => this.options.onWitnessed?.(exchange),
+    );
+  }
+
+  private firstPageUrl(status: string | undefined): string {
     const url = new URL(this.collectionUrl());
-    if (options.status !== undefined)
-      url.searchParams.set(this.config.statusParam, this.config.filterValues[options.status] ?? options.status);
+    if (status !== undefined) url.searchParams.set(this.config.statusParam, this.config.filterValues[status] ?? status);
+    return url.toString();
+  }
+
+  private async readList(
+    options: { status?: string; auth?: AuthMode },
+    share?: (exchange: Exchange) => void,
+  ): Promise<ListAnswer> {
+    const url = new URL(this.firstPageUrl(options.status));
     const walk = startListWalk(this.config, url.toString());
     const pages: Answer[] = [];
     const zones: ZoneRecord[] = [];
@@ -204,7 +230,7 @@ export class ZonesClient {
         throw new PreconditionError(
           `the list's next page is on another host (${new URL(next).origin}); the credential is not sent there`,
         );
-      const page = await this.send('GET', next, options.auth ?? 'valid');
+      const page = await this.send('GET', next, options.auth ?? 'valid', undefined, share);
       pages.push(page);
       if (page.status < 200 || page.status > 299) {
         pastLastPage = isPastLastPage(this.config, pages.length, page.status);
@@ -347,7 +373,13 @@ export class ZonesClient {
     return this.config.authScheme === '' ? token : `${this.config.authScheme} ${token}`;
   }
 
-  private async send(method: Method, url: string, auth: AuthMode, body?: string): Promise<Answer> {
+  private async send(
+    method: Method,
+    url: string,
+    auth: AuthMode,
+    body?: string,
+    share?: (exchange: Exchange) => void,
+  ): Promise<Answer> {
     const throttle = throttleFor(this.config.baseUrl, this.config.maxRps);
     let throttledRetries = 0;
     let transientRetries = 0;
@@ -358,6 +390,7 @@ export class ZonesClient {
       const tally = this.options.tallyFor?.();
       if (tally !== undefined) countRequest(tally, exchange, resend);
       this.options.onExchange?.(exchange);
+      share?.(exchange);
       // A 429 was not processed, whatever the method: wait the window out and send it again.
       if (exchange.status === 429) {
         // Waited out even when given up on, so that the next request does not land inside the window.
