@@ -19,7 +19,9 @@ interface ConformanceFixtures {
   zones: OwnZones;
 }
 
-export type ConformanceContext = Pick<TestContext, 'task' | 'skip'> & ConformanceFixtures;
+// `expect` is the test's own: tests of a file may run side by side, where the imported one cannot
+// tell whose soft assertion failed.
+export type ConformanceContext = Pick<TestContext, 'task' | 'skip' | 'expect'> & ConformanceFixtures;
 
 // Set while the zones fixture tears down, so clean-up requests are not counted as the check's own.
 const cleaningUp = new WeakSet<object>();
@@ -80,6 +82,11 @@ export type Check = (context: ConformanceContext) => Promise<void>;
 export interface RuleCase {
   label: string;
   check: Check;
+  /**
+   * Runs by itself, never beside another test of its file: for a check that judges the whole list
+   * before and after, where a zone made by a test running beside it could not be told apart.
+   */
+  alone?: boolean;
 }
 
 const SEVERITY: Record<RuleLevel, string> = { must: 'critical', should: 'normal', may: 'minor' };
@@ -125,7 +132,9 @@ export async function checkedWith(context: Pick<ConformanceContext, 'task'>, wha
 /** One rule, one check. */
 export function ruleTest(id: string, check: Check): void {
   // vitest reads the destructuring to decide which fixtures to set up, so it is spelled out.
-  test(ruleTitle(id), ({ task, skip, target, api, zones }) => runCheck(id, { task, skip, target, api, zones }, check));
+  test(ruleTitle(id), ({ task, skip, expect, target, api, zones }) =>
+    runCheck(id, { task, skip, expect, target, api, zones }, check),
+  );
 }
 
 /**
@@ -141,14 +150,16 @@ export function ruleCases<C extends { label: string }>(
 export function ruleCases(id: string, cases: readonly RuleCase[]): void;
 export function ruleCases(
   id: string,
-  cases: readonly { label: string; check?: Check }[],
+  cases: readonly { label: string; check?: Check; alone?: boolean }[],
   check?: (item: { label: string }, context: ConformanceContext) => Promise<void>,
 ): void {
   // A plain loop rather than test.for: its $label interpolation quotes and shortens the label.
   for (const item of cases) {
     const run: Check | undefined = check ? (context) => check(item, context) : item.check;
     if (run === undefined) throw new Error(`${id}: the case "${item.label}" has no check`);
-    test(`${ruleTitle(id)}: ${item.label}`, ({ task, skip, target, api, zones }) =>
-      runCheck(id, { task, skip, target, api, zones }, run));
+    const declare = item.alone ? test.sequential : test;
+    declare(`${ruleTitle(id)}: ${item.label}`, ({ task, skip, expect, target, api, zones }) =>
+      runCheck(id, { task, skip, expect, target, api, zones }, run),
+    );
   }
 }

@@ -3,6 +3,7 @@
 // so after its own writes were answered: that walk observes them. A check that asks while a walk is
 // under way waits for the next one, which starts as soon as the current one ends.
 import type { Exchange, ListAnswer } from './client.ts';
+import type { WalksAndWrites } from './walks-and-writes.ts';
 
 /** Walks the list once; `share` is told of every exchange, for the checks that joined the walk. */
 export type ListWalker = (share: (exchange: Exchange) => void) => Promise<ListAnswer>;
@@ -23,20 +24,36 @@ interface Line {
 export class SharedListReads {
   private readonly lines = new Map<string, Line>();
 
-  /** The next walk of the list under `key` that starts from now on; `walk` is how this caller would read it alone. */
-  read(key: string, walk: ListWalker, witness: (exchange: Exchange) => void): Promise<ListAnswer> {
+  /**
+   * The next walk of the list under `key` that starts from now on; `walk` is how this caller would
+   * read it alone. A walk starts once `gate` lets it (no write of the suite under way), and serves
+   * every check that asked until that moment.
+   */
+  read(
+    key: string,
+    gate: WalksAndWrites,
+    walk: ListWalker,
+    witness: (exchange: Exchange) => void,
+  ): Promise<ListAnswer> {
     let line = this.lines.get(key);
     if (line === undefined) {
       line = { walking: false, waiting: [] };
       this.lines.set(key, line);
     }
     const joined = new Promise<ListAnswer>((resolve, reject) => line.waiting.push({ walk, witness, resolve, reject }));
-    if (!line.walking) void this.walkFor(key, line);
+    if (!line.walking) void this.walkFor(key, line, gate);
     return joined;
   }
 
-  private async walkFor(key: string, line: Line): Promise<void> {
+  private async walkFor(key: string, line: Line, gate: WalksAndWrites): Promise<void> {
     line.walking = true;
+    await gate.during('walk', () => this.walkOnce(line));
+    line.walking = false;
+    if (line.waiting.length > 0) void this.walkFor(key, line, gate);
+    else this.lines.delete(key);
+  }
+
+  private async walkOnce(line: Line): Promise<void> {
     // Checks of other tests that asked in this same turn of the event loop may join too.
     await new Promise((resolve) => setImmediate(resolve));
     const batch = line.waiting.splice(0);
@@ -53,9 +70,6 @@ export class SharedListReads {
         for (const waiter of batch) waiter.reject(error);
       }
     }
-    line.walking = false;
-    if (line.waiting.length > 0) void this.walkFor(key, line);
-    else this.lines.delete(key);
   }
 }
 
