@@ -50,6 +50,8 @@ export interface TargetConfig {
   maxBodyBytes: number;
   /** 0: no pacing. */
   maxRps: number;
+  /** Tests of one suite file run side by side, at most; the throttle decides how many requests are under way. */
+  concurrency: number;
   consistencyTimeoutMs: number;
   /** The model-based suite: sequences, the longest sequence, the request budget, and a seed to replay. */
   model: ModelBudget;
@@ -293,6 +295,12 @@ export function readTargetConfig(env: Environment): TargetConfig {
       'ZONES_MAX_RPS',
       `must be a number of requests per second from 0 (off) to 1000 (got "${value('ZONES_MAX_RPS')}")`,
     );
+  const concurrency = Number(value('ZONES_CONCURRENCY'));
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY)
+    bad(
+      'ZONES_CONCURRENCY',
+      `must be a whole number of tests from 1 to ${MAX_CONCURRENCY} (got "${value('ZONES_CONCURRENCY')}")`,
+    );
   const consistencyTimeoutMs = Number(value('ZONES_CONSISTENCY_TIMEOUT_MS'));
   if (!Number.isInteger(consistencyTimeoutMs) || consistencyTimeoutMs < 0 || consistencyTimeoutMs > 600_000) {
     bad(
@@ -329,6 +337,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
     timeoutMs,
     maxBodyBytes,
     maxRps,
+    concurrency,
     consistencyTimeoutMs,
     model,
     reportsDir: value('ZONES_REPORTS_DIR'),
@@ -339,6 +348,9 @@ export function readTargetConfig(env: Environment): TargetConfig {
     ...(profile ? { profile: profile.path } : {}),
   };
 }
+
+/** Past a few, more tests side by side only wait on the throttle and hold more zones on the shop. */
+const MAX_CONCURRENCY = 16;
 
 /** fast-check takes a 32-bit seed. */
 const SEED_RANGE = 2 ** 31;

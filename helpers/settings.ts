@@ -144,6 +144,11 @@ export const settingDocs: readonly SettingDoc[] = [
     help: 'Pace requests to at most this many per second from the first request (fractions allowed); 0 means no pace of its own. 429 answers are always waited out, and the pace is learned from them and from rate-limit headers.',
   },
   {
+    name: 'ZONES_CONCURRENCY',
+    default: '1',
+    help: "How many tests of one suite file may run side by side (1 to 16); files still run one after another, and list reads waiting at the same moment share one walk. Requests under way are fewer: one until the shop has answered a run of requests with no sign of a rate limit, one again for good once it shows one (a 429, a 503 with Retry-After, rate-limit headers, ZONES_MAX_RPS). Faster behind latency, but on a shop with a defect, a test can then be hit by what a test beside it set off and fail under that test's rule instead; 1, the default, runs the tests one at a time.",
+  },
+  {
     name: 'ZONES_CONSISTENCY_TIMEOUT_MS',
     default: '0',
     help: 'How long list checks may re-read until a write shows (read-after-write lag); 0 means lists must be current at once.',

@@ -64,6 +64,7 @@ export const PROFILE_FIELDS: Readonly<Record<string, ProfileField>> = {
   ZONES_TIMEOUT_MS: number('integer'),
   ZONES_MAX_BODY_BYTES: number('integer'),
   ZONES_MAX_RPS: number('number'),
+  ZONES_CONCURRENCY: number('integer'),
   ZONES_CONSISTENCY_TIMEOUT_MS: number('integer'),
 };
 

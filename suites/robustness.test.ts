@@ -103,6 +103,7 @@ ruleCases('ROBUST-02', [
   },
   {
     label: 'an empty name',
+    alone: true,
     check: ({ api, zones }) =>
       expectRefusedMakingNothingNameless(api, () =>
         api.createFromText(api.bodyText({ name: '', coverage: zones.coverage(0) })),
@@ -110,6 +111,7 @@ ruleCases('ROBUST-02', [
   },
   {
     label: 'no body at all',
+    alone: true,
     check: ({ api }) => expectRefusedMakingNothingNameless(api, () => api.createFromText(undefined)),
   },
 ]);
@@ -135,9 +137,10 @@ async function unknownId({ api, zones }: ConformanceContext): Promise<ZoneRecord
 }
 
 // The DELETE goes first: it can make nothing, while a PUT that creates what it can't find would
-// leave the id in use for the other. Soft, so that one answer does not hide the other.
+// leave the id in use for the other. Soft, so that one answer does not hide the other: with the
+// test's own expect, which knows whose the failure is when tests run side by side.
 ruleTest('ROBUST-03', async (context) => {
-  const { api, zones } = context;
+  const { api, zones, expect } = context;
   const gone = await unknownId(context);
   expect.soft(await api.deleteZone(gone.id), 'DELETE').toHaveStatusIn([404]);
   expect

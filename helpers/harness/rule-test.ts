@@ -4,7 +4,7 @@ import * as allure from 'allure-js-commons';
 import { test as baseTest, inject, type TestContext } from 'vitest';
 import type { TargetConfig } from '../config.ts';
 import { ledgerAt } from '../ownership/ledger.ts';
-import { ZonesClient } from '../target/client.ts';
+import { type Exchange, ZonesClient } from '../target/client.ts';
 import { type ExchangeRecord, recordExchange } from '../target/evidence.ts';
 import { emptyTally } from '../target/request-tally.ts';
 import './task-meta.ts';
@@ -19,7 +19,9 @@ interface ConformanceFixtures {
   zones: OwnZones;
 }
 
-export type ConformanceContext = Pick<TestContext, 'task' | 'skip'> & ConformanceFixtures;
+// `expect` is the test's own: tests of a file may run side by side, where the imported one cannot
+// tell whose soft assertion failed.
+export type ConformanceContext = Pick<TestContext, 'task' | 'skip' | 'expect'> & ConformanceFixtures;
 
 // Set while the zones fixture tears down, so clean-up requests are not counted as the check's own.
 const cleaningUp = new WeakSet<object>();
@@ -33,6 +35,11 @@ export const test = baseTest.extend<ConformanceFixtures>({
     task.meta.tally = emptyTally();
     task.meta.cleanupTally = emptyTally();
     const { tally, cleanupTally } = task.meta;
+    const keepEvidence = (exchange: Exchange) => {
+      const records = task.meta.exchanges ?? [];
+      records.push(recordExchange(exchange, target));
+      task.meta.exchanges = records;
+    };
     const api = new ZonesClient(target, {
       ledger: ledgerAt(inject('ledgerPath')),
       tallyFor: () => (cleaningUp.has(task) ? cleanupTally : tally),
@@ -45,10 +52,14 @@ export const test = baseTest.extend<ConformanceFixtures>({
           task.meta.cleanupRequests = (task.meta.cleanupRequests ?? 0) + 1;
           return;
         }
-        const records = task.meta.exchanges ?? [];
-        records.push(recordExchange(exchange, target));
-        task.meta.exchanges = records;
-        task.meta.requests = records.length;
+        task.meta.requests = (task.meta.requests ?? 0) + 1;
+        keepEvidence(exchange);
+      },
+      // A walk the test joined: its evidence, though another test sent and counted it.
+      onWitnessed: (exchange) => {
+        if (cleaningUp.has(task)) return;
+        task.meta.witnessed = (task.meta.witnessed ?? 0) + 1;
+        keepEvidence(exchange);
       },
     });
     await use(api);
@@ -71,6 +82,11 @@ export type Check = (context: ConformanceContext) => Promise<void>;
 export interface RuleCase {
   label: string;
   check: Check;
+  /**
+   * Runs by itself, never beside another test of its file: for a check that judges the whole list
+   * before and after, where a zone made by a test running beside it could not be told apart.
+   */
+  alone?: boolean;
 }
 
 const SEVERITY: Record<RuleLevel, string> = { must: 'critical', should: 'normal', may: 'minor' };
@@ -116,7 +132,9 @@ export async function checkedWith(context: Pick<ConformanceContext, 'task'>, wha
 /** One rule, one check. */
 export function ruleTest(id: string, check: Check): void {
   // vitest reads the destructuring to decide which fixtures to set up, so it is spelled out.
-  test(ruleTitle(id), ({ task, skip, target, api, zones }) => runCheck(id, { task, skip, target, api, zones }, check));
+  test(ruleTitle(id), ({ task, skip, expect, target, api, zones }) =>
+    runCheck(id, { task, skip, expect, target, api, zones }, check),
+  );
 }
 
 /**
@@ -132,14 +150,16 @@ export function ruleCases<C extends { label: string }>(
 export function ruleCases(id: string, cases: readonly RuleCase[]): void;
 export function ruleCases(
   id: string,
-  cases: readonly { label: string; check?: Check }[],
+  cases: readonly { label: string; check?: Check; alone?: boolean }[],
   check?: (item: { label: string }, context: ConformanceContext) => Promise<void>,
 ): void {
   // A plain loop rather than test.for: its $label interpolation quotes and shortens the label.
   for (const item of cases) {
     const run: Check | undefined = check ? (context) => check(item, context) : item.check;
     if (run === undefined) throw new Error(`${id}: the case "${item.label}" has no check`);
-    test(`${ruleTitle(id)}: ${item.label}`, ({ task, skip, target, api, zones }) =>
-      runCheck(id, { task, skip, target, api, zones }, run));
+    const declare = item.alone ? test.sequential : test;
+    declare(`${ruleTitle(id)}: ${item.label}`, ({ task, skip, expect, target, api, zones }) =>
+      runCheck(id, { task, skip, expect, target, api, zones }, run),
+    );
   }
 }

@@ -23,6 +23,11 @@ declare module '@vitest/runner' {
      * under the test that sent them: the evidence behind a test that sent none itself.
      */
     sharedRequests?: number;
+    /**
+     * List pages the test judged that another test's call sent: a list walk it joined
+     * (helpers/target/shared-list-reads.ts). In its evidence, counted under the other test.
+     */
+    witnessed?: number;
     /** Requests the fixture sent to clean up after the test. */
     cleanupRequests?: number;
     /** The test body's requests by endpoint, its list pages, 429s and re-sends (the same requests as `requests`). */

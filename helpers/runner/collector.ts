@@ -47,7 +47,8 @@ function outcomeOf(testCase: TestCase): TestOutcome {
           state: result.state,
           notVerified: meta.notVerified,
           skipNote: result.state === 'skipped' ? result.note : undefined,
-          requests,
+          // A list walk it joined was sent for it too: a check judged on those pages stands on requests.
+          requests: requests + (meta.witnessed ?? 0),
           sharedRequests: meta.sharedRequests,
           errorName: error?.name,
           errorMessage: error?.message,

@@ -57,6 +57,10 @@ export async function runSuites(targets: readonly SuiteTarget[], options: SuiteR
       provide: { zonesTarget: target.config, runId: options.runId, ledgerPath: target.ledgerPath },
       testTimeout: timeout,
       hookTimeout: timeout,
+      // Tests of a file side by side, at most ZONES_CONCURRENCY (vitest reads `sequence.concurrent` from
+      // the root config only: below). Files still go one after another in the target's one worker,
+      // where one throttle and one set of shared list reads see every request.
+      maxConcurrency: target.config.concurrency,
       pool: 'threads',
       // The suites keep no state between files that could leak; sharing the module cache saves seconds per target.
       isolate: false,
@@ -72,10 +76,11 @@ export async function runSuites(targets: readonly SuiteTarget[], options: SuiteR
     watch: false,
     reporters: reporters as TestUserConfig['reporters'],
     testNamePattern: options.testNamePattern,
-    // One worker per target by default: its requests then go out one at a time, so a 429's
-    // Retry-After window is known to every later request (helpers/target/throttle.ts).
+    // One worker per target by default: its one throttle then decides how many requests are under
+    // way, so a 429's Retry-After window is known to every later request (helpers/target/throttle.ts).
     maxWorkers: options.maxWorkers ?? targets.length,
     passWithNoTests: true,
+    sequence: { concurrent: targets.some((target) => target.config.concurrency > 1) },
     // The CLI options type lacks `projects`, which the inline config accepts.
     ...({ projects } as object),
   });

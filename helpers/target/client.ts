@@ -21,9 +21,11 @@ import {
 } from './records.ts';
 import { countRequest, type RequestTally, type Resend } from './request-tally.ts';
 import { Secrets } from './secrets.ts';
+import { sharedListReads } from './shared-list-reads.ts';
 import { sleep, throttleFor } from './throttle.ts';
 import { dispatcherFor } from './transport.ts';
 import { errorCodeOf, isCertificateCode } from './trust.ts';
+import { walksAndWritesFor } from './walks-and-writes.ts';
 import { type BodyLimit, describeBodyLimit, describeNotJson, NotJsonBody } from './what-came-back.ts';
 
 export type AuthMode = 'valid' | 'none' | 'wrong';
@@ -108,6 +110,11 @@ export class BodyLimitError extends TransportError {
 export interface ClientOptions {
   ledger: Ledger;
   onExchange?: (exchange: Exchange) => void;
+  /**
+   * Told of every exchange of a list walk that another check's call sent and this one joined
+   * (shared-list-reads.ts): evidence of this check, a request of the other.
+   */
+  onWitnessed?: (exchange: Exchange) => void;
   /** Told when a list needed re-reading before a write showed, and for how long. */
   onLag?: (waitedMs: number) => void;
   /**
@@ -168,25 +175,46 @@ export class ZonesClient {
 
   async listZones(options: { status?: string; auth?: AuthMode; settle?: Settle } = {}): Promise<ListAnswer> {
     const patience = this.config.consistencyTimeoutMs;
-    if (options.settle === undefined || patience === 0) return this.readList(options);
+    if (options.settle === undefined || patience === 0) return this.sharedRead(options);
     if (options.settle === 'after-timeout') {
       await sleep(patience);
-      return this.readList(options);
+      return this.sharedRead(options);
     }
     const started = Date.now();
-    let list = await this.readList(options);
+    let list = await this.sharedRead(options);
     while (!options.settle(list) && Date.now() - started < patience) {
       await sleep(Math.min(SETTLE_POLL_MS, patience));
-      list = await this.readList(options);
+      list = await this.sharedRead(options);
       if (options.settle(list)) this.options.onLag?.(Date.now() - started);
     }
     return list;
   }
 
-  private async readList(options: { status?: string; auth?: AuthMode }): Promise<ListAnswer> {
+  /**
+   * A read with the valid credential joins the next walk of the same list that starts, with every
+   * other check waiting for it; a refused read (no credential, a wrong one) is always its own.
+   */
+  private sharedRead(options: { status?: string; auth?: AuthMode }): Promise<ListAnswer> {
+    if ((options.auth ?? 'valid') !== 'valid') return this.readList(options);
+    return sharedListReads().read(
+      `${this.config.paging} ${this.firstPageUrl(options.status)}`,
+      walksAndWritesFor(this.config.baseUrl),
+      (share) => this.readList(options, share),
+      (exchange) => this.options.onWitnessed?.(exchange),
+    );
+  }
+
+  private firstPageUrl(status: string | undefined): string {
     const url = new URL(this.collectionUrl());
-    if (options.status !== undefined)
-      url.searchParams.set(this.config.statusParam, this.config.filterValues[options.status] ?? options.status);
+    if (status !== undefined) url.searchParams.set(this.config.statusParam, this.config.filterValues[status] ?? status);
+    return url.toString();
+  }
+
+  private async readList(
+    options: { status?: string; auth?: AuthMode },
+    share?: (exchange: Exchange) => void,
+  ): Promise<ListAnswer> {
+    const url = new URL(this.firstPageUrl(options.status));
     const walk = startListWalk(this.config, url.toString());
     const pages: Answer[] = [];
     const zones: ZoneRecord[] = [];
@@ -204,7 +232,7 @@ export class ZonesClient {
         throw new PreconditionError(
           `the list's next page is on another host (${new URL(next).origin}); the credential is not sent there`,
         );
-      const page = await this.send('GET', next, options.auth ?? 'valid');
+      const page = await this.send('GET', next, options.auth ?? 'valid', undefined, share);
       pages.push(page);
       if (page.status < 200 || page.status > 299) {
         pastLastPage = isPastLastPage(this.config, pages.length, page.status);
@@ -255,7 +283,7 @@ export class ZonesClient {
   async createFromText(body: string | undefined, name?: string, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
     let answer: Answer;
     try {
-      answer = await this.send('POST', this.collectionUrl(), auth, body);
+      answer = await this.write('POST', this.collectionUrl(), auth, body);
     } catch (error) {
       // Never re-send a create whose outcome is unknown: look for what it made, and own that.
       if (error instanceof TransportError && name !== undefined) await this.adoptByName(name);
@@ -275,7 +303,7 @@ export class ZonesClient {
   async updateZone(id: ZoneId, fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
     await this.assertMayWrite('PUT', id);
     const wasDeleted = this.options.ledger.isDeleted(id.text);
-    const answer = await this.send('PUT', this.zoneUrl(id), auth, this.bodyText(fields));
+    const answer = await this.write('PUT', this.zoneUrl(id), auth, this.bodyText(fields));
     // A PUT that succeeds on an id this run deleted has made the zone anew (a "create or replace"
     // PUT): it exists because of us, so it is ours to remove.
     if (wasDeleted && isSuccess(answer)) this.recordMade(id, String(fields.name));
@@ -284,7 +312,7 @@ export class ZonesClient {
 
   async deleteZone(id: ZoneId, auth: AuthMode = 'valid'): Promise<Answer> {
     await this.assertMayWrite('DELETE', id);
-    const answer = await this.send('DELETE', this.zoneUrl(id), auth);
+    const answer = await this.write('DELETE', this.zoneUrl(id), auth);
     if (isSuccess(answer) && this.options.ledger.owns(id.text)) this.options.ledger.recordDeleted(id.text);
     return answer;
   }
@@ -347,21 +375,44 @@ export class ZonesClient {
     return this.config.authScheme === '' ? token : `${this.config.authScheme} ${token}`;
   }
 
-  private async send(method: Method, url: string, auth: AuthMode, body?: string): Promise<Answer> {
-    const throttle = throttleFor(this.config.baseUrl, this.config.maxRps);
+  /** A write never goes out in the middle of a walk through a list (walks-and-writes.ts). */
+  private write(method: Method, url: string, auth: AuthMode, body?: string): Promise<Answer> {
+    return walksAndWritesFor(this.config.baseUrl).during('write', () => this.send(method, url, auth, body));
+  }
+
+  private async send(
+    method: Method,
+    url: string,
+    auth: AuthMode,
+    body?: string,
+    share?: (exchange: Exchange) => void,
+  ): Promise<Answer> {
+    const throttle = throttleFor(this.config.baseUrl, this.config.maxRps, this.config.concurrency);
     let throttledRetries = 0;
     let transientRetries = 0;
     let resend: Resend | undefined;
     for (;;) {
-      await throttle.ready();
-      const { exchange, body: answerBody } = await this.exchangeOnce(method, url, auth, body);
+      await throttle.take();
+      let exchange: Exchange;
+      let answerBody: unknown;
+      let announcedWait: number | undefined;
+      try {
+        ({ exchange, body: answerBody } = await this.exchangeOnce(method, url, auth, body));
+        // Told to the throttle before the next request may go, so that it goes outside any window.
+        // A 429 is waited out even when given up on.
+        if (exchange.status === 429) throttle.tooManyRequests(exchange.responseHeaders, throttledRetries);
+        else throttle.answered(exchange.responseHeaders);
+        // A 503's Retry-After holds back every request, a write's too, though only a GET is sent again.
+        if (exchange.status === 503) announcedWait = throttle.unavailable(exchange.responseHeaders);
+      } finally {
+        throttle.release();
+      }
       const tally = this.options.tallyFor?.();
       if (tally !== undefined) countRequest(tally, exchange, resend);
       this.options.onExchange?.(exchange);
+      share?.(exchange);
       // A 429 was not processed, whatever the method: wait the window out and send it again.
       if (exchange.status === 429) {
-        // Waited out even when given up on, so that the next request does not land inside the window.
-        throttle.tooManyRequests(exchange.responseHeaders, throttledRetries);
         if (throttledRetries === MAX_THROTTLED_RETRIES) {
           // A 429 is no answer to the question asked; the check cannot be made.
           throw new TransportError({
@@ -373,9 +424,6 @@ export class ZonesClient {
         resend = 'after-429';
         continue;
       }
-      throttle.answered(exchange.responseHeaders);
-      // A 503's Retry-After holds back every request, a write's too, though only a GET is sent again.
-      const announcedWait = exchange.status === 503 ? throttle.unavailable(exchange.responseHeaders) : undefined;
       // Only a GET may be sent twice blindly; a write whose outcome is unknown is never repeated.
       // A certificate that is not trusted now will not be trusted a second later.
       const transient =

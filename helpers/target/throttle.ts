@@ -15,7 +15,12 @@
 //   announced quota is used up, nor while a Shopify bucket is full.
 //
 // One throttle per target and process. A certification sends its requests to one target from one
-// worker, one at a time (see helpers/runner/run-suites.ts), so this one throttle sees every request there is.
+// worker (see helpers/runner/run-suites.ts), so this one throttle sees every request there is. Tests
+// of a file may run side by side (ZONES_CONCURRENCY); the throttle decides how many of their requests
+// are under way. One, until a run of answers has shown no sign of a limit, then one more for each
+// further run, up to the setting; one again for good at the first sign of a limit, where going faster
+// buys nothing and a request already on its way could land inside a window. Requests take their turn
+// in the order they asked, so a window or a pace holds for every test at once.
 import { type BucketHint, readRateLimitHeaders } from './rate-limit-headers.ts';
 
 const SAFETY_MARGIN_MS = 25;
@@ -36,6 +41,11 @@ const MAX_UNAVAILABLE_WAIT_MS = 30_000;
 const MAX_HINTED_HOLD_MS = 60_000;
 /** Whole requests a Shopify bucket must be seen to leak before its leak rate is trusted. */
 const MIN_LEAK_EVIDENCE = 3;
+/**
+ * Answers in a row with no sign of a limit before one more request may be under way. More than a
+ * small shop's burst (4 in the bench's limited shop), so its first 429 comes while requests go one at a time.
+ */
+const CLEAN_ANSWERS_PER_STEP = 8;
 
 interface Cycle {
   start: number;
@@ -54,11 +64,45 @@ export class Throttle {
   private leakIntervalMs = 0;
   /** 429 answers received. */
   throttled = 0;
+  private inFlight = 0;
+  private readonly waitingForSlot: (() => void)[] = [];
+  /** The shop has shown a limit (or ZONES_MAX_RPS set one): from then on, one request at a time. */
+  private limitSeen: boolean;
+  private cleanAnswers = 0;
+  private lastTurn: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly maxRps: number,
     private readonly clock: () => number = Date.now,
-  ) {}
+    private readonly maxInFlight = 1,
+  ) {
+    this.limitSeen = maxRps > 0;
+  }
+
+  /** How many requests may be under way at once, now. */
+  get inFlightLimit(): number {
+    if (this.limitSeen) return 1;
+    return Math.min(this.maxInFlight, 1 + Math.floor(this.cleanAnswers / CLEAN_ANSWERS_PER_STEP));
+  }
+
+  /**
+   * Resolves when one more request may be under way and may be sent; `release` once its answer (or
+   * its lack of one) has been told to the throttle. Callers pass one at a time, in the order they asked.
+   */
+  async take(): Promise<void> {
+    const turn = this.lastTurn.then(async () => {
+      while (this.inFlight >= this.inFlightLimit) await new Promise<void>((wake) => this.waitingForSlot.push(wake));
+      this.inFlight += 1;
+      await this.ready();
+    });
+    this.lastTurn = turn.catch(() => undefined);
+    await turn;
+  }
+
+  release(): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    this.waitingForSlot.shift()?.();
+  }
 
   /** The rate learned from the shop's 429s, in requests per second; 0 while none came. */
   get learnedRps(): number {
@@ -91,6 +135,7 @@ export class Throttle {
   /** A 429 arrived: block for its Retry-After (else an exhausted quota's reset, else back-off), and learn the pace. */
   tooManyRequests(headers: Record<string, string>, attempt: number): number {
     this.throttled += 1;
+    this.limitSeen = true;
     const now = this.clock();
     const quota = readRateLimitHeaders(headers).quota;
     const announced = retryAfterMs(headers['retry-after'], now) ?? (quota?.remaining === 0 ? quota.resetMs : undefined);
@@ -105,6 +150,8 @@ export class Throttle {
     if (this.cycle) this.cycle.accepted += 1;
     const now = this.clock();
     const { quota, bucket } = readRateLimitHeaders(headers);
+    if (quota || bucket) this.limitSeen = true;
+    else this.cleanAnswers += 1;
     // "Spend the quota, then wait for the reset", one of the client behaviours the drafts name.
     if (quota?.remaining === 0 && quota.resetMs !== undefined)
       this.block(now + Math.min(quota.resetMs, MAX_HINTED_HOLD_MS));
@@ -116,6 +163,7 @@ export class Throttle {
     const now = this.clock();
     const announced = retryAfterMs(headers['retry-after'], now);
     if (announced === undefined) return undefined;
+    this.limitSeen = true;
     const waitMs = Math.min(announced, MAX_UNAVAILABLE_WAIT_MS);
     this.block(now + waitMs);
     return waitMs;
@@ -180,10 +228,10 @@ const shared = globalThis as { __zonesThrottles?: Map<string, Throttle> };
 shared.__zonesThrottles ??= new Map();
 const registry = shared.__zonesThrottles;
 
-export function throttleFor(baseUrl: string, maxRps: number): Throttle {
+export function throttleFor(baseUrl: string, maxRps: number, maxInFlight = 1): Throttle {
   const known = registry.get(baseUrl);
   if (known) return known;
-  const throttle = new Throttle(maxRps);
+  const throttle = new Throttle(maxRps, Date.now, maxInFlight);
   registry.set(baseUrl, throttle);
   return throttle;
 }

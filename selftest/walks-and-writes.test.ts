@@ -1,0 +1,67 @@
+// With tests side by side, none of the suite's writes goes out while it walks a list, so a shop that
+// pages by offset cannot skip or repeat a zone in the middle of a walk; walks go together, writes go
+// together, and neither kind waits for ever behind the other.
+import { expect, test } from 'vitest';
+import { WalksAndWrites } from '../helpers/target/walks-and-writes.ts';
+
+/** Work that runs until `finish` is called, logging when it starts and ends. */
+function work(log: string[], name: string) {
+  let finish = () => {};
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  return {
+    finish,
+    run: async () => {
+      log.push(`${name} starts`);
+      await done;
+      log.push(`${name} ends`);
+    },
+  };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+test('a write asked during a walk waits for the walk to end; walks asked meanwhile wait behind the write', async () => {
+  const gate = new WalksAndWrites();
+  const log: string[] = [];
+  const [walk, write, laterWalk] = [work(log, 'walk'), work(log, 'write'), work(log, 'later walk')];
+  const all = [gate.during('walk', walk.run), gate.during('write', write.run), gate.during('walk', laterWalk.run)];
+  await tick();
+  expect(log).toEqual(['walk starts']);
+  walk.finish();
+  await tick();
+  expect(log).toEqual(['walk starts', 'walk ends', 'write starts']);
+  write.finish();
+  laterWalk.finish();
+  await Promise.all(all);
+  expect(log).toEqual([
+    'walk starts',
+    'walk ends',
+    'write starts',
+    'write ends',
+    'later walk starts',
+    'later walk ends',
+  ]);
+});
+
+test('walks go together, and so do writes', async () => {
+  const gate = new WalksAndWrites();
+  const log: string[] = [];
+  const walks = [work(log, 'walk 1'), work(log, 'walk 2')];
+  const writes = [work(log, 'write 1'), work(log, 'write 2')];
+  const all = [...walks.map((w) => gate.during('walk', w.run)), ...writes.map((w) => gate.during('write', w.run))];
+  await tick();
+  expect(log).toEqual(['walk 1 starts', 'walk 2 starts']);
+  for (const w of walks) w.finish();
+  await tick();
+  expect(log.slice(-2)).toEqual(['write 1 starts', 'write 2 starts']);
+  for (const w of writes) w.finish();
+  await Promise.all(all);
+});
+
+test('work that fails still lets the next kind go', async () => {
+  const gate = new WalksAndWrites();
+  await expect(gate.during('walk', () => Promise.reject(new Error('no answer')))).rejects.toThrow('no answer');
+  await expect(gate.during('write', async () => 'sent')).resolves.toBe('sent');
+});
