@@ -3,7 +3,7 @@
 // answers 429s, and list reads dropped without an answer) is counted by the proxy on its side and by the suite on its own, and the two
 // must agree exactly, by endpoint, in list pages and in 429s. --rule keeps the run to a few seconds
 // and still reaches all four endpoints.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -44,6 +44,8 @@ beforeAll(async () => {
     ...bookingHooksForReference(reference.url),
     ZONES_REPORTS_DIR: dir,
   });
+  // A run that wrote no certificate says why on its own output: that is what a failure here shows.
+  expect(existsSync(join(dir, 'conformance.json')), `exit ${run.code}\n${run.stderr}\n${run.stdout}`).toBe(true);
   report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
 }, 120_000);
 
