@@ -10,9 +10,5 @@ export default defineConfig({
     reporters: ['default', './selftest/closing-line-reporter.ts'],
     // Most self-tests wait on child processes and sockets, not on the CPU: run them side by side.
     maxWorkers: 4,
-    // A worker keeps its modules from one file to the next (vitest, the helpers, the reference): on two
-    // cores the time goes to CPU, and loading them afresh for each of 60 files cost about 40 s of it.
-    // No self-test leaves global state behind (the one that sets proxy variables puts them back).
-    isolate: false,
   },
 });
