@@ -3,7 +3,6 @@
 // its own writes), each check keeps the pages in its evidence, and each request is counted once.
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -11,6 +10,7 @@ import { readTargetConfig } from '../helpers/config.ts';
 import { Ledger } from '../helpers/ownership/ledger.ts';
 import { type Exchange, ZonesClient } from '../helpers/target/client.ts';
 import { zonesOf } from '../helpers/target/list-lookups.ts';
+import { listening } from './support/fronts.ts';
 
 const LIST = '/admin/api/2026-07/zones.json';
 
@@ -45,15 +45,9 @@ async function pagedShop(): Promise<PagedShop> {
     const link = second ? {} : { link: `<${origin}${LIST}?page=2>; rel="next"` };
     res.writeHead(200, { 'content-type': 'application/json', ...link }).end(JSON.stringify({ zones }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
+  const front = await listening(server, 'http');
+  const origin = front.url;
+  closers.push(front.close);
   return {
     url: origin,
     asked,
