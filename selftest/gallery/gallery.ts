@@ -56,8 +56,10 @@ export async function runGallery(options: { mutants?: boolean } = {}): Promise<G
     const reports = await certify(
       targets.map((t) => ({ name: t.name, config: t.config })),
       {
-        // Each target's suites are one module (all-suites.gallery.ts), so each runs in one worker.
+        // Four workers go from target to target, each target's suites in one of them (one module,
+        // all-suites.gallery.ts, loaded again for every target).
         maxWorkers: 4,
+        shareWorkers: true,
         include: ['selftest/gallery/all-suites.gallery.ts'],
       },
     );
