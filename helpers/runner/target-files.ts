@@ -2,9 +2,9 @@
 // another, so with a project per target every target pays a fresh worker (vitest's runner, undici, ajv,
 // fast-check loaded again), which costs the gallery more than its checks. In one project that does not
 // isolate its files, a few workers take the targets' files one after another and keep those modules.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import type { TestCase } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
 
@@ -28,19 +28,20 @@ export function writeTargetFiles(
   projectRoot: string,
   suiteModules: readonly string[],
 ): TargetFiles {
-  const dir = mkdtempSync(join(tmpdir(), 'zc-targets-'));
+  // vitest names a module by its real path (macOS's temporary folder is behind a symbolic link).
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'zc-targets-')));
   const importPath = (fromRoot: string) => relative(dir, join(projectRoot, fromRoot)).split('\\').join('/');
   const names = new Map<string, string>();
   targets.forEach((target, index) => {
     const file = `${String(index).padStart(3, '0')}.target.test.ts`;
-    names.set(file, target.name);
+    names.set(join(dir, file), target.name);
     writeFileSync(join(dir, file), targetFile(target.name, importPath(CURRENT_TARGET), suiteModules.map(importPath)));
   });
   return {
     dir,
     provided: Object.fromEntries(targets.map((t) => [t.name, { config: t.config, ledgerPath: t.ledgerPath }])),
     targetOf: (testCase) => {
-      const name = names.get(basename(testCase.module.moduleId));
+      const name = names.get(testCase.module.moduleId);
       if (name === undefined) throw new Error(`suite defect: ${testCase.module.moduleId} certifies no known target`);
       return name;
     },
