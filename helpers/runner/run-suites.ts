@@ -1,5 +1,5 @@
-// Runs the conformance suites through vitest's node API, one vitest project per target. One
-// toolchain serves any number of targets: the mutation gallery certifies dozens in one go.
+// Runs the conformance suites through vitest's node API, one vitest project per target, or for the
+// mutation gallery's dozens of targets one project with a file per target (shareWorkers).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
