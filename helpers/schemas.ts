@@ -84,7 +84,11 @@ function schemas(config: TargetConfig): Record<SchemaName, Schema> {
   };
 }
 
-const compiled = new Map<string, Record<SchemaName, ValidateFunction>>();
+// On globalThis, like the throttles: a worker that certifies one target after another (the gallery)
+// loads this module again for each, and most targets' settings compile to the same validators.
+const shared = globalThis as { __zonesCompiledSchemas?: Map<string, Record<SchemaName, ValidateFunction>> };
+shared.__zonesCompiledSchemas ??= new Map();
+const compiled = shared.__zonesCompiledSchemas;
 
 export function validatorFor(config: TargetConfig, name: SchemaName): ValidateFunction {
   const key = JSON.stringify([config.idField, config.statuses, config.envelope, config.zoneKey, config.listKey]);

@@ -1,6 +1,7 @@
 // Creating zones, spec "What the service does" 2 and Endpoints rule 3: a new zone is a draft, and
 // POST always yields a draft, whatever the body asks for.
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
+import { currentTarget } from '../helpers/harness/current-target.ts';
 import { expectZoneShown } from '../helpers/harness/list-checks.ts';
 import type { OwnZones } from '../helpers/harness/own-zones.ts';
 import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
@@ -40,7 +41,7 @@ async function createdId(zones: OwnZones, answer: ZoneAnswer, name: string): Pro
   return found[0]!.id;
 }
 
-const otherStatuses = inject('zonesTarget').statuses.filter((status) => status !== 'draft');
+const otherStatuses = currentTarget().statuses.filter((status) => status !== 'draft');
 
 ruleCases(
   'CREATE-03',

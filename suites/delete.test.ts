@@ -1,6 +1,7 @@
 // Deleting zones, spec Endpoints rule 5 and "What the service does" 4: a zone with no booking
 // history is removed for good; one with booking history is refused and stays as it was.
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
+import { currentTarget } from '../helpers/harness/current-target.ts';
 import { expectZoneNotListed, expectZoneUnchanged } from '../helpers/harness/list-checks.ts';
 import { notVerified } from '../helpers/harness/not-verified.ts';
 import { type ConformanceContext, checkedWith, ruleTest } from '../helpers/harness/rule-test.ts';
@@ -20,7 +21,7 @@ ruleTest('DELETE-01', async ({ api, zones, target }) => {
   await expectZoneNotListed(api, zone.id);
 });
 
-const target = inject('zonesTarget');
+const target = currentTarget();
 
 // Marked booked before the hook runs, so that clean-up knows to unbook it first (or to leave it, with the reason).
 async function zoneBookedByHook({ zones }: ConformanceContext): Promise<ZoneId> {

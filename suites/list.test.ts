@@ -1,6 +1,7 @@
 // Listing zones, spec Endpoints rule 2 and "What the service does" 3: the unfiltered list is every
 // zone of the shop, and the filter by publish status returns exactly the zones in that status.
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
+import { currentTarget } from '../helpers/harness/current-target.ts';
 import { describeList, filterSettingsHint, strays } from '../helpers/harness/filter-settings.ts';
 import { requireReadable } from '../helpers/harness/list-checks.ts';
 import type { OwnZones } from '../helpers/harness/own-zones.ts';
@@ -11,7 +12,7 @@ import { listedZone, listsZone, showsZone } from '../helpers/target/list-lookups
 import { PreconditionError } from '../helpers/target/precondition.ts';
 import type { ZoneRecord } from '../helpers/target/records.ts';
 
-const statuses = inject('zonesTarget').statuses;
+const statuses = currentTarget().statuses;
 
 async function oneZonePerStatus(zones: OwnZones): Promise<ZoneRecord[]> {
   const made: ZoneRecord[] = [];

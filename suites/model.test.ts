@@ -3,11 +3,11 @@
 // not, where the booking hooks allow) and list reads (unfiltered and by each status), every answer
 // checked against what the specification documents. Sequences that break a rule are shrunk to the
 // shortest, and each rule reports by its own test (helpers/harness/model/model-tests.ts says how).
-import { inject } from 'vitest';
+import { currentTarget } from '../helpers/harness/current-target.ts';
 import { checkModelRule } from '../helpers/harness/model/model-tests.ts';
 import { modelRules } from '../helpers/harness/model/run-model.ts';
 import { MODEL_TEST_LABEL } from '../helpers/harness/model/title.ts';
 import { ruleCases } from '../helpers/harness/rule-test.ts';
 
-for (const id of modelRules(inject('zonesTarget')))
+for (const id of modelRules(currentTarget()))
   ruleCases(id, [{ label: MODEL_TEST_LABEL, check: (context) => checkModelRule(id, context) }]);

@@ -1,6 +1,7 @@
 // The default profile's conventions (Shopify REST style). The specification does not show shapes or
 // codes, so these are SHOULD checks: a failure is a warning and never changes the verdict.
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
+import { currentTarget } from '../helpers/harness/current-target.ts';
 import { notVerified } from '../helpers/harness/not-verified.ts';
 import { type ConformanceContext, ruleCases } from '../helpers/harness/rule-test.ts';
 import type { SchemaName } from '../helpers/schemas.ts';
@@ -45,7 +46,7 @@ ruleCases('PROFILE-02', successCodes, async ({ codes, send }, context) => {
   expect(await send(context)).toHaveStatusIn(codes);
 });
 
-const target = inject('zonesTarget');
+const target = currentTarget();
 
 /** An id that surely names no zone: one of ours, deleted. The suite never guesses ids. */
 async function deletedZone({ api, zones }: ConformanceContext): Promise<ZoneRecord> {

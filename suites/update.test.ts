@@ -1,7 +1,8 @@
 // Updating zones, spec Endpoints rule 4: PUT addresses one zone by its id and may change name,
 // coverage and status. Each update also sends the fields it keeps (zones.updateBody), so that a
 // target that treats PUT as a full replacement is not mistaken for a broken one.
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
+import { currentTarget } from '../helpers/harness/current-target.ts';
 import {
   expectZoneListed,
   expectZoneNotListed,
@@ -24,7 +25,7 @@ ruleTest('UPDATE-02', async ({ api, zones }) => {
   await expectZoneShown(api, zone.id, { coverage });
 });
 
-const otherStatuses = inject('zonesTarget').statuses.filter((status) => status !== 'draft');
+const otherStatuses = currentTarget().statuses.filter((status) => status !== 'draft');
 
 ruleCases(
   'UPDATE-03',

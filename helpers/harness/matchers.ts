@@ -1,9 +1,10 @@
 // Assertions that speak the rules' language and carry the evidence: every failure shows the
 // request and the answer behind it, so a reader sees what broke without re-running anything.
-import { type expect, inject } from 'vitest';
+import type { expect } from 'vitest';
 import type { Answer, ListAnswer } from '../target/client.ts';
 import { formatAnswers } from '../target/evidence.ts';
 import { canonicalJson } from '../target/json.ts';
+import { currentTarget } from './current-target.ts';
 import { describeList, filterSettingsHint, strayHint } from './filter-settings.ts';
 import './task-meta.ts';
 import { type SchemaName, validatorFor } from '../schemas.ts';
@@ -42,7 +43,7 @@ function statusText(answer: Answer): string {
 function refusedFilterHint(answer: Answer): string {
   const filter = (answer as Partial<ListAnswer>).filter;
   if (filter === undefined || answer.status < 400 || answer.status > 499) return '';
-  return ` to ${describeList(inject('zonesTarget'), filter)}; ${filterSettingsHint(inject('zonesTarget'))}`;
+  return ` to ${describeList(currentTarget(), filter)}; ${filterSettingsHint(currentTarget())}`;
 }
 
 /** Why a list that is not readable (see readableZones) is not, for a matcher that needs a readable one. */
@@ -78,7 +79,7 @@ export const zoneMatchers: Parameters<typeof expect.extend>[0] = {
     );
   },
   toMatchSchema(received: Answer, name: SchemaName) {
-    const validate = validatorFor(inject('zonesTarget'), name);
+    const validate = validatorFor(currentTarget(), name);
     let body: unknown;
     try {
       // Plain JSON.parse is right here: a schema checks types, and rounding cannot change a type.
@@ -106,7 +107,7 @@ export const zoneMatchers: Parameters<typeof expect.extend>[0] = {
     const zones = readableZones(received);
     if (zones === undefined) return { ...unreadableList(received), pass: this.isNot };
     const pass = findZone(zones, id) !== undefined;
-    const actual = `the list has ${zones.length} zone(s)${strayHint(received, inject('zonesTarget'))}`;
+    const actual = `the list has ${zones.length} zone(s)${strayHint(received, currentTarget())}`;
     return verdict(pass, this.isNot, `the list to hold zone ${id.text}`, actual, ...received.pages);
   },
   toShowZone(received: ListAnswer, id: ZoneId, fields: ExpectedFields) {
@@ -121,7 +122,7 @@ export const zoneMatchers: Parameters<typeof expect.extend>[0] = {
     const wanted = Object.entries(fields)
       .map(([key, value]) => `${key} ${describeValue(value)}`)
       .join(', ');
-    const actual = `${differences.join('; ') || 'it does'}${strayHint(received, inject('zonesTarget'))}`;
+    const actual = `${differences.join('; ') || 'it does'}${strayHint(received, currentTarget())}`;
     return verdict(
       differences.length === 0,
       this.isNot,

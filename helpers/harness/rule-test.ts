@@ -10,6 +10,7 @@ import { emptyTally } from '../target/request-tally.ts';
 import './task-meta.ts';
 import { type RuleLevel, ruleById } from '../rules.ts';
 import { PreconditionError } from '../target/precondition.ts';
+import { currentLedgerPath, currentTarget } from './current-target.ts';
 import { notVerified } from './not-verified.ts';
 import { OwnZones } from './own-zones.ts';
 
@@ -29,7 +30,7 @@ const cleaningUp = new WeakSet<object>();
 export const test = baseTest.extend<ConformanceFixtures>({
   // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this destructuring, and this one has none.
   target: async ({}, use) => {
-    await use(inject('zonesTarget'));
+    await use(currentTarget());
   },
   api: async ({ target, task }, use) => {
     task.meta.tally = emptyTally();
@@ -41,7 +42,7 @@ export const test = baseTest.extend<ConformanceFixtures>({
       task.meta.exchanges = records;
     };
     const api = new ZonesClient(target, {
-      ledger: ledgerAt(inject('ledgerPath')),
+      ledger: ledgerAt(currentLedgerPath()),
       tallyFor: () => (cleaningUp.has(task) ? cleanupTally : tally),
       onLag: (waitedMs) => {
         task.meta.lagMs = [...(task.meta.lagMs ?? []), waitedMs];

@@ -10,6 +10,8 @@ declare module 'vitest' {
     zonesTarget: TargetConfig;
     runId: string;
     ledgerPath: string;
+    /** A project that certifies many targets, a test file each, by name (helpers/harness/current-target.ts). */
+    zonesTargets?: Record<string, { config: TargetConfig; ledgerPath: string }>;
   }
 }
 

@@ -1,5 +1,5 @@
-// A vitest reporter that keeps each test's outcome, per project (one project per target), for the
-// verdict. It runs in the main process and reads what the workers put in task.meta.
+// A vitest reporter that keeps each test's outcome, per target, for the verdict. It runs in the main
+// process and reads what the workers put in task.meta.
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import '../harness/task-meta.ts';
 import { ruleIdOfTitle } from '../rules.ts';
@@ -15,15 +15,19 @@ export interface CollectedRun {
 export class OutcomeCollector implements Reporter {
   readonly run: CollectedRun = { outcomes: new Map(), errors: [] };
 
-  constructor(private readonly onOutcome?: (project: string, outcome: TestOutcome) => void) {}
+  constructor(
+    private readonly onOutcome?: (target: string, outcome: TestOutcome) => void,
+    /** Which target a test certified: its project's name, where each target has a project of its own. */
+    private readonly targetOf: (testCase: TestCase) => string = (testCase) => testCase.project.name,
+  ) {}
 
   onTestCaseResult(testCase: TestCase): void {
     const outcome = outcomeOf(testCase);
-    const project = testCase.project.name;
-    const list = this.run.outcomes.get(project) ?? [];
+    const target = this.targetOf(testCase);
+    const list = this.run.outcomes.get(target) ?? [];
     list.push(outcome);
-    this.run.outcomes.set(project, list);
-    this.onOutcome?.(project, outcome);
+    this.run.outcomes.set(target, list);
+    this.onOutcome?.(target, outcome);
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string }>): void {

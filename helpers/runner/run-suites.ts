@@ -1,10 +1,13 @@
-// Runs the conformance suites through vitest's node API, one vitest project per target. One
-// toolchain serves any number of targets: the mutation gallery certifies dozens in one go.
+// Runs the conformance suites through vitest's node API, one vitest project per target, or for the
+// mutation gallery's dozens of targets one project with a file per target (shareWorkers).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestUserConfig } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
 import { EXIT } from '../exit-codes.ts';
 import { type CollectedRun, OutcomeCollector } from './collector.ts';
+import { type TargetFiles, writeTargetFiles } from './target-files.ts';
 import type { TestOutcome } from './verdict.ts';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,13 +34,48 @@ export interface SuiteRunOptions {
   testNamePattern?: string;
   /** Workers for the whole run; by default one per target. */
   maxWorkers?: number;
-  onOutcome?: (project: string, outcome: TestOutcome) => void;
+  /**
+   * All targets in one project, a test file each, so that the workers go on from target to target:
+   * for dozens of targets at once (the gallery), where starting a worker costs more than a target's
+   * checks. `include` then names modules, not patterns. Each target still runs in one worker.
+   */
+  shareWorkers?: boolean;
+  onOutcome?: (target: string, outcome: TestOutcome) => void;
   /** Called with a function that stops the run early, e.g. on SIGINT. */
   onStarted?: (stop: () => Promise<void>) => void;
 }
 
 export async function runSuites(targets: readonly SuiteTarget[], options: SuiteRunOptions): Promise<CollectedRun> {
-  const collector = new OutcomeCollector(options.onOutcome);
+  const files = options.shareWorkers
+    ? writeTargetFiles(targets, projectRoot, options.include ?? suiteModules())
+    : undefined;
+  try {
+    return await runProjects(targets, options, files);
+  } finally {
+    files?.remove();
+  }
+}
+
+/** SUITE_FILES as modules to import, for targets that share workers. */
+function suiteModules(): string[] {
+  return readdirSync(join(projectRoot, 'suites'))
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => `suites/${file}`);
+}
+
+/** Tests side by side is a project's setting: the targets of one project must agree on it. */
+function sharedConcurrency(targets: readonly SuiteTarget[]): number {
+  const values = new Set(targets.map((target) => target.config.concurrency));
+  if (values.size > 1) throw new Error('suite defect: targets that share workers must share ZONES_CONCURRENCY');
+  return targets[0]?.config.concurrency ?? 1;
+}
+
+async function runProjects(
+  targets: readonly SuiteTarget[],
+  options: SuiteRunOptions,
+  files: TargetFiles | undefined,
+): Promise<CollectedRun> {
+  const collector = new OutcomeCollector(options.onOutcome, files?.targetOf);
   // A test's time limit: room for a few dozen requests at their own limit, the read-after-write
   // windows it may wait out, and Retry-After waits. Running out means "no answer", not "broken".
   const timeout = Math.max(
@@ -47,25 +85,44 @@ export async function runSuites(targets: readonly SuiteTarget[], options: SuiteR
     collector,
     ...(Array.isArray(options.reporters) ? options.reporters : options.reporters ? [options.reporters] : []),
   ];
-  const projects: TestUserConfig['projects'] = targets.map((target) => ({
+  const project = (name: string, include: string[], provide: object, concurrency: number, dir?: string) => ({
     test: {
-      name: target.name,
+      name,
       root: projectRoot,
-      include: options.include ?? [SUITE_FILES],
+      dir,
+      include,
       // Allure's setup first: it wraps expect.extend, so the matchers registered after it are recorded like vitest's own.
       setupFiles: [...(options.allure ? ['allure-vitest/setup'] : []), MATCHERS_SETUP],
-      provide: { zonesTarget: target.config, runId: options.runId, ledgerPath: target.ledgerPath },
+      provide,
       testTimeout: timeout,
       hookTimeout: timeout,
       // Tests of a file side by side, at most ZONES_CONCURRENCY (vitest reads `sequence.concurrent` from
       // the root config only: below). Files still go one after another in the target's one worker,
       // where one throttle and one set of shared list reads see every request.
-      maxConcurrency: target.config.concurrency,
+      maxConcurrency: concurrency,
       pool: 'threads',
       // The suites keep no state between files that could leak; sharing the module cache saves seconds per target.
       isolate: false,
     },
-  }));
+  });
+  const projects: TestUserConfig['projects'] = files
+    ? [
+        project(
+          'targets',
+          ['*.target.test.ts'],
+          { zonesTargets: files.provided, runId: options.runId },
+          sharedConcurrency(targets),
+          files.dir,
+        ),
+      ]
+    : targets.map((target) =>
+        project(
+          target.name,
+          options.include ?? [SUITE_FILES],
+          { zonesTarget: target.config, runId: options.runId, ledgerPath: target.ledgerPath },
+          target.config.concurrency,
+        ),
+      );
   // Loaded here, not at the top: a run that stops before its tests (bad settings, a refused
   // preflight, --help) and `npm run sweep` never pay for vitest's start (about 1 s of CPU each).
   const { createVitest } = await import('vitest/node');

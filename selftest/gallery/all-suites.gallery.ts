@@ -1,5 +1,5 @@
-// Every suite file in one module, for the gallery: vitest starts a worker per file and project, and
-// with dozens of targets the start-up of those workers, not the checks, would dominate the run.
+// Every suite file in one module, for the gallery: each target's file (helpers/runner/target-files.ts)
+// loads the suites again after the last target's, and one module is one import to repeat.
 // vite's glob finds the files by the pattern the launcher runs (suites/*.test.ts), so a new suite
 // file is in the gallery without being listed anywhere. The reference gives tsc vite's import.meta.
 /// <reference types="vite/types/importMeta.d.ts" />
