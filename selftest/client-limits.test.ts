@@ -2,7 +2,6 @@
 // what it throws, whether it sends again, and how the verdict counts it. The token stays out of all.
 import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -11,6 +10,7 @@ import { Ledger } from '../helpers/ownership/ledger.ts';
 import { classify } from '../helpers/runner/verdict.ts';
 import { BodyLimitError, type Exchange, ZonesClient } from '../helpers/target/client.ts';
 import { formatExchange, summarizeExchange } from '../helpers/target/evidence.ts';
+import { listening } from './support/fronts.ts';
 
 const TOKEN = 'shpat_limits_0123456789abcdef';
 const closers: (() => Promise<void>)[] = [];
@@ -28,16 +28,10 @@ async function target(
     requests += 1;
     answer(req, res, (bytes) => (sent += bytes));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
+  const front = await listening(server, 'http');
+  closers.push(front.close);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: front.url,
     requests: () => requests,
     sent: () => sent,
   };

@@ -3,7 +3,6 @@
 // name and put into the ledger.
 import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -13,6 +12,7 @@ import { Ledger, readLedger } from '../helpers/ownership/ledger.ts';
 import { type Exchange, TransportError, ZonesClient } from '../helpers/target/client.ts';
 import { retryAfterMs, Throttle } from '../helpers/target/throttle.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
+import { listening } from './support/fronts.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -38,30 +38,18 @@ async function blackHoleForCreates(upstream: RunningReference): Promise<string> 
     if (req.method === 'POST') return; // never answered
     res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const front = await listening(server, 'http');
+  cleanups.push(front.close);
+  return front.url;
 }
 
 /** Listens on 127.0.0.1, closed after the test; the settings that point the client at it. */
 async function configFor(server: Server): Promise<TargetConfig> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
+  const front = await listening(server, 'http');
+  cleanups.push(front.close);
   return {
     ...readTargetConfig({}),
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    baseUrl: front.url,
     token: 't',
   };
 }

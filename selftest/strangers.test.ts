@@ -147,16 +147,10 @@ describe('the preflight proves the settings before any test', () => {
     const stub: Server = createServer((_req, res) =>
       res.writeHead(200, { 'content-type': 'application/json' }).end(body),
     );
-    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
-    closers.push(
-      () =>
-        new Promise((resolve) => {
-          stub.closeAllConnections();
-          stub.close(() => resolve());
-        }),
-    );
+    const front = await listening(stub, 'http');
+    closers.push(front.close);
     const run = await conformance({
-      ZONES_BASE_URL: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
+      ZONES_BASE_URL: front.url,
       ZONES_ACCESS_TOKEN: 'shpat_stub_0123456789',
       ZONES_REPORTS_DIR: reportsDir(),
     });
