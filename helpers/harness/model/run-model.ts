@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { ModelBudget, TargetConfig } from '../../config.ts';
 import { TransportError } from '../../target/client.ts';
 import { PreconditionError } from '../../target/precondition.ts';
-import { commandArbitrary, type SequenceState } from './commands.ts';
+import { commandArbitrary, type SequenceState, type ZoneCommand } from './commands.ts';
 import { cleanUpSequence, listZones, newSequence } from './operations.ts';
 import { Disagreement, ModelSession, type RealWorld } from './session.ts';
 import { stories } from './stories.ts';
@@ -110,6 +110,22 @@ export function modelRules(config: TargetConfig): string[] {
   ];
 }
 
+/**
+ * Plays one sequence written in advance (a top-up or a story) and says what it found: the
+ * disagreement, if the shop gave one. A shop that stops answering stops the run; anything else
+ * is the suite's own defect.
+ */
+async function playWritten(session: ModelSession, commands: Iterable<ZoneCommand>): Promise<Disagreement | undefined> {
+  try {
+    await runSequence(session, commands);
+  } catch (error) {
+    if (error instanceof Disagreement) return error;
+    if (error instanceof PreconditionError || error instanceof TransportError) session.stopped = error;
+    else session.defect = error;
+  }
+  return undefined;
+}
+
 /** The shortest sequence for each rule no random sequence checked; a failure there needs no shrinking. */
 async function topUp(session: ModelSession, seed: number): Promise<Map<string, string>> {
   const failures = new Map<string, string>();
@@ -118,33 +134,24 @@ async function topUp(session: ModelSession, seed: number): Promise<Map<string, s
     const commands = topUpFor(rule, config);
     if (session.checks.get(rule) || commands === undefined || session.stopped || session.defect) continue;
     session.allow(TOP_UP_REQUESTS);
-    try {
-      await runSequence(session, commands);
-    } catch (error) {
-      if (error instanceof Disagreement) failures.set(error.rule, failureMessage(error, seed));
-      else if (error instanceof PreconditionError || error instanceof TransportError) session.stopped = error;
-      else session.defect = error;
-    }
+    const found = await playWritten(session, commands);
+    if (found) failures.set(found.rule, failureMessage(found, seed));
   }
   return failures;
 }
 
 /**
  * The stories (stories.ts), within the run's budget, before the random sequences. A story is short
- * already: its failure is reported as found, and the random search still runs, unshrunk by it.
+ * already: its failure is reported as found, naming the kind of defect it looks for, and the random
+ * search still runs, unshrunk by it.
  */
 async function playStories(session: ModelSession, seed: number): Promise<Map<string, string>> {
   const failures = new Map<string, string>();
   for (const story of stories()) {
     if (session.stopped || session.defect) break;
-    try {
-      await runSequence(session, story.commands);
-    } catch (error) {
-      if (error instanceof Disagreement) {
-        if (!failures.has(error.rule)) failures.set(error.rule, failureMessage(error, seed));
-      } else if (error instanceof PreconditionError || error instanceof TransportError) session.stopped = error;
-      else session.defect = error;
-    }
+    const found = await playWritten(session, story.commands);
+    if (found && !failures.has(found.rule))
+      failures.set(found.rule, `${failureMessage(found, seed)}\n\nplayed on every run: it looks for ${story.about}`);
   }
   return failures;
 }
