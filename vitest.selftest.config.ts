@@ -10,5 +10,10 @@ export default defineConfig({
     reporters: ['default', './selftest/closing-line-reporter.ts'],
     // Most self-tests wait on child processes and sockets, not on the CPU: run them side by side.
     maxWorkers: 4,
+    // A worker goes on from file to file with the modules it has loaded: starting a fresh one for each
+    // of some sixty files cost about 40 s of CPU. What the client keeps per base URL is forgotten after
+    // each file (selftest/support/forget-targets.ts), since a later file's server can reuse a port.
+    isolate: false,
+    setupFiles: ['selftest/support/forget-targets.ts'],
   },
 });

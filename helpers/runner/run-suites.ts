@@ -7,6 +7,7 @@ import type { TestUserConfig } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
 import { EXIT } from '../exit-codes.ts';
 import { type CollectedRun, OutcomeCollector } from './collector.ts';
+import { moduleCacheDir } from './module-cache.ts';
 import { type TargetFiles, writeTargetFiles } from './target-files.ts';
 import type { TestOutcome } from './verdict.ts';
 
@@ -15,6 +16,8 @@ export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const SUITE_FILES = 'suites/*.test.ts';
 /** Registers the zone matchers in each worker, before any suite file runs. */
 const MATCHERS_SETUP = fileURLToPath(new URL('../harness/register-matchers.ts', import.meta.url));
+/** Without the Allure reporter, a runtime that answers the suites' Allure calls with nothing, at once. */
+const ALLURE_OFF_SETUP = fileURLToPath(new URL('../harness/allure-off.ts', import.meta.url));
 
 export interface SuiteTarget {
   name: string;
@@ -92,7 +95,7 @@ async function runProjects(
       dir,
       include,
       // Allure's setup first: it wraps expect.extend, so the matchers registered after it are recorded like vitest's own.
-      setupFiles: [...(options.allure ? ['allure-vitest/setup'] : []), MATCHERS_SETUP],
+      setupFiles: [options.allure ? 'allure-vitest/setup' : ALLURE_OFF_SETUP, MATCHERS_SETUP],
       provide,
       testTimeout: timeout,
       hookTimeout: timeout,
@@ -126,6 +129,7 @@ async function runProjects(
   // Loaded here, not at the top: a run that stops before its tests (bad settings, a refused
   // preflight, --help) and `npm run sweep` never pay for vitest's start (about 1 s of CPU each).
   const { createVitest } = await import('vitest/node');
+  const moduleCache = moduleCacheDir(projectRoot);
   const signalListenersBefore = new Set([...process.listeners('SIGINT'), ...process.listeners('SIGTERM')]);
   const vitest = await createVitest('test', {
     config: false,
@@ -137,6 +141,8 @@ async function runProjects(
     // way, so a 429's Retry-After window is known to every later request (helpers/target/throttle.ts).
     maxWorkers: options.maxWorkers ?? targets.length,
     passWithNoTests: true,
+    // The suites' transformed modules kept between runs: a run after the first saves about 0.8 s of CPU.
+    experimental: moduleCache === undefined ? {} : { fsModuleCache: true, fsModuleCachePath: moduleCache },
     sequence: { concurrent: targets.some((target) => target.config.concurrency > 1) },
     // The CLI options type lacks `projects`, which the inline config accepts.
     ...({ projects } as object),

@@ -235,3 +235,12 @@ export function throttleFor(baseUrl: string, maxRps: number, maxInFlight = 1): T
   registry.set(baseUrl, throttle);
   return throttle;
 }
+
+/**
+ * Forgets every target's throttle: for a process that talks to one short-lived server after another,
+ * where a later server can get an earlier one's port and must not inherit the pace it taught (the
+ * self-tests, whose files share workers). A certification run never calls it.
+ */
+export function forgetThrottles(): void {
+  registry.clear();
+}

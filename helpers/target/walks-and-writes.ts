@@ -55,3 +55,8 @@ export function walksAndWritesFor(baseUrl: string): WalksAndWrites {
   }
   return known;
 }
+
+/** Forgets every target's gate, for the same processes as forgetThrottles (throttle.ts). */
+export function forgetWalksAndWrites(): void {
+  registry.clear();
+}
