@@ -1,6 +1,7 @@
 // The suite's own tests (`npm test`). The conformance suites in suites/ are not run directly here:
 // they need a target, and selftest/ starts the targets and runs them through the real launcher.
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './selftest/support/longest-first.ts';
 
 export default defineConfig({
   test: {
@@ -15,5 +16,7 @@ export default defineConfig({
     // each file (selftest/support/forget-targets.ts), since a later file's server can reuse a port.
     isolate: false,
     setupFiles: ['selftest/support/forget-targets.ts'],
+    // The files that mostly wait start first, so that none of them is left running alone at the end.
+    sequence: { sequencer: LongestFirst },
   },
 });
