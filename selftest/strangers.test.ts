@@ -213,11 +213,17 @@ describe('where the target and the settings disagree, the failure says which set
     const reference = await shop();
     const front = await listBrokenAfterUnauthenticated(reference);
     const dir = reportsDir();
-    const run = await conformance({
-      ...settingsForStyle(reference.style, front, reference.token),
-      ...bookingHooksForReference(reference.url),
-      ZONES_REPORTS_DIR: dir,
-    });
+    // The AUTH family: of the MUST rules, only its tests send calls without a credential, after which
+    // the front breaks a list read (PROFILE's tests send some too, and are SHOULD). A full run meets the
+    // broken reads in AUTH-05 and PROFILE-03 alone.
+    const run = await conformance(
+      {
+        ...settingsForStyle(reference.style, front, reference.token),
+        ...bookingHooksForReference(reference.url),
+        ZONES_REPORTS_DIR: dir,
+      },
+      ['--rule', 'AUTH'],
+    );
     const report = reportIn(dir);
     expect(ruleOf(report, 'AUTH-05')).toMatchObject({
       status: 'not-verified',
@@ -234,11 +240,16 @@ describe('where the target and the settings disagree, the failure says which set
     const reference = await shop();
     const front = await refusingFilter(reference, reference.style.statusParam);
     const dir = reportsDir();
-    const run = await conformance({
-      ...settingsForStyle(reference.style, front, reference.token),
-      ...bookingHooksForReference(reference.url),
-      ZONES_REPORTS_DIR: dir,
-    });
+    // The rules judged below, and those alone: a failure of LIST-02 decides the exit code.
+    const unaffected = ['AUTH-05', 'CREATE-01', 'CREATE-02', 'UPDATE-01', 'UPDATE-04', 'DELETE-02'];
+    const run = await conformance(
+      {
+        ...settingsForStyle(reference.style, front, reference.token),
+        ...bookingHooksForReference(reference.url),
+        ZONES_REPORTS_DIR: dir,
+      },
+      ['--rule', ['LIST-02', 'UPDATE-03', 'DELETE-01', ...unaffected].join(',')],
+    );
     expect(run.code).toBe(1);
     const report = reportIn(dir);
     expect(ruleOf(report, 'LIST-02')).toMatchObject({
@@ -250,8 +261,7 @@ describe('where the target and the settings disagree, the failure says which set
       status: 'not-verified',
       reason: expect.stringMatching(/the list filtered by draft \(status=draft\) answered 404.*ZONES_STATUS_PARAM/),
     });
-    for (const id of ['AUTH-05', 'CREATE-01', 'CREATE-02', 'UPDATE-01', 'UPDATE-04', 'DELETE-02'])
-      expect([id, ruleOf(report, id).status]).toEqual([id, 'passed']);
+    for (const id of unaffected) expect([id, ruleOf(report, id).status]).toEqual([id, 'passed']);
     await expectNothingOfOursLeft(reference);
   });
 });
@@ -259,7 +269,9 @@ describe('where the target and the settings disagree, the failure says which set
 test('a reader of the output that goes away (| head, a Ctrl-C that took | tee down) does not stop the clean-up or the reports', async () => {
   const reference = await shop();
   const dir = reportsDir();
-  const started = startEntry('bin/conformance.ts', [], {
+  // The AUTH family: fifteen tests, each a line printed after the reader is gone, and zones to
+  // clean up. A partial run is at best incomplete (exit 2), so every rule it selected must pass.
+  const started = startEntry('bin/conformance.ts', ['--rule', 'AUTH'], {
     ...settingsForStyle(reference.style, reference.url, reference.token),
     ...bookingHooksForReference(),
     ZONES_REPORTS_DIR: dir,
@@ -268,8 +280,12 @@ test('a reader of the output that goes away (| head, a Ctrl-C that took | tee do
   started.child.stdout!.once('data', () => started.child.stdout!.destroy());
   const ended = await started.done;
   expect(ended.stderr).not.toMatch(/EPIPE|at .*\.ts:\d+/);
-  expect(ended.code).toBe(0);
-  expect(reportIn(dir)).toMatchObject({ verdict: 'conformant', cleanup: { leftBehind: [] } });
+  expect(ended.code).toBe(2);
+  const report = reportIn(dir);
+  expect(report).toMatchObject({ verdict: 'incomplete', suiteErrors: [], cleanup: { leftBehind: [] } });
+  const selected = report.selection?.rules ?? [];
+  expect(selected).toContain('AUTH-01');
+  expect(selected.map((id) => [id, ruleOf(report, id).status])).toEqual(selected.map((id) => [id, 'passed']));
   await expectNothingOfOursLeft(reference);
 }, 120_000);
 
