@@ -82,7 +82,11 @@ let probeStory: Story;
 beforeAll(async () => {
   reference = await startReference({ token: TOKEN, style: 'other-codes', fault: 'update-ignores-name' });
   const reportsDir = mkdtempSync(join(tmpdir(), 'zc-story-'));
-  const run = await runEntry('bin/conformance.ts', [], {
+  // The rules the story tells of, PROFILE-02 with the rest of its family; a failed MUST rule makes the
+  // run non-conformant whatever was left out. The model-based suite runs as in a full run, its failing
+  // UPDATE-01 test told in every format too; CREATE-01, the first of its tests, starts its run and
+  // holds its exchanges, as in a full run, so UPDATE-01's section lists the example test's alone.
+  const run = await runEntry('bin/conformance.ts', ['--rule', 'CREATE-01,UPDATE-01,PROFILE,DELETE-02'], {
     ...settingsForStyle(reference.style, reference.url, TOKEN),
     ZONES_REPORTS_DIR: reportsDir,
   });
