@@ -129,7 +129,9 @@ async function runProjects(
   // Loaded here, not at the top: a run that stops before its tests (bad settings, a refused
   // preflight, --help) and `npm run sweep` never pay for vitest's start (about 1 s of CPU each).
   const { createVitest } = await import('vitest/node');
-  const moduleCache = moduleCacheDir(projectRoot);
+  // Not for targets that share workers: their test files are written afresh in a new folder each run,
+  // so the cache would only grow, and their few workers transform each module once anyway.
+  const moduleCache = files ? undefined : moduleCacheDir(projectRoot);
   const signalListenersBefore = new Set([...process.listeners('SIGINT'), ...process.listeners('SIGTERM')]);
   const vitest = await createVitest('test', {
     config: false,
