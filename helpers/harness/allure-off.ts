@@ -1,8 +1,9 @@
-// The vitest setup file of a suite run without the Allure reporter (the mutation gallery, the
-// self-tests' runs). The suites label and attach through allure-js-commons either way; with no test
-// runtime installed, every such call tries to import allure-playwright's autoconfig, fails, and
-// costs about a millisecond of module resolution: a few seconds of CPU over the gallery. A runtime
-// that does nothing answers at once, and what the suites record for their own reports is unchanged.
+// The vitest setup file of a suite run without the Allure reporter: the mutation gallery and the
+// self-tests that certify in their own process (a certification through the command always has it).
+// The suites label and attach through allure-js-commons either way; with no test runtime installed,
+// every such call tries to import allure-playwright's autoconfig, fails, and costs about a millisecond
+// of module resolution: about 3 s of CPU per gallery worker. A runtime that does nothing answers at
+// once; what the suites keep for their own reports (the task's meta) does not go through Allure.
 import type { TestRuntime } from 'allure-js-commons/sdk/runtime';
 import { setGlobalTestRuntime } from 'allure-js-commons/sdk/runtime';
 
