@@ -5,10 +5,18 @@ import type { HouseStyle } from './styles.ts';
 
 export type Credential = 'valid' | 'wrong' | 'missing';
 
+const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+/** The expected token's digest, worked out once per token rather than on every request. */
+const expectedDigests = new Map<string, Buffer>();
+
 // Hashing first gives equal-length inputs, so the comparison time says nothing about the token.
 function sameSecret(given: string, expected: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-  return timingSafeEqual(digest(given), digest(expected));
+  let expectedDigest = expectedDigests.get(expected);
+  if (expectedDigest === undefined) {
+    expectedDigest = digest(expected);
+    expectedDigests.set(expected, expectedDigest);
+  }
+  return timingSafeEqual(digest(given), expectedDigest);
 }
 
 function presentedToken(value: string, scheme: string): string | undefined {
