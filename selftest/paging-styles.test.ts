@@ -5,7 +5,9 @@
 // out conformant. The specification says GET returns every zone, so a list read one page short
 // fails LIST-01; a wrong setting may cost a false failure here, never a false certificate. That run
 // checks LIST-01 alone: its failure decides the verdict whatever else runs, and the zones it makes
-// sit past the first page too, so its clean-up shows whether reading too little loses any.
+// sit past the first page too, so its clean-up shows whether reading too little loses any. It runs
+// without the model-based suite: LIST-01's example test fails on the first short read, and the
+// model's search and shrinking on a shop that fails at every read would only cost time.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +49,7 @@ async function certify(style: string, withPaging: boolean): Promise<Certified> {
     ...settings,
     ...bookingHooksForReference(),
     ZONES_REPORTS_DIR: dir,
+    ...(withPaging ? {} : { ZONES_MODEL_RUNS: '0' }),
   });
   const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
   return { reference, planted, run, report };
