@@ -138,9 +138,12 @@ describe.skipIf(noCurl)(`${inShell}: from conformance.md, against the reference`
   beforeAll(async () => {
     reference = await startReference({ token: TOKEN, style: 'other-codes', fault: 'update-ignores-name' });
     const reportsDir = mkdtempSync(join(tmpdir(), 'zc-replay-'));
+    // The example test's exchanges are what is replayed; the model-based suite is left out, as its
+    // failing UPDATE-01 test would only add a shrunk sequence beside them.
     const run = await runEntry('bin/conformance.ts', ['--rule', 'UPDATE-01'], {
       ...settingsForStyle(reference.style, reference.url, TOKEN),
       ZONES_REPORTS_DIR: reportsDir,
+      ZONES_MODEL_RUNS: '0',
     });
     expect(run.code, run.stderr).toBe(1);
     markdown = readFileSync(join(reportsDir, 'conformance.md'), 'utf8');

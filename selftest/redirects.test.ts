@@ -90,8 +90,12 @@ describe('a redirect later in the run', () => {
     // Everything reaches the shop but updates, which are sent to the https:// address instead.
     const redirecting = await front(startRedirectingFront(reference.url, 'PUT', 307, samePathOn(httpsFront.url)));
     const dir = reportsDir();
-    // UPDATE-01 alone (a create, an update, a read-back and a delete): its failure decides the exit code.
-    const run = await conformance(settingsAt(redirecting.url, dir), ['--rule', 'UPDATE-01']);
+    // UPDATE-01's example test alone (a create, an update, a read-back and a delete): its failure
+    // decides the exit code. The model-based suite would only fail beside it and shrink its sequence.
+    const run = await conformance({ ...settingsAt(redirecting.url, dir), ZONES_MODEL_RUNS: '0' }, [
+      '--rule',
+      'UPDATE-01',
+    ]);
     expect(run.code, run.stderr).toBe(1);
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
     const update = report.rules.find((rule) => rule.id === 'UPDATE-01')!;
