@@ -47,7 +47,8 @@ function bookingCommand(method: 'POST' | 'DELETE', direct?: string): string {
   const route = `"${base}/__reference__/zones/$ZONE_ID/bookings"`;
   const baseInNode = direct === undefined ? 'process.env.ZONES_BASE_URL' : `'${direct}'`;
   const script = `fetch(${baseInNode}+'/__reference__/zones/'+encodeURIComponent(process.env.ZONE_ID)+'/bookings',{method:'${method}'}).then(r=>process.exit(r.ok?0:1),e=>{console.error(String(e));process.exit(2)})`;
-  return `if command -v curl >/dev/null 2>&1; then curl -fsS -o /dev/null -X ${method} ${route}; else "${process.execPath}" -e "${script}"; fi`;
+  // exec: the shell becomes curl (or node) instead of waiting on one more process, once per booking.
+  return `if command -v curl >/dev/null 2>&1; then exec curl -fsS -o /dev/null -X ${method} ${route}; else exec "${process.execPath}" -e "${script}"; fi`;
 }
 
 export function bookingHooksForReference(direct?: string): {
