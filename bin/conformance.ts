@@ -17,9 +17,8 @@ import {
   writeCouldNotRun,
 } from '../helpers/report/could-not-run.ts';
 import { writeJunit } from '../helpers/report/junit.ts';
-import { modelRules, rules } from '../helpers/rules.ts';
-import { families, selectRules, suiteFilesFor, testNamePatternFor } from '../helpers/runner/rule-selection.ts';
-import { suiteSources } from '../helpers/runner/run-suites.ts';
+import { rules } from '../helpers/rules.ts';
+import { families, selectRules, testNamePatternFor } from '../helpers/runner/rule-selection.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDocs } from '../helpers/settings.ts';
 import { Secrets } from '../helpers/target/secrets.ts';
@@ -209,8 +208,6 @@ async function main(): Promise<void> {
     const progress = new Progress(quiet, (ruleId) => !selected || (ruleId !== undefined && selected.includes(ruleId)));
     const reports = await certify([{ name: 'target', config }], {
       testNamePattern: selected && testNamePatternFor(selected),
-      // A partial run loads only the suite files that hold its rules' tests.
-      include: selected && suiteFilesFor(selected, suiteSources(), modelRules(config)),
       allure: true,
       reporters: [['allure-vitest/reporter', { resultsDir: allureLocations(config.reportsDir).results }]],
       onOutcome: (_project, outcome) => progress.outcome(outcome),

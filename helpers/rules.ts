@@ -1,6 +1,5 @@
 // The rule catalogue, as data. Test titles are built from it (so an unknown id cannot be used),
 // the reporter turns it into the certificate, and the meta-test checks every rule has a test.
-import type { TargetConfig } from './config.ts';
 
 /**
  * must: documented by the specification, and the verdict rests on it. should: a convention of the
@@ -138,26 +137,4 @@ export function ruleById(id: string): Rule {
 export function ruleIdOfTitle(title: string): string | undefined {
   const lead = /^([A-Z]+-\d{2})\b/.exec(title)?.[1];
   return lead !== undefined && byId.has(lead) ? lead : undefined;
-}
-
-/**
- * Every rule the model-based suite checks (suites/model.test.ts registers a test for each); DELETE-02
- * only when the sequences can book a zone and unbook it again.
- */
-export function modelRules(config: Pick<TargetConfig, 'model' | 'bookingHook' | 'bookingCleanupHook'>): string[] {
-  if (config.model.runs === 0) return [];
-  const bookable = config.bookingHook !== undefined && config.bookingCleanupHook !== undefined;
-  return [
-    'CREATE-01',
-    'CREATE-02',
-    'CREATE-03',
-    'LIST-01',
-    'LIST-02',
-    'UPDATE-01',
-    'UPDATE-02',
-    'UPDATE-03',
-    'UPDATE-04',
-    'DELETE-01',
-    ...(bookable ? ['DELETE-02'] : []),
-  ];
 }

@@ -76,3 +76,9 @@ test('every testcase and the suite have a time in seconds, and the verdict is a 
   // A check against the reference takes some time, and the time is what vitest measured.
   expect(Number(delete02(junitOf.hook!)[0]!.match(/time="([\d.]+)"/)![1])).toBeGreaterThan(0);
 });
+
+test('a partial run lists the tests of the rules it left out, skipped as not selected, so their history goes on', () => {
+  const authTests = testcases(junitOf.hook!).filter((testcase) => testcase.includes('classname="MUST.AUTH-02"'));
+  expect(authTests.map(nameOf)).toEqual(['AUTH-02 a create request without a credential is refused']);
+  expect(authTests[0]).toContain('<skipped message="not verified: not selected (--rule DELETE-02)">');
+});

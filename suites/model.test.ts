@@ -5,9 +5,9 @@
 // shortest, and each rule reports by its own test (helpers/harness/model/model-tests.ts says how).
 import { currentTarget } from '../helpers/harness/current-target.ts';
 import { checkModelRule } from '../helpers/harness/model/model-tests.ts';
+import { modelRules } from '../helpers/harness/model/run-model.ts';
 import { MODEL_TEST_LABEL } from '../helpers/harness/model/title.ts';
 import { ruleCases } from '../helpers/harness/rule-test.ts';
-import { modelRules } from '../helpers/rules.ts';
 
 for (const id of modelRules(currentTarget()))
   ruleCases(id, [{ label: MODEL_TEST_LABEL, check: (context) => checkModelRule(id, context) }]);

@@ -38,25 +38,3 @@ export function selectRules(value: string): string[] {
 export function testNamePatternFor(ids: readonly string[]): string {
   return `^(?:${ids.join('|')}) `;
 }
-
-/** The model-based suite: its tests are registered from modelRules at run time, so its text names no rule. */
-const MODEL_SUITE = 'suites/model.test.ts';
-
-/**
- * The suite files a partial run needs to load: each file whose text names one of these rules in
- * quotes (its tests are registered under the id: ruleCases('AUTH-05', ...)), and the model-based
- * suite when it checks one of them. Loading only these spares a worker the others' modules; naming a
- * file that holds none of the tests costs a load, never a test, and selftest/rule-selection.test.ts
- * checks that every test of every rule is in its file set.
- */
-export function suiteFilesFor(
-  ids: readonly string[],
-  suiteSources: ReadonlyMap<string, string>,
-  modelChecks: readonly string[],
-): string[] {
-  return [...suiteSources]
-    .filter(([file, source]) =>
-      file === MODEL_SUITE ? ids.some((id) => modelChecks.includes(id)) : ids.some((id) => source.includes(`'${id}'`)),
-    )
-    .map(([file]) => file);
-}

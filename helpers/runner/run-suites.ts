@@ -1,6 +1,6 @@
 // Runs the conformance suites through vitest's node API, one vitest project per target, or for the
 // mutation gallery's dozens of targets one project with a file per target (shareWorkers).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestUserConfig } from 'vitest/node';
@@ -64,11 +64,6 @@ function suiteModules(): string[] {
   return readdirSync(join(projectRoot, 'suites'))
     .filter((file) => file.endsWith('.test.ts'))
     .map((file) => `suites/${file}`);
-}
-
-/** Each suite file's text, by its path from the project root: what a partial run reads to pick its files. */
-export function suiteSources(): Map<string, string> {
-  return new Map(suiteModules().map((file) => [file, readFileSync(join(projectRoot, file), 'utf8')]));
 }
 
 /** Tests side by side is a project's setting: the targets of one project must agree on it. */

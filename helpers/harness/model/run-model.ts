@@ -3,8 +3,7 @@
 // shortest sequence that still breaks the same rule. The seed replays it all.
 import { randomInt } from 'node:crypto';
 import fc from 'fast-check';
-import type { ModelBudget } from '../../config.ts';
-import { modelRules } from '../../rules.ts';
+import type { ModelBudget, TargetConfig } from '../../config.ts';
 import { TransportError } from '../../target/client.ts';
 import { PreconditionError } from '../../target/precondition.ts';
 import { commandArbitrary, type SequenceState, type ZoneCommand } from './commands.ts';
@@ -90,6 +89,25 @@ export function failureMessage(disagreement: Disagreement, seed: number, found?:
     '',
     disagreement.evidence,
   ].join('\n');
+}
+
+/** Every rule the model checks; DELETE-02 only when the sequences can book a zone and unbook it again. */
+export function modelRules(config: TargetConfig): string[] {
+  if (config.model.runs === 0) return [];
+  const bookable = config.bookingHook !== undefined && config.bookingCleanupHook !== undefined;
+  return [
+    'CREATE-01',
+    'CREATE-02',
+    'CREATE-03',
+    'LIST-01',
+    'LIST-02',
+    'UPDATE-01',
+    'UPDATE-02',
+    'UPDATE-03',
+    'UPDATE-04',
+    'DELETE-01',
+    ...(bookable ? ['DELETE-02'] : []),
+  ];
 }
 
 /**
