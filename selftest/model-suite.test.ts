@@ -61,7 +61,8 @@ beforeAll(async () => {
     const model = { ...config.model, shrinkRequests };
     targets.push({ name: name!, config: { ...config, model } });
   }
-  reports = await certify(targets, { maxWorkers: 2, include: ['suites/model.test.ts'] });
+  // The targets share two workers, as the gallery's do: a worker for each would load everything twelve times.
+  reports = await certify(targets, { maxWorkers: 2, shareWorkers: true, include: ['suites/model.test.ts'] });
 }, 180_000);
 
 afterAll(async () => {
