@@ -1,6 +1,5 @@
 // The one place that talks to the target: paths, credential, envelopes, time limits, the ownership
 // guard and the record of every exchange. Tests never build a URL or a header themselves.
-import { request } from 'undici';
 import type { TargetConfig } from '../config.ts';
 import type { Ledger } from '../ownership/ledger.ts';
 import { readBodyWithin } from './body-limits.ts';
@@ -25,6 +24,7 @@ import { sharedListReads } from './shared-list-reads.ts';
 import { sleep, throttleFor } from './throttle.ts';
 import { dispatcherFor } from './transport.ts';
 import { errorCodeOf, isCertificateCode } from './trust.ts';
+import { requestThrough } from './undici-parts.ts';
 import { walksAndWritesFor } from './walks-and-writes.ts';
 import { type BodyLimit, describeBodyLimit, describeNotJson, NotJsonBody } from './what-came-back.ts';
 
@@ -473,11 +473,10 @@ export class ZonesClient {
     // a body that trickles a byte at a time would keep resetting them.
     const deadline = AbortSignal.timeout(this.config.timeoutMs);
     try {
-      const response = await request(url, {
+      const response = await requestThrough(dispatcherFor(this.config), url, {
         method,
         headers,
         body,
-        dispatcher: dispatcherFor(this.config),
         signal: deadline,
       });
       const announced = Number(response.headers['content-length']);
