@@ -1,6 +1,6 @@
 // The ownership guard: the client refuses, before sending anything, any PUT or DELETE on a zone this
 // run did not create. The one exception is the DELETE-02 attempt on ZONES_BOOKED_ZONE_ID.
-import { mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -75,6 +75,23 @@ test('an id the run deleted and then got back from its own next create is its ow
   // Another process of the run reads the same history from the file and agrees.
   const reader = new Ledger(ledger.path);
   expect([reader.owns('3'), reader.isDeleted('3')]).toEqual([true, false]);
+});
+
+test('a ledger learns what another process of the run appends since it last looked, a half-written line once it is whole', () => {
+  const worker = new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-ledger-')), 'run.jsonl'));
+  worker.recordCreated('7', 'zc-a', 'http://shop');
+  worker.recordDeleted('7');
+  const launcher = new Ledger(worker.path);
+  expect([launcher.owns('7'), launcher.isDeleted('7')]).toEqual([true, true]);
+  // The worker's next create hands it id 7 again; the launcher looks while the line is half written.
+  const line = `${JSON.stringify({ event: 'created', id: '7', name: 'zc-b', target: 'http://shop', at: 'now' })}\n`;
+  appendFileSync(worker.path, line.slice(0, 20));
+  expect(launcher.isDeleted('7')).toBe(true);
+  appendFileSync(worker.path, line.slice(20));
+  expect(launcher.isDeleted('7')).toBe(false);
+  expect(launcher.owns('8')).toBe(false);
+  worker.recordCreated('8', 'zc-c', 'http://shop');
+  expect(launcher.owns('8')).toBe(true);
 });
 
 test("a zone listed under this run's unique name at an id the run had deleted is taken back into the ledger", async () => {

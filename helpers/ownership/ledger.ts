@@ -1,7 +1,17 @@
 // The ownership ledger: every zone this run created, appended to a file the moment the create answer
 // arrives, before any test uses the id. The client asks it before every PUT or DELETE, so the suite
 // cannot change a zone it merely observed; the final sweep and `npm run sweep` read it back.
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** Where the ledgers live: beside the reports, where `npm run sweep` finds them. */
@@ -55,6 +65,8 @@ export class Ledger {
    * the id is ours and live again, so the latest event decides, not the first one.
    */
   private readonly state = new Map<string, 'live' | 'deleted'>();
+  /** How much of the file has been learnt: whole lines only, so a line being written is read once it is whole. */
+  private learntBytes = 0;
 
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
@@ -62,8 +74,24 @@ export class Ledger {
     this.learn();
   }
 
+  /**
+   * What the file gained since the last look: a run's tear-down asks after each of its zones, and
+   * reading the whole file each time made its clean-up quadratic in the zones it made.
+   */
   private learn(): void {
-    for (const entry of readLedger(this.path)) this.apply(entry);
+    if (!existsSync(this.path)) return;
+    const fd = openSync(this.path, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      if (size <= this.learntBytes) return;
+      const added = Buffer.alloc(size - this.learntBytes);
+      const read = readSync(fd, added, 0, added.length, this.learntBytes);
+      const whole = added.subarray(0, added.subarray(0, read).lastIndexOf('\n') + 1);
+      this.learntBytes += whole.length;
+      for (const entry of parseLedger(whole.toString('utf8'))) this.apply(entry);
+    } finally {
+      closeSync(fd);
+    }
   }
 
   private apply(entry: LedgerEvent): void {
@@ -114,9 +142,12 @@ export class Ledger {
 }
 
 export function readLedger(path: string): LedgerEvent[] {
-  if (!existsSync(path)) return [];
+  return existsSync(path) ? parseLedger(readFileSync(path, 'utf8')) : [];
+}
+
+function parseLedger(text: string): LedgerEvent[] {
   const entries: LedgerEvent[] = [];
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
+  for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     try {
       entries.push(JSON.parse(line) as LedgerEvent);
