@@ -10,10 +10,11 @@ export default defineConfig({
     hookTimeout: 180_000,
     reporters: ['default', './selftest/closing-line-reporter.ts'],
     // Self-tests wait on child processes and sockets as much as on the CPU: run them side by side.
-    // Four: two of them spend their first half minute or more waiting on a rate limit (longest-first.ts),
-    // and with three the cores then sat half idle. Timed in turn against three, 2026-11-24: 0.86 to
-    // 1.01 of the wall time (four pairs), for 1 to 3% more CPU.
-    maxWorkers: 4,
+    // Five: three of them spend their first 15 to 65 s waiting on a rate limit (longest-first.ts), and
+    // each worker they hold is one fewer for the files that compute. Timed in turn, 2026-11-24: four
+    // against three 0.86 to 1.01 of the wall time (four pairs); five against four 0.89 and 0.92 of the
+    // wall time and 0.94 of the CPU (two pairs).
+    maxWorkers: 5,
     // A worker goes on from file to file with the modules it has loaded: starting a fresh one for each
     // of some sixty files cost about 40 s of CPU. What the client keeps per base URL is forgotten after
     // each file (selftest/support/forget-targets.ts), since a later file's server can reuse a port.
