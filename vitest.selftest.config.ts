@@ -13,7 +13,7 @@ export default defineConfig({
     // Five: three of them spend their first 15 to 65 s waiting on a rate limit (longest-first.ts), and
     // each worker they hold is one fewer for the files that compute. Timed in turn, 2026-11-24: four
     // against three 0.86 to 1.01 of the wall time (four pairs); five against four 0.89 and 0.92 of the
-    // wall time and 0.94 of the CPU (two pairs).
+    // wall time and 0.94 of the CPU (two pairs); six against five 1.06 and 1.13 of the wall time.
     maxWorkers: 5,
     // A worker goes on from file to file with the modules it has loaded: starting a fresh one for each
     // of some sixty files cost about 40 s of CPU. What the client keeps per base URL is forgotten after
