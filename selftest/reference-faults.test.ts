@@ -1,6 +1,7 @@
 // Every mutant starts and differs observably from the reference: a fault switch that changed nothing
 // would make the suite look stronger than it is.
 import { isLosslessNumber, parse } from 'lossless-json';
+import { type Dispatcher, request } from 'undici';
 import { expect, test } from 'vitest';
 import { faults, findFault } from '../reference/faults.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
@@ -53,16 +54,24 @@ async function transcriptOf(ref: RunningReference): Promise<string[]> {
     const headers: Record<string, string> = {};
     if (auth !== 'missing')
       headers['X-Shopify-Access-Token'] = auth === 'valid' ? ref.token : auth === 'forged' ? forged : 'not-the-token';
-    const res = await fetch(ref.url + path, { method, headers, body: body && JSON.stringify(body) });
-    const json = parse(await res.text()) as any;
+    // undici's request rather than fetch: a story for each of some fifty mutants, and with fetch this
+    // file took 4.5 to 4.9 s of CPU against 3.2 to 3.4 (three runs each, 2026-11-24).
+    const res = await request(ref.url + path, {
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      body: body && JSON.stringify(body),
+    });
+    const json = parse(await res.body.text()) as any;
     lines.push(
-      `${method} ${path.replace(/zones\/[^/.]+/, 'zones/<id>')} ${auth} -> ${res.status} ${JSON.stringify(normalise(json))}`,
+      `${method} ${path.replace(/zones\/[^/.]+/, 'zones/<id>')} ${auth} -> ${res.statusCode} ${JSON.stringify(normalise(json))}`,
     );
     return json;
   };
   const control = async (method: string, id: string) => {
-    const res = await fetch(`${ref.url}/__reference__/zones/${id}/bookings`, { method });
-    lines.push(`${method} bookings -> ${res.status} ${JSON.stringify(normalise(await res.json()))}`);
+    const res = await request(`${ref.url}/__reference__/zones/${id}/bookings`, {
+      method: method as Dispatcher.HttpMethod,
+    });
+    lines.push(`${method} bookings -> ${res.statusCode} ${JSON.stringify(normalise(await res.body.json()))}`);
   };
   const list = async () => {
     await call('GET', `${API}/zones.json`);
