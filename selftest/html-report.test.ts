@@ -1,7 +1,8 @@
 // The HTML report as its reader meets it the morning after. Two nights against a reference that
 // breaks UPDATE-01 in the `other-codes` house style with no booking hook: a MUST failure, SHOULD
-// warnings and a rule not verified. `npm run report` builds the report after each night, and
-// headless Chromium opens the file itself, as a downloaded CI artifact is opened: no server.
+// warnings, MAY warnings (the probes that rename a zone) and a rule not verified. `npm run report`
+// builds the report after each night, and headless Chromium opens the file itself, as a downloaded
+// CI artifact is opened: no server.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -170,15 +171,28 @@ describe.skipIf(noChromium)(inChromium, { timeout: 240_000 }, () => {
       .waitFor();
   });
 
-  test('the categories sort the results as the verdict did: MUST failure, SHOULD warning, not verified', async () => {
+  test('a MAY warning opens as passed, in the MAY warning category, never as failed', async () => {
+    await openTestPage('ROBUST-06 a name in non-Latin scripts and emoji round-trips unchanged');
+    await page.getByText('Category: MAY warning').waitFor();
+    expect(await page.getByTestId('test-result-status-passed').count()).toBe(1);
+    expect(await page.getByTestId('test-result-status-failed').count()).toBe(0);
+    await page
+      .getByText(/the update answer's name/)
+      .first()
+      .waitFor();
+  });
+
+  test('the categories sort the results as the verdict did: MUST failure, SHOULD warning, MAY warning, not verified', async () => {
     await openReport();
     await page.getByTestId('nav-tab-categories').click();
     await page.getByText('SHOULD warning', { exact: true }).click();
+    await page.getByText('MAY warning', { exact: true }).click();
     await page.getByText('not verified', { exact: true }).click();
     await page.getByText(/^no booking fixture/).waitFor();
     const categories = await text();
     expect(categories).toMatch(/MUST failure\s+1\s+rule\s+UPDATE-01\s/);
     expect(categories).toMatch(/SHOULD warning\s+3\s+rule\s+PROFILE-02\s[\s\S]*rule\s+PROFILE-03\s/);
+    expect(categories).toMatch(/MAY warning\s+2\s+rule\s+ROBUST-06\s[\s\S]*rule\s+ROBUST-07\s/);
     expect(categories).toMatch(
       /not verified\s+2\s+rule\s+DELETE-02\s+1\s+no booking fixture: set ZONES_BOOKED_ZONE_ID/,
     );
