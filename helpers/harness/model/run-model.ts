@@ -91,23 +91,25 @@ export function failureMessage(disagreement: Disagreement, seed: number, found?:
   ].join('\n');
 }
 
+/** The rules the model checks on any shop; modelRules adds DELETE-02 where it can book zones. */
+export const RULES_ON_ANY_SHOP: readonly string[] = [
+  'CREATE-01',
+  'CREATE-02',
+  'CREATE-03',
+  'LIST-01',
+  'LIST-02',
+  'UPDATE-01',
+  'UPDATE-02',
+  'UPDATE-03',
+  'UPDATE-04',
+  'DELETE-01',
+];
+
 /** Every rule the model checks; DELETE-02 only when the sequences can book a zone and unbook it again. */
 export function modelRules(config: TargetConfig): string[] {
   if (config.model.runs === 0) return [];
   const bookable = config.bookingHook !== undefined && config.bookingCleanupHook !== undefined;
-  return [
-    'CREATE-01',
-    'CREATE-02',
-    'CREATE-03',
-    'LIST-01',
-    'LIST-02',
-    'UPDATE-01',
-    'UPDATE-02',
-    'UPDATE-03',
-    'UPDATE-04',
-    'DELETE-01',
-    ...(bookable ? ['DELETE-02'] : []),
-  ];
+  return [...RULES_ON_ANY_SHOP, ...(bookable ? ['DELETE-02'] : [])];
 }
 
 /**
