@@ -16,7 +16,8 @@ import { type RunningReference, startReference } from '../reference/server.ts';
 import { plantBystander } from './gallery/bystander.ts';
 
 // A seed on which every mutant below is caught: not every seed's sequences read the whole list while
-// a zone is published, which list-hides-non-draft needs. The gallery shows the catching on any seed.
+// a zone is published, which list-hides-non-draft needs. The sequence mutants are caught on any seed
+// by their stories at least (the gallery runs them on a seed of its own).
 const SEED = 20276961;
 
 /** For each rule the model checks, a mutant that breaks it and that the model can only blame on it. */
