@@ -211,6 +211,7 @@ async function main(): Promise<void> {
       allure: true,
       reporters: [['allure-vitest/reporter', { resultsDir: allureLocations(config.reportsDir).results }]],
       onOutcome: (_project, outcome) => progress.outcome(outcome),
+      onAgainAlone: (tests) => progress.againAlone(tests),
       onWaiting: (line) => console.error(secrets.mask(line)),
       onStarted: (stop) => {
         stopRun = stop;

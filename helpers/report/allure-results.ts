@@ -5,7 +5,7 @@
 // The results are also written from inside the workers, beyond the reach of the report writers: their
 // steps quote the values each check was given, which are the answers as the target sent them. So every
 // file then goes through the same masker as every report.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Secrets } from '../target/secrets.ts';
 import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
@@ -98,10 +98,37 @@ export function renderEnvironment(report: ConformanceReport): string {
   return `${entries.map(([key, value]) => `${propertiesText(key, true)}=${propertiesText(shown(value), false)}`).join('\n')}\n`;
 }
 
+/**
+ * A test that failed beside others and ran again alone has two results; only the second was judged, so
+ * the first goes, with its attachments: the HTML report would show it as a retry that failed.
+ */
+function dropTriesBesideOthers(report: ConformanceReport, results: string): void {
+  const again = new Set(report.requests.ranAgainAlone?.tests ?? []);
+  if (again.size === 0) return;
+  const latest = new Map<string, { file: string; start: number }>();
+  const tries: { file: string; name: string; start: number }[] = [];
+  for (const file of readdirSync(results).filter((name) => name.endsWith('-result.json'))) {
+    const result = JSON.parse(readFileSync(join(results, file), 'utf8')) as AllureResult & { start?: number };
+    if (result.name === undefined || !again.has(result.name)) continue;
+    tries.push({ file, name: result.name, start: result.start ?? 0 });
+  }
+  for (const found of tries) {
+    const kept = latest.get(found.name);
+    if (kept === undefined || found.start > kept.start) latest.set(found.name, found);
+  }
+  for (const found of tries) {
+    if (latest.get(found.name)?.file === found.file) continue;
+    const text = readFileSync(join(results, found.file), 'utf8');
+    for (const [, source] of text.matchAll(/"source":"([^"]+)"/g)) rmSync(join(results, source!), { force: true });
+    rmSync(join(results, found.file));
+  }
+}
+
 /** Completes the run's allure-results with outcomes and environment; a run that wrote none is left alone. */
 export function completeAllureResults(report: ConformanceReport, reportsDir: string): void {
   const { results } = allureLocations(reportsDir);
   if (!existsSync(results)) return;
+  dropTriesBesideOthers(report, results);
   const judged = judgedByTitle(report);
   for (const file of readdirSync(results).filter((name) => name.endsWith('-result.json'))) {
     const path = join(results, file);

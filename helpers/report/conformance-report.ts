@@ -48,7 +48,19 @@ export interface ConformanceReport {
   };
   rules: RuleResult[];
   /** Every request sent, 429s and re-sends included: totals, then where they went (request-accounting.ts). */
-  requests: { total: number; tests: number; cleanup: number; preflight: number; throttled: number } & RequestBreakdown;
+  requests: {
+    total: number;
+    tests: number;
+    cleanup: number;
+    preflight: number;
+    throttled: number;
+  } & RequestBreakdown & {
+      /**
+       * Tests that failed beside others and ran again alone (helpers/runner/again-alone.ts), by title,
+       * and what their tries beside others sent: counted in every total above, judged nowhere.
+       */
+      ranAgainAlone?: { tests: string[]; requestsBeside: number };
+    };
   /** Read-after-write lag: how often a list needed re-reading before it showed a write. */
   consistency: { timeoutMs: number; lagSeen: number; longestLagMs: number };
   cleanup: CleanupRecord;
@@ -67,6 +79,8 @@ export interface RunFacts {
   startedAt: Date;
   finishedAt: Date;
   outcomes: readonly TestOutcome[];
+  /** What tests did beside others before they ran again alone: counted, not judged (again-alone.ts). */
+  superseded?: readonly TestOutcome[];
   runErrors: readonly string[];
   cleanup: CleanupRecord;
   requests: {
@@ -87,9 +101,12 @@ export function buildReport(facts: RunFacts): ConformanceReport {
   const verdict = verdictOf(rules, suiteErrors);
   const count = (level: RuleLevel, status: RuleStatus) =>
     rules.filter((rule) => rule.level === level && rule.status === status).length;
-  const tests = facts.outcomes.reduce((sum, o) => sum + o.requests, 0);
+  // The shop saw every request, those of tries that were run again alone too.
+  const superseded = facts.superseded ?? [];
+  const sent = [...facts.outcomes, ...superseded];
+  const tests = sent.reduce((sum, o) => sum + o.requests, 0);
   const lags = facts.outcomes.flatMap((o) => o.lagMs);
-  const cleanup = facts.outcomes.reduce((sum, o) => sum + o.cleanupRequests, 0) + facts.requests.sweep;
+  const cleanup = sent.reduce((sum, o) => sum + o.cleanupRequests, 0) + facts.requests.sweep;
   return {
     suite: 'zones-conformance',
     specification: `Zone Management Service, API version ${SPEC_VERSION}`,
@@ -127,13 +144,21 @@ export function buildReport(facts: RunFacts): ConformanceReport {
       tests,
       cleanup,
       preflight: facts.requests.preflight,
-      throttled: facts.requests.throttled + facts.outcomes.reduce((sum, o) => sum + o.throttled, 0),
+      throttled: facts.requests.throttled + sent.reduce((sum, o) => sum + o.throttled, 0),
       ...accountRequests(
-        facts.outcomes,
+        sent,
         facts.requests.tally ?? {},
         facts.config.apiVersion,
         catalogue.map((rule) => rule.id),
       ),
+      ...(superseded.length === 0
+        ? {}
+        : {
+            ranAgainAlone: {
+              tests: [...new Set(superseded.map((o) => o.title))],
+              requestsBeside: superseded.reduce((sum, o) => sum + o.requests + o.cleanupRequests, 0),
+            },
+          }),
     },
     consistency: {
       timeoutMs: facts.config.consistencyTimeoutMs,

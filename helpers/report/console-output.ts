@@ -56,6 +56,13 @@ export class Progress {
     if (!this.quiet) printOutcome(outcome);
   }
 
+  /** Tests side by side that failed run again alone (helpers/runner/again-alone.ts): say so before their lines. */
+  againAlone(tests: number): void {
+    this.finish();
+    if (!this.quiet)
+      console.log(`  -- ${tests} test(s) failed beside others: each runs again alone, and only that result counts`);
+  }
+
   /** Closes the area in progress, if any. */
   finish(): void {
     if (this.area === undefined) return;

@@ -67,6 +67,7 @@ export async function certify(
         startedAt,
         finishedAt: new Date(),
         outcomes: run.outcomes.get(target.name) ?? [],
+        superseded: run.superseded.get(target.name) ?? [],
         runErrors: run.errors,
         cleanup,
         // The main process's own throttle saw the 429s of the preflight and the sweep.

@@ -8,12 +8,20 @@ import { classify, type TestOutcome } from './verdict.ts';
 
 export interface CollectedRun {
   outcomes: Map<string, TestOutcome[]>;
+  /**
+   * By target, what a test did beside others before it ran again alone, and the second pass's other
+   * tests (those of a title that only another target ran again): not judged, but the shop saw their
+   * requests, so they are counted.
+   */
+  superseded: Map<string, TestOutcome[]>;
   /** Problems outside any one test: a suite file that failed to load, an unhandled error. */
   errors: string[];
 }
 
 export class OutcomeCollector implements Reporter {
-  readonly run: CollectedRun = { outcomes: new Map(), errors: [] };
+  readonly run: CollectedRun = { outcomes: new Map(), superseded: new Map(), errors: [] };
+  /** In the second pass: by target, the titles that run again alone. */
+  private again: ReadonlyMap<string, ReadonlySet<string>> | undefined;
 
   constructor(
     private readonly onOutcome?: (target: string, outcome: TestOutcome) => void,
@@ -21,13 +29,33 @@ export class OutcomeCollector implements Reporter {
     private readonly targetOf: (testCase: TestCase) => string = (testCase) => testCase.project.name,
   ) {}
 
+  /** From now on the results are those of the tests run again alone, `again` by target. */
+  startAgainAlone(again: ReadonlyMap<string, ReadonlySet<string>>): void {
+    this.again = again;
+  }
+
   onTestCaseResult(testCase: TestCase): void {
     const outcome = outcomeOf(testCase);
     const target = this.targetOf(testCase);
-    const list = this.run.outcomes.get(target) ?? [];
-    list.push(outcome);
-    this.run.outcomes.set(target, list);
+    if (this.again !== undefined) {
+      this.takeAgainAlone(target, outcome);
+      return;
+    }
+    listIn(this.run.outcomes, target).push(outcome);
     this.onOutcome?.(target, outcome);
+  }
+
+  private takeAgainAlone(target: string, outcome: TestOutcome): void {
+    const outcomes = listIn(this.run.outcomes, target);
+    const replaced = outcomes.findIndex((o) => o.title === outcome.title && o.file === outcome.file);
+    if (this.again?.get(target)?.has(outcome.title) && replaced >= 0) {
+      listIn(this.run.superseded, target).push(outcomes[replaced]!);
+      outcomes[replaced] = outcome;
+      this.onOutcome?.(target, outcome);
+    } else if (outcome.requests + outcome.cleanupRequests > 0) {
+      // A test of another target's title, where targets share a file pattern: it ran, so it counts.
+      listIn(this.run.superseded, target).push(outcome);
+    }
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string }>): void {
@@ -36,6 +64,15 @@ export class OutcomeCollector implements Reporter {
     }
     for (const error of unhandledErrors) this.run.errors.push(`unhandled: ${error.message ?? String(error)}`);
   }
+}
+
+function listIn<T>(map: Map<string, T[]>, key: string): T[] {
+  let list = map.get(key);
+  if (list === undefined) {
+    list = [];
+    map.set(key, list);
+  }
+  return list;
 }
 
 function outcomeOf(testCase: TestCase): TestOutcome {

@@ -3,9 +3,10 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TestUserConfig } from 'vitest/node';
+import type { TestUserConfig, Vitest } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
 import { EXIT } from '../exit-codes.ts';
+import { exactTitlesPattern, failedBesideOthers } from './again-alone.ts';
 import { type CollectedRun, OutcomeCollector } from './collector.ts';
 import { moduleCacheDir } from './module-cache.ts';
 import { type TargetFiles, writeTargetFiles } from './target-files.ts';
@@ -14,6 +15,8 @@ import type { TestOutcome } from './verdict.ts';
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 /** The conformance suites, relative to the project root; the gallery globs the same pattern. */
 export const SUITE_FILES = 'suites/*.test.ts';
+/** The one project of targets that share workers, a test file each. */
+const SHARED_PROJECT = 'targets';
 /** Registers the zone matchers in each worker, before any suite file runs. */
 const MATCHERS_SETUP = fileURLToPath(new URL('../harness/register-matchers.ts', import.meta.url));
 /** Without the Allure reporter, a runtime that answers the suites' Allure calls with nothing, at once. */
@@ -46,6 +49,8 @@ export interface SuiteRunOptions {
   onOutcome?: (target: string, outcome: TestOutcome) => void;
   /** Called with a function that stops the run early, e.g. on SIGINT. */
   onStarted?: (stop: () => Promise<void>) => void;
+  /** Called before the tests that failed beside others run again alone (again-alone.ts), with their number. */
+  onAgainAlone?: (tests: number) => void;
 }
 
 export async function runSuites(targets: readonly SuiteTarget[], options: SuiteRunOptions): Promise<CollectedRun> {
@@ -111,7 +116,7 @@ async function runProjects(
   const projects: TestUserConfig['projects'] = files
     ? [
         project(
-          'targets',
+          SHARED_PROJECT,
           ['*.target.test.ts'],
           { zonesTargets: files.provided, runId: options.runId },
           sharedConcurrency(targets),
@@ -157,13 +162,51 @@ async function runProjects(
   }
   // Cancelling lets the test in flight finish, tear-down included, and skips the rest: killing the
   // workers instead could lose the answer to a create that the target has already carried out.
-  options.onStarted?.(() => vitest.cancelCurrentRun('keyboard-input'));
+  let stopped = false;
+  options.onStarted?.(() => {
+    stopped = true;
+    return vitest.cancelCurrentRun('keyboard-input');
+  });
+  const concurrencyOf = (name: string) =>
+    targets.find((target) => target.name === name)?.config.concurrency ?? sharedConcurrency(targets);
   try {
     await vitest.start();
+    const again = stopped ? new Map() : failedBesideOthers(collector.run, (name) => concurrencyOf(name) > 1);
+    if (again.size > 0) {
+      options.onAgainAlone?.([...again.values()].reduce((sum, titles) => sum + titles.size, 0));
+      collector.startAgainAlone(again);
+      await runAgainAlone(vitest, again, collector.run);
+    }
   } finally {
     await vitest.close();
   }
   // vitest sets a failing exit code for failed tests; the verdict decides the exit code instead.
   process.exitCode = EXIT.ok;
   return collector.run;
+}
+
+/**
+ * The second pass: in the same workers, so that each target's throttle still knows its pace and any
+ * Retry-After window, one test at a time, only the tests named, in the files that hold them.
+ */
+async function runAgainAlone(
+  vitest: Vitest,
+  again: ReadonlyMap<string, ReadonlySet<string>>,
+  run: CollectedRun,
+): Promise<void> {
+  // vitest merges these into the config each run sends its workers (TestProject.serializedConfig).
+  const override = (vitest as unknown as { configOverride: Record<string, unknown> }).configOverride;
+  override.sequence = { concurrent: false };
+  override.maxConcurrency = 1;
+  vitest.setGlobalTestNamePattern(exactTitlesPattern(new Set([...again.values()].flatMap((titles) => [...titles]))));
+  const modules = new Set<string>();
+  for (const [target, titles] of again)
+    for (const outcome of run.outcomes.get(target) ?? []) if (titles.has(outcome.title)) modules.add(outcome.file);
+  // A project per target, or the one project whose files are the targets (targets that share workers).
+  const projects = vitest.projects.filter((project) => again.has(project.name) || project.name === SHARED_PROJECT);
+  const specifications = projects.flatMap((project) => {
+    project.provide('againAlone', true);
+    return [...modules].map((module) => project.createSpecification(join(projectRoot, module)));
+  });
+  await vitest.runTestSpecifications(specifications);
 }

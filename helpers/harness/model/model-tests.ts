@@ -12,7 +12,8 @@ import { type ModelOutcome, runModel } from './run-model.ts';
 const runs = new Map<string, Promise<ModelOutcome>>();
 
 function outcomeFor({ api, zones, target, task }: ConformanceContext): Promise<ModelOutcome> {
-  const key = `${inject('runId')} ${target.baseUrl}`;
+  // A test run again alone (helpers/runner/again-alone.ts) plays the sequences again, alone too.
+  const key = `${inject('runId')} ${target.baseUrl}${inject('againAlone') ? ' again alone' : ''}`;
   let run = runs.get(key);
   if (run === undefined) {
     run = runModel(

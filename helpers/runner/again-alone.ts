@@ -1,0 +1,36 @@
+// Tests side by side (ZONES_CONCURRENCY above 1) share the shop with each other's zones. On a correct
+// shop that changes nothing; on a shop with a defect it can: an update that lands on the wrong zone
+// lands on another test's, and that test fails under its own rule for a defect it did not look for.
+// So a test that failed beside others runs again alone, once the others are done, and only what it
+// did alone is judged: a failure names its own rule and shows its own exchanges, as at 1.
+import type { CollectedRun } from './collector.ts';
+
+/** By target, the titles of the tests that failed while tests of theirs ran side by side. */
+export function failedBesideOthers(
+  run: CollectedRun,
+  sideBySide: (target: string) => boolean,
+): Map<string, Set<string>> {
+  const again = new Map<string, Set<string>>();
+  for (const [target, outcomes] of run.outcomes) {
+    if (!sideBySide(target)) continue;
+    // The model-based tests read one run of sequences, played one after another on zones of their
+    // own; its file's other tests only read it too, and files run one after another: it ran alone.
+    const failed = outcomes
+      .filter((outcome) => outcome.state === 'failed' && !outcome.sharesRun)
+      .map((outcome) => outcome.title);
+    if (failed.length > 0) again.set(target, new Set(failed));
+  }
+  return again;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * vitest's name filter for exactly these tests. It matches a test's full name, its describe blocks'
+ * names before its own, so a title is matched where it ends the name and starts it or a word.
+ */
+export function exactTitlesPattern(titles: Iterable<string>): RegExp {
+  return new RegExp(`(?:^| )(?:${[...titles].map(escapeRegExp).join('|')})$`);
+}
