@@ -12,11 +12,6 @@ declare module 'vitest' {
     ledgerPath: string;
     /** A project that certifies many targets, a test file each, by name (helpers/harness/current-target.ts). */
     zonesTargets?: Record<string, { config: TargetConfig; ledgerPath: string }>;
-    /**
-     * Set for the second pass, where the tests that failed beside others run again one at a time
-     * (helpers/runner/again-alone.ts): the model-based run then starts afresh instead of being read back.
-     */
-    againAlone?: boolean;
   }
 }
 

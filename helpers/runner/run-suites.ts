@@ -204,9 +204,8 @@ async function runAgainAlone(
     for (const outcome of run.outcomes.get(target) ?? []) if (titles.has(outcome.title)) modules.add(outcome.file);
   // A project per target, or the one project whose files are the targets (targets that share workers).
   const projects = vitest.projects.filter((project) => again.has(project.name) || project.name === SHARED_PROJECT);
-  const specifications = projects.flatMap((project) => {
-    project.provide('againAlone', true);
-    return [...modules].map((module) => project.createSpecification(join(projectRoot, module)));
-  });
+  const specifications = projects.flatMap((project) =>
+    [...modules].map((module) => project.createSpecification(join(projectRoot, module))),
+  );
   await vitest.runTestSpecifications(specifications);
 }

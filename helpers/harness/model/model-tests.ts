@@ -12,8 +12,7 @@ import { type ModelOutcome, runModel } from './run-model.ts';
 const runs = new Map<string, Promise<ModelOutcome>>();
 
 function outcomeFor({ api, zones, target, task }: ConformanceContext): Promise<ModelOutcome> {
-  // A test run again alone (helpers/runner/again-alone.ts) plays the sequences again, alone too.
-  const key = `${inject('runId')} ${target.baseUrl}${inject('againAlone') ? ' again alone' : ''}`;
+  const key = `${inject('runId')} ${target.baseUrl}`;
   let run = runs.get(key);
   if (run === undefined) {
     run = runModel(
