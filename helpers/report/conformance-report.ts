@@ -281,6 +281,11 @@ export function renderMarkdown(report: ConformanceReport): string {
     `| MAY rules (robustness) | ${report.summary.may.passed} passed, ${report.summary.may.warnings} warnings, ${report.summary.may.notVerified} not verified |`,
     `| Run | ${report.runId}, ${report.startedAt} to ${report.finishedAt} |`,
     `| Requests | ${report.requests.total} (tests ${report.requests.tests}, clean-up ${report.requests.cleanup}, preflight ${report.requests.preflight}); ${report.requests.throttled} answered 429 and were sent again |`,
+    ...(report.requests.ranAgainAlone
+      ? [
+          `| Ran again alone | ${report.requests.ranAgainAlone.tests.length} test(s) that failed beside others, judged on their run alone (their tries beside others: ${report.requests.ranAgainAlone.requestsBeside} requests): ${report.requests.ranAgainAlone.tests.join('; ')} |`,
+        ]
+      : []),
     `| Read-after-write lag | ${report.consistency.lagSeen === 0 ? 'none seen' : `seen ${report.consistency.lagSeen} time(s), longest ${report.consistency.longestLagMs} ms`} (allowed: ${report.consistency.timeoutMs} ms) |`,
     `| Clean-up | ${report.cleanup.created} created, ${report.cleanup.deleted} deleted, ${report.cleanup.leftBehind.length} left behind |`,
     '',
