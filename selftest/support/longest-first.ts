@@ -5,15 +5,17 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest, longest first (measured with `npm test`), with the two that wait on a
- * rate limit for most of their 10 to 30 s next to the gallery, whose child keeps both cores busy meanwhile:
- * left to vitest's order they started last and ended a fresh clone's run alone, 20 s after the rest.
+ * The files that take longest, longest first (measured with `npm test`), with the three that wait on a
+ * rate limit or a latency for most of their 10 to 30 s next to the gallery, whose child keeps both cores
+ * busy meanwhile: left to vitest's order they started last and ended a fresh clone's run alone, 20 s
+ * after the rest.
  */
 const LONGEST = [
   'unruly-target.test.ts',
   'gallery.test.ts',
   'request-accounting.test.ts',
   'rate-limited-client.test.ts',
+  'again-alone.test.ts',
   'strangers.test.ts',
   'html-report.test.ts',
   'packed-install.test.ts',
