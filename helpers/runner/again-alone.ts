@@ -5,18 +5,15 @@
 // did alone is judged: a failure names its own rule and shows its own exchanges, as at 1.
 import type { CollectedRun } from './collector.ts';
 
-/** By target, the titles of the tests that failed while tests of theirs ran side by side. */
-export function failedBesideOthers(
-  run: CollectedRun,
-  sideBySide: (target: string) => boolean,
-): Map<string, Set<string>> {
+/** By target, the titles of the tests that failed while other tests of their file ran beside them. */
+export function failedBesideOthers(run: CollectedRun): Map<string, Set<string>> {
   const again = new Map<string, Set<string>>();
   for (const [target, outcomes] of run.outcomes) {
-    if (!sideBySide(target)) continue;
-    // The model-based tests read one run of sequences, played one after another on zones of their
-    // own; its file's other tests only read it too, and files run one after another: it ran alone.
+    // A test declared to run alone did (ROBUST-02's nameless creates: running one again would leave a
+    // second zone nothing proves the run's). The model-based tests read one run of sequences, played one
+    // after another on zones of their own, and files run one after another: that run was alone too.
     const failed = outcomes
-      .filter((outcome) => outcome.state === 'failed' && !outcome.sharesRun)
+      .filter((outcome) => outcome.state === 'failed' && outcome.besideOthers === true && !outcome.sharesRun)
       .map((outcome) => outcome.title);
     if (failed.length > 0) again.set(target, new Set(failed));
   }

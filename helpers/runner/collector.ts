@@ -45,6 +45,25 @@ export class OutcomeCollector implements Reporter {
     this.onOutcome?.(target, outcome);
   }
 
+  /**
+   * Side by side, tests end in whatever order their requests were answered; the reports list them as
+   * they are declared, as a run one test at a time does, so that one run reads like the next (and the
+   * gallery's kill matrix is the same from run to run). Files keep the order they ran in.
+   */
+  private sortAsDeclared(modules: ReadonlyArray<TestModule>): void {
+    const declared = new Map<string, number>();
+    for (const module of modules) {
+      let index = 0;
+      for (const test of module.children.allTests()) declared.set(`${module.relativeModuleId}\n${test.name}`, index++);
+    }
+    const place = (outcome: TestOutcome) => declared.get(`${outcome.file}\n${outcome.title}`) ?? declared.size;
+    for (const outcomes of this.run.outcomes.values()) {
+      const files = new Map<string, number>();
+      for (const outcome of outcomes) if (!files.has(outcome.file)) files.set(outcome.file, files.size);
+      outcomes.sort((a, b) => files.get(a.file)! - files.get(b.file)! || place(a) - place(b));
+    }
+  }
+
   private takeAgainAlone(target: string, outcome: TestOutcome): void {
     const outcomes = listIn(this.run.outcomes, target);
     const replaced = outcomes.findIndex((o) => o.title === outcome.title && o.file === outcome.file);
@@ -59,6 +78,8 @@ export class OutcomeCollector implements Reporter {
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string }>): void {
+    // The second pass replaces outcomes where they stand, and its modules hold only what it ran.
+    if (this.again === undefined) this.sortAsDeclared(testModules);
     for (const module of testModules) {
       for (const error of module.errors()) this.run.errors.push(`${module.moduleId}: ${error.message}`);
     }
@@ -104,6 +125,7 @@ function outcomeOf(testCase: TestCase): TestOutcome {
     cleanupRequests: meta.cleanupRequests ?? 0,
     tally: { test: meta.tally ?? emptyTally(), cleanup: meta.cleanupTally ?? emptyTally() },
     sharesRun: meta.sharedRequests !== undefined,
+    besideOthers: testCase.options.concurrent === true,
     exchanges: records.map((record) => record.line),
     // Whole exchanges and their curl commands are for what needs looking into, not for every pass.
     evidence: judged.state === 'passed' || records.length === 0 ? undefined : records,

@@ -167,11 +167,9 @@ async function runProjects(
     stopped = true;
     return vitest.cancelCurrentRun('keyboard-input');
   });
-  const concurrencyOf = (name: string) =>
-    targets.find((target) => target.name === name)?.config.concurrency ?? sharedConcurrency(targets);
   try {
     await vitest.start();
-    const again = stopped ? new Map() : failedBesideOthers(collector.run, (name) => concurrencyOf(name) > 1);
+    const again = stopped ? new Map() : failedBesideOthers(collector.run);
     if (again.size > 0) {
       options.onAgainAlone?.([...again.values()].reduce((sum, titles) => sum + titles.size, 0));
       collector.startAgainAlone(again);

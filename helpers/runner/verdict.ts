@@ -20,6 +20,8 @@ export interface TestOutcome {
   tally?: { test: RequestTally; cleanup: RequestTally };
   /** The test shares a run with others (the model-based suite's), whose requests one of them counts. */
   sharesRun?: boolean;
+  /** It ran side by side with other tests of its file (ZONES_CONCURRENCY above 1, not declared to run alone). */
+  besideOthers?: boolean;
   /** One line per exchange of the test body, in order. */
   exchanges: string[];
   /** Each exchange whole, with its curl command: kept only for a test that did not pass. */
