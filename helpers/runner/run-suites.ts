@@ -185,7 +185,8 @@ async function runProjects(
 
 /**
  * The second pass: in the same workers, so that each target's throttle still knows its pace and any
- * Retry-After window, one test at a time, only the tests named, in the files that hold them.
+ * Retry-After window, one test at a time, only the tests named, in the files that hold them (each
+ * file with its own target's titles, where targets share a project, a file each).
  */
 async function runAgainAlone(
   vitest: Vitest,
@@ -196,14 +197,18 @@ async function runAgainAlone(
   const override = (vitest as unknown as { configOverride: Record<string, unknown> }).configOverride;
   override.sequence = { concurrent: false };
   override.maxConcurrency = 1;
-  vitest.setGlobalTestNamePattern(exactTitlesPattern(new Set([...again.values()].flatMap((titles) => [...titles]))));
-  const modules = new Set<string>();
-  for (const [target, titles] of again)
+  vitest.resetGlobalTestNamePattern();
+  const specifications = [];
+  for (const [target, titles] of again) {
+    // A project per target, or the one project whose files are the targets (targets that share workers).
+    const project =
+      vitest.projects.find((p) => p.name === target) ?? vitest.projects.find((p) => p.name === SHARED_PROJECT);
+    const modules = new Set<string>();
     for (const outcome of run.outcomes.get(target) ?? []) if (titles.has(outcome.title)) modules.add(outcome.file);
-  // A project per target, or the one project whose files are the targets (targets that share workers).
-  const projects = vitest.projects.filter((project) => again.has(project.name) || project.name === SHARED_PROJECT);
-  const specifications = projects.flatMap((project) =>
-    [...modules].map((module) => project.createSpecification(join(projectRoot, module))),
-  );
+    for (const module of modules)
+      specifications.push(
+        project!.createSpecification(join(projectRoot, module), { testNamePattern: exactTitlesPattern(titles) }),
+      );
+  }
   await vitest.runTestSpecifications(specifications);
 }
