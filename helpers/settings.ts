@@ -145,8 +145,8 @@ export const settingDocs: readonly SettingDoc[] = [
   },
   {
     name: 'ZONES_CONCURRENCY',
-    default: '1',
-    help: 'How many tests of one suite file may run side by side (1 to 16); files still run one after another, and list reads waiting at the same moment share one walk. Requests under way are fewer: one until the shop has answered a run of requests with no sign of a rate limit, one again for good once it shows one (a 429, a 503 with Retry-After, rate-limit headers, ZONES_MAX_RPS). Faster behind latency. On a shop with a defect a test can be hit by what a test beside it set off, so a test that fails beside others runs again alone once they are done, and only that result is judged; 1, the default, runs the tests one at a time.',
+    default: '4',
+    help: 'How many tests of one suite file may run side by side (1 to 16); files still run one after another, and list reads waiting at the same moment share one walk. Requests under way are fewer: one until the shop has answered a run of requests with no sign of a rate limit, one again for good once it shows one (a 429, a 503 with Retry-After, rate-limit headers, ZONES_MAX_RPS). Faster behind latency. On a shop with a defect a test can be hit by what a test beside it set off, so a test that fails beside others runs again alone once they are done, and only that result is judged; 1 runs the tests one at a time.',
   },
   {
     name: 'ZONES_CONSISTENCY_TIMEOUT_MS',
