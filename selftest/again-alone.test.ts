@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
 import { startReference } from '../reference/server.ts';
-import { type ChildRun, runEntry } from './run-node.ts';
+import { type ChildRun, runEntry, startEntry } from './run-node.ts';
 import { startUnrulyProxy, type UnrulyProxy } from './support/unruly-proxy.ts';
 
 /** A seed on which the model-based suite finds the mutant, as it does on any (its story at least). */
@@ -129,5 +129,45 @@ test('on a correct shop, tests four at a time all pass beside each other and non
     expect(correct.report.requests.total).toBe(correct.proxy.log.length);
   } finally {
     await correct.close();
+  }
+}, 120_000);
+
+test('a Ctrl-C while tests run again alone stops them, judges none of them on their tries beside others, and leaves nothing behind', async () => {
+  const reference = await startReference({ fault: 'update-lands-on-next-zone' });
+  // Slow enough that the second pass is still under way a moment after it has begun.
+  const proxy = await startUnrulyProxy({ upstream: reference.url, latencyMs: 150 });
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'zc-again-alone-stop-'));
+    const started = startEntry('bin/conformance.ts', ['--rule', 'UPDATE'], {
+      ...settingsForStyle(reference.style, proxy.url, reference.token),
+      ...bookingHooksForReference(reference.url),
+      ZONES_REPORTS_DIR: dir,
+      ZONES_CONCURRENCY: '4',
+      ZONES_MODEL_RUNS: '0',
+    });
+    await expect
+      .poll(() => started.printed.stdout, { timeout: 60_000, interval: 20 })
+      .toMatch(/failed beside others: each runs again alone/);
+    started.child.kill('SIGINT');
+    const run = await started.done;
+    expect(run.code, run.stdout).toBe(130);
+    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+    const again = report.requests.ranAgainAlone?.tests ?? [];
+    expect(again.length).toBeGreaterThan(0);
+    // What a test did beside others is never its verdict: the one under way finishes its run alone (and
+    // passes, as alone it does on this shop); those the stop skipped are not verified.
+    const states = again.map(
+      (title) => report.rules.flatMap((rule) => rule.tests).find((t) => t.title === title)?.state,
+    );
+    expect(states.filter((state) => state !== 'passed' && state !== 'not-verified')).toEqual([]);
+    expect(states).toContain('not-verified');
+    expect(report.cleanup.leftBehind).toEqual([]);
+    const listed = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, {
+      headers: { 'X-Shopify-Access-Token': reference.token },
+    });
+    expect(((await listed.json()) as { zones: unknown[] }).zones).toEqual([]);
+  } finally {
+    await proxy.close();
+    await reference.close();
   }
 }, 120_000);

@@ -29,9 +29,21 @@ export class OutcomeCollector implements Reporter {
     private readonly targetOf: (testCase: TestCase) => string = (testCase) => testCase.project.name,
   ) {}
 
-  /** From now on the results are those of the tests run again alone, `again` by target. */
+  /**
+   * From now on the results are those of the tests run again alone, `again` by target. What each of
+   * them did beside others goes at once: until its run alone is in, it is not verified, so a run
+   * stopped before then never judges a test on its try beside others.
+   */
   startAgainAlone(again: ReadonlyMap<string, ReadonlySet<string>>): void {
     this.again = again;
+    for (const [target, titles] of again) {
+      const outcomes = listIn(this.run.outcomes, target);
+      outcomes.forEach((outcome, index) => {
+        if (!titles.has(outcome.title)) return;
+        listIn(this.run.superseded, target).push(outcome);
+        outcomes[index] = notRunAgain(outcome);
+      });
+    }
   }
 
   onTestCaseResult(testCase: TestCase): void {
@@ -66,10 +78,9 @@ export class OutcomeCollector implements Reporter {
 
   private takeAgainAlone(target: string, outcome: TestOutcome): void {
     const outcomes = listIn(this.run.outcomes, target);
-    const replaced = outcomes.findIndex((o) => o.title === outcome.title && o.file === outcome.file);
-    if (this.again?.get(target)?.has(outcome.title) && replaced >= 0) {
-      listIn(this.run.superseded, target).push(outcomes[replaced]!);
-      outcomes[replaced] = outcome;
+    const waiting = outcomes.findIndex((o) => o.title === outcome.title && o.file === outcome.file);
+    if (this.again?.get(target)?.has(outcome.title) && waiting >= 0) {
+      outcomes[waiting] = outcome;
       this.onOutcome?.(target, outcome);
     } else if (outcome.requests + outcome.cleanupRequests > 0) {
       // A test of another target's title, where targets share a file pattern: it ran, so it counts.
@@ -85,6 +96,25 @@ export class OutcomeCollector implements Reporter {
     }
     for (const error of unhandledErrors) this.run.errors.push(`unhandled: ${error.message ?? String(error)}`);
   }
+}
+
+/** A test that failed beside others, while it waits to run again alone: nothing of its try is judged. */
+function notRunAgain(outcome: TestOutcome): TestOutcome {
+  return {
+    title: outcome.title,
+    file: outcome.file,
+    ruleId: outcome.ruleId,
+    state: 'not-verified',
+    reason: 'it failed beside other tests, and the run stopped before it ran again alone',
+    requests: 0,
+    cleanupRequests: 0,
+    sharesRun: outcome.sharesRun,
+    besideOthers: outcome.besideOthers,
+    exchanges: [],
+    throttled: 0,
+    lagMs: [],
+    durationMs: 0,
+  };
 }
 
 function listIn<T>(map: Map<string, T[]>, key: string): T[] {

@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TestUserConfig, Vitest } from 'vitest/node';
+import type { Reporter, TestUserConfig, Vitest } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
 import { EXIT } from '../exit-codes.ts';
 import { exactTitlesPattern, failedBesideOthers } from './again-alone.ts';
@@ -89,8 +89,18 @@ async function runProjects(
   const timeout = Math.max(
     ...targets.map((t) => Math.max(600_000, t.config.timeoutMs * 20 + t.config.consistencyTimeoutMs * 15)),
   );
+  // A stop that comes while the second pass is being set up would be lost: vitest forgets a
+  // cancellation when a run starts. So a stopped run cancels again as soon as a file of it starts.
+  let stopped = false;
+  let cancel: () => Promise<void> = async () => {};
+  const cancelLateStarts: Reporter = {
+    onTestModuleStart: () => {
+      if (stopped) void cancel();
+    },
+  };
   const reporters = [
     collector,
+    cancelLateStarts,
     ...(Array.isArray(options.reporters) ? options.reporters : options.reporters ? [options.reporters] : []),
   ];
   const project = (name: string, include: string[], provide: object, concurrency: number, dir?: string) => ({
@@ -162,10 +172,10 @@ async function runProjects(
   }
   // Cancelling lets the test in flight finish, tear-down included, and skips the rest: killing the
   // workers instead could lose the answer to a create that the target has already carried out.
-  let stopped = false;
+  cancel = () => vitest.cancelCurrentRun('keyboard-input');
   options.onStarted?.(() => {
     stopped = true;
-    return vitest.cancelCurrentRun('keyboard-input');
+    return cancel();
   });
   try {
     await vitest.start();
