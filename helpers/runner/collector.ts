@@ -9,9 +9,8 @@ import { classify, type TestOutcome } from './verdict.ts';
 export interface CollectedRun {
   outcomes: Map<string, TestOutcome[]>;
   /**
-   * By target, what a test did beside others before it ran again alone, and the second pass's other
-   * tests (those of a title that only another target ran again): not judged, but the shop saw their
-   * requests, so they are counted.
+   * By target, what each test that ran again alone did beside others before: not judged, but the
+   * shop saw its requests, so they are counted.
    */
   superseded: Map<string, TestOutcome[]>;
   /** Problems outside any one test: a suite file that failed to load, an unhandled error. */
@@ -83,7 +82,8 @@ export class OutcomeCollector implements Reporter {
       outcomes[waiting] = outcome;
       this.onOutcome?.(target, outcome);
     } else if (outcome.requests + outcome.cleanupRequests > 0) {
-      // A test of another target's title, where targets share a file pattern: it ran, so it counts.
+      // The second pass's filter skips every other test of its files; should one have run all the
+      // same, it is not judged, but what it sent is counted.
       listIn(this.run.superseded, target).push(outcome);
     }
   }
