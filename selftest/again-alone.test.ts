@@ -161,13 +161,13 @@ test('a Ctrl-C while tests run again alone stops them, judges none of them on th
     );
     expect(states.filter((state) => state !== 'passed' && state !== 'not-verified')).toEqual([]);
     expect(states).toContain('not-verified');
-    // Nor does the HTML report show it failed: one Allure result each, none of them failed.
+    // Nor does the HTML report show a try beside others: at most its result alone, none of them failed.
     const results = join(dir, 'allure-results');
     const shown = readdirSync(results)
       .filter((file) => file.endsWith('-result.json'))
       .map((file) => JSON.parse(readFileSync(join(results, file), 'utf8')) as { name: string; status: string })
       .filter((result) => again.includes(result.name));
-    expect(shown.map((result) => result.name).sort()).toEqual([...again].sort());
+    expect(shown.length).toBe(new Set(shown.map((result) => result.name)).size);
     expect(shown.filter((result) => result.status === 'failed')).toEqual([]);
     expect(report.cleanup.leftBehind).toEqual([]);
     const listed = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, {

@@ -99,28 +99,22 @@ export function renderEnvironment(report: ConformanceReport): string {
 }
 
 /**
- * A test that failed beside others and ran again alone has two results; only the second was judged, so
- * the first goes, with its attachments: the HTML report would show it as a retry that failed.
+ * A test that failed beside others and ran again alone wrote a result for each try; only the one alone
+ * was judged, so every result it wrote before the second pass began goes, with its attachments (the
+ * HTML report would show it as a retry that failed). A run stopped before a test's result alone was
+ * written leaves that test without one: the certificate and junit.xml still list it.
  */
 function dropTriesBesideOthers(report: ConformanceReport, results: string): void {
-  const again = new Set(report.requests.ranAgainAlone?.tests ?? []);
-  if (again.size === 0) return;
-  const latest = new Map<string, { file: string; start: number }>();
-  const tries: { file: string; name: string; start: number }[] = [];
+  const again = report.requests.ranAgainAlone;
+  if (again === undefined) return;
+  const titles = new Set(again.tests);
+  const since = Date.parse(again.since);
   for (const file of readdirSync(results).filter((name) => name.endsWith('-result.json'))) {
-    const result = JSON.parse(readFileSync(join(results, file), 'utf8')) as AllureResult & { start?: number };
-    if (result.name === undefined || !again.has(result.name)) continue;
-    tries.push({ file, name: result.name, start: result.start ?? 0 });
-  }
-  for (const found of tries) {
-    const kept = latest.get(found.name);
-    if (kept === undefined || found.start > kept.start) latest.set(found.name, found);
-  }
-  for (const found of tries) {
-    if (latest.get(found.name)?.file === found.file) continue;
-    const text = readFileSync(join(results, found.file), 'utf8');
+    const text = readFileSync(join(results, file), 'utf8');
+    const result = JSON.parse(text) as AllureResult & { start?: number };
+    if (result.name === undefined || !titles.has(result.name) || (result.start ?? 0) >= since) continue;
     for (const [, source] of text.matchAll(/"source":"([^"]+)"/g)) rmSync(join(results, source!), { force: true });
-    rmSync(join(results, found.file));
+    rmSync(join(results, file));
   }
 }
 

@@ -59,7 +59,7 @@ export interface ConformanceReport {
        * Tests that failed beside others and ran again alone (helpers/runner/again-alone.ts), by title,
        * and what their tries beside others sent: counted in every total above, judged nowhere.
        */
-      ranAgainAlone?: { tests: string[]; requestsBeside: number };
+      ranAgainAlone?: { tests: string[]; requestsBeside: number; since: string };
     };
   /** Read-after-write lag: how often a list needed re-reading before it showed a write. */
   consistency: { timeoutMs: number; lagSeen: number; longestLagMs: number };
@@ -81,6 +81,8 @@ export interface RunFacts {
   outcomes: readonly TestOutcome[];
   /** What tests did beside others before they ran again alone: counted, not judged (again-alone.ts). */
   superseded?: readonly TestOutcome[];
+  /** When the tests that failed beside others began to run again alone. */
+  againAloneSince?: Date;
   runErrors: readonly string[];
   cleanup: CleanupRecord;
   requests: {
@@ -157,6 +159,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
             ranAgainAlone: {
               tests: [...new Set(superseded.map((o) => o.title))],
               requestsBeside: superseded.reduce((sum, o) => sum + o.requests + o.cleanupRequests, 0),
+              since: (facts.againAloneSince ?? facts.finishedAt).toISOString(),
             },
           }),
     },

@@ -68,6 +68,7 @@ export async function certify(
         finishedAt: new Date(),
         outcomes: run.outcomes.get(target.name) ?? [],
         superseded: run.superseded.get(target.name) ?? [],
+        againAloneSince: run.againAloneSince,
         runErrors: run.errors,
         cleanup,
         // The main process's own throttle saw the 429s of the preflight and the sweep.

@@ -13,6 +13,8 @@ export interface CollectedRun {
    * shop saw its requests, so they are counted.
    */
   superseded: Map<string, TestOutcome[]>;
+  /** When the second pass began, if one did: every result a test wrote before then is a try beside others. */
+  againAloneSince?: Date;
   /** Problems outside any one test: a suite file that failed to load, an unhandled error. */
   errors: string[];
 }
@@ -35,6 +37,7 @@ export class OutcomeCollector implements Reporter {
    */
   startAgainAlone(again: ReadonlyMap<string, ReadonlySet<string>>): void {
     this.again = again;
+    this.run.againAloneSince = new Date();
     for (const [target, titles] of again) {
       const outcomes = listIn(this.run.outcomes, target);
       outcomes.forEach((outcome, index) => {
