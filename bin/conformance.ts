@@ -18,6 +18,7 @@ import {
 } from '../helpers/report/could-not-run.ts';
 import { writeJunit } from '../helpers/report/junit.ts';
 import { rules } from '../helpers/rules.ts';
+import { runsAgainAlone } from '../helpers/runner/again-alone.ts';
 import { families, selectRules, testNamePatternFor } from '../helpers/runner/rule-selection.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDocs } from '../helpers/settings.ts';
@@ -210,7 +211,7 @@ async function main(): Promise<void> {
       testNamePattern: selected && testNamePatternFor(selected),
       allure: true,
       reporters: [['allure-vitest/reporter', { resultsDir: allureLocations(config.reportsDir).results }]],
-      onOutcome: (_project, outcome) => progress.outcome(outcome),
+      onOutcome: (_project, outcome) => progress.outcome(outcome, runsAgainAlone(outcome)),
       onAgainAlone: (tests) => progress.againAlone(tests),
       onWaiting: (line) => console.error(secrets.mask(line)),
       onStarted: (stop) => {

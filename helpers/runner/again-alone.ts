@@ -4,17 +4,23 @@
 // So a test that failed beside others runs again alone, once the others are done, and only what it
 // did alone is judged: a failure names its own rule and shows its own exchanges, as at 1.
 import type { CollectedRun } from './collector.ts';
+import type { TestOutcome } from './verdict.ts';
 
-/** By target, the titles of the tests that failed while other tests of their file ran beside them. */
+/**
+ * Whether a test's outcome is one to run again alone: it failed while other tests of its file ran
+ * beside it. A test declared to run alone did (ROBUST-02's nameless creates: running one again would
+ * leave a second zone nothing proves the run's). The model-based tests read one run of sequences,
+ * played one after another on zones of their own, and files run one after another: it ran alone too.
+ */
+export function runsAgainAlone(outcome: TestOutcome): boolean {
+  return outcome.state === 'failed' && outcome.besideOthers === true && !outcome.sharesRun;
+}
+
+/** By target, the titles of the tests to run again alone. */
 export function failedBesideOthers(run: CollectedRun): Map<string, Set<string>> {
   const again = new Map<string, Set<string>>();
   for (const [target, outcomes] of run.outcomes) {
-    // A test declared to run alone did (ROBUST-02's nameless creates: running one again would leave a
-    // second zone nothing proves the run's). The model-based tests read one run of sequences, played one
-    // after another on zones of their own, and files run one after another: that run was alone too.
-    const failed = outcomes
-      .filter((outcome) => outcome.state === 'failed' && outcome.besideOthers === true && !outcome.sharesRun)
-      .map((outcome) => outcome.title);
+    const failed = outcomes.filter(runsAgainAlone).map((outcome) => outcome.title);
     if (failed.length > 0) again.set(target, new Set(failed));
   }
   return again;
