@@ -8,12 +8,12 @@ import type { TestOutcome } from './verdict.ts';
 
 /**
  * Whether a test's outcome is one to run again alone: it failed while other tests of its file ran
- * beside it. A test declared to run alone did (ROBUST-02's nameless creates: running one again would
- * leave a second zone nothing proves the run's). The model-based tests read one run of sequences,
- * played one after another on zones of their own, and files run one after another: it ran alone too.
+ * beside it. A test declared to run alone did, and never runs again: ROBUST-02's nameless creates
+ * (running one again would leave a second zone nothing proves the run's), and the model-based tests
+ * (suites/model.test.ts), whose one run of sequences would cost its whole budget again.
  */
 export function runsAgainAlone(outcome: TestOutcome): boolean {
-  return outcome.state === 'failed' && outcome.besideOthers === true && !outcome.sharesRun;
+  return outcome.state === 'failed' && outcome.besideOthers === true;
 }
 
 /** By target, the titles of the tests to run again alone. */
