@@ -81,14 +81,10 @@ export class OutcomeCollector implements Reporter {
   private takeAgainAlone(target: string, outcome: TestOutcome): void {
     const outcomes = listIn(this.run.outcomes, target);
     const waiting = outcomes.findIndex((o) => o.title === outcome.title && o.file === outcome.file);
-    if (this.again?.get(target)?.has(outcome.title) && waiting >= 0) {
-      outcomes[waiting] = outcome;
-      this.onOutcome?.(target, outcome);
-    } else if (outcome.requests + outcome.cleanupRequests > 0) {
-      // The second pass's filter skips every other test of its files; should one have run all the
-      // same, it is not judged, but what it sent is counted.
-      listIn(this.run.superseded, target).push(outcome);
-    }
+    // The second pass's filter skips every other test of its files: their results say only that.
+    if (!this.again?.get(target)?.has(outcome.title) || waiting < 0) return;
+    outcomes[waiting] = outcome;
+    this.onOutcome?.(target, outcome);
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string }>): void {
