@@ -1,6 +1,6 @@
 // With tests side by side, none of the suite's writes goes out while it walks a list, so a shop that
 // pages by offset cannot skip or repeat a zone in the middle of a walk; walks go together, writes go
-// together, and neither kind waits for ever behind the other.
+// together, neither kind waits for ever behind the other, and work that goes alone has nothing beside it.
 import { expect, test } from 'vitest';
 import { WalksAndWrites } from '../helpers/target/walks-and-writes.ts';
 
@@ -43,6 +43,31 @@ test('a write asked during a walk waits for the walk to end; walks asked meanwhi
     'later walk starts',
     'later walk ends',
   ]);
+});
+
+test('work that goes alone waits for what is under way, and nothing starts beside it', async () => {
+  const gate = new WalksAndWrites();
+  const log: string[] = [];
+  const [write, alone, walk, laterWrite] = [
+    work(log, 'write'),
+    work(log, 'alone'),
+    work(log, 'walk'),
+    work(log, 'later write'),
+  ];
+  const all = [gate.during('write', write.run), gate.during('alone', alone.run)];
+  all.push(gate.during('walk', walk.run), gate.during('write', laterWrite.run));
+  await tick();
+  expect(log).toEqual(['write starts']);
+  write.finish();
+  await tick();
+  expect(log).toEqual(['write starts', 'write ends', 'alone starts']);
+  alone.finish();
+  await tick();
+  expect(log.slice(-2)).toEqual(['alone ends', 'walk starts']);
+  walk.finish();
+  laterWrite.finish();
+  await Promise.all(all);
+  expect(log.slice(-3)).toEqual(['walk ends', 'later write starts', 'later write ends']);
 });
 
 test('walks go together, and so do writes', async () => {

@@ -4,7 +4,10 @@
 // between two pages: a "not listed" check could then pass on a zone that is there, or a read-back
 // miss one that is. Walks go together, and so do writes; each kind waits for the other, in the
 // order they asked, so neither waits for ever.
-type Kind = 'walk' | 'write';
+//
+// Some work goes alone, with nothing else of the suite under way: a read that decides whether a
+// write may go out, and that write (client.ts, a write to an id this run deleted).
+type Kind = 'walk' | 'write' | 'alone';
 
 export class WalksAndWrites {
   private running: Kind | undefined;
@@ -21,8 +24,8 @@ export class WalksAndWrites {
   }
 
   private enter(kind: Kind): Promise<void> {
-    // Joins what is under way only while nobody of the other kind is waiting.
-    if (this.queue.length === 0 && (this.active === 0 || this.running === kind)) {
+    // Joins what is under way only while nobody of another kind is waiting.
+    if (this.queue.length === 0 && (this.active === 0 || (this.running === kind && kind !== 'alone'))) {
       this.running = kind;
       this.active += 1;
       return Promise.resolve();
@@ -34,10 +37,11 @@ export class WalksAndWrites {
     this.active -= 1;
     if (this.active > 0) return;
     this.running = this.queue[0]?.kind;
-    // The next in line goes, with every one of its kind queued right behind it.
+    // The next in line goes, with every one of its kind queued right behind it (none behind work alone).
     while (this.running !== undefined && this.queue[0]?.kind === this.running) {
       this.active += 1;
       this.queue.shift()?.go();
+      if (this.running === 'alone') break;
     }
   }
 }
