@@ -233,3 +233,26 @@ test('a streamed body that grows past 64 KiB is cut off with 413', async () => {
   expect(JSON.parse(await res.text())).toHaveProperty('errors');
   expect(await listedNames()).toEqual(['Keeper']);
 });
+
+test('a body over the limit is read to its end and dropped before the 413, so a client still sending gets the answer', async () => {
+  // Sent slowly: a reference that answered at 64 KiB and closed would break the client's send instead.
+  const chunk = new TextEncoder().encode(' '.repeat(64 * 1024));
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (sent++ < 24) controller.enqueue(chunk);
+      else controller.close();
+    },
+  });
+  const res = await fetch(`${ref.url}${API}/zones.json`, {
+    method: 'POST',
+    headers: { 'X-Shopify-Access-Token': ref.token },
+    body: stream,
+    duplex: 'half',
+  } as RequestInit);
+  expect(res.status).toBe(413);
+  // The answer came once the whole body was sent.
+  expect(sent).toBe(25);
+  expect(await listedNames()).toEqual(['Keeper']);
+});
