@@ -45,7 +45,7 @@ test('a write asked during a walk waits for the walk to end; walks asked meanwhi
   ]);
 });
 
-test('work that goes alone waits for what is under way, and nothing starts beside it', async () => {
+test('work that goes alone waits for what is under way, and nothing starts beside it; creates are counted as they end', async () => {
   const gate = new WalksAndWrites();
   const log: string[] = [];
   const [write, alone, walk, laterWrite] = [
@@ -54,13 +54,15 @@ test('work that goes alone waits for what is under way, and nothing starts besid
     work(log, 'walk'),
     work(log, 'later write'),
   ];
-  const all = [gate.during('write', write.run), gate.during('alone', alone.run)];
-  all.push(gate.during('walk', walk.run), gate.during('write', laterWrite.run));
+  const all = [gate.write(true, write.run), gate.during('alone', alone.run)];
+  all.push(gate.during('walk', walk.run), gate.write(false, laterWrite.run));
   await tick();
   expect(log).toEqual(['write starts']);
+  expect(gate.createsEnded).toBe(0);
   write.finish();
   await tick();
   expect(log).toEqual(['write starts', 'write ends', 'alone starts']);
+  expect(gate.createsEnded).toBe(1);
   alone.finish();
   await tick();
   expect(log.slice(-2)).toEqual(['alone ends', 'walk starts']);
@@ -68,6 +70,7 @@ test('work that goes alone waits for what is under way, and nothing starts besid
   laterWrite.finish();
   await Promise.all(all);
   expect(log.slice(-3)).toEqual(['walk ends', 'later write starts', 'later write ends']);
+  expect(gate.createsEnded).toBe(1);
 });
 
 test('walks go together, and so do writes', async () => {

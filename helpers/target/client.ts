@@ -180,7 +180,8 @@ export class ZonesClient {
     if (options.settle === undefined || patience === 0) return this.sharedRead(options);
     if (options.settle === 'after-timeout') {
       await sleep(patience);
-      return this.sharedRead(options);
+      // Only a walk that starts after the window has passed: one under way may have started within it.
+      return this.sharedRead(options, false);
     }
     const started = Date.now();
     let list = await this.sharedRead(options);
@@ -193,16 +194,18 @@ export class ZonesClient {
   }
 
   /**
-   * A read with the valid credential joins the next walk of the same list that starts, with every
-   * other check waiting for it; a refused read (no credential, a wrong one) is always its own.
+   * A read with the valid credential joins a walk of the same list with every other check waiting for
+   * it: the walk under way, unless `joinUnderWay` is false, else the next (shared-list-reads.ts). A
+   * refused read (no credential, a wrong one) is always its own.
    */
-  private sharedRead(options: { status?: string; auth?: AuthMode }): Promise<ListAnswer> {
+  private sharedRead(options: { status?: string; auth?: AuthMode }, joinUnderWay = true): Promise<ListAnswer> {
     if ((options.auth ?? 'valid') !== 'valid') return this.readList(options);
     return sharedListReads().read(
       `${this.config.paging} ${this.firstPageUrl(options.status)}`,
       walksAndWritesFor(this.config.baseUrl),
       (share) => this.readList(options, share),
       (exchange) => this.options.onWitnessed?.(exchange),
+      joinUnderWay,
     );
   }
 
@@ -354,9 +357,9 @@ export class ZonesClient {
    * The guard that keeps the suite off other people's zones, enforced here rather than by habit: a
    * write to a zone goes out only if this run made it. An id this run deleted may since have been
    * given to somebody else's zone (some stores reuse ids, a fake-REST mock the highest plus one): it
-   * is written to again only while the list shows no zone under it. That read and the write go out
-   * alone, with no other write of the suite between them: a create of a test beside it could
-   * otherwise take the id after the read. Where a zone this client made was deleted and a create
+   * is written to again only while the list shows no zone under it. The write goes alone, and only if
+   * no create of the suite ended since that read was asked for (else it reads again, alone): a create
+   * of a test beside it could otherwise take the id after the read. Where a zone this client made was deleted and a create
    * of the run has had its id since (a test beside it, with ZONES_CONCURRENCY above 1), the id is
    * that other zone's now, and it is left alone.
    */
@@ -370,8 +373,12 @@ export class ZonesClient {
         `zone ${id.text} was deleted, and the shop has since given its id to another zone this run made; it is left alone`,
       );
     if (!ledger.isDeleted(id.text)) return this.write(method, this.zoneUrl(id), auth, body);
-    return walksAndWritesFor(this.config.baseUrl).during('alone', async () => {
-      const list = await this.readList({});
+    const gate = walksAndWritesFor(this.config.baseUrl);
+    const createsBefore = gate.createsEnded;
+    let list = await this.listZones();
+    return gate.during('alone', async () => {
+      // A create of the suite that ended since the read was asked for may have taken the id: read again.
+      if (gate.createsEnded !== createsBefore) list = await this.readList({});
       if (!list.read.ok || findZone(list.read.zones, id)) {
         throw new PreconditionError(
           `zone ${id.text} was deleted by this run, and the list ${list.read.ok ? 'shows a zone under that id again' : 'cannot be read'}; it is left alone`,
@@ -394,7 +401,7 @@ export class ZonesClient {
 
   /** A write never goes out in the middle of a walk through a list (walks-and-writes.ts). */
   private write(method: Method, url: string, auth: AuthMode, body?: string): Promise<Answer> {
-    return walksAndWritesFor(this.config.baseUrl).during('write', () => this.send(method, url, auth, body));
+    return walksAndWritesFor(this.config.baseUrl).write(method === 'POST', () => this.send(method, url, auth, body));
   }
 
   private async send(

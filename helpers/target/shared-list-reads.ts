@@ -1,7 +1,10 @@
-// One walk through a list serves every check waiting for that list when it starts
-// (docs/performance.md, "Shared list reads"). A check joins only a walk that starts after it asked,
-// so after its own writes were answered: that walk observes them. A check that asks while a walk is
-// under way waits for the next one, which starts as soon as the current one ends.
+// One walk through a list serves every check waiting for that list (docs/performance.md, "Shared list
+// reads"). A read that starts after a check's writes were answered observes them. No write of the
+// suite goes out while a walk is under way, nor a walk starts while one is (walks-and-writes.ts), so
+// every write answered by the time a check asks was answered before the walk under way started: the
+// check may join that walk, the pages read before it asked included. A check that must not take a
+// walk that started before it asked (one that waited out the read-after-write window first) waits for
+// the next walk, which starts as soon as the current one ends and serves every check that asked meanwhile.
 import type { Exchange, ListAnswer } from './client.ts';
 import type { WalksAndWrites } from './walks-and-writes.ts';
 
@@ -18,29 +21,34 @@ interface Waiter {
 
 interface Line {
   walking: boolean;
+  /** Checks for the next walk. */
   waiting: Waiter[];
+  /** Checks the walk under way serves, from the moment its first page is asked for. */
+  serving?: Waiter[];
 }
 
 export class SharedListReads {
   private readonly lines = new Map<string, Line>();
 
   /**
-   * The next walk of the list under `key` that starts from now on; `walk` is how this caller would
-   * read it alone. A walk starts once `gate` lets it (no write of the suite under way), and serves
-   * every check that asked until that moment.
+   * A walk of the list under `key`: the one under way, if `joinUnderWay`, else the next that starts;
+   * `walk` is how this caller would read it alone. A walk starts once `gate` lets it (no write of the
+   * suite under way or waiting), and serves every check that asked until it ends.
    */
   read(
     key: string,
     gate: WalksAndWrites,
     walk: ListWalker,
     witness: (exchange: Exchange) => void,
+    joinUnderWay: boolean,
   ): Promise<ListAnswer> {
     let line = this.lines.get(key);
     if (line === undefined) {
       line = { walking: false, waiting: [] };
       this.lines.set(key, line);
     }
-    const joined = new Promise<ListAnswer>((resolve, reject) => line.waiting.push({ walk, witness, resolve, reject }));
+    const joining = joinUnderWay && line.serving !== undefined ? line.serving : line.waiting;
+    const joined = new Promise<ListAnswer>((resolve, reject) => joining.push({ walk, witness, resolve, reject }));
     if (!line.walking) void this.walkFor(key, line, gate);
     return joined;
   }
@@ -57,19 +65,21 @@ export class SharedListReads {
     // Checks of other tests that asked in this same turn of the event loop may join too.
     await new Promise((resolve) => setImmediate(resolve));
     const batch = line.waiting.splice(0);
-    const [first, ...joined] = batch;
-    if (first !== undefined) {
-      const exchanges: Exchange[] = [];
-      try {
-        // The first caller sends, and so counts, every request; the others judge the same pages.
-        const list = await first.walk((exchange) => exchanges.push(exchange));
-        for (const waiter of joined) for (const exchange of exchanges) waiter.witness(exchange);
-        for (const waiter of batch) waiter.resolve(list);
-      } catch (error) {
-        for (const waiter of joined) for (const exchange of exchanges) waiter.witness(exchange);
-        for (const waiter of batch) waiter.reject(error);
-      }
+    const [first] = batch;
+    if (first === undefined) return;
+    // Checks that ask from now until the walk ends join it too (`batch` grows while it walks).
+    line.serving = batch;
+    const exchanges: Exchange[] = [];
+    let outcome: { list: ListAnswer } | { error: unknown };
+    try {
+      // The first caller sends, and so counts, every request; the others judge the same pages.
+      outcome = { list: await first.walk((exchange) => exchanges.push(exchange)) };
+    } catch (error) {
+      outcome = { error };
     }
+    line.serving = undefined;
+    for (const waiter of batch.slice(1)) for (const exchange of exchanges) waiter.witness(exchange);
+    for (const waiter of batch) 'list' in outcome ? waiter.resolve(outcome.list) : waiter.reject(outcome.error);
   }
 }
 

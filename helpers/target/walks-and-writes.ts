@@ -5,14 +5,35 @@
 // miss one that is. Walks go together, and so do writes; each kind waits for the other, in the
 // order they asked, so neither waits for ever.
 //
-// Some work goes alone, with nothing else of the suite under way: a read that decides whether a
-// write may go out, and that write (client.ts, a write to an id this run deleted).
+// Some work goes alone, with nothing else of the suite under way: a write decided on a read that
+// must still hold when it goes out (client.ts, a write to an id this run deleted). Creates are counted,
+// so that such a write knows whether one ended since its read and could have taken the id.
 type Kind = 'walk' | 'write' | 'alone';
 
 export class WalksAndWrites {
   private running: Kind | undefined;
   private active = 0;
   private readonly queue: { kind: Kind; go: () => void }[] = [];
+  private creates = 0;
+
+  /**
+   * How many creates have gone out and ended so far, answered or not. While this stays the same, no
+   * create of the suite can have taken an id since.
+   */
+  get createsEnded(): number {
+    return this.creates;
+  }
+
+  /** A write, counted among the creates when it is one. */
+  write<T>(create: boolean, work: () => Promise<T>): Promise<T> {
+    return this.during('write', async () => {
+      try {
+        return await work();
+      } finally {
+        if (create) this.creates += 1;
+      }
+    });
+  }
 
   async during<T>(kind: Kind, work: () => Promise<T>): Promise<T> {
     await this.enter(kind);
