@@ -359,9 +359,9 @@ export class ZonesClient {
    * given to somebody else's zone (some stores reuse ids, a fake-REST mock the highest plus one): it
    * is written to again only while the list shows no zone under it. The write goes alone, and only if
    * no create of the suite ended since that read was asked for (else it reads again, alone): a create
-   * of a test beside it could otherwise take the id after the read. Where a zone this client made was deleted and a create
-   * of the run has had its id since (a test beside it, with ZONES_CONCURRENCY above 1), the id is
-   * that other zone's now, and it is left alone.
+   * of a test beside it could otherwise take the id after the read. Where a zone this client made was
+   * deleted and a create of the run has had its id since (a test beside it, with ZONES_CONCURRENCY
+   * above 1), the id is that other zone's now, and it is left alone.
    */
   private async writeTo(method: 'PUT' | 'DELETE', id: ZoneId, auth: AuthMode, body?: string): Promise<Answer> {
     const ledger = this.options.ledger;

@@ -33,7 +33,7 @@ export class SharedListReads {
   /**
    * A walk of the list under `key`: the one under way, if `joinUnderWay`, else the next that starts;
    * `walk` is how this caller would read it alone. A walk starts once `gate` lets it (no write of the
-   * suite under way or waiting), and serves every check that asked until it ends.
+   * suite under way, nor one asked before it), and serves every check that asks until it ends.
    */
   read(
     key: string,
