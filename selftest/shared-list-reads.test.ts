@@ -25,11 +25,11 @@ interface PagedShop {
   url: string;
   /** Path and query of every request, in order. */
   asked: string[];
-  /** Two pages, the second holding the newest zone; a create makes a newer one. */
   /** Holds every first page until released, so that a walk can be caught under way. */
   holdFirstPages(): () => void;
 }
 
+/** A list of two pages, the second holding the newest zone; a create makes a newer one. */
 async function pagedShop(): Promise<PagedShop> {
   const asked: string[] = [];
   let newest = 2;
