@@ -9,7 +9,7 @@ import { type ExchangeRecord, recordExchange } from '../target/evidence.ts';
 import { emptyTally } from '../target/request-tally.ts';
 import './task-meta.ts';
 import { type RuleLevel, ruleById } from '../rules.ts';
-import { PreconditionError } from '../target/precondition.ts';
+import { PreconditionError, TakenBesideOthers } from '../target/precondition.ts';
 import { currentLedgerPath, currentTarget } from './current-target.ts';
 import { notVerified } from './not-verified.ts';
 import { OwnZones } from './own-zones.ts';
@@ -102,6 +102,7 @@ async function runCheck(id: string, context: ConformanceContext, check: Check): 
   try {
     await check(context);
   } catch (error) {
+    if (error instanceof TakenBesideOthers) context.task.meta.takenBesideOthers = true;
     if (error instanceof PreconditionError) notVerified(context, error.message);
     throw error;
   } finally {

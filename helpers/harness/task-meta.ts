@@ -37,6 +37,8 @@ declare module '@vitest/runner' {
     /** The same for the clean-up's requests (`cleanupRequests`). */
     cleanupTally?: RequestTally;
     notVerified?: string;
+    /** Not verified because a zone's id went to a zone a test beside it made: it runs again alone. */
+    takenBesideOthers?: boolean;
     cleanup?: CleanupRecord;
     /** 429 answers the test and its clean-up met (each one waited out and sent again). */
     throttled?: number;

@@ -99,7 +99,7 @@ export function renderEnvironment(report: ConformanceReport): string {
 }
 
 /**
- * A test that failed beside others and ran again alone wrote a result for each try; only the one alone
+ * A test that failed (or went unverified) beside others and ran again alone wrote a result for each try; only the one alone
  * was judged, so every result it wrote before the second pass began goes, with its attachments (the
  * HTML report would show it as a retry that failed). A run stopped before a test's result alone was
  * written leaves that test without one: the certificate and junit.xml still list it.

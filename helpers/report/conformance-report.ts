@@ -56,7 +56,7 @@ export interface ConformanceReport {
     throttled: number;
   } & RequestBreakdown & {
       /**
-       * Tests that failed beside others and ran again alone (helpers/runner/again-alone.ts), by title,
+       * Tests that failed or went unverified beside others and ran again alone (helpers/runner/again-alone.ts), by title,
        * and what their tries beside others sent: counted in every total above, judged nowhere.
        */
       ranAgainAlone?: { tests: string[]; requestsBeside: number; since: string };
@@ -81,7 +81,7 @@ export interface RunFacts {
   outcomes: readonly TestOutcome[];
   /** What tests did beside others before they ran again alone: counted, not judged (again-alone.ts). */
   superseded?: readonly TestOutcome[];
-  /** When the tests that failed beside others began to run again alone. */
+  /** When the tests that failed or went unverified beside others began to run again alone. */
   againAloneSince?: Date;
   runErrors: readonly string[];
   cleanup: CleanupRecord;
@@ -286,7 +286,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     `| Requests | ${report.requests.total} (tests ${report.requests.tests}, clean-up ${report.requests.cleanup}, preflight ${report.requests.preflight}); ${report.requests.throttled} answered 429 and were sent again |`,
     ...(report.requests.ranAgainAlone
       ? [
-          `| Ran again alone | ${report.requests.ranAgainAlone.tests.length} test(s) that failed beside others, judged on their run alone (their tries beside others: ${report.requests.ranAgainAlone.requestsBeside} requests): ${report.requests.ranAgainAlone.tests.join('; ')} |`,
+          `| Ran again alone | ${report.requests.ranAgainAlone.tests.length} test(s) that failed or went unverified beside others, judged on their run alone (their tries beside others: ${report.requests.ranAgainAlone.requestsBeside} requests): ${report.requests.ranAgainAlone.tests.join('; ')} |`,
         ]
       : []),
     `| Read-after-write lag | ${report.consistency.lagSeen === 0 ? 'none seen' : `seen ${report.consistency.lagSeen} time(s), longest ${report.consistency.longestLagMs} ms`} (allowed: ${report.consistency.timeoutMs} ms) |`,

@@ -48,7 +48,7 @@ export class Progress {
     private readonly selected: (ruleId: string | undefined) => boolean = () => true,
   ) {}
 
-  /** `again`: it failed beside other tests and runs again alone, so it is not judged yet. */
+  /** `again`: it failed or went unverified beside other tests and runs again alone, so it is not judged yet. */
   outcome(outcome: TestOutcome, again = false): void {
     if (!this.selected(outcome.ruleId)) return;
     const name = basename(outcome.file).replace(/\.test\.ts$/, '');
@@ -63,7 +63,9 @@ export class Progress {
   againAlone(tests: number): void {
     this.finish();
     if (!this.quiet)
-      console.log(`  -- ${tests} test(s) failed beside others: each runs again alone, and only that result counts`);
+      console.log(
+        `  -- ${tests} test(s) failed or went unverified beside others: each runs again alone, and only that result counts`,
+      );
   }
 
   /** Closes the area in progress, if any. */

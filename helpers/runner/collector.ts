@@ -97,14 +97,14 @@ export class OutcomeCollector implements Reporter {
   }
 }
 
-/** A test that failed beside others, while it waits to run again alone: nothing of its try is judged. */
+/** A test that failed or went unverified beside others, while it waits to run again alone: nothing of its try is judged. */
 function notRunAgain(outcome: TestOutcome): TestOutcome {
   return {
     title: outcome.title,
     file: outcome.file,
     ruleId: outcome.ruleId,
     state: 'not-verified',
-    reason: 'it failed beside other tests, and the run stopped before it ran again alone',
+    reason: `it ${outcome.state === 'failed' ? 'failed' : 'went unverified'} beside other tests, and the run stopped before it ran again alone`,
     requests: 0,
     cleanupRequests: 0,
     sharesRun: outcome.sharesRun,
@@ -155,6 +155,7 @@ function outcomeOf(testCase: TestCase): TestOutcome {
     tally: { test: meta.tally ?? emptyTally(), cleanup: meta.cleanupTally ?? emptyTally() },
     sharesRun: meta.sharedRequests !== undefined,
     besideOthers: testCase.options.concurrent === true,
+    takenBesideOthers: judged.state === 'not-verified' && meta.takenBesideOthers === true,
     exchanges: records.map((record) => record.line),
     // Whole exchanges and their curl commands are for what needs looking into, not for every pass.
     evidence: judged.state === 'passed' || records.length === 0 ? undefined : records,

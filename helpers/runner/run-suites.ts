@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Reporter, TestUserConfig, Vitest } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
 import { EXIT } from '../exit-codes.ts';
-import { exactTitlesPattern, failedBesideOthers } from './again-alone.ts';
+import { exactTitlesPattern, toRunAgainAlone } from './again-alone.ts';
 import { type CollectedRun, OutcomeCollector } from './collector.ts';
 import { moduleCacheDir } from './module-cache.ts';
 import { type TargetFiles, writeTargetFiles } from './target-files.ts';
@@ -49,7 +49,7 @@ export interface SuiteRunOptions {
   onOutcome?: (target: string, outcome: TestOutcome) => void;
   /** Called with a function that stops the run early, e.g. on SIGINT. */
   onStarted?: (stop: () => Promise<void>) => void;
-  /** Called before the tests that failed beside others run again alone (again-alone.ts), with their number. */
+  /** Called before the tests that failed (or went unverified) beside others run again alone (again-alone.ts), with their number. */
   onAgainAlone?: (tests: number) => void;
 }
 
@@ -179,7 +179,7 @@ async function runProjects(
   });
   try {
     await vitest.start();
-    const again = stopped ? new Map() : failedBesideOthers(collector.run);
+    const again = stopped ? new Map() : toRunAgainAlone(collector.run);
     if (again.size > 0) {
       options.onAgainAlone?.([...again.values()].reduce((sum, titles) => sum + titles.size, 0));
       collector.startAgainAlone(again);

@@ -22,6 +22,8 @@ export interface TestOutcome {
   sharesRun?: boolean;
   /** It ran side by side with other tests of its file (ZONES_CONCURRENCY above 1, not declared to run alone). */
   besideOthers?: boolean;
+  /** Not verified because a zone's id went to a zone a test beside it made (helpers/target/precondition.ts). */
+  takenBesideOthers?: boolean;
   /** One line per exchange of the test body, in order. */
   exchanges: string[];
   /** Each exchange whole, with its curl command: kept only for a test that did not pass. */

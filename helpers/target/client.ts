@@ -6,7 +6,7 @@ import { readBodyWithin } from './body-limits.ts';
 import { JsonTooDeepError, parseJson, stringifyJson } from './json.ts';
 import { findZone, namedIn } from './list-lookups.ts';
 import { isPastLastPage, nextPageUrl, startListWalk } from './paging.ts';
-import { PreconditionError } from './precondition.ts';
+import { PreconditionError, TakenBesideOthers } from './precondition.ts';
 import {
   listItems,
   readZone,
@@ -369,7 +369,7 @@ export class ZonesClient {
     if (!ledger.owns(id.text)) throw new OwnershipError(method, id);
     const life = this.lifeOfMade.get(id.text);
     if (life !== undefined && life !== ledger.lifeOf(id.text))
-      throw new PreconditionError(
+      throw new TakenBesideOthers(
         `zone ${id.text} was deleted, and the shop has since given its id to another zone this run made; it is left alone`,
       );
     if (!ledger.isDeleted(id.text)) return this.write(method, this.zoneUrl(id), auth, body);
@@ -378,11 +378,18 @@ export class ZonesClient {
     let list = await this.listZones();
     return gate.during('alone', async () => {
       // A create of the suite that ended since the read was asked for may have taken the id: read again.
-      if (gate.createsEnded !== createsBefore) list = await this.readList({});
-      if (!list.read.ok || findZone(list.read.zones, id)) {
+      const createdSince = gate.createsEnded !== createsBefore;
+      if (createdSince) list = await this.readList({});
+      if (!list.read.ok)
         throw new PreconditionError(
-          `zone ${id.text} was deleted by this run, and the list ${list.read.ok ? 'shows a zone under that id again' : 'cannot be read'}; it is left alone`,
+          `zone ${id.text} was deleted by this run, and the list cannot be read; it is left alone`,
         );
+      if (findZone(list.read.zones, id)) {
+        const again = `zone ${id.text} was deleted by this run, and the list shows a zone under that id again`;
+        // Most likely a create of a test beside it; if not, the test's run alone finds the zone there again.
+        if (createdSince)
+          throw new TakenBesideOthers(`${again}, made while other tests created zones; it is left alone`);
+        throw new PreconditionError(`${again}; it is left alone`);
       }
       return this.send(method, this.zoneUrl(id), auth, body);
     });
