@@ -28,8 +28,6 @@ function workerTag(): string {
 interface OwnedZone {
   id: ZoneId;
   booked: boolean;
-  /** The id's life (ledger.ts) when this test made the zone: a later life is another test's zone. */
-  life: number;
 }
 
 export class OwnZones {
@@ -148,10 +146,7 @@ export class OwnZones {
 
   /** Take a zone into this test's care, e.g. one a refused call created anyway. */
   adopt(id: ZoneId): void {
-    const life = this.api.ledger.lifeOf(id.text);
-    const known = this.owned.find((zone) => zone.id.text === id.text);
-    if (known === undefined) this.owned.push({ id, booked: false, life });
-    else known.life = life;
+    if (!this.owned.some((zone) => zone.id.text === id.text)) this.owned.push({ id, booked: false });
   }
 
   markBooked(id: ZoneId): void {
@@ -196,7 +191,7 @@ export class OwnZones {
     const ledger = this.api.ledger;
     for (const zone of this.owned) {
       // Deleted, or deleted and its id given since to a zone another test made (a store that reuses ids).
-      if (ledger.isDeleted(zone.id.text) || ledger.lifeOf(zone.id.text) !== zone.life) {
+      if (ledger.isDeleted(zone.id.text) || this.api.takenSince(zone.id)) {
         record.deleted += 1;
         continue;
       }
