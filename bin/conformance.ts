@@ -18,7 +18,6 @@ import {
 } from '../helpers/report/could-not-run.ts';
 import { writeJunit } from '../helpers/report/junit.ts';
 import { rules } from '../helpers/rules.ts';
-import { runsAgainAlone } from '../helpers/runner/again-alone.ts';
 import { families, selectRules, testNamePatternFor } from '../helpers/runner/rule-selection.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDocs } from '../helpers/settings.ts';
@@ -161,6 +160,8 @@ async function main(): Promise<void> {
   }
   known = factsFromConfig(config);
   removePreviousReports(config.reportsDir);
+  // A retired setting is said, once, and the run goes on: never a reason to stop a nightly job.
+  for (const notice of config.notices) console.error(`zones-conformance: ${notice}`);
 
   // Loaded only now: a run that stops on its settings or options never pays for the HTTP client, the
   // reference or the runner (about 0.15 s of CPU, most of a refused run's own time).
@@ -207,21 +208,22 @@ async function main(): Promise<void> {
   try {
     // A test of a rule left out is no news while the run goes; the closing table says "not selected".
     const progress = new Progress(quiet, (ruleId) => !selected || (ruleId !== undefined && selected.includes(ruleId)));
-    const reports = await certify([{ name: 'target', config }], {
-      testNamePattern: selected && testNamePatternFor(selected),
-      allure: true,
-      reporters: [['allure-vitest/reporter', { resultsDir: allureLocations(config.reportsDir).results }]],
-      onOutcome: (_project, outcome) => progress.outcome(outcome, runsAgainAlone(outcome)),
-      onAgainAlone: (tests) => progress.againAlone(tests),
-      onWaiting: (line) => console.error(secrets.mask(line)),
-      onStarted: (stop) => {
-        stopRun = stop;
-        // A signal during preflight or start-up: stop before the first test.
-        if (interrupted) void stop();
+    const report = await certify(
+      { name: 'target', config },
+      {
+        testNamePattern: selected && testNamePatternFor(selected),
+        allure: true,
+        reporters: [['allure-vitest/reporter', { resultsDir: allureLocations(config.reportsDir).results }]],
+        onOutcome: (_project, outcome) => progress.outcome(outcome),
+        onWaiting: (line) => console.error(secrets.mask(line)),
+        onStarted: (stop) => {
+          stopRun = stop;
+          // A signal during preflight or start-up: stop before the first test.
+          if (interrupted) void stop();
+        },
       },
-    });
+    );
     progress.finish();
-    const report = reports.get('target')!;
     if (interrupted) report.suiteErrors.push(`the run was stopped by ${interrupted} before every test had run`);
     if (args.rule !== undefined && selected) markNotSelected(report, args.rule, selected);
     if (baseline) {

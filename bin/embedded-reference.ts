@@ -26,7 +26,7 @@ export function configForReference(base: TargetConfig, reference: RunningReferen
 
 /**
  * What the operator set that holds for whichever target: the version segment, time limits, pacing,
- * tests side by side, where the reports go, the model-based suite's budget and seed, and the coverage samples unless the style brings its own. Everything else
+ * where the reports go, the model-based suite's budget and seed, and the coverage samples unless the style brings its own. Everything else
  * is the style's to say: a setting meant for some shop must not leak into the reference.
  */
 export function operatorSettings(base: TargetConfig): Environment {
@@ -35,7 +35,6 @@ export function operatorSettings(base: TargetConfig): Environment {
     ZONES_TIMEOUT_MS: String(base.timeoutMs),
     ZONES_MAX_BODY_BYTES: String(base.maxBodyBytes),
     ZONES_MAX_RPS: String(base.maxRps),
-    ZONES_CONCURRENCY: String(base.concurrency),
     ZONES_CONSISTENCY_TIMEOUT_MS: String(base.consistencyTimeoutMs),
     ZONES_REPORTS_DIR: base.reportsDir,
     ZONES_COVERAGE_SAMPLES: `[${base.coverageSamples.join(',')}]`,

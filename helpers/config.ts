@@ -2,7 +2,7 @@
 // every bad variable in one message: a run against a half-configured shop is worse than no run.
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
-import { knownSettingNames, settingDefault } from './settings.ts';
+import { knownSettingNames, RETIRED_SETTINGS, settingDefault } from './settings.ts';
 import { profileKey, readShopProfile, type ShopProfile } from './shop-profile.ts';
 import { dottedPathProblem } from './target/dotted-path.ts';
 import { canonicalJson, parseJson } from './target/json.ts';
@@ -50,8 +50,6 @@ export interface TargetConfig {
   maxBodyBytes: number;
   /** 0: no pacing. */
   maxRps: number;
-  /** Tests of one suite file run side by side, at most; the throttle decides how many requests are under way. */
-  concurrency: number;
   consistencyTimeoutMs: number;
   /** The model-based suite: sequences, the longest sequence, the request budget, and a seed to replay. */
   model: ModelBudget;
@@ -66,6 +64,8 @@ export interface TargetConfig {
   tlsInsecure: boolean;
   /** ZONES_PROFILE: the file the house style's settings came from, as it was given. */
   profile?: string;
+  /** Lines the run says before it starts, about settings that are set but retired (RETIRED_SETTINGS). */
+  notices: string[];
 }
 
 export interface ModelBudget {
@@ -119,7 +119,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
   const isSet = (name: string) => fromVariable(name) || (fromProfile(name) && profile!.settings[name]!.trim() !== '');
 
   for (const name of Object.keys(env)) {
-    if (knownSettingNames.has(name)) continue;
+    if (knownSettingNames.has(name) || RETIRED_SETTINGS[name] !== undefined) continue;
     const meant = nearMiss(name);
     if (meant !== undefined) bad(name, `is not a setting of this suite; did you mean ${meant}?`);
     else if (name.startsWith('ZONES_')) bad(name, 'is not a setting of this suite (see --help)');
@@ -295,12 +295,6 @@ export function readTargetConfig(env: Environment): TargetConfig {
       'ZONES_MAX_RPS',
       `must be a number of requests per second from 0 (off) to 1000 (got "${value('ZONES_MAX_RPS')}")`,
     );
-  const concurrency = Number(value('ZONES_CONCURRENCY'));
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY)
-    bad(
-      'ZONES_CONCURRENCY',
-      `must be a whole number of tests from 1 to ${MAX_CONCURRENCY} (got "${value('ZONES_CONCURRENCY')}")`,
-    );
   const consistencyTimeoutMs = Number(value('ZONES_CONSISTENCY_TIMEOUT_MS'));
   if (!Number.isInteger(consistencyTimeoutMs) || consistencyTimeoutMs < 0 || consistencyTimeoutMs > 600_000) {
     bad(
@@ -337,7 +331,6 @@ export function readTargetConfig(env: Environment): TargetConfig {
     timeoutMs,
     maxBodyBytes,
     maxRps,
-    concurrency,
     consistencyTimeoutMs,
     model,
     reportsDir: value('ZONES_REPORTS_DIR'),
@@ -346,11 +339,12 @@ export function readTargetConfig(env: Environment): TargetConfig {
     caFile,
     tlsInsecure: insecure === '1',
     ...(profile ? { profile: profile.path } : {}),
+    notices: [
+      ...Object.keys(env).filter((name) => RETIRED_SETTINGS[name] !== undefined && fromVariable(name)),
+      ...(profile?.retired ?? []),
+    ].map((name) => `${name} ${RETIRED_SETTINGS[name]}`),
   };
 }
-
-/** Past a few, more tests side by side only wait on the throttle and hold more zones on the shop. */
-const MAX_CONCURRENCY = 16;
 
 /** fast-check takes a 32-bit seed. */
 const SEED_RANGE = 2 ** 31;
@@ -451,7 +445,7 @@ function readCoverageSamples(text: string, bad: (why: string) => void): string[]
 
 /** The settings for a report: everything but the token. */
 export function describeTarget(config: TargetConfig): Record<string, unknown> {
-  const { token: _token, bookingHook, bookingCleanupHook, proxy, ...shown } = config;
+  const { token: _token, bookingHook, bookingCleanupHook, proxy, notices: _notices, ...shown } = config;
   // Hook commands may carry credentials of their own: the report says only whether they are set.
   const set = (value: string | undefined) => (value ? '(set, not shown)' : '(not set)');
   // So may a proxy URL: its host is shown, never its user or password.

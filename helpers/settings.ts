@@ -144,11 +144,6 @@ export const settingDocs: readonly SettingDoc[] = [
     help: 'Pace requests to at most this many per second from the first request (fractions allowed); 0 means no pace of its own. 429 answers are always waited out, and the pace is learned from them and from rate-limit headers.',
   },
   {
-    name: 'ZONES_CONCURRENCY',
-    default: '4',
-    help: 'How many tests of one suite file may run side by side (1 to 16); files still run one after another, and list reads waiting at the same moment share one walk. Requests under way are fewer: one until the shop has answered a run of requests with no sign of a rate limit, one again for good once it shows one (a 429, a 503 with Retry-After, rate-limit headers, ZONES_MAX_RPS). Faster behind latency. On a shop with a defect a test can be hit by what a test beside it set off, so a test that fails beside others runs again alone once they are done, and only that result is judged; 1 runs the tests one at a time.',
-  },
-  {
     name: 'ZONES_CONSISTENCY_TIMEOUT_MS',
     default: '0',
     help: 'How long list checks may re-read until a write shows (read-after-write lag); 0 means lists must be current at once.',
@@ -186,6 +181,15 @@ export const settingDocs: readonly SettingDoc[] = [
 ];
 
 export const knownSettingNames = new Set(settingDocs.map((doc) => doc.name));
+
+/**
+ * Settings that once were and no longer have an effect, with why. A run that still sets one says so
+ * in one line and goes on: a nightly job is not stopped by a variable left over from an older version.
+ */
+export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
+  ZONES_CONCURRENCY:
+    "no longer has an effect: tests run one at a time against a shop, so that none can meet another's zones in the list or take an id another just freed; to go faster, certify several shops side by side (a CI job per shop)",
+};
 
 /** The default of a setting, for code that must fill in one the user cannot have set. */
 export function settingDefault(name: string): string {

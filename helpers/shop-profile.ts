@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject } from 'ajv';
 import type { Envelope, Paging } from './config.ts';
-import { settingDocs } from './settings.ts';
+import { RETIRED_SETTINGS, settingDocs } from './settings.ts';
 import { parseJson, stringifyJson } from './target/json.ts';
 
 interface ProfileField {
@@ -65,7 +65,6 @@ export const PROFILE_FIELDS: Readonly<Record<string, ProfileField>> = {
   ZONES_TIMEOUT_MS: number('integer'),
   ZONES_MAX_BODY_BYTES: number('integer'),
   ZONES_MAX_RPS: number('number'),
-  ZONES_CONCURRENCY: number('integer'),
   ZONES_CONSISTENCY_TIMEOUT_MS: number('integer'),
 };
 
@@ -134,6 +133,8 @@ export interface ShopProfile {
   /** The profile's values as variables would spell them, by setting name. */
   settings: Record<string, string>;
   problems: string[];
+  /** Retired settings the profile still holds (RETIRED_SETTINGS): said, then ignored. */
+  retired: string[];
 }
 
 let compiled: ReturnType<Ajv['compile']> | undefined;
@@ -148,7 +149,7 @@ function newAjv(): Ajv {
 }
 
 export function readShopProfile(path: string): ShopProfile {
-  const profile: ShopProfile = { path, settings: {}, problems: [] };
+  const profile: ShopProfile = { path, settings: {}, problems: [], retired: [] };
   const bad = (why: string) => profile.problems.push(`ZONES_PROFILE ${path}: ${why}`);
   let content: unknown;
   try {
@@ -166,6 +167,11 @@ export function readShopProfile(path: string): ShopProfile {
   }
   const entries = { ...(content as Record<string, unknown>) };
   for (const key of Object.keys(entries)) {
+    if (RETIRED_SETTINGS[settingOfKey(key)] !== undefined && key === profileKey(settingOfKey(key))) {
+      profile.retired.push(settingOfKey(key));
+      delete entries[key];
+      continue;
+    }
     const refusal = refusalOf(key);
     if (refusal === undefined) continue;
     bad(refusal);

@@ -11,9 +11,9 @@ import { configForReference } from '../bin/embedded-reference.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { isModelTestTitle } from '../helpers/harness/model/title.ts';
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
-import { certify } from '../helpers/runner/certify.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { plantBystander } from './gallery/bystander.ts';
+import { certifyMany } from './gallery/certify-many.ts';
 
 // A seed on which every mutant below is caught: not every seed's sequences read the whole list while
 // a zone is published, which list-hides-non-draft needs. The sequence mutants are caught on any seed
@@ -84,7 +84,7 @@ beforeAll(async () => {
     targets.push({ name, config: { ...config, model: { ...config.model, shrinkRequests } } });
   }
   // The targets share two workers, as the gallery's do: a worker for each would load everything twelve times.
-  reports = await certify(targets, { maxWorkers: 2, shareWorkers: true, include: ['suites/model.test.ts'] });
+  reports = await certifyMany(targets, { workers: 2, include: ['suites/model.test.ts'] });
 }, 180_000);
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { OwnZones } from '../helpers/harness/own-zones.ts';
 import { Ledger, readLedger } from '../helpers/ownership/ledger.ts';
 import { type Exchange, type ListAnswer, OwnershipError, ZonesClient } from '../helpers/target/client.ts';
-import { TakenBesideOthers } from '../helpers/target/precondition.ts';
+import { PreconditionError } from '../helpers/target/precondition.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 
 let reference: RunningReference;
@@ -114,33 +114,36 @@ test("a zone listed under this run's unique name at an id the run had deleted is
   expect(ledger.isDeleted(foreignId)).toBe(false);
 });
 
-test("with tests side by side on a store that reuses ids, a test never writes to, nor cleans up, another test's zone under the id its own had", async () => {
+test('on a store that reuses ids, a write to an id the run deleted goes only while the list shows no zone under it', async () => {
   const shop = await startReference({ style: 'fake-rest' });
   try {
-    const shared = readTargetConfig(settingsForStyle(shop.style, shop.url, shop.token));
+    const shopConfig = readTargetConfig(settingsForStyle(shop.style, shop.url, shop.token));
+    const sent: Exchange[] = [];
     const ledger = new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-ledger-')), 'run.jsonl'));
-    const testOf = () => {
-      const sent: Exchange[] = [];
-      const api = new ZonesClient(shared, { ledger, onExchange: (e) => sent.push(e) });
-      return { api, sent, zones: new OwnZones(api, 'reuse') };
-    };
-    const [first, second] = [testOf(), testOf()];
-    const mine = await first.zones.create();
-    expect((await first.api.deleteZone(mine.id)).status).toBe(200);
-    // The test beside it creates next, and the store hands out the highest id plus one: the same id.
-    const theirs = await second.zones.create();
-    expect(theirs.id.text).toBe(mine.id.text);
-    const sentBefore = first.sent.length;
-    // Not verified, and, as the test ran beside others, run again alone (again-alone-choice.test.ts).
-    const update = first.api.updateZone(mine.id, { name: 'after-delete', coverage: {} });
-    await expect(update).rejects.toThrow(TakenBesideOthers);
-    await expect(update).rejects.toThrow('has since given its id to another zone this run made');
-    await expect(first.api.deleteZone(mine.id)).rejects.toThrow(TakenBesideOthers);
-    expect(await first.zones.cleanUp()).toEqual({ created: 1, deleted: 1, leftBehind: [] });
-    expect(first.sent.length).toBe(sentBefore);
-    const listed = await second.api.listZones();
-    expect(listed.read.ok && listed.read.zones.find((z) => z.id.text === theirs.id.text)?.name).toBe(theirs.name);
-    expect(await second.zones.cleanUp()).toEqual({ created: 1, deleted: 1, leftBehind: [] });
+    const api = new ZonesClient(shopConfig, { ledger, onExchange: (e) => sent.push(e) });
+    const zones = new OwnZones(api, 'reuse');
+    const mine = await zones.create();
+    expect((await api.deleteZone(mine.id)).status).toBe(200);
+    // Nothing under the id: the write goes, and the shop says the zone is gone.
+    expect((await api.deleteZone(mine.id)).status).toBe(404);
+    // Somebody else creates next, and the store hands out the highest id plus one: the same id.
+    const theirs = await fetch(api.collectionUrl(), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${shop.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'not-ours', coverage: {} }),
+    });
+    expect(String(((await theirs.json()) as { id: number }).id)).toBe(mine.id.text);
+    const writesBefore = sent.filter((e) => e.method !== 'GET').length;
+    const update = api.updateZone(mine.id, { name: 'after-delete', coverage: {} });
+    await expect(update).rejects.toThrow(PreconditionError);
+    await expect(update).rejects.toThrow('the list shows a zone under that id again; it is left alone');
+    await expect(api.deleteZone(mine.id)).rejects.toThrow(PreconditionError);
+    expect(await zones.cleanUp()).toEqual({ created: 1, deleted: 1, leftBehind: [] });
+    expect(sent.filter((e) => e.method !== 'GET').length, 'no write after the id went to another zone').toBe(
+      writesBefore,
+    );
+    const listed = await api.listZones();
+    expect(listed.read.ok && listed.read.zones.find((z) => z.id.text === mine.id.text)?.name).toBe('not-ours');
   } finally {
     await shop.close();
   }

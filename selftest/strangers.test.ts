@@ -301,7 +301,7 @@ function listBrokenAfterUnauthenticated(upstream: RunningReference): Promise<str
       broken = true;
       return false;
     }
-    // Only a list read takes the break: creates go to the same path, and side by side one may come first.
+    // Only a list read takes the break: creates go to the same path.
     const refuse = broken && req.method === 'GET' && url.pathname.endsWith('/zones.json');
     if (refuse) broken = false;
     return refuse;

@@ -9,8 +9,6 @@ import { modelRules } from '../helpers/harness/model/run-model.ts';
 import { MODEL_TEST_LABEL } from '../helpers/harness/model/title.ts';
 import { ruleCases } from '../helpers/harness/rule-test.ts';
 
-// Alone: no other test runs beside them (where a target's suites share one file, as in the gallery,
-// tests of other suites would otherwise run side by side with the sequences and change the zones they
-// judge). One of them plays the sequences and the others read its outcome, so this costs no time.
+// One of them plays the sequences and the others read its outcome.
 for (const id of modelRules(currentTarget()))
-  ruleCases(id, [{ label: MODEL_TEST_LABEL, check: (context) => checkModelRule(id, context), alone: true }]);
+  ruleCases(id, [{ label: MODEL_TEST_LABEL, check: (context) => checkModelRule(id, context) }]);

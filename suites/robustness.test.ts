@@ -103,7 +103,6 @@ ruleCases('ROBUST-02', [
   },
   {
     label: 'an empty name',
-    alone: true,
     check: ({ api, zones }) =>
       expectRefusedMakingNothingNameless(api, () =>
         api.createFromText(api.bodyText({ name: '', coverage: zones.coverage(0) })),
@@ -111,7 +110,6 @@ ruleCases('ROBUST-02', [
   },
   {
     label: 'no body at all',
-    alone: true,
     check: ({ api }) => expectRefusedMakingNothingNameless(api, () => api.createFromText(undefined)),
   },
 ]);
@@ -137,8 +135,7 @@ async function unknownId({ api, zones }: ConformanceContext): Promise<ZoneRecord
 }
 
 // The DELETE goes first: it can make nothing, while a PUT that creates what it can't find would
-// leave the id in use for the other. Soft, so that one answer does not hide the other: with the
-// test's own expect, which knows whose the failure is when tests run side by side.
+// leave the id in use for the other. Soft, so that one answer does not hide the other.
 ruleTest('ROBUST-03', async (context) => {
   const { api, zones, expect } = context;
   const gone = await unknownId(context);

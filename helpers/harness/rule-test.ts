@@ -4,12 +4,12 @@ import * as allure from 'allure-js-commons';
 import { test as baseTest, inject, type TestContext } from 'vitest';
 import type { TargetConfig } from '../config.ts';
 import { ledgerAt } from '../ownership/ledger.ts';
-import { type Exchange, ZonesClient } from '../target/client.ts';
+import { ZonesClient } from '../target/client.ts';
 import { type ExchangeRecord, recordExchange } from '../target/evidence.ts';
 import { emptyTally } from '../target/request-tally.ts';
 import './task-meta.ts';
 import { type RuleLevel, ruleById } from '../rules.ts';
-import { PreconditionError, TakenBesideOthers } from '../target/precondition.ts';
+import { PreconditionError } from '../target/precondition.ts';
 import { currentLedgerPath, currentTarget } from './current-target.ts';
 import { notVerified } from './not-verified.ts';
 import { OwnZones } from './own-zones.ts';
@@ -20,8 +20,7 @@ interface ConformanceFixtures {
   zones: OwnZones;
 }
 
-// `expect` is the test's own: tests of a file may run side by side, where the imported one cannot
-// tell whose soft assertion failed.
+// `expect` is the test's own, so that a soft assertion is always the test's that made it.
 export type ConformanceContext = Pick<TestContext, 'task' | 'skip' | 'expect'> & ConformanceFixtures;
 
 // Set while the zones fixture tears down, so clean-up requests are not counted as the check's own.
@@ -36,11 +35,6 @@ export const test = baseTest.extend<ConformanceFixtures>({
     task.meta.tally = emptyTally();
     task.meta.cleanupTally = emptyTally();
     const { tally, cleanupTally } = task.meta;
-    const keepEvidence = (exchange: Exchange) => {
-      const records = task.meta.exchanges ?? [];
-      records.push(recordExchange(exchange, target));
-      task.meta.exchanges = records;
-    };
     const api = new ZonesClient(target, {
       ledger: ledgerAt(currentLedgerPath()),
       tallyFor: () => (cleaningUp.has(task) ? cleanupTally : tally),
@@ -54,13 +48,7 @@ export const test = baseTest.extend<ConformanceFixtures>({
           return;
         }
         task.meta.requests = (task.meta.requests ?? 0) + 1;
-        keepEvidence(exchange);
-      },
-      // A walk the test joined: its evidence, though another test sent and counted it.
-      onWitnessed: (exchange) => {
-        if (cleaningUp.has(task)) return;
-        task.meta.witnessed = (task.meta.witnessed ?? 0) + 1;
-        keepEvidence(exchange);
+        task.meta.exchanges = [...(task.meta.exchanges ?? []), recordExchange(exchange, target)];
       },
     });
     await use(api);
@@ -83,11 +71,6 @@ export type Check = (context: ConformanceContext) => Promise<void>;
 export interface RuleCase {
   label: string;
   check: Check;
-  /**
-   * Runs by itself, never beside another test of its file: for a check that judges the whole list
-   * before and after, where a zone made by a test running beside it could not be told apart.
-   */
-  alone?: boolean;
 }
 
 const SEVERITY: Record<RuleLevel, string> = { must: 'critical', should: 'normal', may: 'minor' };
@@ -102,7 +85,6 @@ async function runCheck(id: string, context: ConformanceContext, check: Check): 
   try {
     await check(context);
   } catch (error) {
-    if (error instanceof TakenBesideOthers) context.task.meta.takenBesideOthers = true;
     if (error instanceof PreconditionError) notVerified(context, error.message);
     throw error;
   } finally {
@@ -152,16 +134,14 @@ export function ruleCases<C extends { label: string }>(
 export function ruleCases(id: string, cases: readonly RuleCase[]): void;
 export function ruleCases(
   id: string,
-  cases: readonly { label: string; check?: Check; alone?: boolean }[],
+  cases: readonly { label: string; check?: Check }[],
   check?: (item: { label: string }, context: ConformanceContext) => Promise<void>,
 ): void {
   // A plain loop rather than test.for: its $label interpolation quotes and shortens the label.
   for (const item of cases) {
     const run: Check | undefined = check ? (context) => check(item, context) : item.check;
     if (run === undefined) throw new Error(`${id}: the case "${item.label}" has no check`);
-    const declare = item.alone ? test.sequential : test;
-    declare(`${ruleTitle(id)}: ${item.label}`, ({ task, skip, expect, target, api, zones }) =>
-      runCheck(id, { task, skip, expect, target, api, zones }, run),
-    );
+    test(`${ruleTitle(id)}: ${item.label}`, ({ task, skip, expect, target, api, zones }) =>
+      runCheck(id, { task, skip, expect, target, api, zones }, run));
   }
 }

@@ -10,8 +10,6 @@ declare module 'vitest' {
     zonesTarget: TargetConfig;
     runId: string;
     ledgerPath: string;
-    /** A project that certifies many targets, a test file each, by name (helpers/harness/current-target.ts). */
-    zonesTargets?: Record<string, { config: TargetConfig; ledgerPath: string }>;
   }
 }
 
@@ -25,11 +23,6 @@ declare module '@vitest/runner' {
      * under the test that sent them: the evidence behind a test that sent none itself.
      */
     sharedRequests?: number;
-    /**
-     * List pages the test judged that another test's call sent: a list walk it joined
-     * (helpers/target/shared-list-reads.ts). In its evidence, counted under the other test.
-     */
-    witnessed?: number;
     /** Requests the fixture sent to clean up after the test. */
     cleanupRequests?: number;
     /** The test body's requests by endpoint, its list pages, 429s and re-sends (the same requests as `requests`). */
@@ -37,8 +30,6 @@ declare module '@vitest/runner' {
     /** The same for the clean-up's requests (`cleanupRequests`). */
     cleanupTally?: RequestTally;
     notVerified?: string;
-    /** Not verified because a zone's id went to a zone a test beside it made: it runs again alone. */
-    takenBesideOthers?: boolean;
     cleanup?: CleanupRecord;
     /** 429 answers the test and its clean-up met (each one waited out and sent again). */
     throttled?: number;

@@ -65,8 +65,6 @@ export class Ledger {
    * the id is ours and live again, so the latest event decides, not the first one.
    */
   private readonly state = new Map<string, 'live' | 'deleted'>();
-  /** How many times each id has come to life in this run: a zone under it, then another after a delete. */
-  private readonly lives = new Map<string, number>();
   /** How much of the file has been learnt: whole lines only, so a line being written is read once it is whole. */
   private learntBytes = 0;
 
@@ -97,10 +95,8 @@ export class Ledger {
   }
 
   private apply(entry: LedgerEvent): void {
-    if (entry.event === 'created' || entry.event === 'adopted') {
-      if (this.state.get(entry.id) !== 'live') this.lives.set(entry.id, (this.lives.get(entry.id) ?? 0) + 1);
-      this.state.set(entry.id, 'live');
-    } else if (entry.event === 'deleted' && this.state.has(entry.id)) this.state.set(entry.id, 'deleted');
+    if (entry.event === 'created' || entry.event === 'adopted') this.state.set(entry.id, 'live');
+    else if (entry.event === 'deleted' && this.state.has(entry.id)) this.state.set(entry.id, 'deleted');
   }
 
   /** Created (or adopted) by this run at some point, whether or not it has been deleted since. */
@@ -128,16 +124,6 @@ export class Ledger {
     // Another process of the run (a worker, the preflight) may have created it anew since.
     this.learn();
     return this.state.get(id) === 'deleted';
-  }
-
-  /**
-   * Which of its lives the id is in: 1 for the first zone the run had under it, 2 once a create of the
-   * run got it again after a delete (stores that reuse ids), and so on; 0 for an id the run never had.
-   * A test that keeps the life of its zone knows when the id has since gone to another zone.
-   */
-  lifeOf(id: string): number {
-    this.learn();
-    return this.lives.get(id) ?? 0;
   }
 
   recordDeleted(id: string): void {

@@ -5,7 +5,7 @@
 // The results are also written from inside the workers, beyond the reach of the report writers: their
 // steps quote the values each check was given, which are the answers as the target sent them. So every
 // file then goes through the same masker as every report.
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Secrets } from '../target/secrets.ts';
 import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
@@ -98,31 +98,10 @@ export function renderEnvironment(report: ConformanceReport): string {
   return `${entries.map(([key, value]) => `${propertiesText(key, true)}=${propertiesText(shown(value), false)}`).join('\n')}\n`;
 }
 
-/**
- * A test that failed (or went unverified) beside others and ran again alone wrote a result for each try; only the one alone
- * was judged, so every result it wrote before the second pass began goes, with its attachments (the
- * HTML report would show it as a retry that failed). A run stopped before a test's result alone was
- * written leaves that test without one: the certificate and junit.xml still list it.
- */
-function dropTriesBesideOthers(report: ConformanceReport, results: string): void {
-  const again = report.requests.ranAgainAlone;
-  if (again === undefined) return;
-  const titles = new Set(again.tests);
-  const since = Date.parse(again.since);
-  for (const file of readdirSync(results).filter((name) => name.endsWith('-result.json'))) {
-    const text = readFileSync(join(results, file), 'utf8');
-    const result = JSON.parse(text) as AllureResult & { start?: number };
-    if (result.name === undefined || !titles.has(result.name) || (result.start ?? 0) >= since) continue;
-    for (const [, source] of text.matchAll(/"source":"([^"]+)"/g)) rmSync(join(results, source!), { force: true });
-    rmSync(join(results, file));
-  }
-}
-
 /** Completes the run's allure-results with outcomes and environment; a run that wrote none is left alone. */
 export function completeAllureResults(report: ConformanceReport, reportsDir: string): void {
   const { results } = allureLocations(reportsDir);
   if (!existsSync(results)) return;
-  dropTriesBesideOthers(report, results);
   const judged = judgedByTitle(report);
   for (const file of readdirSync(results).filter((name) => name.endsWith('-result.json'))) {
     const path = join(results, file);

@@ -54,13 +54,7 @@ export interface ConformanceReport {
     cleanup: number;
     preflight: number;
     throttled: number;
-  } & RequestBreakdown & {
-      /**
-       * Tests that failed or went unverified beside others and ran again alone (helpers/runner/again-alone.ts), by title,
-       * and what their tries beside others sent: counted in every total above, judged nowhere.
-       */
-      ranAgainAlone?: { tests: string[]; requestsBeside: number; since: string };
-    };
+  } & RequestBreakdown;
   /** Read-after-write lag: how often a list needed re-reading before it showed a write. */
   consistency: { timeoutMs: number; lagSeen: number; longestLagMs: number };
   cleanup: CleanupRecord;
@@ -79,10 +73,6 @@ export interface RunFacts {
   startedAt: Date;
   finishedAt: Date;
   outcomes: readonly TestOutcome[];
-  /** What tests did beside others before they ran again alone: counted, not judged (again-alone.ts). */
-  superseded?: readonly TestOutcome[];
-  /** When the tests that failed or went unverified beside others began to run again alone. */
-  againAloneSince?: Date;
   runErrors: readonly string[];
   cleanup: CleanupRecord;
   requests: {
@@ -103,9 +93,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
   const verdict = verdictOf(rules, suiteErrors);
   const count = (level: RuleLevel, status: RuleStatus) =>
     rules.filter((rule) => rule.level === level && rule.status === status).length;
-  // The shop saw every request, those of tries that were run again alone too.
-  const superseded = facts.superseded ?? [];
-  const sent = [...facts.outcomes, ...superseded];
+  const sent = facts.outcomes;
   const tests = sent.reduce((sum, o) => sum + o.requests, 0);
   const lags = facts.outcomes.flatMap((o) => o.lagMs);
   const cleanup = sent.reduce((sum, o) => sum + o.cleanupRequests, 0) + facts.requests.sweep;
@@ -153,15 +141,6 @@ export function buildReport(facts: RunFacts): ConformanceReport {
         facts.config.apiVersion,
         catalogue.map((rule) => rule.id),
       ),
-      ...(superseded.length === 0
-        ? {}
-        : {
-            ranAgainAlone: {
-              tests: [...new Set(superseded.map((o) => o.title))],
-              requestsBeside: superseded.reduce((sum, o) => sum + o.requests + o.cleanupRequests, 0),
-              since: (facts.againAloneSince ?? facts.finishedAt).toISOString(),
-            },
-          }),
     },
     consistency: {
       timeoutMs: facts.config.consistencyTimeoutMs,
@@ -284,11 +263,6 @@ export function renderMarkdown(report: ConformanceReport): string {
     `| MAY rules (robustness) | ${report.summary.may.passed} passed, ${report.summary.may.warnings} warnings, ${report.summary.may.notVerified} not verified |`,
     `| Run | ${report.runId}, ${report.startedAt} to ${report.finishedAt} |`,
     `| Requests | ${report.requests.total} (tests ${report.requests.tests}, clean-up ${report.requests.cleanup}, preflight ${report.requests.preflight}); ${report.requests.throttled} answered 429 and were sent again |`,
-    ...(report.requests.ranAgainAlone
-      ? [
-          `| Ran again alone | ${report.requests.ranAgainAlone.tests.length} test(s) that failed or went unverified beside others, judged on their run alone (their tries beside others: ${report.requests.ranAgainAlone.requestsBeside} requests): ${report.requests.ranAgainAlone.tests.join('; ')} |`,
-        ]
-      : []),
     `| Read-after-write lag | ${report.consistency.lagSeen === 0 ? 'none seen' : `seen ${report.consistency.lagSeen} time(s), longest ${report.consistency.longestLagMs} ms`} (allowed: ${report.consistency.timeoutMs} ms) |`,
     `| Clean-up | ${report.cleanup.created} created, ${report.cleanup.deleted} deleted, ${report.cleanup.leftBehind.length} left behind |`,
     '',

@@ -24,15 +24,13 @@ const SUMMARY_LABEL: Record<RuleStatus, string> = {
   'not-verified': 'NOT VERIFIED',
 };
 
-/** `again`: not judged yet, since it runs again alone once the tests beside it are done (helpers/runner/again-alone.ts). */
-function markOf(outcome: TestOutcome, again: boolean): string {
-  if (again) return 'again';
+function markOf(outcome: TestOutcome): string {
   const rule = outcome.ruleId ? findRule(outcome.ruleId) : undefined;
   return outcome.state === 'failed' && rule && failureOf(rule.level) === 'warning' ? 'warn' : MARKS[outcome.state];
 }
 
-export function printOutcome(outcome: TestOutcome, again = false): void {
-  console.log(`  ${markOf(outcome, again).padEnd(5)} ${outcome.title}`);
+export function printOutcome(outcome: TestOutcome): void {
+  console.log(`  ${markOf(outcome).padEnd(5)} ${outcome.title}`);
 }
 
 /**
@@ -48,24 +46,14 @@ export class Progress {
     private readonly selected: (ruleId: string | undefined) => boolean = () => true,
   ) {}
 
-  /** `again`: it failed or went unverified beside other tests and runs again alone, so it is not judged yet. */
-  outcome(outcome: TestOutcome, again = false): void {
+  outcome(outcome: TestOutcome): void {
     if (!this.selected(outcome.ruleId)) return;
     const name = basename(outcome.file).replace(/\.test\.ts$/, '');
     if (this.area?.name !== name) this.finish();
     this.area ??= { name, marks: new Map() };
-    const mark = markOf(outcome, again).trim();
+    const mark = markOf(outcome).trim();
     this.area.marks.set(mark, (this.area.marks.get(mark) ?? 0) + 1);
-    if (!this.quiet) printOutcome(outcome, again);
-  }
-
-  /** Tests side by side that failed run again alone (helpers/runner/again-alone.ts): say so before their lines. */
-  againAlone(tests: number): void {
-    this.finish();
-    if (!this.quiet)
-      console.log(
-        `  -- ${tests} test(s) failed or went unverified beside others: each runs again alone, and only that result counts`,
-      );
+    if (!this.quiet) printOutcome(outcome);
   }
 
   /** Closes the area in progress, if any. */

@@ -86,7 +86,7 @@ export function renderJunit(report: ConformanceReport): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="zones-conformance" ${totals} time="${runTime}">`,
-    // The tests of a run go side by side, so the suite's time is theirs added up, not the run's.
+    // The suite's time is its tests' added up; the run's holds the preflight and the sweep as well.
     `  <testsuite name="${xml(report.specification)}" ${totals} time="${testTime}" timestamp="${report.startedAt}">`,
     ...properties(
       [

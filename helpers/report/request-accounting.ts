@@ -104,15 +104,12 @@ export function accountRequests(
 }
 
 /** The closing line of the console: where the requests went, in one line. */
-export function requestsLine(
-  requests: { total: number; throttled: number; ranAgainAlone?: { tests: string[] } } & RequestBreakdown,
-): string {
+export function requestsLine(requests: { total: number; throttled: number } & RequestBreakdown): string {
   const endpoints = Object.entries(requests.byEndpoint)
     .map(([label, count]) => `${label.split(' ')[0]} ${count}`)
     .join(', ');
   const resent = requests.resent.after429 + requests.resent.afterNoAnswer;
-  const again = requests.ranAgainAlone ? `; ${requests.ranAgainAlone.tests.length} test(s) ran again alone` : '';
-  return `requests: ${requests.total} (${endpoints}); ${requests.listPages} list pages, ${requests.throttled} answered 429, ${resent} sent again${again}`;
+  return `requests: ${requests.total} (${endpoints}); ${requests.listPages} list pages, ${requests.throttled} answered 429, ${resent} sent again`;
 }
 
 /** conformance.md's table: requests by endpoint, then by rule. */

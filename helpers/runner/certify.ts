@@ -1,13 +1,15 @@
-// A whole certification: preflight, the suites, the final sweep and the report, for one target or
-// many at once (the mutation gallery). The CLI and the self-tests both come through here.
+// A whole certification of one target: preflight, the suites, the final sweep and the report. The CLI
+// and the self-tests come through here; the mutation gallery (selftest/gallery) takes its steps apart,
+// to run many targets' suites in one vitest run.
 import { randomBytes } from 'node:crypto';
 import type { TargetConfig } from '../config.ts';
 import { sweepLedger } from '../ownership/final-sweep.ts';
 import { ledgerAt, runLedgerPath } from '../ownership/ledger.ts';
 import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
 import { ZonesClient } from '../target/client.ts';
-import { emptyTally } from '../target/request-tally.ts';
+import { emptyTally, type RequestTally } from '../target/request-tally.ts';
 import { throttleFor } from '../target/throttle.ts';
+import type { CollectedRun } from './collector.ts';
 import { preflight } from './preflight.ts';
 import { runSuites, type SuiteRunOptions } from './run-suites.ts';
 
@@ -32,54 +34,63 @@ export interface CertifyOptions extends Omit<SuiteRunOptions, 'runId'> {
   onWaiting?: (line: string) => void;
 }
 
-export async function certify(
-  targets: readonly CertifyTarget[],
-  options: CertifyOptions = {},
-): Promise<Map<string, ConformanceReport>> {
+/** A target that passed its preflight, with what the preflight cost. */
+export interface PreparedTarget extends CertifyTarget {
+  ledgerPath: string;
+  preflightRequests: number;
+  preflightTally: RequestTally;
+}
+
+/** The preflight: an unreachable target, a refused token or unreadable answers stop here, with exit 3. */
+export async function prepareTarget(
+  target: CertifyTarget,
+  options: { runId: string; ledgerName?: string; onWaiting?: (line: string) => void },
+): Promise<PreparedTarget> {
+  const ledgerPath = runLedgerPath(target.config.reportsDir, options.runId, options.ledgerName);
+  let preflightRequests = 0;
+  const preflightTally = emptyTally();
+  // A target that does not answer is told at the first time limit, not after three more.
+  const api = new ZonesClient(target.config, {
+    ledger: ledgerAt(ledgerPath),
+    resendTimedOutGets: false,
+    onExchange: () => (preflightRequests += 1),
+    tallyFor: () => preflightTally,
+  });
+  await preflight(api, { runId: options.runId, onWaiting: options.onWaiting });
+  return { ...target, ledgerPath, preflightRequests, preflightTally };
+}
+
+/** After the tests: the final sweep of the target's ledger, then its certificate. */
+export async function concludeTarget(
+  target: PreparedTarget,
+  run: CollectedRun,
+  facts: { runId: string; startedAt: Date },
+): Promise<ConformanceReport> {
+  const swept = await sweepLedger(target.config, target.ledgerPath, facts.runId);
+  const { requests: sweepRequests, tally: sweepTally, ...cleanup } = swept;
+  return buildReport({
+    config: target.config,
+    runId: facts.runId,
+    startedAt: facts.startedAt,
+    finishedAt: new Date(),
+    outcomes: run.outcomes.get(target.name) ?? [],
+    runErrors: run.errors,
+    cleanup,
+    // The main process's own throttle saw the 429s of the preflight and the sweep.
+    requests: {
+      preflight: target.preflightRequests,
+      sweep: sweepRequests,
+      throttled: throttleFor(target.config.baseUrl, target.config.maxRps).throttled,
+      tally: { preflight: target.preflightTally, sweep: sweepTally },
+    },
+  });
+}
+
+/** One target's whole certification: preflight, the suites one test at a time, the sweep, the report. */
+export async function certify(target: CertifyTarget, options: CertifyOptions = {}): Promise<ConformanceReport> {
   const runId = options.runId ?? newRunId();
   const startedAt = new Date();
-  const many = targets.length > 1;
-  const prepared = [];
-  for (const target of targets) {
-    const ledgerPath = runLedgerPath(target.config.reportsDir, runId, many ? target.name : undefined);
-    let preflightRequests = 0;
-    const preflightTally = emptyTally();
-    // A target that does not answer is told at the first time limit, not after three more.
-    const api = new ZonesClient(target.config, {
-      ledger: ledgerAt(ledgerPath),
-      resendTimedOutGets: false,
-      onExchange: () => (preflightRequests += 1),
-      tallyFor: () => preflightTally,
-    });
-    await preflight(api, { runId, onWaiting: options.onWaiting });
-    prepared.push({ ...target, ledgerPath, preflightRequests, preflightTally });
-  }
+  const prepared = await prepareTarget(target, { runId, onWaiting: options.onWaiting });
   const run = await runSuites(prepared, { ...options, runId });
-  const reports = new Map<string, ConformanceReport>();
-  for (const target of prepared) {
-    const swept = await sweepLedger(target.config, target.ledgerPath, runId);
-    const { requests: sweepRequests, tally: sweepTally, ...cleanup } = swept;
-    reports.set(
-      target.name,
-      buildReport({
-        config: target.config,
-        runId,
-        startedAt,
-        finishedAt: new Date(),
-        outcomes: run.outcomes.get(target.name) ?? [],
-        superseded: run.superseded.get(target.name) ?? [],
-        againAloneSince: run.againAloneSince,
-        runErrors: run.errors,
-        cleanup,
-        // The main process's own throttle saw the 429s of the preflight and the sweep.
-        requests: {
-          preflight: target.preflightRequests,
-          sweep: sweepRequests,
-          throttled: throttleFor(target.config.baseUrl, target.config.maxRps).throttled,
-          tally: { preflight: target.preflightTally, sweep: sweepTally },
-        },
-      }),
-    );
-  }
-  return reports;
+  return concludeTarget(prepared, run, { runId, startedAt });
 }

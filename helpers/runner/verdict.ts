@@ -20,10 +20,6 @@ export interface TestOutcome {
   tally?: { test: RequestTally; cleanup: RequestTally };
   /** The test shares a run with others (the model-based suite's), whose requests one of them counts. */
   sharesRun?: boolean;
-  /** It ran side by side with other tests of its file (ZONES_CONCURRENCY above 1, not declared to run alone). */
-  besideOthers?: boolean;
-  /** Not verified because a zone's id went to a zone a test beside it made (helpers/target/precondition.ts). */
-  takenBesideOthers?: boolean;
   /** One line per exchange of the test body, in order. */
   exchanges: string[];
   /** Each exchange whole, with its curl command: kept only for a test that did not pass. */

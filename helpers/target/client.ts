@@ -1,12 +1,13 @@
 // The one place that talks to the target: paths, credential, envelopes, time limits, the ownership
 // guard and the record of every exchange. Tests never build a URL or a header themselves.
+import { request } from 'undici';
 import type { TargetConfig } from '../config.ts';
 import type { Ledger } from '../ownership/ledger.ts';
 import { readBodyWithin } from './body-limits.ts';
 import { JsonTooDeepError, parseJson, stringifyJson } from './json.ts';
 import { findZone, namedIn } from './list-lookups.ts';
 import { isPastLastPage, nextPageUrl, startListWalk } from './paging.ts';
-import { PreconditionError, TakenBesideOthers } from './precondition.ts';
+import { PreconditionError } from './precondition.ts';
 import {
   listItems,
   readZone,
@@ -20,12 +21,9 @@ import {
 } from './records.ts';
 import { countRequest, type RequestTally, type Resend } from './request-tally.ts';
 import { Secrets } from './secrets.ts';
-import { sharedListReads } from './shared-list-reads.ts';
 import { sleep, throttleFor } from './throttle.ts';
 import { dispatcherFor } from './transport.ts';
 import { errorCodeOf, isCertificateCode } from './trust.ts';
-import { requestThrough } from './undici-parts.ts';
-import { walksAndWritesFor } from './walks-and-writes.ts';
 import { type BodyLimit, describeBodyLimit, describeNotJson, NotJsonBody } from './what-came-back.ts';
 
 export type AuthMode = 'valid' | 'none' | 'wrong';
@@ -110,11 +108,6 @@ export class BodyLimitError extends TransportError {
 export interface ClientOptions {
   ledger: Ledger;
   onExchange?: (exchange: Exchange) => void;
-  /**
-   * Told of every exchange of a list walk that another check's call sent and this one joined
-   * (shared-list-reads.ts): evidence of this check, a request of the other.
-   */
-  onWitnessed?: (exchange: Exchange) => void;
   /** Told when a list needed re-reading before a write showed, and for how long. */
   onLag?: (waitedMs: number) => void;
   /**
@@ -146,8 +139,6 @@ const SETTLE_POLL_MS = 200;
 export class ZonesClient {
   private readonly secrets: Secrets;
   private readonly extraFields: Record<string, unknown>;
-  /** The life (ledger.ts) of each zone this client made or adopted, when it did. */
-  private readonly lifeOfMade = new Map<string, number>();
   private readonly creationListeners: ((id: ZoneId) => void)[] = [];
 
   constructor(
@@ -177,36 +168,19 @@ export class ZonesClient {
 
   async listZones(options: { status?: string; auth?: AuthMode; settle?: Settle } = {}): Promise<ListAnswer> {
     const patience = this.config.consistencyTimeoutMs;
-    if (options.settle === undefined || patience === 0) return this.sharedRead(options);
+    if (options.settle === undefined || patience === 0) return this.readList(options);
     if (options.settle === 'after-timeout') {
       await sleep(patience);
-      // Only a walk that starts after the window has passed: one under way may have started within it.
-      return this.sharedRead(options, false);
+      return this.readList(options);
     }
     const started = Date.now();
-    let list = await this.sharedRead(options);
+    let list = await this.readList(options);
     while (!options.settle(list) && Date.now() - started < patience) {
       await sleep(Math.min(SETTLE_POLL_MS, patience));
-      list = await this.sharedRead(options);
+      list = await this.readList(options);
       if (options.settle(list)) this.options.onLag?.(Date.now() - started);
     }
     return list;
-  }
-
-  /**
-   * A read with the valid credential joins a walk of the same list with every other check waiting for
-   * it: the walk under way, unless `joinUnderWay` is false, else the next (shared-list-reads.ts). A
-   * refused read (no credential, a wrong one) is always its own.
-   */
-  private sharedRead(options: { status?: string; auth?: AuthMode }, joinUnderWay = true): Promise<ListAnswer> {
-    if ((options.auth ?? 'valid') !== 'valid') return this.readList(options);
-    return sharedListReads().read(
-      `${this.config.paging} ${this.firstPageUrl(options.status)}`,
-      walksAndWritesFor(this.config.baseUrl),
-      (share) => this.readList(options, share),
-      (exchange) => this.options.onWitnessed?.(exchange),
-      joinUnderWay,
-    );
   }
 
   private firstPageUrl(status: string | undefined): string {
@@ -215,10 +189,7 @@ export class ZonesClient {
     return url.toString();
   }
 
-  private async readList(
-    options: { status?: string; auth?: AuthMode },
-    share?: (exchange: Exchange) => void,
-  ): Promise<ListAnswer> {
+  private async readList(options: { status?: string; auth?: AuthMode }): Promise<ListAnswer> {
     const url = new URL(this.firstPageUrl(options.status));
     const walk = startListWalk(this.config, url.toString());
     const pages: Answer[] = [];
@@ -237,7 +208,7 @@ export class ZonesClient {
         throw new PreconditionError(
           `the list's next page is on another host (${new URL(next).origin}); the credential is not sent there`,
         );
-      const page = await this.send('GET', next, options.auth ?? 'valid', undefined, share);
+      const page = await this.send('GET', next, options.auth ?? 'valid');
       pages.push(page);
       if (page.status < 200 || page.status > 299) {
         pastLastPage = isPastLastPage(this.config, pages.length, page.status);
@@ -288,7 +259,7 @@ export class ZonesClient {
   async createFromText(body: string | undefined, name?: string, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
     let answer: Answer;
     try {
-      answer = await this.write('POST', this.collectionUrl(), auth, body);
+      answer = await this.send('POST', this.collectionUrl(), auth, body);
     } catch (error) {
       // Never re-send a create whose outcome is unknown: look for what it made, and own that.
       if (error instanceof TransportError && name !== undefined) await this.adoptByName(name);
@@ -340,25 +311,14 @@ export class ZonesClient {
       // A deleted id listed under our unique name again is a zone we made anew under a reused id.
       if (!ledger.owns(zone.id.text) || ledger.isDeleted(zone.id.text))
         ledger.recordCreated(zone.id.text, name, this.config.baseUrl);
-      this.lifeOfMade.set(zone.id.text, ledger.lifeOf(zone.id.text));
       for (const listener of this.creationListeners) listener(zone.id);
     }
     return found;
   }
 
-  /**
-   * Whether a zone this client made was deleted and its id has since gone to another zone the run made
-   * (a store that reuses ids, a test beside this one): the id is that zone's now, not this client's.
-   */
-  takenSince(id: ZoneId): boolean {
-    const life = this.lifeOfMade.get(id.text);
-    return life !== undefined && life !== this.options.ledger.lifeOf(id.text);
-  }
-
   /** A zone that exists because of this run: into the ledger, and to whoever cleans up after it. */
   private recordMade(id: ZoneId, name: string): void {
     this.options.ledger.recordCreated(id.text, name, this.config.baseUrl);
-    this.lifeOfMade.set(id.text, this.options.ledger.lifeOf(id.text));
     for (const listener of this.creationListeners) listener(id);
   }
 
@@ -366,41 +326,26 @@ export class ZonesClient {
    * The guard that keeps the suite off other people's zones, enforced here rather than by habit: a
    * write to a zone goes out only if this run made it. An id this run deleted may since have been
    * given to somebody else's zone (some stores reuse ids, a fake-REST mock the highest plus one): it
-   * is written to again only while the list shows no zone under it. The write goes alone, and only if
-   * no create of the suite ended since that read was asked for (else it reads again, alone): a create
-   * of a test beside it could otherwise take the id after the read. Where a zone this client made was
-   * deleted and a create of the run has had its id since (a test beside it, with ZONES_CONCURRENCY
-   * above 1), the id is that other zone's now, and it is left alone.
+   * is written to again only while the list shows no zone under it. Nothing of the suite runs beside
+   * the test (one test at a time per shop), so no create of the run can take the id between the read
+   * and the write.
    */
   private async writeTo(method: 'PUT' | 'DELETE', id: ZoneId, auth: AuthMode, body?: string): Promise<Answer> {
     const ledger = this.options.ledger;
-    if (method === 'DELETE' && id.text === this.config.bookedZoneId) return this.write(method, this.zoneUrl(id), auth);
+    if (method === 'DELETE' && id.text === this.config.bookedZoneId) return this.send(method, this.zoneUrl(id), auth);
     if (!ledger.owns(id.text)) throw new OwnershipError(method, id);
-    if (this.takenSince(id))
-      throw new TakenBesideOthers(
-        `zone ${id.text} was deleted, and the shop has since given its id to another zone this run made; it is left alone`,
-      );
-    if (!ledger.isDeleted(id.text)) return this.write(method, this.zoneUrl(id), auth, body);
-    const gate = walksAndWritesFor(this.config.baseUrl);
-    const createsBefore = gate.createsEnded;
-    let list = await this.listZones();
-    return gate.during('alone', async () => {
-      // A create of the suite that ended since the read was asked for may have taken the id: read again.
-      const createdSince = gate.createsEnded !== createsBefore;
-      if (createdSince) list = await this.readList({});
+    if (ledger.isDeleted(id.text)) {
+      const list = await this.listZones();
       if (!list.read.ok)
         throw new PreconditionError(
           `zone ${id.text} was deleted by this run, and the list cannot be read; it is left alone`,
         );
-      if (findZone(list.read.zones, id)) {
-        const again = `zone ${id.text} was deleted by this run, and the list shows a zone under that id again`;
-        // Most likely a create of a test beside it; if not, the test's run alone finds the zone there again.
-        if (createdSince)
-          throw new TakenBesideOthers(`${again}, made while other tests created zones; it is left alone`);
-        throw new PreconditionError(`${again}; it is left alone`);
-      }
-      return this.send(method, this.zoneUrl(id), auth, body);
-    });
+      if (findZone(list.read.zones, id))
+        throw new PreconditionError(
+          `zone ${id.text} was deleted by this run, and the list shows a zone under that id again; it is left alone`,
+        );
+    }
+    return this.send(method, this.zoneUrl(id), auth, body);
   }
 
   /** A create or update body as the settings shape it: the envelope, and ZONES_EXTRA_FIELDS. */
@@ -414,19 +359,8 @@ export class ZonesClient {
     return this.config.authScheme === '' ? token : `${this.config.authScheme} ${token}`;
   }
 
-  /** A write never goes out in the middle of a walk through a list (walks-and-writes.ts). */
-  private write(method: Method, url: string, auth: AuthMode, body?: string): Promise<Answer> {
-    return walksAndWritesFor(this.config.baseUrl).write(method === 'POST', () => this.send(method, url, auth, body));
-  }
-
-  private async send(
-    method: Method,
-    url: string,
-    auth: AuthMode,
-    body?: string,
-    share?: (exchange: Exchange) => void,
-  ): Promise<Answer> {
-    const throttle = throttleFor(this.config.baseUrl, this.config.maxRps, this.config.concurrency);
+  private async send(method: Method, url: string, auth: AuthMode, body?: string): Promise<Answer> {
+    const throttle = throttleFor(this.config.baseUrl, this.config.maxRps);
     let throttledRetries = 0;
     let transientRetries = 0;
     let resend: Resend | undefined;
@@ -449,7 +383,6 @@ export class ZonesClient {
       const tally = this.options.tallyFor?.();
       if (tally !== undefined) countRequest(tally, exchange, resend);
       this.options.onExchange?.(exchange);
-      share?.(exchange);
       // A 429 was not processed, whatever the method: wait the window out and send it again.
       if (exchange.status === 429) {
         if (throttledRetries === MAX_THROTTLED_RETRIES) {
@@ -512,7 +445,8 @@ export class ZonesClient {
     // a body that trickles a byte at a time would keep resetting them.
     const deadline = AbortSignal.timeout(this.config.timeoutMs);
     try {
-      const response = await requestThrough(dispatcherFor(this.config), url, {
+      const response = await request(url, {
+        dispatcher: dispatcherFor(this.config),
         method,
         headers,
         body,

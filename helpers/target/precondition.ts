@@ -9,15 +9,3 @@ export class PreconditionError extends Error {
     this.name = 'PreconditionError';
   }
 }
-
-/**
- * Thrown when a zone a test deleted has its id again, on a zone another test of the run made beside
- * it (stores that reuse ids): the test leaves that zone alone, and, having run beside others, runs
- * again alone (helpers/runner/again-alone.ts), where no other test can take the id.
- */
-export class TakenBesideOthers extends PreconditionError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TakenBesideOthers';
-  }
-}

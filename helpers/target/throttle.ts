@@ -15,12 +15,10 @@
 //   announced quota is used up, nor while a Shopify bucket is full.
 //
 // One throttle per target and process. A certification sends its requests to one target from one
-// worker (see helpers/runner/run-suites.ts), so this one throttle sees every request there is. Tests
-// of a file may run side by side (ZONES_CONCURRENCY); the throttle decides how many of their requests
-// are under way. One, until a run of answers has shown no sign of a limit, then one more for each
-// further run, up to the setting; one again for good at the first sign of a limit, where going faster
-// buys nothing and a request already on its way could land inside a window. Requests take their turn
-// in the order they asked, so a window or a pace holds for every test at once.
+// worker, one test at a time (see helpers/runner/run-suites.ts), so this one throttle sees every
+// request there is. Requests take their turn in the order they asked. Those a test sends together on
+// purpose (ROBUST-07's concurrent updates) go together while the shop has shown no sign of a limit;
+// after one, one at a time, since a request already on its way could land inside a window.
 import { type BucketHint, readRateLimitHeaders } from './rate-limit-headers.ts';
 
 const SAFETY_MARGIN_MS = 25;
@@ -41,11 +39,6 @@ const MAX_UNAVAILABLE_WAIT_MS = 30_000;
 const MAX_HINTED_HOLD_MS = 60_000;
 /** Whole requests a Shopify bucket must be seen to leak before its leak rate is trusted. */
 const MIN_LEAK_EVIDENCE = 3;
-/**
- * Answers in a row with no sign of a limit before one more request may be under way. More than a
- * small shop's burst (4 in the bench's limited shop), so its first 429 comes while requests go one at a time.
- */
-const CLEAN_ANSWERS_PER_STEP = 8;
 
 interface Cycle {
   start: number;
@@ -68,21 +61,18 @@ export class Throttle {
   private readonly waitingForSlot: (() => void)[] = [];
   /** The shop has shown a limit (or ZONES_MAX_RPS set one): from then on, one request at a time. */
   private limitSeen: boolean;
-  private cleanAnswers = 0;
   private lastTurn: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly maxRps: number,
     private readonly clock: () => number = Date.now,
-    private readonly maxInFlight = 1,
   ) {
     this.limitSeen = maxRps > 0;
   }
 
   /** How many requests may be under way at once, now. */
   get inFlightLimit(): number {
-    if (this.limitSeen) return 1;
-    return Math.min(this.maxInFlight, 1 + Math.floor(this.cleanAnswers / CLEAN_ANSWERS_PER_STEP));
+    return this.limitSeen ? 1 : Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -151,7 +141,6 @@ export class Throttle {
     const now = this.clock();
     const { quota, bucket } = readRateLimitHeaders(headers);
     if (quota || bucket) this.limitSeen = true;
-    else this.cleanAnswers += 1;
     // "Spend the quota, then wait for the reset", one of the client behaviours the drafts name.
     if (quota?.remaining === 0 && quota.resetMs !== undefined)
       this.block(now + Math.min(quota.resetMs, MAX_HINTED_HOLD_MS));
@@ -228,10 +217,10 @@ const shared = globalThis as { __zonesThrottles?: Map<string, Throttle> };
 shared.__zonesThrottles ??= new Map();
 const registry = shared.__zonesThrottles;
 
-export function throttleFor(baseUrl: string, maxRps: number, maxInFlight = 1): Throttle {
+export function throttleFor(baseUrl: string, maxRps: number): Throttle {
   const known = registry.get(baseUrl);
   if (known) return known;
-  const throttle = new Throttle(maxRps, Date.now, maxInFlight);
+  const throttle = new Throttle(maxRps, Date.now);
   registry.set(baseUrl, throttle);
   return throttle;
 }

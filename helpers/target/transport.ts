@@ -3,11 +3,10 @@
 // only through a redirect interceptor, and none is installed), so a 3xx always reaches the suite as the
 // answer it is: a write is never replayed at another address, and a certificate names the address it
 // certified.
-import type { Dispatcher } from 'undici';
+import { Agent, type Dispatcher, Pool, ProxyAgent } from 'undici';
 import type { TargetConfig } from '../config.ts';
 import { shownProxy } from './proxy.ts';
 import { trustedCas } from './trust.ts';
-import { undiciParts } from './undici-parts.ts';
 
 const dispatchers = new Map<string, Dispatcher>();
 
@@ -24,7 +23,6 @@ export function dispatcherFor(config: TargetConfig): Dispatcher {
 }
 
 function build(config: TargetConfig, proxyUrl: string | undefined): Dispatcher {
-  const { Agent, Pool, ProxyAgent } = undiciParts();
   const limits = { headersTimeout: config.timeoutMs, bodyTimeout: config.timeoutMs, connections: 8 };
   const ca = config.caFile === undefined ? undefined : trustedCas(config.caFile);
   const shopTls = config.tlsInsecure ? { rejectUnauthorized: false } : ca ? { ca } : undefined;

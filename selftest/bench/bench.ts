@@ -8,7 +8,6 @@
 // (headers), and the mutation gallery that `npm test` runs (gallery). Prints a table and writes
 // reports/bench.json. Nothing here is asserted: it is a benchmark.
 // Usage: npm run bench [-- --runs N] [--only latency-0,latency-50,latency-200,limited,zones-1000,embedded,paced,headers,gallery]
-//   [--concurrency N] (ZONES_CONCURRENCY for every certification; the runs' own environment carries no ZONES_ setting)
 // --runs repeats each certification (default 3 with no latency, 5 on the embedded reference, else 1:
 // those take a minute or more); the gallery runs once. Repeated runs go in rounds (see below).
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,7 +17,7 @@ import { parseArgs } from 'node:util';
 import type { GalleryRun } from '../gallery/gallery.ts';
 import { projectRoot, runEntry } from '../run-node.ts';
 import { measure, notes, round, type Scenario, type Timed, table } from './measurements.ts';
-import { setBenchSettings, timedConformance, wholeRun } from './whole-runs.ts';
+import { timedConformance, wholeRun } from './whole-runs.ts';
 
 /** Issue 13's whole certifications: a staging shop's latency, rate limit and size, 50 zones a page. */
 const PAGE = 50;
@@ -83,10 +82,9 @@ const scenarios: Record<string, Scenario> = {
 };
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string' }, only: { type: 'string' }, concurrency: { type: 'string' } },
+  options: { runs: { type: 'string' }, only: { type: 'string' } },
   strict: true,
 });
-if (values.concurrency !== undefined) setBenchSettings({ ZONES_CONCURRENCY: values.concurrency });
 const runs = values.runs === undefined ? undefined : Number(values.runs);
 const chosen = values.only === undefined ? Object.keys(issue13) : values.only.split(',').map((name) => name.trim());
 const unknown = chosen.filter((name) => !Object.hasOwn(scenarios, name));
@@ -104,9 +102,7 @@ const machine = {
   node: process.version,
   platform: process.platform,
 };
-console.log(
-  `bench: ${machine.cores} cores (${machine.cpu}), Node ${machine.node}${values.concurrency ? `, ZONES_CONCURRENCY=${values.concurrency}` : ''}`,
-);
+console.log(`bench: ${machine.cores} cores (${machine.cpu}), Node ${machine.node}`);
 const timed = new Map<string, Timed[]>(chosen.map((name) => [name, []]));
 // One after another: run side by side, they would measure each other. In rounds, one run of each
 // scenario per round, so that a slow spell on a shared machine falls on all of them alike.
@@ -139,6 +135,6 @@ const reportsDir = join(projectRoot, 'reports');
 mkdirSync(reportsDir, { recursive: true });
 writeFileSync(
   join(reportsDir, 'bench.json'),
-  `${JSON.stringify({ at: new Date().toISOString(), machine, concurrency: values.concurrency, measurements, sizeCost }, null, 2)}\n`,
+  `${JSON.stringify({ at: new Date().toISOString(), machine, measurements, sizeCost }, null, 2)}\n`,
 );
 console.log('bench: written to reports/bench.json');

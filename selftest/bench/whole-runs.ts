@@ -29,13 +29,6 @@ export interface ShopConditions {
   args?: string[];
 }
 
-/** Settings every run of this bench gets (`--concurrency`), beneath a scenario's own. */
-const benchSettings: Record<string, string> = {};
-
-export function setBenchSettings(settings: Record<string, string>): void {
-  Object.assign(benchSettings, settings);
-}
-
 /** One `npm run conformance` in a child process; the wall time and what the report says. */
 export async function timedConformance(
   env: Record<string, string>,
@@ -44,7 +37,7 @@ export async function timedConformance(
 ): Promise<{ seconds: number; report: ConformanceReport }> {
   const dir = mkdtempSync(join(tmpdir(), 'zc-bench-'));
   const started = performance.now();
-  const run = await runEntry('bin/conformance.ts', args, { ...benchSettings, ...env, ZONES_REPORTS_DIR: dir }, 900_000);
+  const run = await runEntry('bin/conformance.ts', args, { ...env, ZONES_REPORTS_DIR: dir }, 900_000);
   const seconds = (performance.now() - started) / 1000;
   if (run.code !== expectedExit)
     throw new Error(

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readTargetConfig } from '../../helpers/config.ts';
 import type { ConformanceReport } from '../../helpers/report/conformance-report.ts';
-import { certify } from '../../helpers/runner/certify.ts';
 import { bystanderUntouched, storedZoneText } from './bystander.ts';
+import { certifyMany } from './certify-many.ts';
 import { type GalleryTarget, plantBystanders, startGallery, stopGallery } from './targets.ts';
 
 export interface GalleryResult {
@@ -53,14 +53,13 @@ export async function runGallery(options: { mutants?: boolean } = {}): Promise<G
   try {
     plantBystanders(targets);
     const started = Date.now();
-    const reports = await certify(
+    const reports = await certifyMany(
       targets.map((t) => ({ name: t.name, config: t.config })),
       {
         // Two workers go from target to target, each target's suites in one of them (one module,
         // all-suites.gallery.ts, loaded again for every target). On two cores, measured: 1 worker
         // 35.5 s (42 s of CPU), 2 workers 24.9 s (42.5 s), 3 workers 28.5 s (51.5 s), 4 workers 27-29 s (49-53 s).
-        maxWorkers: 2,
-        shareWorkers: true,
+        workers: 2,
         include: ['selftest/gallery/all-suites.gallery.ts'],
       },
     );

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import type { TestCase } from 'vitest/node';
 import { readTargetConfig } from '../helpers/config.ts';
-import { writeTargetFiles } from '../helpers/runner/target-files.ts';
+import { writeTargetFiles } from './gallery/target-files.ts';
 import { projectRoot } from './run-node.ts';
 
 const TOKEN = 'shpat_target_files_0123456789';

@@ -6,18 +6,18 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { TestCase } from 'vitest/node';
-import type { TargetConfig } from '../config.ts';
+import type { TargetConfig } from '../../helpers/config.ts';
 
 export interface TargetFiles {
   /** The folder of the files, for the project's `dir`; only they are in it. */
   dir: string;
-  /** What the files find their target in (helpers/harness/current-target.ts reads it). */
+  /** What the files find their target in (file-target.ts reads it). */
   provided: Record<string, { config: TargetConfig; ledgerPath: string }>;
   targetOf: (testCase: TestCase) => string;
   remove: () => void;
 }
 
-const CURRENT_TARGET = 'helpers/harness/current-target.ts';
+const FILE_TARGET = 'selftest/gallery/file-target.ts';
 
 /**
  * One file per target that names its target and then loads the suites. Only the target's name is written
@@ -35,7 +35,7 @@ export function writeTargetFiles(
   targets.forEach((target, index) => {
     const file = `${String(index).padStart(3, '0')}.target.test.ts`;
     names.set(join(dir, file), target.name);
-    writeFileSync(join(dir, file), targetFile(target.name, importPath(CURRENT_TARGET), suiteModules.map(importPath)));
+    writeFileSync(join(dir, file), targetFile(target.name, importPath(FILE_TARGET), suiteModules.map(importPath)));
   });
   return {
     dir,
@@ -49,11 +49,11 @@ export function writeTargetFiles(
   };
 }
 
-function targetFile(name: string, currentTarget: string, suites: readonly string[]): string {
+function targetFile(name: string, fileTarget: string, suites: readonly string[]): string {
   return [
-    `// Certifies the target ${JSON.stringify(name)}; written by helpers/runner/target-files.ts for one run.`,
+    `// Certifies the target ${JSON.stringify(name)}; written by selftest/gallery/target-files.ts for one run.`,
     `import { vi } from 'vitest';`,
-    `import { certifyThisFileFor } from ${JSON.stringify(currentTarget)};`,
+    `import { certifyThisFileFor } from ${JSON.stringify(fileTarget)};`,
     '',
     `certifyThisFileFor(${JSON.stringify(name)});`,
     // The suites declare their tests as they load, and the worker may have loaded them for another target.

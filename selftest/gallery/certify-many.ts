@@ -1,0 +1,58 @@
+// Many targets certified in one vitest run, for the gallery and the model-based suite's self-test:
+// parallel across targets, never within one. Each target's preflight, sweep and report are the
+// certification's own (helpers/runner/certify.ts); only the run in between differs. vitest never lends
+// a worker of one project to another, so a project per target would start a worker per target (vitest,
+// undici, ajv and fast-check loaded again), which costs the gallery more than its checks. The targets
+// are therefore one project with a test file each (target-files.ts), and a few workers take the files
+// one after another; each target still runs in one worker, one test at a time, with its own throttle.
+import { fileURLToPath } from 'node:url';
+import type { ConformanceReport } from '../../helpers/report/conformance-report.ts';
+import {
+  type CertifyTarget,
+  concludeTarget,
+  newRunId,
+  type PreparedTarget,
+  prepareTarget,
+} from '../../helpers/runner/certify.ts';
+import { OutcomeCollector } from '../../helpers/runner/collector.ts';
+import { projectRoot, runVitest, suiteProject, testTimeoutFor } from '../../helpers/runner/run-suites.ts';
+import { writeTargetFiles } from './target-files.ts';
+
+/** Where the suites and the harness import the run's one target from; here, a file's own. */
+const FILE_TARGET = fileURLToPath(new URL('./file-target.ts', import.meta.url));
+
+export async function certifyMany(
+  targets: readonly CertifyTarget[],
+  options: { include: string[]; workers: number },
+): Promise<Map<string, ConformanceReport>> {
+  const runId = newRunId();
+  const startedAt = new Date();
+  const prepared: PreparedTarget[] = [];
+  for (const target of targets) prepared.push(await prepareTarget(target, { runId, ledgerName: target.name }));
+  const files = writeTargetFiles(prepared, projectRoot, options.include);
+  try {
+    const project = suiteProject({
+      name: 'targets',
+      include: ['*.target.test.ts'],
+      provide: { zonesTargets: files.provided, runId },
+      timeoutMs: Math.max(...prepared.map((target) => testTimeoutFor(target.config))),
+    });
+    const run = await runVitest({
+      projects: [
+        {
+          ...project,
+          // Every import of the run's one target, by whatever relative path, is the file's target.
+          resolve: { alias: [{ find: /^.*\/current-target\.ts$/, replacement: FILE_TARGET }] },
+          test: { ...project.test, dir: files.dir },
+        },
+      ],
+      collector: new OutcomeCollector(undefined, files.targetOf),
+      workers: options.workers,
+    });
+    const reports = new Map<string, ConformanceReport>();
+    for (const target of prepared) reports.set(target.name, await concludeTarget(target, run, { runId, startedAt }));
+    return reports;
+  } finally {
+    files.remove();
+  }
+}
