@@ -2,25 +2,26 @@
 // mutation gallery's dozens of targets one project with a file per target (shareWorkers).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Reporter, TestUserConfig, Vitest } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
 import { EXIT } from '../exit-codes.ts';
+import { inProject, projectRoot } from '../project-root.ts';
 import { exactTitlesPattern, toRunAgainAlone } from './again-alone.ts';
 import { type CollectedRun, OutcomeCollector } from './collector.ts';
 import { moduleCacheDir } from './module-cache.ts';
 import { type TargetFiles, writeTargetFiles } from './target-files.ts';
 import type { TestOutcome } from './verdict.ts';
 
-export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 /** The conformance suites, relative to the project root; the gallery globs the same pattern. */
 export const SUITE_FILES = 'suites/*.test.ts';
 /** The one project of targets that share workers, a test file each. */
 const SHARED_PROJECT = 'targets';
+// The setup files are the TypeScript of the source tree, like the suites they serve, also when the
+// launcher runs from the build: the workers load everything of theirs from the source tree.
 /** Registers the zone matchers in each worker, before any suite file runs. */
-const MATCHERS_SETUP = fileURLToPath(new URL('../harness/register-matchers.ts', import.meta.url));
+const MATCHERS_SETUP = inProject('helpers/harness/register-matchers.ts');
 /** Without the Allure reporter, a runtime that answers the suites' Allure calls with nothing, at once. */
-const ALLURE_OFF_SETUP = fileURLToPath(new URL('../harness/allure-off.ts', import.meta.url));
+const ALLURE_OFF_SETUP = inProject('helpers/harness/allure-off.ts');
 
 export interface SuiteTarget {
   name: string;
