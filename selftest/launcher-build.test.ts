@@ -1,13 +1,24 @@
 // The launcher runs the compiled JavaScript only while it is current, and the TypeScript otherwise:
 // a stale build must never certify a shop with yesterday's code. npm test builds first, so every
 // other self-test goes through the compiled path; the TypeScript path is run here, in a copy of the
-// project that has no build.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+// project that has no build, and the build itself in a copy too, where it writes only to dist/.
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { BUILT_FOLDERS, buildIsCurrent, builtModuleOf } from '../bin/build-freshness.mjs';
-import { projectRoot, runCommand } from './run-node.ts';
+import { BUILD_FOLDER, BUILT_FOLDERS, buildIsCurrent, builtModuleOf } from '../bin/build-freshness.mjs';
+import { npmCommand, projectRoot, runCommand } from './run-node.ts';
 
 /** A source in each built folder of `root`. */
 const sourcesIn = (root: string) => BUILT_FOLDERS.map((folder) => join(root, folder, 'deep', 'module.ts'));
@@ -34,6 +45,13 @@ function unbuiltCopy(prefix: string, folders: readonly string[], files: readonly
   for (const name of files) cpSync(join(projectRoot, name), join(copy, name));
   symlinkSync(join(projectRoot, 'node_modules'), join(copy, 'node_modules'));
   return copy;
+}
+
+/** Every file below `dir` whose name ends with `ending`, as paths. */
+function filesEndingIn(dir: string, ending: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith(ending))
+    .map((name) => join(dir, name));
 }
 
 const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000);
@@ -67,6 +85,41 @@ describe('whether the build is current', () => {
     expect(buildIsCurrent(root)).toBe(false);
     expect(buildIsCurrent(tree(false))).toBe(false);
   });
+
+  test('JavaScript beside the sources, where an earlier layout of the build wrote it, is no build', () => {
+    const root = tree(false);
+    for (const source of sourcesIn(root)) writeFileSync(source.replace(/\.ts$/, '.js'), 'export {};\n');
+    expect(buildIsCurrent(root)).toBe(false);
+  });
+});
+
+test('npm run build writes only below dist/, whose modules find the files of the source tree', async () => {
+  const copy = unbuiltCopy('zc-build-', BUILT_FOLDERS, ['package.json', 'tsconfig.json', 'tsconfig.build.json']);
+  const npm = npmCommand();
+  const build = await runCommand(npm.command, [...npm.args, 'run', 'build'], { cwd: copy });
+  expect(build.code, build.stdout + build.stderr).toBe(0);
+
+  const beside = BUILT_FOLDERS.flatMap((folder) => filesEndingIn(join(copy, folder), '.js'));
+  expect(beside).toEqual([]);
+  const sources = BUILT_FOLDERS.flatMap((folder) => filesEndingIn(join(copy, folder), '.ts')).filter(
+    (path) => !path.endsWith('.d.ts'),
+  );
+  expect(sources.filter((source) => !existsSync(builtModuleOf(copy, source)))).toEqual([]);
+  expect(buildIsCurrent(copy)).toBe(true);
+
+  // The suites, the contract and vitest's setup files are not compiled: from dist/, the modules
+  // must still name them in the source tree.
+  const root = await runCommand(
+    process.execPath,
+    [
+      '--input-type=module',
+      '--eval',
+      `console.log((await import('./${BUILD_FOLDER}/helpers/project-root.js')).projectRoot)`,
+    ],
+    { cwd: copy },
+  );
+  // node names a module by its real path (macOS's temporary folder is behind a symbolic link).
+  expect(root.stdout.trim(), root.stderr).toBe(`${realpathSync(copy)}${sep}`);
 });
 
 test('without a build, the launcher runs the TypeScript through tsx and certifies the same', async () => {
