@@ -1,13 +1,24 @@
 // Whether `npm run build` output can be run instead of the TypeScript: every module of the launcher
-// side (bin/, helpers/, reference/) has its JavaScript beside it, written no earlier than the
-// TypeScript was last changed. One edited file without a rebuild, and the launcher runs the
-// TypeScript through tsx: slower to start, never stale. Plain JavaScript, so that it runs before
-// anything is compiled.
+// side (bin/, helpers/, reference/) has its JavaScript in the output folder, at the same path below
+// it, written no earlier than the TypeScript was last changed. One edited file without a rebuild,
+// or no output folder at all, and the launcher runs the TypeScript through tsx: slower to start,
+// never stale. Plain JavaScript, so that it runs before anything is compiled.
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
-/** The folders whose TypeScript the build compiles (tsconfig.build.json). */
+/** The folders whose TypeScript the build compiles (tsconfig.build.json's include). */
 export const BUILT_FOLDERS = ['bin', 'helpers', 'reference'];
+
+/**
+ * Where the build writes (tsconfig.build.json's outDir), the source tree's layout mirrored below it:
+ * one folder apart from the sources, so that none of its JavaScript sits beside a `.ts`.
+ */
+export const BUILD_FOLDER = 'dist';
+
+/** The compiled module of the TypeScript file at `source`, a path below `root`. */
+export function builtModuleOf(root, source) {
+  return join(root, BUILD_FOLDER, relative(root, source)).replace(/\.ts$/, '.js');
+}
 
 function* typeScriptIn(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -25,11 +36,11 @@ function modifiedAt(path) {
   }
 }
 
-/** True when the build beside the sources under `root` is complete and newer than every source. */
+/** True when the build of the sources under `root` is complete and newer than every source. */
 export function buildIsCurrent(root) {
   for (const folder of BUILT_FOLDERS) {
     for (const source of typeScriptIn(join(root, folder))) {
-      const built = modifiedAt(source.replace(/\.ts$/, '.js'));
+      const built = modifiedAt(builtModuleOf(root, source));
       if (built === undefined || built < modifiedAt(source)) return false;
     }
   }

@@ -8,10 +8,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEnvironment } from '../helpers/config.ts';
 import { EXIT } from '../helpers/exit-codes.ts';
+import { inProject } from '../helpers/project-root.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { factsFromRawSettings } from '../helpers/report/could-not-run.ts';
 
-const allureConfig = fileURLToPath(new URL('../allurerc.ts', import.meta.url));
+const allureConfig = inProject('allurerc.ts');
 // The package's own CLI, wherever npm put the package (its exports do not reach cli.js by name).
 const allureCli = join(dirname(fileURLToPath(import.meta.resolve('allure'))), '..', 'cli.js');
 

@@ -2,11 +2,12 @@
 // The installed command: `zones-conformance [conformance|sweep|reference|report] [options]`, and what
 // the npm scripts of this package run. Settings, .env, profiles and reports are the caller's, read
 // from and written to the current directory. The entry points are TypeScript: when `npm run build`
-// has compiled them and nothing changed since (build-freshness.mjs), the JavaScript runs, which
-// starts about 1.4 s of CPU sooner; otherwise they run through tsx, registered here in the same
+// has compiled them into dist/ and nothing changed since (build-freshness.mjs), the JavaScript runs,
+// which starts about 1.4 s of CPU sooner; otherwise they run through tsx, registered here in the same
 // process. Either way a Ctrl-C reaches the suite itself, with no second node in between to relay it.
-import { fileURLToPath } from 'node:url';
-import { buildIsCurrent } from './build-freshness.mjs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildIsCurrent, builtModuleOf } from './build-freshness.mjs';
 
 const COMMANDS = {
   conformance: 'certify a shop, or the embedded reference when ZONES_BASE_URL is not set (the default)',
@@ -15,14 +16,20 @@ const COMMANDS = {
   report: 'build the HTML report of the last run',
 };
 
-const built = buildIsCurrent(fileURLToPath(new URL('..', import.meta.url)));
+// This file is never compiled: it stays in bin/, so the project's folder is always its parent.
+const root = fileURLToPath(new URL('..', import.meta.url));
+const built = buildIsCurrent(root);
 if (!built) {
   const { register } = await import('tsx/esm/api');
   // The package's own compiler settings, whatever tsconfig.json the caller's directory holds.
-  register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
+  register({ tsconfig: join(root, 'tsconfig.json') });
 }
-const extension = built ? 'js' : 'ts';
-const { EXIT } = await import(`../helpers/exit-codes.${extension}`);
+/** A module of the launcher side, named by its path from the project's folder without `.ts`, in the form that runs. */
+function moduleOf(path) {
+  const typeScript = join(root, `${path}.ts`);
+  return pathToFileURL(built ? builtModuleOf(root, typeScript) : typeScript);
+}
+const { EXIT } = await import(moduleOf('helpers/exit-codes').href);
 
 const [first, ...rest] = process.argv.slice(2);
 const named = first !== undefined && Object.hasOwn(COMMANDS, first);
@@ -41,7 +48,7 @@ if (!named && (args.includes('--help') || args.includes('-h'))) {
   console.log('\nWith no command, conformance:\n');
 }
 
-const entry = new URL(`./${command}.${extension}`, import.meta.url);
+const entry = moduleOf(`bin/${command}`);
 // Each entry point reads its options from process.argv, as it does under npm run.
 process.argv = [process.argv[0], fileURLToPath(entry), ...args];
 await import(entry.href);

@@ -5,8 +5,10 @@
 // always allowed because the field list is not shown.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { TargetConfig } from './config.ts';
+import { inProject } from './project-root.ts';
 
 export type SchemaName = 'zone answer' | 'zone list' | 'error' | 'delete answer';
 
@@ -17,7 +19,7 @@ interface Envelope extends Schema {
 }
 
 /** The interface as an OpenAPI 3.1 document: read here, handed to users, checked by selftest/contract.test.ts. */
-export const CONTRACT_URL = new URL('../contract/zones-2026-07.openapi.json', import.meta.url);
+export const CONTRACT_URL = pathToFileURL(inProject('contract/zones-2026-07.openapi.json'));
 /** Where the contract's zone keeps its id: the default of ZONES_ID_FIELD. */
 const CONTRACT_ID_FIELD = 'id';
 const COMPONENT_REF = '#/components/schemas/';

@@ -20,8 +20,16 @@ type Layer =
   | 'report';
 
 const HELPER_FOLDERS = ['harness', 'target', 'ownership', 'runner', 'report'] as const;
-/** What stays at the root of helpers/: what every layer reads (settings and shop profiles, the rule catalogue, schemas, exit codes). */
-const ROOT_HELPERS = ['config.ts', 'settings.ts', 'shop-profile.ts', 'rules.ts', 'schemas.ts', 'exit-codes.ts'];
+/** What stays at the root of helpers/: what every layer reads (settings and shop profiles, the rule catalogue, schemas, exit codes, the project's folder). */
+const ROOT_HELPERS = [
+  'config.ts',
+  'settings.ts',
+  'shop-profile.ts',
+  'rules.ts',
+  'schemas.ts',
+  'exit-codes.ts',
+  'project-root.ts',
+];
 
 /** Which layers the code of a layer may import from; its own layer is always allowed. */
 const MAY_IMPORT: Record<Layer, readonly Layer[] | 'anything'> = {

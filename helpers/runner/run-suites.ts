@@ -2,21 +2,22 @@
 // one test at a time. Nothing of the suite runs beside a test, so no test can see another's zones in
 // the shop's one list, nor take an id another just freed: the races of a shared shop cannot arise.
 // Parallelism belongs across shops (a CI matrix with a job per shop), never within one.
-import { fileURLToPath } from 'node:url';
 import type { Reporter, TestSequencer, TestSpecification, TestUserConfig, Vitest } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
 import { EXIT } from '../exit-codes.ts';
+import { inProject, projectRoot } from '../project-root.ts';
 import { type CollectedRun, OutcomeCollector } from './collector.ts';
 import { moduleCacheDir } from './module-cache.ts';
 import type { TestOutcome } from './verdict.ts';
 
-export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 /** The conformance suites, relative to the project root. */
 export const SUITE_FILES = 'suites/*.test.ts';
+// The setup files are the TypeScript of the source tree, like the suites they serve, also when the
+// launcher runs from the build: the workers load everything of theirs from the source tree.
 /** Registers the zone matchers in each worker, before any suite file runs. */
-const MATCHERS_SETUP = fileURLToPath(new URL('../harness/register-matchers.ts', import.meta.url));
+const MATCHERS_SETUP = inProject('helpers/harness/register-matchers.ts');
 /** Without the Allure reporter, a runtime that answers the suites' Allure calls with nothing, at once. */
-const ALLURE_OFF_SETUP = fileURLToPath(new URL('../harness/allure-off.ts', import.meta.url));
+const ALLURE_OFF_SETUP = inProject('helpers/harness/allure-off.ts');
 
 export interface SuiteTarget {
   name: string;

@@ -6,6 +6,7 @@
 // are therefore one project with a test file each (target-files.ts), and a few workers take the files
 // one after another; each target still runs in one worker, one test at a time, with its own throttle.
 import { fileURLToPath } from 'node:url';
+import { projectRoot } from '../../helpers/project-root.ts';
 import type { ConformanceReport } from '../../helpers/report/conformance-report.ts';
 import {
   type CertifyTarget,
@@ -15,7 +16,7 @@ import {
   prepareTarget,
 } from '../../helpers/runner/certify.ts';
 import { OutcomeCollector } from '../../helpers/runner/collector.ts';
-import { projectRoot, runVitest, suiteProject, testTimeoutFor } from '../../helpers/runner/run-suites.ts';
+import { runVitest, suiteProject, testTimeoutFor } from '../../helpers/runner/run-suites.ts';
 import { writeTargetFiles } from './target-files.ts';
 
 /** Where the suites and the harness import the run's one target from; here, a file's own. */

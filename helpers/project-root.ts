@@ -1,0 +1,18 @@
+// The project's folder, whichever copy of this module runs: helpers/project-root.ts in the source tree
+// (the vitest workers, tsx), or dist/helpers/project-root.js, one folder deeper, in `npm run build`'s
+// output (tsconfig.build.json), which the launcher runs when it is current. The suites, the contract,
+// the setup files, the profiles and allurerc.ts are only ever in the source tree, so a path to any of
+// them starts here rather than at a module's own import.meta.url, which in the build is under dist/.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The build writes JavaScript only into its output folder, never beside the TypeScript. */
+const runsFromBuild = import.meta.url.endsWith('.js');
+
+/** The project's folder, with a trailing separator. */
+export const projectRoot = fileURLToPath(new URL(runsFromBuild ? '../..' : '..', import.meta.url));
+
+/** A file or folder of the source tree, from its path relative to the project's folder. */
+export function inProject(path: string): string {
+  return join(projectRoot, path);
+}
