@@ -13,6 +13,9 @@ export function settingsForStyle(style: HouseStyle, url: string, token: string):
     ...envelopeKeySettings(style),
     ZONES_ID_FIELD: style.idField,
     ...pagingSettings(style),
+    // No style takes a page size: each lists at its own, so none is sent (and none leaks in from a shop's settings).
+    ZONES_PAGE_SIZE: '',
+    ZONES_PAGE_SIZE_PARAM: '',
     ZONES_STATUS_FILTER_VALUES: Object.entries(style.filterValues ?? {})
       .map(([status, value]) => `${status}=${value}`)
       .join(','),

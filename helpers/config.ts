@@ -38,6 +38,10 @@ export interface TargetConfig {
   /** cursor paging: the dotted path of the next cursor in a list body, and the parameter it goes back in. */
   cursorField: string;
   cursorParam: string;
+  /** ZONES_PAGE_SIZE: the zones a page asked for on the first page of every list; unset, the shop's own. */
+  pageSize?: number;
+  /** The query parameter the page size goes in. */
+  pageSizeParam: string;
   /** Kept as JSON text so that numbers beyond 2^53 survive the trip into workers. */
   coverageSamples: string[];
   /** A JSON object as text (same reason): fields added to every create and update body. */
@@ -263,6 +267,23 @@ export function readTargetConfig(env: Environment): TargetConfig {
   if (pagingParam && pagingParam[1] === statusParam)
     bad(pagingParam[0], `must differ from ZONES_STATUS_PARAM (both are "${statusParam}")`);
 
+  const pageSizeText = value('ZONES_PAGE_SIZE');
+  const pageSize = pageSizeText === '' ? undefined : Number(pageSizeText);
+  if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE))
+    bad(
+      'ZONES_PAGE_SIZE',
+      `must be a whole number of zones a page from 1 to ${MAX_PAGE_SIZE}, or empty for the shop's own page size (got "${pageSizeText}")`,
+    );
+  const pageSizeParam = value('ZONES_PAGE_SIZE_PARAM');
+  if (isSet('ZONES_PAGE_SIZE_PARAM') && pageSizeText === '')
+    bad('ZONES_PAGE_SIZE_PARAM', 'applies only with ZONES_PAGE_SIZE set: without a page size it sends nothing');
+  // The page size goes beside the filter on a first page, and beside the page number or cursor after it.
+  if (pageSizeText !== '') {
+    const others = [['ZONES_STATUS_PARAM', statusParam] as const, ...(pagingParam ? [pagingParam] : [])];
+    for (const [name, param] of others)
+      if (pageSizeParam === param) bad('ZONES_PAGE_SIZE_PARAM', `must differ from ${name} (both are "${param}")`);
+  }
+
   const coverageSamples = readCoverageSamples(value('ZONES_COVERAGE_SAMPLES'), (why) =>
     bad('ZONES_COVERAGE_SAMPLES', why),
   );
@@ -323,6 +344,8 @@ export function readTargetConfig(env: Environment): TargetConfig {
     pageParam,
     cursorField,
     cursorParam,
+    pageSize,
+    pageSizeParam,
     coverageSamples,
     extraFields,
     bookedZoneId: value('ZONES_BOOKED_ZONE_ID') || undefined,
@@ -345,6 +368,9 @@ export function readTargetConfig(env: Environment): TargetConfig {
     ].map((name) => `${name} ${RETIRED_SETTINGS[name]}`),
   };
 }
+
+/** Past 1000 zones a page a size is more likely a slip than a shop's limit (Shopify-style shops stop at 250). */
+const MAX_PAGE_SIZE = 1000;
 
 /** fast-check takes a 32-bit seed. */
 const SEED_RANGE = 2 ** 31;

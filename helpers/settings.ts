@@ -104,6 +104,16 @@ export const settingDocs: readonly SettingDoc[] = [
     help: 'With ZONES_PAGING=cursor: the query parameter the cursor is sent back in. A cursor that is a URL (http(s)://... or /...) is followed as it is, on the same host only.',
   },
   {
+    name: 'ZONES_PAGE_SIZE',
+    default: '',
+    help: "Zones a page to ask the shop for, a whole number from 1 to 1000, sent in ZONES_PAGE_SIZE_PARAM with the first page of every list read: fewer pages, so fewer requests, on a shop with many zones (a Shopify-style shop takes limit up to 250). The later pages go on as ZONES_PAGING says: page numbers and cursors are sent beside it, a Link is followed as the shop wrote it. Empty: none is sent, and the shop's own page size applies. A shop that refuses it stops the run in its preflight.",
+  },
+  {
+    name: 'ZONES_PAGE_SIZE_PARAM',
+    default: 'limit',
+    help: 'With ZONES_PAGE_SIZE: the query parameter the page size is sent in, e.g. per_page, page_size or pageSize.',
+  },
+  {
     name: 'ZONES_COVERAGE_SAMPLES',
     default: DEFAULT_COVERAGE_SAMPLES,
     help: 'JSON array of at least two distinct coverage values; coverage is opaque JSON that must round-trip equal.',

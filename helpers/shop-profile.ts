@@ -60,6 +60,8 @@ export const PROFILE_FIELDS: Readonly<Record<string, ProfileField>> = {
   ZONES_PAGE_PARAM: text,
   ZONES_CURSOR_FIELD: text,
   ZONES_CURSOR_PARAM: text,
+  ZONES_PAGE_SIZE: number('integer'),
+  ZONES_PAGE_SIZE_PARAM: text,
   ZONES_COVERAGE_SAMPLES: json('array'),
   ZONES_EXTRA_FIELDS: json('object'),
   ZONES_TIMEOUT_MS: number('integer'),

@@ -252,3 +252,40 @@ test('ZONES_TLS_INSECURE=0, the default spelled out, does not count as pointing 
     expect.stringMatching(/^ZONES_TLS_INSECURE is set but ZONES_BASE_URL is not/),
   ]);
 });
+
+describe('a page size, where the shop takes one', () => {
+  test("none by default, so the shop's own applies; a size and its parameter are read", () => {
+    expect(readTargetConfig({})).toMatchObject({ pageSize: undefined, pageSizeParam: 'limit' });
+    expect(readTargetConfig({ ZONES_PAGE_SIZE: ' 250 ' })).toMatchObject({ pageSize: 250, pageSizeParam: 'limit' });
+    expect(readTargetConfig({ ZONES_PAGE_SIZE: '100', ZONES_PAGE_SIZE_PARAM: 'per_page' })).toMatchObject({
+      pageSize: 100,
+      pageSizeParam: 'per_page',
+    });
+  });
+
+  const sizes = 'must be a whole number of zones a page from 1 to 1000';
+  test.for([
+    [{ ZONES_PAGE_SIZE: 'abc' }, `ZONES_PAGE_SIZE ${sizes}, or empty for the shop's own page size (got "abc")`],
+    [{ ZONES_PAGE_SIZE: '0' }, `ZONES_PAGE_SIZE ${sizes}, or empty for the shop's own page size (got "0")`],
+    [{ ZONES_PAGE_SIZE: '1001' }, `ZONES_PAGE_SIZE ${sizes}, or empty for the shop's own page size (got "1001")`],
+    [{ ZONES_PAGE_SIZE: '2.5' }, `ZONES_PAGE_SIZE ${sizes}, or empty for the shop's own page size (got "2.5")`],
+    [
+      { ZONES_PAGE_SIZE_PARAM: 'per_page' },
+      'ZONES_PAGE_SIZE_PARAM applies only with ZONES_PAGE_SIZE set: without a page size it sends nothing',
+    ],
+    [
+      { ZONES_PAGE_SIZE: '50', ZONES_PAGE_SIZE_PARAM: 'status' },
+      'ZONES_PAGE_SIZE_PARAM must differ from ZONES_STATUS_PARAM (both are "status")',
+    ],
+    [
+      { ZONES_PAGE_SIZE: '50', ZONES_PAGING: 'page', ZONES_PAGE_PARAM: 'limit' },
+      'ZONES_PAGE_SIZE_PARAM must differ from ZONES_PAGE_PARAM (both are "limit")',
+    ],
+    [
+      { ZONES_PAGE_SIZE: '50', ZONES_PAGING: 'cursor', ZONES_CURSOR_PARAM: 'limit' },
+      'ZONES_PAGE_SIZE_PARAM must differ from ZONES_CURSOR_PARAM (both are "limit")',
+    ],
+  ] as [Record<string, string>, string][])('%o is refused: %s', ([env, message]) => {
+    expect(problemsOf(env)).toEqual([message]);
+  });
+});

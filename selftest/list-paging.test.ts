@@ -219,6 +219,39 @@ test('cursor: a cursor that is neither text nor a number stops the walk with the
   );
 });
 
+test.for([
+  [
+    'page numbers',
+    { ZONES_PAGING: 'page' },
+    [`${LIST}?status=draft&limit=3`, `${LIST}?status=draft&limit=3&page=2`, `${LIST}?status=draft&limit=3&page=3`],
+  ],
+  [
+    'cursor',
+    { ZONES_PAGING: 'cursor' },
+    [`${LIST}?status=draft&limit=3`, `${LIST}?status=draft&limit=3&cursor=3`, `${LIST}?status=draft&limit=3&cursor=6`],
+  ],
+  // A Link is followed as the shop wrote it: this shop's carries no size, and none is added.
+  ['link', {}, [`${LIST}?status=draft&limit=3`, `${LIST}?status=draft&from=3`, `${LIST}?status=draft&from=6`]],
+] as const)(
+  "ZONES_PAGE_SIZE with %s paging: asked for on the first page, kept wherever the suite builds the next page's URL",
+  async ([, settings, asked]) => {
+    const shop = await scriptedShop((url) => {
+      const size = Number(url.searchParams.get('limit') ?? '3');
+      const from = Number(url.searchParams.get('cursor') ?? url.searchParams.get('from') ?? '0');
+      const page = Number(url.searchParams.get('page') ?? '1');
+      const start = url.searchParams.has('page') ? (page - 1) * size : from;
+      const next = start + size < ZONES.length ? start + size : undefined;
+      return {
+        body: `{"zones":[${records(ZONES.slice(start, start + size))}],"next_cursor":${next ?? 'null'}}`,
+        headers: next === undefined ? undefined : { link: `<${LIST}?status=draft&from=${next}>; rel="next"` },
+      };
+    });
+    const list = await clientFor(shop, { ...settings, ZONES_PAGE_SIZE: '3' }).listZones({ status: 'draft' });
+    expect(idsOf(list)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+    expect(shop.asked.slice(0, 3)).toEqual(asked);
+  },
+);
+
 test('a list that never ends still stops at 1000 pages and is reported as not readable whole', async () => {
   const shop = await scriptedShop((url) => {
     const at = Number(url.searchParams.get('cursor') ?? '0');

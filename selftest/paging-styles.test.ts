@@ -115,12 +115,16 @@ test('both bridges give every house style the same settings, whatever the user h
     'pageParam',
     'cursorField',
     'cursorParam',
+    'pageSize',
+    'pageSizeParam',
     'extraFields',
   ];
   const pick = (config: TargetConfig) => Object.fromEntries(fields.map((field) => [field, config[field]]));
   const otherShop = readTargetConfig({
     ZONES_PAGING: 'page',
     ZONES_PAGE_PARAM: 'p',
+    ZONES_PAGE_SIZE: '250',
+    ZONES_PAGE_SIZE_PARAM: 'per_page',
     ZONES_LIST_KEY: 'items',
     ZONES_ZONE_KEY: 'item',
   });

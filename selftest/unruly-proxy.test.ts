@@ -155,6 +155,40 @@ test.for(['default', 'bearer-bare', 'big-ids'])(
   },
 );
 
+test('a page size asked for in limit (at most 250) replaces pageSize, and the links carry it on with the filter', async () => {
+  const { ref, proxy } = await startBehindProxy({ pageSize: 50 });
+  for (let i = 0; i < 301; i += 1) ref.backdoor.plant({ name: `planted-${i}`, coverage: {} });
+  const walk = async (first: string) => {
+    const sizes: number[] = [];
+    const asked: string[] = [];
+    let next: string | undefined = first;
+    while (next !== undefined && sizes.length < 10) {
+      asked.push(next);
+      const page = await call(ref, proxy.url, 'GET', next);
+      expect(page.status).toBe(200);
+      sizes.push(idsIn(ref, page.json).length);
+      next = /^<([^>]+)>; rel="next"$/.exec(page.headers.get('link') ?? '')?.[1]?.slice(proxy.url.length);
+    }
+    return { sizes, asked: asked.map((url) => new URL(url, proxy.url).searchParams) };
+  };
+
+  const asked100 = await walk(`${LIST}?status=draft&limit=100`);
+  expect(asked100.sizes).toEqual([100, 100, 100, 1]);
+  expect(asked100.asked.map((query) => [query.get('status'), query.get('limit')])).toEqual(
+    Array(4).fill(['draft', '100']),
+  );
+  expect((await walk(`${LIST}?limit=1000`)).sizes).toEqual([250, 51]);
+  expect((await walk(LIST)).sizes).toEqual([50, 50, 50, 50, 50, 50, 1]);
+  expect((await call(ref, proxy.url, 'GET', `${LIST}?limit=0`)).status).toBe(400);
+});
+
+test('refuseLimit answers 400 to a list that carries limit, and the list without it as usual', async () => {
+  const { ref, proxy } = await startBehindProxy({ pageSize: 50, refuseLimit: true });
+  const refused = await call(ref, proxy.url, 'GET', `${LIST}?limit=250`);
+  expect([refused.status, refused.json.errors]).toEqual([400, 'limit is not a parameter of this list']);
+  expect(await listIds(ref, proxy.url)).toEqual([]);
+});
+
 test('lists lag behind a write for listLagMs and are fresh afterwards', async () => {
   const { ref, proxy } = await startBehindProxy({ listLagMs: 300 });
   expect(await listIds(ref, proxy.url)).toEqual([]);

@@ -38,6 +38,7 @@ export async function preflight(api: ZonesClient, options: PreflightOptions): Pr
   if (list.status === 401 || list.status === 403) throw tokenRejected(api, 'GET', list);
   // Before anything is created: a base URL that redirects is a setting to fix, not an answer.
   if (isRedirect(list)) throw new CannotRunError(redirectedList(config, list));
+  await provePageSize(api, list, options);
   if (list.status === 404) throw pathNotFound(config, 'GET', api.collectionUrl());
   // Not JSON at all (a gateway's sign-in page, say): no envelope setting could read it, so none is blamed.
   if (isSuccess(list) && list.body instanceof NotJsonBody) {
@@ -75,6 +76,24 @@ export async function preflight(api: ZonesClient, options: PreflightOptions): Pr
     await removeByName(api, name);
     throw new CannotRunError(`the preflight could not finish: ${error.message.split('\n')[0]}`);
   }
+}
+
+/**
+ * A shop that refuses the page size would refuse every list read of the run, and each rule would
+ * fail for a setting. So a refused first read with ZONES_PAGE_SIZE is asked once more without it:
+ * answered then, the page size is what the shop refused, and the run stops naming it. Refused again,
+ * the refusal is the shop's, and the checks below go on with the first answer.
+ */
+async function provePageSize(api: ZonesClient, list: ListAnswer, options: PreflightOptions): Promise<void> {
+  const { pageSize, pageSizeParam } = api.config;
+  // 429 is the shop's pace, not its view of the request (401 and 403, the token's, are told before).
+  if (pageSize === undefined || list.status < 400 || list.status > 499 || list.status === 429) return;
+  const without = api.withoutPageSize();
+  const again = await asked(without, `GET ${without.collectionUrl()}`, options, () => without.listZones());
+  if (!isSuccess(again)) return;
+  throw new CannotRunError(
+    `the shop refuses ZONES_PAGE_SIZE=${pageSize} sent as ZONES_PAGE_SIZE_PARAM=${pageSizeParam}: GET ${list.exchange.url} answered ${list.status} (${excerpt(list)}), and ${again.status} without it; set ZONES_PAGE_SIZE to a size the shop takes and ZONES_PAGE_SIZE_PARAM to the parameter it reads, or leave ZONES_PAGE_SIZE empty for the shop's own page size`,
+  );
 }
 
 /** One create with the configured body, its id read back through the list, and its delete. */

@@ -158,6 +158,14 @@ export class ZonesClient {
     this.creationListeners.push(listener);
   }
 
+  /**
+   * The same client, reading lists at the shop's own page size: the preflight asks with it once more
+   * when the shop refuses ZONES_PAGE_SIZE.
+   */
+  withoutPageSize(): ZonesClient {
+    return new ZonesClient({ ...this.config, pageSize: undefined }, this.options);
+  }
+
   collectionUrl(): string {
     return `${this.config.baseUrl}/admin/api/${this.config.apiVersion}/zones.json`;
   }
@@ -186,6 +194,10 @@ export class ZonesClient {
   private firstPageUrl(status: string | undefined): string {
     const url = new URL(this.collectionUrl());
     if (status !== undefined) url.searchParams.set(this.config.statusParam, this.config.filterValues[status] ?? status);
+    // On the first page only: page numbers and cursors are sent beside it (paging.ts builds them from
+    // this URL), and a Link or a cursor URL is the shop's own to carry it on.
+    if (this.config.pageSize !== undefined)
+      url.searchParams.set(this.config.pageSizeParam, String(this.config.pageSize));
     return url.toString();
   }
 

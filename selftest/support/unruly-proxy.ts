@@ -34,8 +34,13 @@ export interface UnrulyOptions {
   latencyMs?: number;
   /** The first N GETs of a zones.json list that get past the rate limit are dropped without an answer. */
   dropGets?: number;
-  /** Splits list answers into pages linked by rel="next". */
+  /**
+   * Splits list answers into pages linked by rel="next": this many zones a page, or as many as the
+   * request asks for in `limit`, up to 250, as a Shopify-style shop does. The links carry it on.
+   */
   pageSize?: number;
+  /** Answers 400 to a list request that carries `limit`, as a shop that knows no such parameter does. */
+  refuseLimit?: boolean;
   /** For this long after a successful write, lists are answered as they were before it. */
   listLagMs?: number;
   /** How list bodies look: {"zones":[...]} or [...]. */
@@ -83,6 +88,9 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** The page size a list request may ask for, and the most it gets, as Shopify's REST lists take it. */
+const LIMIT_PARAM = 'limit';
+const MAX_LIMIT = 250;
 
 function endToEndHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
   const named = String(headers.connection ?? '')
@@ -175,14 +183,22 @@ export async function startUnrulyProxy(options: UnrulyOptions): Promise<UnrulyPr
 
   async function answerList(req: IncomingMessage, target: string): Promise<Answer> {
     const { path, query } = splitTarget(target);
+    if (options.refuseLimit && query.has(LIMIT_PARAM))
+      return json(400, { errors: `${LIMIT_PARAM} is not a parameter of this list` });
     const cursor = query.get(PAGE_PARAM);
     const offset = offsetFrom(cursor);
     if (offset === undefined) return json(400, { errors: `${PAGE_PARAM} is not a cursor this proxy gave out` });
     query.delete(PAGE_PARAM);
+    // Only a proxy that pages takes a page size; one that does not passes it on like any parameter.
+    const limit = options.pageSize ? query.get(LIMIT_PARAM) : null;
+    if (limit !== null && !/^[1-9][0-9]{0,8}$/.test(limit))
+      return json(400, { errors: `${LIMIT_PARAM} must be a whole number from 1 (got "${limit}")` });
+    query.delete(LIMIT_PARAM);
+    const pageSize = limit === null ? options.pageSize : Math.min(Number(limit), MAX_LIMIT);
     const rest = query.toString();
     const key = rest ? `${path}?${rest}` : path;
     // The upstream answers first, so it still decides who may read; only the content lags.
-    let answer = await forward(req, cursor === null ? target : key, Buffer.alloc(0));
+    let answer = await forward(req, cursor === null && limit === null ? target : key, Buffer.alloc(0));
     const stale = answer.status === 200 && Date.now() < staleUntil ? staleLists.get(key) : undefined;
     if (stale) {
       counters.laggedAnswers += 1;
@@ -190,11 +206,12 @@ export async function startUnrulyProxy(options: UnrulyOptions): Promise<UnrulyPr
     } else if (answer.status === 200) {
       latestLists.set(key, answer);
     }
-    const list = answer.status === 200 && options.pageSize ? readList(answer.body.toString(), envelope) : undefined;
-    if (!list || !options.pageSize) return answer;
-    const end = offset + options.pageSize;
+    const list = answer.status === 200 && pageSize ? readList(answer.body.toString(), envelope) : undefined;
+    if (!list || !pageSize) return answer;
+    const end = offset + pageSize;
     const headers = { ...answer.headers };
     if (end < list.items.length) {
+      if (limit !== null) query.set(LIMIT_PARAM, String(pageSize));
       query.set(PAGE_PARAM, cursorFor(end));
       headers.link = `<${proxyUrl}${path}?${query}>; rel="next"`;
       counters.pagedAnswers += 1;
