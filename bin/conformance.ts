@@ -2,6 +2,7 @@
 // there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import { Secrets } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { completeAllureResults, maskAllureResults } from '../helpers/report/allure-results.ts';
@@ -21,7 +22,6 @@ import { rules } from '../helpers/rules.ts';
 import { families, selectRules, testNamePatternFor } from '../helpers/runner/rule-selection.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDocs } from '../helpers/settings.ts';
-import { Secrets } from '../helpers/target/secrets.ts';
 
 const startedAt = new Date();
 /** Kept up to date as the launcher learns more, so a run that has to give up still reports where it should. */
@@ -167,7 +167,7 @@ async function main(): Promise<void> {
   // reference or the runner (about 0.15 s of CPU, most of a refused run's own time).
   const [{ certify }, { insecureWarning, routeDescription }] = await Promise.all([
     import('../helpers/runner/certify.ts'),
-    import('../helpers/target/transport.ts'),
+    import('../helpers/connection/transport.ts'),
   ]);
   const embedded = config.embedded
     ? await (await import('./embedded-reference.ts')).startEmbeddedTarget(config)

@@ -3,13 +3,13 @@
 // failed, 3 could not run.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import { insecureWarning } from '../helpers/connection/transport.ts';
+import { Secrets } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT } from '../helpers/exit-codes.ts';
 import { sweepLedgerPath } from '../helpers/ownership/ledger.ts';
 import { carryOutSweep, ledgerFiles, parseDuration, planSweep } from '../helpers/ownership/leftover-sweep.ts';
 import { outliveOutputReaders } from '../helpers/report/console-output.ts';
 import { newRunId } from '../helpers/runner/certify.ts';
-import { Secrets } from '../helpers/target/secrets.ts';
-import { insecureWarning } from '../helpers/target/transport.ts';
 
 const USAGE = `Usage: npm run sweep -- [--ledger PATH]... [--by-prefix [--older-than 24h]] [--yes]
 

@@ -2,13 +2,13 @@
 // every bad variable in one message: a run against a half-configured shop is worse than no run.
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
+import { dottedPathProblem } from './client/dotted-path.ts';
+import { canonicalJson, parseJson } from './client/json.ts';
+import { SETTABLE_FIELDS } from './client/records.ts';
+import { type ProxyRoute, proxyProblem, proxyRouteFor, shownProxy } from './connection/proxy.ts';
+import { caFileProblem } from './connection/trust.ts';
 import { knownSettingNames, RETIRED_SETTINGS, settingDefault } from './settings.ts';
 import { profileKey, readShopProfile, type ShopProfile } from './shop-profile.ts';
-import { dottedPathProblem } from './target/dotted-path.ts';
-import { canonicalJson, parseJson } from './target/json.ts';
-import { type ProxyRoute, proxyProblem, proxyRouteFor, shownProxy } from './target/proxy.ts';
-import { SETTABLE_FIELDS } from './target/records.ts';
-import { caFileProblem } from './target/trust.ts';
 
 export type Envelope = 'wrapped' | 'bare';
 

@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject } from 'ajv';
+import { parseJson, stringifyJson } from './client/json.ts';
 import type { Envelope, Paging } from './config.ts';
 import { RETIRED_SETTINGS, settingDocs } from './settings.ts';
-import { parseJson, stringifyJson } from './target/json.ts';
 
 interface ProfileField {
   schema: Record<string, unknown>;

@@ -3,8 +3,6 @@
 // and keys such as "__proto__" stay plain members of a record.
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { readTargetConfig } from '../helpers/config.ts';
-import { EVIDENCE_BYTES, readBodyWithin } from '../helpers/target/body-limits.ts';
 import {
   canonicalJson,
   JsonTooDeepError,
@@ -12,9 +10,11 @@ import {
   nestsDeeperThan,
   parseJson,
   stringifyJson,
-} from '../helpers/target/json.ts';
-import { readZoneList, type ZoneRecord } from '../helpers/target/records.ts';
-import { describeNotJson, printable } from '../helpers/target/what-came-back.ts';
+} from '../helpers/client/json.ts';
+import { readZoneList, type ZoneRecord } from '../helpers/client/records.ts';
+import { describeNotJson, printable } from '../helpers/client/what-came-back.ts';
+import { readTargetConfig } from '../helpers/config.ts';
+import { EVIDENCE_BYTES, readBodyWithin } from '../helpers/connection/body-limits.ts';
 
 const neverAborted = new AbortController().signal;
 

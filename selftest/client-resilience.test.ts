@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
+import { type Exchange, TransportError, ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { Ledger, readLedger } from '../helpers/ownership/ledger.ts';
-import { type Exchange, TransportError, ZonesClient } from '../helpers/target/client.ts';
-import { retryAfterMs, Throttle } from '../helpers/target/throttle.ts';
+import { retryAfterMs, Throttle } from '../helpers/pacing/throttle.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { listening } from './support/fronts.ts';
 

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
-import type { Exchange } from '../helpers/target/client.ts';
-import { curlCommand, shellQuote } from '../helpers/target/replay.ts';
+import type { Exchange } from '../helpers/client/zones-client.ts';
+import { curlCommand, shellQuote } from '../helpers/evidence/replay.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
 

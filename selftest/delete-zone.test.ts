@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { deleteAndConfirmGone } from '../helpers/ownership/delete-zone.ts';
 import { Ledger } from '../helpers/ownership/ledger.ts';
-import { ZonesClient } from '../helpers/target/client.ts';
 
 const closers: (() => void)[] = [];
 afterEach(() => {

@@ -1,8 +1,7 @@
 // Ids are opaque and exact: 64-bit integers above 2^53 must come back to the target digit for digit,
 // or the suite would update or delete a zone other than the one it means.
 import { expect, test } from 'vitest';
-import { readTargetConfig } from '../helpers/config.ts';
-import { canonicalJson, jsonEqual, parseJson, stringifyJson } from '../helpers/target/json.ts';
+import { canonicalJson, jsonEqual, parseJson, stringifyJson } from '../helpers/client/json.ts';
 import {
   readZone,
   readZoneList,
@@ -10,7 +9,8 @@ import {
   type ZoneRead,
   type ZonesRead,
   zoneIdOf,
-} from '../helpers/target/records.ts';
+} from '../helpers/client/records.ts';
+import { readTargetConfig } from '../helpers/config.ts';
 
 const wrapped = readTargetConfig({});
 const bare = readTargetConfig({ ZONES_ENVELOPE: 'bare', ZONES_ID_FIELD: 'zone_id' });

@@ -14,12 +14,24 @@ type Layer =
   | 'selftest'
   | 'helpers'
   | 'harness'
-  | 'target'
+  | 'client'
+  | 'connection'
+  | 'pacing'
+  | 'evidence'
   | 'ownership'
   | 'runner'
   | 'report';
 
-const HELPER_FOLDERS = ['harness', 'target', 'ownership', 'runner', 'report'] as const;
+const HELPER_FOLDERS = [
+  'harness',
+  'client',
+  'connection',
+  'pacing',
+  'evidence',
+  'ownership',
+  'runner',
+  'report',
+] as const;
 /** What stays at the root of helpers/: what every layer reads (settings and shop profiles, the rule catalogue, schemas, exit codes, the project's folder). */
 const ROOT_HELPERS = [
   'config.ts',
@@ -33,18 +45,23 @@ const ROOT_HELPERS = [
 
 /** Which layers the code of a layer may import from; its own layer is always allowed. */
 const MAY_IMPORT: Record<Layer, readonly Layer[] | 'anything'> = {
-  suites: ['harness', 'target', 'helpers'],
+  // The booking hooks that DELETE-02 books a zone with are the ownership layer's (it unbooks with them).
+  suites: ['harness', 'client', 'evidence', 'ownership', 'helpers'],
   reference: [],
   bin: ['helpers', ...HELPER_FOLDERS, 'reference'],
   selftest: 'anything',
-  // config.ts checks proxy and TLS settings and parses JSON settings with the target's own readers.
-  helpers: ['target'],
+  // config.ts checks proxy and TLS settings and parses JSON settings with the client's own readers.
+  helpers: ['client', 'connection'],
+  // The leaves: how a request reaches the shop, how fast it may go, what a request and its answer were.
+  connection: ['helpers'],
+  pacing: [],
+  evidence: ['helpers'],
   // The client writes each zone it creates to the ledger at once, so a crash still leaves a trace.
-  target: ['helpers', 'ownership'],
-  ownership: ['helpers', 'target'],
-  harness: ['helpers', 'target', 'ownership'],
-  runner: ['helpers', 'target', 'ownership', 'report'],
-  report: ['helpers', 'target', 'ownership'],
+  client: ['helpers', 'connection', 'pacing', 'evidence', 'ownership'],
+  ownership: ['helpers', 'client', 'connection', 'evidence'],
+  harness: ['helpers', 'client', 'evidence', 'ownership'],
+  runner: ['helpers', 'client', 'connection', 'pacing', 'evidence', 'ownership', 'report'],
+  report: ['helpers', 'client', 'connection', 'evidence', 'ownership'],
 };
 
 /** Single files a layer may reach although the layer as a whole is out of bounds, and why. */
@@ -171,12 +188,12 @@ describe('the import scan', () => {
   test('fails a suite that imports the launcher and a reference that imports a helper', () => {
     const found = crossings({
       'suites/auth.test.ts': "import { certify } from '../helpers/runner/certify.ts';",
-      'reference/server.ts': "import { parseJson } from '../helpers/target/json.ts';",
+      'reference/server.ts': "import { parseJson } from '../helpers/client/json.ts';",
       'helpers/harness/rule-test.ts': "import { writeJunit } from '../report/junit.ts';",
     }).crossings;
     expect(found).toHaveLength(3);
     expect(found[0]).toContain("suites/auth.test.ts imports '../helpers/runner/certify.ts'");
-    expect(found[1]).toContain("reference/server.ts imports '../helpers/target/json.ts'");
+    expect(found[1]).toContain("reference/server.ts imports '../helpers/client/json.ts'");
     expect(found[2]).toContain("helpers/harness/rule-test.ts imports '../report/junit.ts'");
   });
 });

@@ -10,8 +10,8 @@ import {
   readableZones,
   showsZone,
   zonesOf,
-} from '../helpers/target/list-lookups.ts';
-import { unreadable, type ZoneRecord } from '../helpers/target/records.ts';
+} from '../helpers/client/list-lookups.ts';
+import { unreadable, type ZoneRecord } from '../helpers/client/records.ts';
 
 const zone = (id: string, name: string, status = 'draft'): ZoneRecord => ({
   id: { text: id },

@@ -7,12 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { PreconditionError } from '../helpers/client/precondition.ts';
+import { type ListAnswer, ZonesClient } from '../helpers/client/zones-client.ts';
 import { type Environment, readTargetConfig } from '../helpers/config.ts';
 import { CannotRunError } from '../helpers/exit-codes.ts';
 import { Ledger } from '../helpers/ownership/ledger.ts';
 import { preflight } from '../helpers/runner/preflight.ts';
-import { type ListAnswer, ZonesClient } from '../helpers/target/client.ts';
-import { PreconditionError } from '../helpers/target/precondition.ts';
 
 const LIST = '/admin/api/2026-07/zones.json';
 

@@ -3,9 +3,9 @@
 // zones, a reused id, a field no record shows). A wrong rule here would send a reader to the wrong
 // part of the specification, so each way of blaming is shown once.
 import { describe, expect, test } from 'vitest';
+import type { ZoneRecord } from '../helpers/client/records.ts';
 import { firstFinding, judgeFiltered, judgeUnfiltered, learnFrom } from '../helpers/harness/model/judge.ts';
 import { emptyModel, type ModelZone, nothingSince, type ZoneModel } from '../helpers/harness/model/zone-model.ts';
-import type { ZoneRecord } from '../helpers/target/records.ts';
 
 const EU = { regions: ['EU'] };
 const US = { regions: ['US'] };

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Exchange } from '../helpers/client/zones-client.ts';
 import { describeTarget, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
-import { runBookingHook } from '../helpers/target/booking-hooks.ts';
-import type { Exchange } from '../helpers/target/client.ts';
-import { bypassesProxy, proxyRouteFor } from '../helpers/target/proxy.ts';
-import { unreachable } from '../helpers/target/reach.ts';
-import { errorCodeOf, trustedCas } from '../helpers/target/trust.ts';
+import { bypassesProxy, proxyRouteFor } from '../helpers/connection/proxy.ts';
+import { errorCodeOf, trustedCas } from '../helpers/connection/trust.ts';
+import { runBookingHook } from '../helpers/ownership/booking-hooks.ts';
+import { unreachable } from '../helpers/runner/reach.ts';
 import { problemsOf } from './support/settings-problems.ts';
 import { makeTestCa, type TestCa } from './support/test-certificates.ts';
 

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
 import { settingsForStyle } from '../bin/reference-settings.ts';
+import { PreconditionError } from '../helpers/client/precondition.ts';
+import { type Exchange, type ListAnswer, OwnershipError, ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { OwnZones } from '../helpers/harness/own-zones.ts';
 import { Ledger, readLedger } from '../helpers/ownership/ledger.ts';
-import { type Exchange, type ListAnswer, OwnershipError, ZonesClient } from '../helpers/target/client.ts';
-import { PreconditionError } from '../helpers/target/precondition.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 
 let reference: RunningReference;

@@ -1,6 +1,6 @@
 // Rate-limit headers in every form the throttle reads, and the malformed ones it must ignore.
 import { expect, test } from 'vitest';
-import { type RateLimitHints, readRateLimitHeaders } from '../helpers/target/rate-limit-headers.ts';
+import { type RateLimitHints, readRateLimitHeaders } from '../helpers/pacing/rate-limit-headers.ts';
 
 test.for<{ label: string; headers: Record<string, string>; hints: RateLimitHints }>([
   {

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
+import { type Exchange, ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { Ledger } from '../helpers/ownership/ledger.ts';
-import { type Exchange, ZonesClient } from '../helpers/target/client.ts';
 import { startReference } from '../reference/server.ts';
 import { type RateLimitHeaders, startUnrulyProxy, type UnrulyProxy } from './support/unruly-proxy.ts';
 

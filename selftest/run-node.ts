@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { PROXY_VARIABLES } from '../helpers/target/proxy.ts';
+import { PROXY_VARIABLES } from '../helpers/connection/proxy.ts';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, vi } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
+import { forgedToken, Secrets } from '../helpers/evidence/secrets.ts';
+import { runBookingHook } from '../helpers/ownership/booking-hooks.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { maskAllureResults } from '../helpers/report/allure-results.ts';
 import { buildReport, writeReport } from '../helpers/report/conformance-report.ts';
@@ -14,8 +16,6 @@ import { buildCouldNotRun, writeCouldNotRun } from '../helpers/report/could-not-
 import { writeJunit } from '../helpers/report/junit.ts';
 import { rules } from '../helpers/rules.ts';
 import type { TestOutcome } from '../helpers/runner/verdict.ts';
-import { runBookingHook } from '../helpers/target/booking-hooks.ts';
-import { forgedToken, Secrets } from '../helpers/target/secrets.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
 const TOKEN = 'shpat_secrets_0123456789abcdef';

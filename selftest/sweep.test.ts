@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
+import { ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { Ledger, runLedgerPath } from '../helpers/ownership/ledger.ts';
 import { runStartOfName, zoneName } from '../helpers/ownership/run-names.ts';
 import { newRunId } from '../helpers/runner/certify.ts';
-import { ZonesClient } from '../helpers/target/client.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
 

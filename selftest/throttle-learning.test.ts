@@ -3,7 +3,7 @@
 // limiter (a token bucket, a fixed window, a leaky bucket), so a run of minutes takes milliseconds
 // and comes out the same every time.
 import { describe, expect, test } from 'vitest';
-import { Throttle } from '../helpers/target/throttle.ts';
+import { Throttle } from '../helpers/pacing/throttle.ts';
 import {
   announceBucket,
   createTokenBucket,

@@ -1,12 +1,12 @@
 // Authentication, spec section "Authentication": every operation requires it, and a request
 // without it is not a valid call. A wrong credential counts as no credential.
 import { expect } from 'vitest';
+import { readZoneList } from '../helpers/client/records.ts';
+import type { AuthMode, ZonesClient } from '../helpers/client/zones-client.ts';
+import { formatAnswers } from '../helpers/evidence/evidence.ts';
 import { expectZoneUnchanged } from '../helpers/harness/list-checks.ts';
 import type { OwnZones } from '../helpers/harness/own-zones.ts';
 import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
-import type { AuthMode, ZonesClient } from '../helpers/target/client.ts';
-import { formatAnswers } from '../helpers/target/evidence.ts';
-import { readZoneList } from '../helpers/target/records.ts';
 
 async function expectListRefusedWithoutZoneData(
   api: ZonesClient,

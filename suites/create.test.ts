@@ -1,13 +1,13 @@
 // Creating zones, spec "What the service does" 2 and Endpoints rule 3: a new zone is a draft, and
 // POST always yields a draft, whatever the body asks for.
 import { expect } from 'vitest';
+import type { ZoneId } from '../helpers/client/records.ts';
+import { isRefusal, isSuccess, type ZoneAnswer } from '../helpers/client/zones-client.ts';
+import { formatAnswers } from '../helpers/evidence/evidence.ts';
 import { currentTarget } from '../helpers/harness/current-target.ts';
 import { expectZoneShown } from '../helpers/harness/list-checks.ts';
 import type { OwnZones } from '../helpers/harness/own-zones.ts';
 import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
-import { isRefusal, isSuccess, type ZoneAnswer } from '../helpers/target/client.ts';
-import { formatAnswers } from '../helpers/target/evidence.ts';
-import type { ZoneId } from '../helpers/target/records.ts';
 
 ruleTest('CREATE-01', async ({ api, zones }) => {
   // The second sample, so that a target that stores a default coverage cannot pass by luck.

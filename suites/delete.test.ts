@@ -1,12 +1,12 @@
 // Deleting zones, spec Endpoints rule 5 and "What the service does" 4: a zone with no booking
 // history is removed for good; one with booking history is refused and stays as it was.
 import { expect } from 'vitest';
+import { type ZoneId, zoneIdOf } from '../helpers/client/records.ts';
 import { currentTarget } from '../helpers/harness/current-target.ts';
 import { expectZoneNotListed, expectZoneUnchanged } from '../helpers/harness/list-checks.ts';
 import { notVerified } from '../helpers/harness/not-verified.ts';
 import { type ConformanceContext, checkedWith, ruleTest } from '../helpers/harness/rule-test.ts';
-import { runBookingHook } from '../helpers/target/booking-hooks.ts';
-import { type ZoneId, zoneIdOf } from '../helpers/target/records.ts';
+import { runBookingHook } from '../helpers/ownership/booking-hooks.ts';
 
 ruleTest('DELETE-01', async ({ api, zones, target }) => {
   const zone = await zones.create();

@@ -1,16 +1,16 @@
 // Listing zones, spec Endpoints rule 2 and "What the service does" 3: the unfiltered list is every
 // zone of the shop, and the filter by publish status returns exactly the zones in that status.
 import { expect } from 'vitest';
+import { listedZone, listsZone, showsZone } from '../helpers/client/list-lookups.ts';
+import { PreconditionError } from '../helpers/client/precondition.ts';
+import type { ZoneRecord } from '../helpers/client/records.ts';
+import type { ListAnswer } from '../helpers/client/zones-client.ts';
+import { formatAnswers } from '../helpers/evidence/evidence.ts';
 import { currentTarget } from '../helpers/harness/current-target.ts';
 import { describeList, filterSettingsHint, strays } from '../helpers/harness/filter-settings.ts';
 import { requireReadable } from '../helpers/harness/list-checks.ts';
 import type { OwnZones } from '../helpers/harness/own-zones.ts';
 import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
-import type { ListAnswer } from '../helpers/target/client.ts';
-import { formatAnswers } from '../helpers/target/evidence.ts';
-import { listedZone, listsZone, showsZone } from '../helpers/target/list-lookups.ts';
-import { PreconditionError } from '../helpers/target/precondition.ts';
-import type { ZoneRecord } from '../helpers/target/records.ts';
 
 const statuses = currentTarget().statuses;
 

@@ -1,10 +1,10 @@
 // Paths, spec Endpoints and Versioning: all four operations live under {base_url}/admin/api/{version}/,
 // the collection at zones.json and one zone at zones/{zone_id}.json.
 import { expect } from 'vitest';
+import type { Answer } from '../helpers/client/zones-client.ts';
 import { notVerified } from '../helpers/harness/not-verified.ts';
 import { type ConformanceContext, ruleCases } from '../helpers/harness/rule-test.ts';
 import { otherVersionNote } from '../helpers/rules.ts';
-import type { Answer } from '../helpers/target/client.ts';
 
 const operations: { label: string; send: (context: ConformanceContext) => Promise<Answer> }[] = [
   { label: 'GET zones.json answers', send: ({ api }) => api.listZones() },

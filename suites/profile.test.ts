@@ -1,13 +1,13 @@
 // The default profile's conventions (Shopify REST style). The specification does not show shapes or
 // codes, so these are SHOULD checks: a failure is a warning and never changes the verdict.
 import { expect } from 'vitest';
+import type { ZoneRecord } from '../helpers/client/records.ts';
+import type { Answer } from '../helpers/client/zones-client.ts';
 import { currentTarget } from '../helpers/harness/current-target.ts';
 import { notVerified } from '../helpers/harness/not-verified.ts';
 import { type ConformanceContext, ruleCases } from '../helpers/harness/rule-test.ts';
+import { runBookingHook } from '../helpers/ownership/booking-hooks.ts';
 import type { SchemaName } from '../helpers/schemas.ts';
-import { runBookingHook } from '../helpers/target/booking-hooks.ts';
-import type { Answer } from '../helpers/target/client.ts';
-import type { ZoneRecord } from '../helpers/target/records.ts';
 
 type Send = (context: ConformanceContext) => Promise<Answer>;
 

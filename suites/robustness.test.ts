@@ -6,11 +6,7 @@
 // guess; an unknown id is one of the test's own zones, deleted.
 import { randomBytes, randomInt } from 'node:crypto';
 import { expect } from 'vitest';
-import { expectZoneShown, requireReadable } from '../helpers/harness/list-checks.ts';
-import { type ConformanceContext, ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
-import { type Answer, isRefusal, isSuccess, type ZonesClient } from '../helpers/target/client.ts';
-import { formatAnswers } from '../helpers/target/evidence.ts';
-import { canonicalJson } from '../helpers/target/json.ts';
+import { canonicalJson } from '../helpers/client/json.ts';
 import {
   differingFields,
   listedZone,
@@ -18,9 +14,13 @@ import {
   readableZones,
   showsZone,
   zonesOf,
-} from '../helpers/target/list-lookups.ts';
-import { PreconditionError } from '../helpers/target/precondition.ts';
-import type { ZoneRecord } from '../helpers/target/records.ts';
+} from '../helpers/client/list-lookups.ts';
+import { PreconditionError } from '../helpers/client/precondition.ts';
+import type { ZoneRecord } from '../helpers/client/records.ts';
+import { type Answer, isRefusal, isSuccess, type ZonesClient } from '../helpers/client/zones-client.ts';
+import { formatAnswers } from '../helpers/evidence/evidence.ts';
+import { expectZoneShown, requireReadable } from '../helpers/harness/list-checks.ts';
+import { type ConformanceContext, ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
 
 /** The zones whose name is, or reads as, the mark: a name kept as sent, or turned into text. */
 function carryingMark(zones: readonly ZoneRecord[], mark: string): ZoneRecord[] {

@@ -2,8 +2,8 @@
 // the shop did not take the filter as the settings say: the parameter and its values are settings
 // (the specification does not show them), so a wrong one must point at itself, not at the shop.
 
+import type { ListAnswer } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
-import type { ListAnswer } from '../target/client.ts';
 
 /** Which list this is, as the request asked for it. */
 export function describeList(config: TargetConfig, status?: string): string {

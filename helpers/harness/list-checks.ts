@@ -2,12 +2,12 @@
 // (ZONES_CONSISTENCY_TIMEOUT_MS), then judged by the matchers; a list that is only the means of a
 // check, or a field no record shows, leaves the check not verified rather than failed.
 import { expect } from 'vitest';
+import { type ExpectedFields, listedZone, listsZone, readableZones, showsZone } from '../client/list-lookups.ts';
+import { PreconditionError } from '../client/precondition.ts';
+import type { ZoneId, ZoneRecord } from '../client/records.ts';
+import type { ListAnswer, ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
-import type { ListAnswer, ZonesClient } from '../target/client.ts';
-import { formatAnswers } from '../target/evidence.ts';
-import { type ExpectedFields, listedZone, listsZone, readableZones, showsZone } from '../target/list-lookups.ts';
-import { PreconditionError } from '../target/precondition.ts';
-import type { ZoneId, ZoneRecord } from '../target/records.ts';
+import { formatAnswers } from '../evidence/evidence.ts';
 import { describeList, filterSettingsHint } from './filter-settings.ts';
 
 export function settableFields(zone: ZoneRecord): ExpectedFields {

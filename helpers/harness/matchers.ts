@@ -1,15 +1,15 @@
 // Assertions that speak the rules' language and carry the evidence: every failure shows the
 // request and the answer behind it, so a reader sees what broke without re-running anything.
 import type { expect } from 'vitest';
-import type { Answer, ListAnswer } from '../target/client.ts';
-import { formatAnswers } from '../target/evidence.ts';
-import { canonicalJson } from '../target/json.ts';
+import { canonicalJson } from '../client/json.ts';
+import type { Answer, ListAnswer } from '../client/zones-client.ts';
+import { formatAnswers } from '../evidence/evidence.ts';
 import { currentTarget } from './current-target.ts';
 import { describeList, filterSettingsHint, strayHint } from './filter-settings.ts';
 import './task-meta.ts';
+import { differingFields, type ExpectedFields, findZone, readableZones } from '../client/list-lookups.ts';
+import type { ZoneId } from '../client/records.ts';
 import { type SchemaName, validatorFor } from '../schemas.ts';
-import { differingFields, type ExpectedFields, findZone, readableZones } from '../target/list-lookups.ts';
-import type { ZoneId } from '../target/records.ts';
 
 interface ZoneMatchers<R = unknown> {
   /** A 4xx answer. A 2xx with an error body is not a refusal, and neither is a 5xx. */

@@ -1,16 +1,16 @@
 // The zones a test owns. Each is registered for clean-up the moment the create answer arrives, and
 // torn down after the test whether it passed or failed. Tear-down problems are reported, not hidden.
 import { randomBytes } from 'node:crypto';
+import { parseJson } from '../client/json.ts';
+import { findZone, listsZone, namedIn, zonesOf } from '../client/list-lookups.ts';
+import { PreconditionError } from '../client/precondition.ts';
+import type { ZoneId, ZoneRecord } from '../client/records.ts';
+import { isRefusal, isSuccess, type Settle, type ZoneAnswer, type ZonesClient } from '../client/zones-client.ts';
+import { formatAnswers } from '../evidence/evidence.ts';
+import { BOOKED_WITHOUT_HOOK, runBookingHook } from '../ownership/booking-hooks.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { deleteAndConfirmGone } from '../ownership/delete-zone.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
-import { BOOKED_WITHOUT_HOOK, runBookingHook } from '../target/booking-hooks.ts';
-import { isRefusal, isSuccess, type Settle, type ZoneAnswer, type ZonesClient } from '../target/client.ts';
-import { formatAnswers } from '../target/evidence.ts';
-import { parseJson } from '../target/json.ts';
-import { findZone, listsZone, namedIn, zonesOf } from '../target/list-lookups.ts';
-import { PreconditionError } from '../target/precondition.ts';
-import type { ZoneId, ZoneRecord } from '../target/records.ts';
 import { requireReadable } from './list-checks.ts';
 
 // Unique across the workers of one run: the run id, a per-process tag and a counter.

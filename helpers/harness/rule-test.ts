@@ -2,14 +2,14 @@
 // known rule id), and it gets the target, a recording client and a fixture of its own zones.
 import * as allure from 'allure-js-commons';
 import { test as baseTest, inject, type TestContext } from 'vitest';
+import { ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
+import { type ExchangeRecord, recordExchange } from '../evidence/evidence.ts';
+import { emptyTally } from '../evidence/request-tally.ts';
 import { ledgerAt } from '../ownership/ledger.ts';
-import { ZonesClient } from '../target/client.ts';
-import { type ExchangeRecord, recordExchange } from '../target/evidence.ts';
-import { emptyTally } from '../target/request-tally.ts';
 import './task-meta.ts';
+import { PreconditionError } from '../client/precondition.ts';
 import { type RuleLevel, ruleById } from '../rules.ts';
-import { PreconditionError } from '../target/precondition.ts';
 import { currentLedgerPath, currentTarget } from './current-target.ts';
 import { notVerified } from './not-verified.ts';
 import { OwnZones } from './own-zones.ts';

@@ -1,9 +1,9 @@
 // What crosses between the runner and the test workers: the target going in (provide/inject),
 // and what a test tells the reporter beyond pass and fail coming out (task.meta).
 import type { TargetConfig } from '../config.ts';
+import type { ExchangeRecord } from '../evidence/evidence.ts';
+import type { RequestTally } from '../evidence/request-tally.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
-import type { ExchangeRecord } from '../target/evidence.ts';
-import type { RequestTally } from '../target/request-tally.ts';
 
 declare module 'vitest' {
   interface ProvidedContext {

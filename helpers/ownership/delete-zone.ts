@@ -2,9 +2,10 @@
 // and `npm run sweep` remove a zone. A DELETE that succeeds is taken at its word. One that does not
 // may still have done the work (a 404 for a zone already gone, a 5xx after the delete), so the list
 // decides: gone only when it can be read and no longer shows the zone.
-import { isSuccess, type ZonesClient } from '../target/client.ts';
-import { listedZone, readableZones } from '../target/list-lookups.ts';
-import type { ZoneId } from '../target/records.ts';
+
+import { listedZone, readableZones } from '../client/list-lookups.ts';
+import type { ZoneId } from '../client/records.ts';
+import { isSuccess, type ZonesClient } from '../client/zones-client.ts';
 
 export type Removal = { gone: true } | { gone: false; why: string };
 

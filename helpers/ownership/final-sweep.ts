@@ -1,11 +1,11 @@
 // The final sweep: whatever the ledger says this run created and nothing deleted yet is deleted now.
 // It runs after the suites, and on SIGINT or SIGTERM before the process exits.
 
+import { zonesOf } from '../client/list-lookups.ts';
+import { type ListAnswer, ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
-import { BOOKED_WITHOUT_HOOK } from '../target/booking-hooks.ts';
-import { type ListAnswer, ZonesClient } from '../target/client.ts';
-import { zonesOf } from '../target/list-lookups.ts';
-import { emptyTally, type RequestTally } from '../target/request-tally.ts';
+import { emptyTally, type RequestTally } from '../evidence/request-tally.ts';
+import { BOOKED_WITHOUT_HOOK } from './booking-hooks.ts';
 import type { CleanupRecord } from './cleanup-record.ts';
 import { deleteAndConfirmGone } from './delete-zone.ts';
 import { ledgerAt, readLedger, stillOwned } from './ledger.ts';

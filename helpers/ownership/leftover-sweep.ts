@@ -1,11 +1,12 @@
 // `npm run sweep`: find what earlier runs left on the shop and delete it. Candidates come only from
 // ledgers (ids the suite created) or, with --by-prefix, from names matching the suite's exact name
 // pattern whose run id says they are older than the cut-off. Nothing else is ever touched.
+
+import { findZone } from '../client/list-lookups.ts';
+import type { ZoneRecord } from '../client/records.ts';
+import { isSuccess, type ListAnswer, ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import { CannotRunError } from '../exit-codes.ts';
-import { isSuccess, type ListAnswer, ZonesClient } from '../target/client.ts';
-import { findZone } from '../target/list-lookups.ts';
-import type { ZoneRecord } from '../target/records.ts';
 import { deleteAndConfirmGone } from './delete-zone.ts';
 import {
   type Ledger,

@@ -7,7 +7,7 @@
 // file then goes through the same masker as every report.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Secrets } from '../target/secrets.ts';
+import type { Secrets } from '../evidence/secrets.ts';
 import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { OUTCOMES, type Outcome, outcomeOf, warningPrefix } from './outcomes.ts';

@@ -3,6 +3,9 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeTarget, type TargetConfig } from '../config.ts';
+import { shownProxy } from '../connection/proxy.ts';
+import type { RequestTally } from '../evidence/request-tally.ts';
+import { Secrets } from '../evidence/secrets.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { rules as catalogue, otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
 import {
@@ -16,9 +19,6 @@ import {
   type Verdict,
   verdictOf,
 } from '../runner/verdict.ts';
-import { shownProxy } from '../target/proxy.ts';
-import type { RequestTally } from '../target/request-tally.ts';
-import { Secrets } from '../target/secrets.ts';
 import { type Comparison, renderComparison } from './comparison.ts';
 import { warningPrefix } from './outcomes.ts';
 import { accountRequests, type RequestBreakdown, requestTables } from './request-accounting.ts';

@@ -3,9 +3,9 @@
 // glance tells what to fix. `--quiet` keeps the verdict alone.
 
 import { basename } from 'node:path';
+import type { Secrets } from '../evidence/secrets.ts';
 import { findRule } from '../rules.ts';
 import { failureOf, type RuleStatus, type TestOutcome } from '../runner/verdict.ts';
-import type { Secrets } from '../target/secrets.ts';
 import { comparisonLines, exitCodeNote, listed } from './comparison.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { requestsLine } from './request-accounting.ts';

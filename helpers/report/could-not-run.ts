@@ -4,10 +4,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
+import { Secrets } from '../evidence/secrets.ts';
 import { EXIT } from '../exit-codes.ts';
 import { SPEC_VERSION } from '../rules.ts';
 import { settingDefault } from '../settings.ts';
-import { Secrets } from '../target/secrets.ts';
 import { type ConformanceReport, removePreviousReports } from './conformance-report.ts';
 import { xml } from './junit.ts';
 

@@ -7,9 +7,9 @@
 // conformance.json stay the authority.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Secrets } from '../evidence/secrets.ts';
 import type { RuleLevel } from '../rules.ts';
 import type { JudgedTest } from '../runner/verdict.ts';
-import { Secrets } from '../target/secrets.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { outcomeOf, warningPrefix } from './outcomes.ts';
 

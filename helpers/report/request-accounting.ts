@@ -1,6 +1,6 @@
 // Where a run's requests went, for conformance.json, conformance.md and the console's closing lines:
 // a staging shop rations requests, so the cost of a run is read here, by endpoint and by rule.
-import type { TestOutcome } from '../runner/verdict.ts';
+
 import {
   addTallies,
   ENDPOINTS,
@@ -8,7 +8,8 @@ import {
   endpointLabel,
   type RequestTally,
   requestsIn,
-} from '../target/request-tally.ts';
+} from '../evidence/request-tally.ts';
+import type { TestOutcome } from '../runner/verdict.ts';
 
 /** What some tests spent: their own requests, their clean-up's apart, and the list pages among them. */
 export interface Spent {

@@ -2,13 +2,13 @@
 // and the self-tests come through here; the mutation gallery (selftest/gallery) takes its steps apart,
 // to run many targets' suites in one vitest run.
 import { randomBytes } from 'node:crypto';
+import { ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
+import { emptyTally, type RequestTally } from '../evidence/request-tally.ts';
 import { sweepLedger } from '../ownership/final-sweep.ts';
 import { ledgerAt, runLedgerPath } from '../ownership/ledger.ts';
+import { throttleFor } from '../pacing/throttle.ts';
 import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
-import { ZonesClient } from '../target/client.ts';
-import { emptyTally, type RequestTally } from '../target/request-tally.ts';
-import { throttleFor } from '../target/throttle.ts';
 import type { CollectedRun } from './collector.ts';
 import { preflight } from './preflight.ts';
 import { runSuites, type SuiteRunOptions } from './run-suites.ts';

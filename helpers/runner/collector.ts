@@ -2,8 +2,8 @@
 // process and reads what the workers put in task.meta.
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import '../harness/task-meta.ts';
+import { emptyTally } from '../evidence/request-tally.ts';
 import { ruleIdOfTitle } from '../rules.ts';
-import { emptyTally } from '../target/request-tally.ts';
 import { classify, type TestOutcome } from './verdict.ts';
 
 export interface CollectedRun {

@@ -4,9 +4,11 @@
 // line that names the setting and shows the answer behind it, instead of a wall of failed rules.
 // Whatever the preflight made is removed before it stops, even when ids can't be read.
 
-import type { TargetConfig } from '../config.ts';
-import { CannotRunError } from '../exit-codes.ts';
-import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
+import { parseJson } from '../client/json.ts';
+import { findZone, namedIn, zonesOf } from '../client/list-lookups.ts';
+import { PreconditionError } from '../client/precondition.ts';
+import { SETTABLE_FIELDS, type ZoneId, zoneIdOf, zoneItem } from '../client/records.ts';
+import { NotJsonBody } from '../client/what-came-back.ts';
 import {
   type Answer,
   BodyLimitError,
@@ -15,13 +17,11 @@ import {
   ranOutOfTime,
   TransportError,
   type ZonesClient,
-} from '../target/client.ts';
-import { parseJson } from '../target/json.ts';
-import { findZone, namedIn, zonesOf } from '../target/list-lookups.ts';
-import { PreconditionError } from '../target/precondition.ts';
-import { isRedirect, redirectedList, unreachable } from '../target/reach.ts';
-import { SETTABLE_FIELDS, type ZoneId, zoneIdOf, zoneItem } from '../target/records.ts';
-import { NotJsonBody } from '../target/what-came-back.ts';
+} from '../client/zones-client.ts';
+import type { TargetConfig } from '../config.ts';
+import { CannotRunError } from '../exit-codes.ts';
+import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
+import { isRedirect, redirectedList, unreachable } from './reach.ts';
 
 export interface PreflightOptions {
   runId: string;

@@ -1,10 +1,11 @@
 // One test's outcome as the reporter saw it, and how outcomes become rule verdicts. Pure functions:
 // the self-tests check the judging without a target.
+
+import type { ExchangeRecord } from '../evidence/evidence.ts';
+import type { RequestTally } from '../evidence/request-tally.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { type Rule, type RuleLevel, rules } from '../rules.ts';
-import type { ExchangeRecord } from '../target/evidence.ts';
-import type { RequestTally } from '../target/request-tally.ts';
 
 export type TestState = 'passed' | 'failed' | 'not-verified' | 'suite-error';
 

@@ -3,7 +3,7 @@
 // starts can get the port of one an earlier file closed; it must start from a clean slate, not with
 // the pace a rate-limited stub taught the earlier file's client.
 import { afterAll } from 'vitest';
-import { forgetThrottles } from '../../helpers/target/throttle.ts';
+import { forgetThrottles } from '../../helpers/pacing/throttle.ts';
 
 afterAll(() => {
   forgetThrottles();

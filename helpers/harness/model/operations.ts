@@ -3,12 +3,13 @@
 // zone's status (after a status move, the filters it left and joined). Every PUT sends the whole zone, as the
 // example tests do, so merging and replacing shops are both served; what the specification leaves
 // open (codes, bodies, which status moves are allowed) is accepted as the example tests accept it.
-import { runBookingHook } from '../../target/booking-hooks.ts';
-import { type Answer, isRefusal, isSuccess, type ListAnswer, TransportError } from '../../target/client.ts';
-import { formatAnswers } from '../../target/evidence.ts';
-import { jsonEqual } from '../../target/json.ts';
-import { readableZones } from '../../target/list-lookups.ts';
-import { PreconditionError } from '../../target/precondition.ts';
+
+import { jsonEqual } from '../../client/json.ts';
+import { readableZones } from '../../client/list-lookups.ts';
+import { PreconditionError } from '../../client/precondition.ts';
+import { type Answer, isRefusal, isSuccess, type ListAnswer, TransportError } from '../../client/zones-client.ts';
+import { formatAnswers } from '../../evidence/evidence.ts';
+import { runBookingHook } from '../../ownership/booking-hooks.ts';
 import { requireReadable } from '../list-checks.ts';
 import { type Finding, firstFinding, judgeList, learnFrom } from './judge.ts';
 import { Disagreement, type ModelSession } from './session.ts';

@@ -3,9 +3,9 @@
 // shortest sequence that still breaks the same rule. The seed replays it all.
 import { randomInt } from 'node:crypto';
 import fc from 'fast-check';
+import { PreconditionError } from '../../client/precondition.ts';
+import { TransportError } from '../../client/zones-client.ts';
 import type { ModelBudget, TargetConfig } from '../../config.ts';
-import { TransportError } from '../../target/client.ts';
-import { PreconditionError } from '../../target/precondition.ts';
 import { commandArbitrary, type SequenceState, type ZoneCommand } from './commands.ts';
 import { cleanUpSequence, listZones, newSequence } from './operations.ts';
 import { Disagreement, ModelSession, type RealWorld } from './session.ts';

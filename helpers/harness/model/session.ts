@@ -1,9 +1,10 @@
 // One model-based run of a test: what every sequence shares. The request budget, the checks made
 // per rule (a rule no sequence reached is not verified, never passed), the failures found, and why
 // the sequences had to stop, if they did.
+
+import type { ZoneId } from '../../client/records.ts';
+import type { ZonesClient } from '../../client/zones-client.ts';
 import type { ModelBudget, TargetConfig } from '../../config.ts';
-import type { ZonesClient } from '../../target/client.ts';
-import type { ZoneId } from '../../target/records.ts';
 import type { OwnZones } from '../own-zones.ts';
 
 /** What the sequences act on: the shop through the test's client, and the test's own zones. */

@@ -1,19 +1,12 @@
 // What came back, said plainly, when an answer is not a JSON body the suite can read: its content
 // type, its first characters, and what it probably is. An SSO gateway answers 200 with its sign-in
 // page; blaming the envelope settings for that would send the user to the wrong place.
+import type { BodyLimit, BodyLimitKind } from '../evidence/exchange.ts';
 import { MAX_JSON_DEPTH } from './json.ts';
 
 /** A body that came whole but is not JSON, with what it is instead: the readers' reason. */
 export class NotJsonBody {
   constructor(readonly why: string) {}
-}
-
-export type BodyLimitKind = 'size' | 'time' | 'depth';
-
-export interface BodyLimit {
-  kind: BodyLimitKind;
-  /** Reads after "the answer came, but": names the limit and its setting, and how the body began. */
-  why: string;
 }
 
 const SHOWN_CHARACTERS = 80;

@@ -2,13 +2,13 @@
 // report who wants to see the shop answer it once more. Built from the client's record, so the
 // credential is never in it: the command reads it from ZONES_ACCESS_TOKEN when it runs.
 import type { TargetConfig } from '../config.ts';
-import type { Exchange } from './client.ts';
+import type { Exchange } from './exchange.ts';
 
 /** How the command names the token: the shell fills it in, so no report ever holds its value. */
 export const TOKEN_IN_SHELL = '"$ZONES_ACCESS_TOKEN"';
 
 /**
- * The suite's wrong credential is the token with its last character changed (helpers/target/secrets.ts).
+ * The suite's wrong credential is the token with its last character changed (helpers/evidence/secrets.ts).
  * Which character it became would give the token's last one away, so the command makes its own wrong
  * token of the same length at run time: the last character becomes 0, or 1 where it was 0.
  */

@@ -1,11 +1,11 @@
 // The booking fixture for DELETE-02. What a booking is, the specification does not show, so the
 // operator says how to get one: an existing booked zone, or a hook command that books a zone.
 import { spawn } from 'node:child_process';
+import { PreconditionError } from '../client/precondition.ts';
+import type { ZoneId } from '../client/records.ts';
 import type { TargetConfig } from '../config.ts';
-import { PreconditionError } from './precondition.ts';
-import { withoutProxyVariables } from './proxy.ts';
-import type { ZoneId } from './records.ts';
-import { Secrets } from './secrets.ts';
+import { withoutProxyVariables } from '../connection/proxy.ts';
+import { Secrets } from '../evidence/secrets.ts';
 
 const HOOK_TIME_LIMIT_MS = 60_000;
 

@@ -1,9 +1,15 @@
-// The one place that talks to the target: paths, credential, envelopes, time limits, the ownership
+// The one place that talks to the shop: paths, credential, envelopes, time limits, the ownership
 // guard and the record of every exchange. Tests never build a URL or a header themselves.
 import { request } from 'undici';
 import type { TargetConfig } from '../config.ts';
+import { readBodyWithin } from '../connection/body-limits.ts';
+import { dispatcherFor } from '../connection/transport.ts';
+import { errorCodeOf, isCertificateCode } from '../connection/trust.ts';
+import type { Answer, AuthMode, BodyLimit, Exchange, Method } from '../evidence/exchange.ts';
+import { countRequest, type RequestTally, type Resend } from '../evidence/request-tally.ts';
+import { Secrets } from '../evidence/secrets.ts';
 import type { Ledger } from '../ownership/ledger.ts';
-import { readBodyWithin } from './body-limits.ts';
+import { sleep, throttleFor } from '../pacing/throttle.ts';
 import { JsonTooDeepError, parseJson, stringifyJson } from './json.ts';
 import { findZone, namedIn } from './list-lookups.ts';
 import { isPastLastPage, nextPageUrl, startListWalk } from './paging.ts';
@@ -19,42 +25,9 @@ import {
   type ZoneRecord,
   type ZonesRead,
 } from './records.ts';
-import { countRequest, type RequestTally, type Resend } from './request-tally.ts';
-import { Secrets } from './secrets.ts';
-import { sleep, throttleFor } from './throttle.ts';
-import { dispatcherFor } from './transport.ts';
-import { errorCodeOf, isCertificateCode } from './trust.ts';
-import { type BodyLimit, describeBodyLimit, describeNotJson, NotJsonBody } from './what-came-back.ts';
+import { describeBodyLimit, describeNotJson, NotJsonBody } from './what-came-back.ts';
 
-export type AuthMode = 'valid' | 'none' | 'wrong';
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-export interface Exchange {
-  method: Method;
-  url: string;
-  auth: AuthMode;
-  requestHeaders: Record<string, string>;
-  requestBody?: string;
-  status?: number;
-  responseHeaders: Record<string, string>;
-  responseBody: string;
-  durationMs: number;
-  /** A transport problem: no answer came back. */
-  error?: string;
-  /** Its code (ECONNREFUSED, ENOTFOUND, a certificate's...), which says what would fix it. */
-  errorCode?: string;
-  /** The answer came, but its body went past a limit of the suite and was not read whole. */
-  bodyLimit?: BodyLimit;
-  /** What the body is, when it came whole but is not JSON. */
-  notJson?: string;
-}
-
-export interface Answer {
-  exchange: Exchange;
-  status: number;
-  /** The parsed body; undefined when it was empty; a NotJsonBody, saying what it is, when it is not JSON. */
-  body: unknown;
-}
+export type { Answer, AuthMode, Exchange, Method } from '../evidence/exchange.ts';
 
 export interface ListAnswer extends Answer {
   /** The zones of every page, or why the answer could not be read as a list. */

@@ -1,6 +1,6 @@
 // How an exchange reads in a failure message, a report or an attachment: the request and the
 // answer, credential already masked by the client, long bodies shortened.
-import type { Answer, Exchange } from './client.ts';
+import type { Answer, Exchange } from './exchange.ts';
 import { curlCommand, type ReplaySettings } from './replay.ts';
 
 const BODY_LIMIT = 1500;

@@ -1,7 +1,7 @@
 // What a run's requests were spent on, counted by the client as it sends them: against a staging shop
 // the suite's cost is its requests. Plain data, so a test worker hands its tally to the launcher in
 // task.meta and tallies add up across tests, the preflight and the sweep.
-import type { Exchange, Method } from './client.ts';
+import type { Exchange, Method } from './exchange.ts';
 
 /** The four operations, each one method on one path: the only requests the client can send. */
 export const ENDPOINTS = ['list', 'create', 'update', 'delete'] as const;

@@ -1,0 +1,42 @@
+// One request and what came back, as the client records it: the unit of every piece of evidence the
+// reports show, the requests counted and the curl commands that replay them. Plain data, so that a
+// test worker hands its exchanges to the launcher in task.meta.
+
+export type AuthMode = 'valid' | 'none' | 'wrong';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface Exchange {
+  method: Method;
+  url: string;
+  auth: AuthMode;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  status?: number;
+  responseHeaders: Record<string, string>;
+  responseBody: string;
+  durationMs: number;
+  /** A transport problem: no answer came back. */
+  error?: string;
+  /** Its code (ECONNREFUSED, ENOTFOUND, a certificate's...), which says what would fix it. */
+  errorCode?: string;
+  /** The answer came, but its body went past a limit of the suite and was not read whole. */
+  bodyLimit?: BodyLimit;
+  /** What the body is, when it came whole but is not JSON. */
+  notJson?: string;
+}
+
+/** An exchange that got an answer: its status, and its body as parsed. */
+export interface Answer {
+  exchange: Exchange;
+  status: number;
+  /** The parsed body; undefined when it was empty; a NotJsonBody, saying what it is, when it is not JSON. */
+  body: unknown;
+}
+
+export type BodyLimitKind = 'size' | 'time' | 'depth';
+
+export interface BodyLimit {
+  kind: BodyLimitKind;
+  /** Reads after "the answer came, but": names the limit and its setting, and how the body began. */
+  why: string;
+}
