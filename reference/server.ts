@@ -28,6 +28,8 @@ export interface RunningReference {
   backdoor: {
     plant(fields: { name: string; coverage: unknown; bookings?: number }): string;
     stored(id: string): StoredZone | undefined;
+    /** Every zone the store keeps. */
+    all(): StoredZone[];
   };
   close(): Promise<void>;
 }
@@ -94,7 +96,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
         token,
         style,
         ...(fault ? { fault } : {}),
-        backdoor: { plant: (fields) => plantZone(service, fields), stored: (id) => service.store.find(id) },
+        backdoor: { plant: (fields) => plantZone(service, fields), stored: (id) => service.store.find(id), all: () => service.store.all() },
         close: () =>
           new Promise<void>((done, fail) => {
             server.close((error) => (error ? fail(error) : done()));
