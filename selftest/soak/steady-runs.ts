@@ -28,12 +28,12 @@ if (!Number.isInteger(runs) || runs < 1 || unknown.length > 0) {
   process.exit(3);
 }
 
-/** A console line with what differs from run to run by design (times, run ids) made the same. */
-function comparable(line: string): string {
+/** A console line with what differs from run to run by design (times, run ids, the reports' folder) made the same. */
+function comparable(line: string, reportsDir: string): string {
   return line
+    .replaceAll(reportsDir, '<reports>')
     .replace(/\b\d{8}t\d{6}-[0-9a-f]{4}\b/g, '<run>')
-    .replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, '<time>')
-    .replace(/zc-[0-9a-z-]+/g, '<name>');
+    .replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, '<time>');
 }
 
 interface Tally {
@@ -78,7 +78,7 @@ for (const style of styles) {
         tally.problems.push(`run ${run}: left ${leftOnShop.map((zone) => `${zone.id} ${zone.name}`).join(', ')}`);
       if (JSON.stringify(reference.backdoor.stored(bystanderId)) !== bystanderBefore) tally.bystanderTouched += 1;
       if (values['same-seed']) {
-        const lines = ended.stdout.split('\n').map(comparable);
+        const lines = ended.stdout.split('\n').map((line) => comparable(line, reportsDir));
         if (firstLines === undefined) firstLines = lines;
         else if (lines.join('\n') !== firstLines.join('\n')) {
           tally.differentLines += 1;
@@ -90,7 +90,8 @@ for (const style of styles) {
   } finally {
     await reference.close();
   }
-  const steady = tally.conformant === runs && tally.left === 0 && tally.bystanderTouched === 0 && tally.differentLines === 0;
+  const steady =
+    tally.conformant === runs && tally.left === 0 && tally.bystanderTouched === 0 && tally.differentLines === 0;
   failed ||= !steady;
   console.log(
     `  ${style.padEnd(14)} conformant ${tally.conformant}/${runs}, zones left ${tally.left}, bystander changed ${tally.bystanderTouched}${values['same-seed'] ? `, runs printing other lines ${tally.differentLines}` : ''}`,
