@@ -96,7 +96,11 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
         token,
         style,
         ...(fault ? { fault } : {}),
-        backdoor: { plant: (fields) => plantZone(service, fields), stored: (id) => service.store.find(id), all: () => service.store.all() },
+        backdoor: {
+          plant: (fields) => plantZone(service, fields),
+          stored: (id) => service.store.find(id),
+          all: () => service.store.all(),
+        },
         close: () =>
           new Promise<void>((done, fail) => {
             server.close((error) => (error ? fail(error) : done()));
