@@ -39,10 +39,12 @@ function clientWith(overrides: Partial<TargetConfig> = {}) {
 }
 
 test('a PUT or DELETE on a zone the run did not create is refused without a request', async () => {
-  const { api, sent } = clientWith();
+  const { api, sent, ledger } = clientWith();
   await expect(api.updateZone({ text: foreignId }, { name: 'hijacked' })).rejects.toThrow(OwnershipError);
   await expect(api.deleteZone({ text: foreignId })).rejects.toThrow(OwnershipError);
   expect(sent).toEqual([]);
+  // Nor is the name written down: a rename in the ledger is one the sweep may act on.
+  expect(readLedger(ledger.path)).toEqual([]);
   const list = await api.listZones();
   expect(list.read.ok && list.read.zones.find((z) => z.id.text === foreignId)?.name).toBe('not-ours');
 });
@@ -57,7 +59,12 @@ test('a zone the run created is in the ledger before the create call returns, an
   ]);
   expect((await api.updateZone(zone.id, { name: 'ours-renamed', coverage: {} })).status).toBe(200);
   expect((await api.deleteZone(zone.id)).status).toBe(200);
-  expect(readLedger(ledger.path).map((e) => e.event)).toEqual(['created', 'deleted']);
+  // The rename is written before its PUT goes, so `npm run sweep` knows the name whatever came back.
+  expect(readLedger(ledger.path)).toEqual([
+    expect.objectContaining({ event: 'created', id: zone.id.text, name: 'ours' }),
+    expect.objectContaining({ event: 'renamed', id: zone.id.text, name: 'ours-renamed' }),
+    expect.objectContaining({ event: 'deleted', id: zone.id.text }),
+  ]);
 });
 
 test('ZONES_BOOKED_ZONE_ID may be sent a DELETE, never a PUT', async () => {

@@ -87,3 +87,35 @@ test('--ledger names one ledger; a bad --older-than is refused with exit 3', asy
   expect(bad.code).toBe(3);
   expect(bad.stderr).toMatch(/--older-than/);
 });
+
+test('a zone the run renamed itself is deleted; an id under a name the run never gave it, or under a name that holds no name of the run, is left', async () => {
+  const runId = newRunId(new Date(Date.now() - 86_400_000));
+  const ledger = new Ledger(runLedgerPath(dir, runId));
+  const api = new ZonesClient(readTargetConfig(env), { ledger });
+  const made = async (n: number) => {
+    const answer = await api.createZone({ name: zoneName(runId, 'f00d', n), coverage: {} });
+    if (!answer.read.ok) throw new Error(answer.read.problem);
+    return answer.read.zone.id;
+  };
+  // As ROBUST-06 renames: the run's unique name, then words in other scripts.
+  const renamed = await made(1);
+  await api.updateZone(renamed, { name: `${zoneName(runId, 'f00d', 9)} Ζώνη 区域 🚚`, coverage: {} });
+  // Renamed behind the suite's back, as if the id now held somebody else's zone.
+  const takenOver = await made(2);
+  await fetch(`${reference.url}/admin/api/2026-07/zones/${takenOver.text}.json`, {
+    method: 'PUT',
+    headers: { [reference.style.authHeader]: reference.token, 'content-type': 'application/json' },
+    body: JSON.stringify({ zone: { name: 'shop-zone-paris' } }),
+  });
+  // A name the run did give, but one anybody could: it proves nothing about whose zone the id is now.
+  const plain = await made(3);
+  await api.updateZone(plain, { name: 'Berlin', coverage: {} });
+
+  const run = await runEntry('bin/sweep.ts', ['--yes', '--ledger', ledger.path], env);
+  expect(run.code, run.stderr).toBe(0);
+  expect(reference.backdoor.stored(renamed.text)).toBeUndefined();
+  expect(reference.backdoor.stored(takenOver.text)?.name).toBe('shop-zone-paris');
+  expect(reference.backdoor.stored(plain.text)?.name).toBe('Berlin');
+  expect(run.stdout).toContain(`leaving ${takenOver.text}: `);
+  expect(run.stdout).toContain(`leaving ${plain.text}: `);
+});

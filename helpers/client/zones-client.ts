@@ -263,7 +263,7 @@ export class ZonesClient {
 
   async updateZone(id: ZoneId, fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
     const wasDeleted = this.options.ledger.isDeleted(id.text);
-    const answer = await this.writeTo('PUT', id, auth, this.bodyText(fields));
+    const answer = await this.writeTo('PUT', id, auth, this.bodyText(fields), fields.name);
     // A PUT that succeeds on an id this run deleted has made the zone anew (a "create or replace"
     // PUT): it exists because of us, so it is ours to remove.
     if (wasDeleted && isSuccess(answer)) this.recordMade(id, String(fields.name));
@@ -315,7 +315,13 @@ export class ZonesClient {
    * the test (one test at a time per shop), so no create of the run can take the id between the read
    * and the write.
    */
-  private async writeTo(method: 'PUT' | 'DELETE', id: ZoneId, auth: AuthMode, body?: string): Promise<Answer> {
+  private async writeTo(
+    method: 'PUT' | 'DELETE',
+    id: ZoneId,
+    auth: AuthMode,
+    body?: string,
+    name?: unknown,
+  ): Promise<Answer> {
     const ledger = this.options.ledger;
     if (method === 'DELETE' && id.text === this.config.bookedZoneId) return this.send(method, this.zoneUrl(id), auth);
     if (!ledger.owns(id.text)) throw new OwnershipError(method, id);
@@ -330,6 +336,10 @@ export class ZonesClient {
           `zone ${id.text} was deleted by this run, and the list shows a zone under that id again; it is left alone`,
         );
     }
+    // `npm run sweep` knows a zone of the run by a name the run gave it. Written before the PUT goes,
+    // whatever the credential: its answer may never come, and the zone may carry the name even so. A
+    // name that is not text is not written: a list shows it in a form no name comparison can trust.
+    if (method === 'PUT' && typeof name === 'string') ledger.recordRenamed(id.text, name);
     return this.send(method, this.zoneUrl(id), auth, body);
   }
 

@@ -3,5 +3,18 @@
 export interface CleanupRecord {
   created: number;
   deleted: number;
-  leftBehind: { id: string; reason: string }[];
+  leftBehind: LeftZone[];
+}
+
+/** A zone a clean-up could not delete, and why. */
+export interface LeftZone {
+  id: string;
+  reason: string;
+  /** The last name the run sent for it (the shop may have refused that one), when the final sweep knows it. */
+  name?: string;
+  /**
+   * The final sweep's: the command that deletes it once what kept it is gone, as a person types it;
+   * null when no sweep will, because nothing proves the zone the run's (it never reached the ledger).
+   */
+  removeWith?: string | null;
 }

@@ -6,10 +6,11 @@ import { type ListAnswer, ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import { emptyTally, type RequestTally } from '../evidence/request-tally.ts';
 import { BOOKED_WITHOUT_HOOK } from './booking-hooks.ts';
-import type { CleanupRecord } from './cleanup-record.ts';
+import type { CleanupRecord, LeftZone } from './cleanup-record.ts';
 import { deleteAndConfirmGone } from './delete-zone.ts';
 import { ledgerAt, readLedger, stillOwned } from './ledger.ts';
 import { runIdOfName } from './run-names.ts';
+import { sweepCommand } from './sweep-command.ts';
 
 export interface SweepResult extends CleanupRecord {
   requests: number;
@@ -24,18 +25,21 @@ export async function sweepLedger(config: TargetConfig, ledgerPath: string, runI
   const entries = readLedger(ledgerPath);
   const lastLeftReason = new Map<string, string>();
   for (const entry of entries) if (entry.event === 'left') lastLeftReason.set(entry.id, entry.reason);
-  const leftBehind: { id: string; reason: string }[] = [];
+  const leftBehind: LeftZone[] = [];
+  // The embedded reference goes when the run ends, and what it held with it: there is nothing to sweep.
+  const removeWith = config.embedded ? {} : { removeWith: sweepCommand(ledgerPath) };
 
-  for (const id of stillOwned(entries, config.baseUrl).keys()) {
+  for (const [id, { names }] of stillOwned(entries, config.baseUrl)) {
+    const left = (reason: string): LeftZone => ({ id, name: names[names.length - 1], reason, ...removeWith });
     const earlier = lastLeftReason.get(id);
     // Deleting it again would only be refused again: the booking history is still there.
     if (earlier === BOOKED_WITHOUT_HOOK) {
-      leftBehind.push({ id, reason: earlier });
+      leftBehind.push(left(earlier));
       continue;
     }
     const removal = await deleteAndConfirmGone(api, { text: id });
     if (!removal.gone) {
-      leftBehind.push({ id, reason: removal.why });
+      leftBehind.push(left(removal.why));
       ledger.recordLeft(id, removal.why);
     }
   }
@@ -49,7 +53,7 @@ export async function sweepLedger(config: TargetConfig, ledgerPath: string, runI
  * a target that applied one of our updates to a zone that is not ours. They are reported, not
  * deleted: deleting by name alone could destroy somebody else's data.
  */
-async function namedButNotOwned(api: ZonesClient, runId: string): Promise<{ id: string; reason: string }[]> {
+async function namedButNotOwned(api: ZonesClient, runId: string): Promise<LeftZone[]> {
   const ledger = api.ledger;
   // An id whose last word in the ledger is its delete, listed again under this run's name, came back.
   const strays = (list: ListAnswer) =>
@@ -62,9 +66,12 @@ async function namedButNotOwned(api: ZonesClient, runId: string): Promise<{ id: 
     const list = await api.listZones({ settle: (l) => !deletedStillShown(l) });
     return strays(list).map((zone) => ({
       id: zone.id.text,
+      name: String(zone.name),
       reason: ledger.isDeleted(zone.id.text)
         ? `carries this run's name (${String(zone.name)}) and is listed again after this run deleted it; not deleted again, check it by hand`
         : `carries this run's name (${String(zone.name)}) but is not in the ledger; not deleted, check it by hand`,
+      // No sweep deletes by a name alone what no ledger holds: a person decides.
+      removeWith: null,
     }));
   } catch {
     return [];

@@ -55,6 +55,12 @@ export type LedgerEvent =
    * name alone, which `npm run sweep` looks up once the settings read ids again.
    */
   | { event: 'named'; name: string; why: string; target?: string; at: string }
+  /**
+   * A PUT of this run that gives one of its zones a name, written before the PUT goes: an answer that
+   * never comes (a time-out, a killed run) may still have renamed the zone, and `npm run sweep` must
+   * know the name then too.
+   */
+  | { event: 'renamed'; id: string; name: string; at: string }
   | { event: 'deleted'; id: string; at: string }
   | { event: 'left'; id: string; reason: string; at: string };
 
@@ -114,6 +120,10 @@ export class Ledger {
     this.append({ event: 'adopted', id, name, why, target, at: new Date().toISOString() });
   }
 
+  recordRenamed(id: string, name: string): void {
+    this.append({ event: 'renamed', id, name, at: new Date().toISOString() });
+  }
+
   recordNamed(name: string, why: string, target?: string): void {
     this.append({ event: 'named', name, why, target, at: new Date().toISOString() });
   }
@@ -158,9 +168,21 @@ function parseLedger(text: string): LedgerEvent[] {
   return entries;
 }
 
-/** Ids the ledger says were created and not (yet) deleted, with their names. */
-export function stillOwned(entries: readonly LedgerEvent[], target?: string): Map<string, string> {
-  const open = new Map<string, string>();
+/** A zone of the ledger that nothing has deleted (yet). */
+export interface OwnedZone {
+  /** The name it was created (or adopted) under. */
+  name: string;
+  /**
+   * Every name the run gave it since then, the first one included, in the order sent. Not just the
+   * last: a rename is written before its PUT goes, so the last may be one the shop refused, or one of
+   * several sent together that the shop applied before the others.
+   */
+  names: string[];
+}
+
+/** Ids the ledger says were created and not (yet) deleted, with the names the run gave them. */
+export function stillOwned(entries: readonly LedgerEvent[], target?: string): Map<string, OwnedZone> {
+  const open = new Map<string, OwnedZone>();
   for (const entry of entries) {
     const elsewhere =
       (entry.event === 'created' || entry.event === 'adopted') &&
@@ -168,7 +190,10 @@ export function stillOwned(entries: readonly LedgerEvent[], target?: string): Ma
       entry.target !== undefined &&
       entry.target !== target;
     if (elsewhere) continue;
-    if (entry.event === 'created' || entry.event === 'adopted') open.set(entry.id, entry.name);
+    // A create starts the id's names afresh: a store that reuses ids gave it to a new zone of the run.
+    if (entry.event === 'created' || entry.event === 'adopted')
+      open.set(entry.id, { name: entry.name, names: [entry.name] });
+    if (entry.event === 'renamed') open.get(entry.id)?.names.push(entry.name);
     if (entry.event === 'deleted') open.delete(entry.id);
   }
   return open;

@@ -13,18 +13,22 @@ import {
   type LedgerEvent,
   ledgerAt,
   ledgersIn,
+  type OwnedZone,
   readLedger,
   stillOwned,
   sweepReaderLedgerPath,
 } from './ledger.ts';
-import { runIdOfName, runStartOfName } from './run-names.ts';
+import { runIdCarriedBy, runIdOfName, runStartOfName } from './run-names.ts';
 
 export interface SweepCandidate {
   id: string;
   name: string;
   /** Where the claim of ownership comes from: a ledger file, or the name pattern. */
   source: string;
-  /** gone: nothing to do; not-ours-now: the id now carries a name of another run or of somebody else. */
+  /**
+   * gone: nothing to do; not-ours-now: the id now carries a name that is not the run's (another run's,
+   * somebody else's, or one no ledger records).
+   */
   state: 'present' | 'gone' | 'not-ours-now';
   /** Found by its name, not its id: it goes into the ledger (adopted) before it may be deleted. */
   foundBy?: 'name';
@@ -60,13 +64,11 @@ export async function planSweep(
   const zones: ZoneRecord[] = list.read.zones;
   const candidates = new Map<string, SweepCandidate>();
   for (const path of options.ledgers) {
-    for (const [id, name] of stillOwned(readLedger(path), config.baseUrl)) {
-      // The id alone could have been given to someone else's zone since: the zone must still carry a
-      // name of the same run, or it is left alone.
+    for (const [id, owned] of stillOwned(readLedger(path), config.baseUrl)) {
       const zone = findZone(zones, { text: id });
-      const sameRun =
-        zone !== undefined && runIdOfName(zone.name) !== undefined && runIdOfName(zone.name) === runIdOfName(name);
-      const state = zone === undefined ? 'gone' : sameRun ? 'present' : 'not-ours-now';
+      const state = zone === undefined ? 'gone' : isStillTheRuns(zone.name, owned) ? 'present' : 'not-ours-now';
+      // The name it is deleted under, or the last one the run gave it.
+      const name = state === 'present' ? String(zone!.name) : owned.names[owned.names.length - 1]!;
       if (!candidates.has(id)) candidates.set(id, { id, name, source: path, state });
     }
   }
@@ -100,6 +102,21 @@ export async function planSweep(
     }
   }
   return { candidates: [...candidates.values()], ledgers: options.ledgers };
+}
+
+/**
+ * Whether the zone listed under a ledger's id is still the one the run made. The id alone proves
+ * nothing: a store may have given it to someone else's zone since. So the zone must carry a name of
+ * the same run: one in the suite's exact pattern, or one the run gave this very id (a rename such as
+ * ROBUST-06's, which adds words in other scripts to the run's unique name). A name the run gave must
+ * hold the run's unique name too, as every name the suite sends does: a plain name such as "Berlin"
+ * could be anyone's, and then the id could be too.
+ */
+function isStillTheRuns(current: unknown, owned: OwnedZone): boolean {
+  const run = runIdOfName(owned.name);
+  if (run === undefined || typeof current !== 'string') return false;
+  if (runIdOfName(current) === run) return true;
+  return owned.names.includes(current) && runIdCarriedBy(current) === run;
 }
 
 /** Names the ledger holds for zones whose id its run could not read. */

@@ -26,3 +26,17 @@ export function runIdOfName(name: unknown): string | undefined {
   if (typeof name !== 'string' || !RUN_NAME.test(name)) return undefined;
   return name.split('-').slice(1, 3).join('-');
 }
+
+/**
+ * The run id of a name that holds one the suite gave as a whole word, as ROBUST-06's does (the run's
+ * unique name, then words in other scripts). Only a name that also matches one the ledger says the
+ * run sent may be taken on this: a word alone is no proof of anything.
+ */
+export function runIdCarriedBy(name: unknown): string | undefined {
+  if (typeof name !== 'string') return undefined;
+  for (const word of name.split(/\s+/)) {
+    const runId = runIdOfName(word);
+    if (runId !== undefined) return runId;
+  }
+  return undefined;
+}

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
 import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
 import type { ConformanceReport } from './conformance-report.ts';
+import { leftoverProperties } from './leftovers.ts';
 import { OUTCOMES, type Outcome, outcomeOf, warningPrefix } from './outcomes.ts';
 
 interface Judged {
@@ -90,6 +91,7 @@ export function renderEnvironment(report: ConformanceReport): string {
     ['target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],
     ['specification', report.specification],
     ['verdict', `${report.verdict} (exit code ${report.exitCode})`],
+    ...leftoverProperties(report.leftBehind),
     ['run', `${report.runId}, ${report.startedAt} to ${report.finishedAt}`],
     ['tls', report.target.tls],
     // As in conformance.json, a setting left unset is not listed.

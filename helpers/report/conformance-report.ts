@@ -6,7 +6,7 @@ import { describeTarget, type TargetConfig } from '../config.ts';
 import { shownProxy } from '../connection/proxy.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
 import { Secrets } from '../evidence/secrets.ts';
-import type { CleanupRecord } from '../ownership/cleanup-record.ts';
+import type { CleanupRecord, LeftZone } from '../ownership/cleanup-record.ts';
 import { rules as catalogue, otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
 import {
   exitCodeOf,
@@ -20,6 +20,7 @@ import {
   verdictOf,
 } from '../runner/verdict.ts';
 import { type Comparison, renderComparison } from './comparison.ts';
+import { leftoverMarkdown } from './leftovers.ts';
 import { warningPrefix } from './outcomes.ts';
 import { accountRequests, type RequestBreakdown, requestTables } from './request-accounting.ts';
 
@@ -28,6 +29,11 @@ export interface ConformanceReport {
   specification: string;
   verdict: Verdict;
   exitCode: number;
+  /**
+   * The zones this run left on the shop, each with the command that deletes it: the same as
+   * cleanup.leftBehind, up here where nobody reading the report can miss them.
+   */
+  leftBehind: LeftZone[];
   runId: string;
   startedAt: string;
   finishedAt: string;
@@ -102,6 +108,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     specification: `Zone Management Service, API version ${SPEC_VERSION}`,
     verdict,
     exitCode: exitCodeOf(verdict),
+    leftBehind: facts.cleanup.leftBehind,
     runId: facts.runId,
     startedAt: facts.startedAt.toISOString(),
     finishedAt: facts.finishedAt.toISOString(),
@@ -250,6 +257,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   const lines = [
     `# Conformance certificate: ${report.verdict.toUpperCase()}`,
     '',
+    ...leftoverMarkdown(report.leftBehind, code),
     `${report.specification}, checked by zones-conformance.`,
     '',
     '| | |',
@@ -293,9 +301,6 @@ export function renderMarkdown(report: ConformanceReport): string {
     }
   }
   lines.push(...requestTables(report.requests));
-  if (report.cleanup.leftBehind.length > 0) {
-    lines.push('## Zones left behind', '', ...report.cleanup.leftBehind.map((z) => `- ${z.id}: ${z.reason}`), '');
-  }
   if (report.suiteErrors.length > 0) lines.push('## Suite errors', '', ...report.suiteErrors.map((e) => `- ${e}`), '');
   if (report.notes.length > 0) lines.push('## Notes', '', ...report.notes.map((n) => `- ${n}`), '');
   lines.push('## Settings', '', '```json', JSON.stringify(report.target.settings, null, 2), '```', '');

@@ -1,6 +1,6 @@
 // What a person sees in the terminal: a line per test as it finishes and one per area (suite file)
 // when it is done, then a table of the rules, the verdict and, for each rule that broke, why, so one
-// glance tells what to fix. `--quiet` keeps the verdict alone.
+// glance tells what to fix. `--quiet` keeps only the verdict and any zone left behind.
 
 import { basename } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
@@ -8,6 +8,7 @@ import { findRule } from '../rules.ts';
 import { failureOf, type RuleStatus, type TestOutcome } from '../runner/verdict.ts';
 import { comparisonLines, exitCodeNote, listed } from './comparison.ts';
 import type { ConformanceReport } from './conformance-report.ts';
+import { leftoverLines } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
 
 const MARKS: Record<TestOutcome['state'], string> = {
@@ -114,6 +115,8 @@ export function printSummary(
   if (quiet) {
     say(verdictLine);
     if (changesLine) say(changesLine);
+    // Never quiet: a zone left on a shared shop waits for a person, and only these lines tell them.
+    for (const line of leftoverLines(report.leftBehind)) say(line);
     return;
   }
   say('');
@@ -124,9 +127,7 @@ export function printSummary(
     const reason = (rule.reason ?? '').split('\n')[0]!;
     say(`        ${reason.length > 300 ? `${reason.slice(0, 300)}...` : reason}`);
   }
-  if (report.cleanup.leftBehind.length > 0) {
-    say(`LEFT BEHIND ${report.cleanup.leftBehind.map((z) => `${z.id} (${z.reason})`).join(', ')}`);
-  }
+  for (const line of leftoverLines(report.leftBehind)) say(line);
   for (const error of report.suiteErrors) say(`SUITE ERROR ${error}`);
   for (const note of report.notes) say(`NOTE ${note}`);
   if (comparison) {

@@ -11,6 +11,7 @@ import { Secrets } from '../evidence/secrets.ts';
 import type { RuleLevel } from '../rules.ts';
 import type { JudgedTest } from '../runner/verdict.ts';
 import type { ConformanceReport } from './conformance-report.ts';
+import { leftoverProperties } from './leftovers.ts';
 import { outcomeOf, warningPrefix } from './outcomes.ts';
 
 export function xml(text: string): string {
@@ -90,6 +91,8 @@ export function renderJunit(report: ConformanceReport): string {
     `  <testsuite name="${xml(report.specification)}" ${totals} time="${testTime}" timestamp="${report.startedAt}">`,
     ...properties(
       [
+        // First: a CI page that shows a suite's properties shows the zones to remove before anything else.
+        ...leftoverProperties(report.leftBehind),
         ['verdict', report.verdict],
         ['exit code', String(report.exitCode)],
         ['target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],

@@ -1,5 +1,6 @@
 // Fronts that real shops sit behind, for a reference on 127.0.0.1: a TLS terminator with a certificate
-// of the test's choosing, and a load balancer that sends every http:// request to https://.
+// of the test's choosing, a load balancer that sends every http:// request to https://, and a shop
+// that will not let its zones go.
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -67,6 +68,42 @@ export function startRedirectingFront(
     }
   });
   return listening(server, 'http', log);
+}
+
+/** A front that holds on to zones: it refuses their DELETEs, until the test lets them through. */
+export interface DeleteRefusingFront extends Front {
+  /** `DELETE /path` of every delete it refused. */
+  refused: string[];
+  /** From now on every DELETE goes on to the shop. */
+  letDeletesThrough(): void;
+}
+
+/**
+ * Passes everything on to `upstream` but answers DELETE with 409, as a shop does that locks a zone
+ * (an order in flight, a replication lag), after letting the first `spare` DELETEs through: the
+ * preflight's own delete must go, or the run stops before any test. A run behind it leaves zones.
+ */
+export function startDeleteRefusingFront(upstream: string, options: { spare: number }): Promise<DeleteRefusingFront> {
+  const log: string[] = [];
+  const refused: string[] = [];
+  let spare = options.spare;
+  let refusing = true;
+  const server = createHttpServer((req, res) => {
+    log.push(`${req.method} ${req.url}`);
+    const refuse = req.method === 'DELETE' && refusing && spare === 0;
+    if (req.method === 'DELETE' && spare > 0) spare -= 1;
+    if (!refuse) return relay(upstream, req, res);
+    refused.push(`${req.method} ${req.url}`);
+    req.resume();
+    res.writeHead(409, { 'content-type': 'application/json' }).end('{"errors":"zone is locked"}');
+  });
+  return listening(server, 'http', log).then((front) => ({
+    ...front,
+    refused,
+    letDeletesThrough: () => {
+      refusing = false;
+    },
+  }));
 }
 
 function redirect(res: ServerResponse, status: number, location: string): void {

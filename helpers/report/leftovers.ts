@@ -1,0 +1,74 @@
+// Zones a run leaves on the shop, said where nobody can miss them: in the console even under --quiet,
+// and first in every report, each with the command that deletes it. A zone left behind is somebody's
+// clutter on a shared shop until a person acts, so the line tells them exactly what to run.
+import type { LeftZone } from '../ownership/cleanup-record.ts';
+
+/** The zones that share one way out, in the order the run left them. */
+interface LeftGroup {
+  removeWith: LeftZone['removeWith'];
+  zones: LeftZone[];
+}
+
+function grouped(left: readonly LeftZone[]): LeftGroup[] {
+  const groups: LeftGroup[] = [];
+  for (const zone of left) {
+    const group = groups.find((g) => g.removeWith === zone.removeWith);
+    if (group) group.zones.push(zone);
+    else groups.push({ removeWith: zone.removeWith, zones: [zone] });
+  }
+  return groups;
+}
+
+/** What to do about a group, in words: the command, a person's look, or nothing at all. */
+function wayOut({ removeWith, zones }: LeftGroup): { text: string; command?: string } {
+  const them = zones.length === 1 ? 'it' : 'them';
+  // The reason says what kept a zone (a booking history, a shop that refused); the command is the rest.
+  if (typeof removeWith === 'string') return { text: `delete ${them} with the run's settings:`, command: removeWith };
+  if (removeWith === null)
+    return {
+      text: `no sweep deletes ${them}: ${zones.length === 1 ? 'it is' : 'they are'} not in the ledger, so not provably this run's`,
+    };
+  return { text: `the embedded reference, stopped with the run, took ${them} along` };
+}
+
+const described = (zone: LeftZone) => `${zone.id}${zone.name === undefined ? '' : ` "${zone.name}"`}: ${zone.reason}`;
+
+/** The console's lines, the same with and without --quiet; none when nothing is left. */
+export function leftoverLines(left: readonly LeftZone[]): string[] {
+  if (left.length === 0) return [];
+  const lines = [`LEFT BEHIND: ${left.length} zone(s) of this run are still on the shop`];
+  for (const group of grouped(left)) {
+    for (const zone of group.zones) lines.push(`  ${described(zone)}`);
+    const { text, command } = wayOut(group);
+    lines.push(`  ${text}`);
+    if (command !== undefined) lines.push(`    ${command}`);
+  }
+  return lines;
+}
+
+/** conformance.md's lines, right under its title; none when nothing is left. */
+export function leftoverMarkdown(left: readonly LeftZone[], code: (text: string) => string): string[] {
+  if (left.length === 0) return [];
+  const lines = [`**Zones left behind: ${left.length}.** This run could not delete them.`, ''];
+  for (const group of grouped(left)) {
+    for (const zone of group.zones)
+      lines.push(
+        `- ${code(zone.id)}${zone.name === undefined ? '' : ` ${code(zone.name)}`}: ${zone.reason.replaceAll('\n', ' ')}`,
+      );
+    const { text, command } = wayOut(group);
+    lines.push(
+      '',
+      `${text.charAt(0).toUpperCase()}${text.slice(1)}${command === undefined ? '' : ` ${code(command)}`}`,
+      '',
+    );
+  }
+  return lines;
+}
+
+/** junit.xml's suite properties, first among them; none when nothing is left. */
+export function leftoverProperties(left: readonly LeftZone[]): [string, string][] {
+  return left.map((zone) => {
+    const { text, command } = wayOut({ removeWith: zone.removeWith, zones: [zone] });
+    return [`left behind ${zone.id}`, `${described(zone)}; ${text}${command === undefined ? '' : ` ${command}`}`];
+  });
+}

@@ -1,0 +1,150 @@
+// Zones a run leaves can't be missed: a run behind a shop that refuses their DELETEs prints them even
+// with --quiet, puts them first in conformance.json, conformance.md and junit.xml with the command that
+// deletes them, and that command, run as printed, deletes them, the one ROBUST-06 renamed into other
+// scripts among them. One whole run (two rules) serves every test here; they go in order.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { settingsForStyle } from '../bin/reference-settings.ts';
+import { shellWord, sweepCommand } from '../helpers/ownership/sweep-command.ts';
+import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
+import type { StoredZone } from '../reference/zone-store.ts';
+import { type ChildRun, runCommand, runEntry } from './run-node.ts';
+import { type DeleteRefusingFront, startDeleteRefusingFront } from './support/fronts.ts';
+
+const TOKEN = 'shpat_selftest_leftovers_0123456789';
+/** How the npm script starts the sweep; the command printed must begin so in this checkout. */
+const NPM_SWEEP = 'npm run sweep -- ';
+
+/** A command line split into words as a POSIX shell splits it: blanks, single quotes and backslashes. */
+function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quoted = false;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (quoted) {
+      if (c === "'") quoted = false;
+      else word = (word ?? '') + c;
+    } else if (c === "'") {
+      quoted = true;
+      word ??= '';
+    } else if (c === '\\') {
+      word = (word ?? '') + command[++i];
+    } else if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else {
+      word = (word ?? '') + c;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+describe('a run behind a shop that refuses to let its zones go', () => {
+  let reference: RunningReference;
+  let front: DeleteRefusingFront;
+  let env: Record<string, string>;
+  let dir: string;
+  let run: ChildRun;
+  /** What the shop still holds after the run: the reference started empty, so every one is the run's. */
+  let left: StoredZone[];
+
+  beforeAll(async () => {
+    reference = await startReference({ token: TOKEN });
+    // The preflight's own delete goes through; every later one, each test's and the final sweep's, is refused.
+    front = await startDeleteRefusingFront(reference.url, { spare: 1 });
+    dir = mkdtempSync(join(tmpdir(), 'zc-leftovers-'));
+    env = {
+      ...settingsForStyle(reference.style, front.url, TOKEN),
+      ZONES_REPORTS_DIR: dir,
+      // The two example tests make the zones; the model-based suite would only add more of the same.
+      ZONES_MODEL_RUNS: '0',
+    };
+    run = await runEntry('bin/conformance.ts', ['--quiet', '--rule', 'CREATE-02,ROBUST-06'], env);
+    left = reference.backdoor.all();
+  });
+  afterAll(async () => {
+    await front?.close();
+    await reference?.close();
+  });
+
+  const printedCommand = () => /^ {4}(npm run sweep -- .*)$/m.exec(run.stdout)?.[1];
+
+  test('the run left zones of both tests, one of them renamed into other scripts', () => {
+    expect(front.refused.length, run.stdout + run.stderr).toBeGreaterThan(0);
+    expect(left.length).toBeGreaterThanOrEqual(2);
+    expect(left.map((zone) => zone.name)).toContainEqual(expect.stringMatching(/^zc-\S+ .*区域/));
+  });
+
+  test('--quiet prints every zone left, and the one command that deletes them', () => {
+    const lines = run.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^verdict: INCOMPLETE /);
+    expect(lines[1]).toBe(`LEFT BEHIND: ${left.length} zone(s) of this run are still on the shop`);
+    for (const zone of left)
+      expect(run.stdout).toContain(`\n  ${zone.id} "${zone.name}": DELETE answered 409 and the zone is still listed\n`);
+    expect(printedCommand()).toMatch(/^npm run sweep -- --yes --ledger \S+\.jsonl$/);
+    expect(lines.filter((line) => line.startsWith(`    ${NPM_SWEEP}`))).toHaveLength(1);
+  });
+
+  test('conformance.json, conformance.md and junit.xml name each zone left first, with the same command', () => {
+    const json = readFileSync(join(dir, 'conformance.json'), 'utf8');
+    const report = JSON.parse(json) as ConformanceReport;
+    // First among what the run found: before the target, the rules and everything else.
+    expect(Object.keys(report).indexOf('leftBehind')).toBeLessThan(Object.keys(report).indexOf('target'));
+    expect(report.leftBehind.map((zone) => zone.id).sort()).toEqual(left.map((zone) => zone.id).sort());
+    for (const zone of report.leftBehind) expect(zone.removeWith).toBe(printedCommand());
+
+    const markdown = readFileSync(join(dir, 'conformance.md'), 'utf8');
+    const beforeSummary = markdown.slice(0, markdown.indexOf('| Target |'));
+    expect(beforeSummary).toContain(`**Zones left behind: ${left.length}.**`);
+    for (const zone of left) expect(beforeSummary).toContain(`- \`${zone.id}\` \`${zone.name}\`: `);
+    expect(beforeSummary).toContain(`\`${printedCommand()}\``);
+
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    const firstProperty = /<testsuite [^>]*>\s*<properties>\s*<property name="([^"]*)" value="([^"]*)"/.exec(junit);
+    expect(firstProperty?.[1]).toMatch(/^left behind \S+$/);
+    expect(firstProperty?.[2]).toContain(printedCommand());
+  });
+
+  test('a plain npm run sweep finds every zone left, the renamed one included, and only shows them', async () => {
+    const plain = await runEntry('bin/sweep.ts', [], env);
+    expect(plain.code, plain.stderr).toBe(0);
+    for (const zone of left) expect(plain.stdout).toContain(`would delete ${zone.id} ${zone.name} (`);
+    expect(plain.stdout).not.toContain('carries another name');
+    expect(reference.backdoor.all()).toHaveLength(left.length);
+  });
+
+  test('the printed command, run as printed, deletes them all once the shop lets them go', async () => {
+    front.letDeletesThrough();
+    const args = shellWords(printedCommand()!.slice(NPM_SWEEP.length));
+    // bin/sweep.ts through the launcher: what `npm run sweep --` runs (package.json).
+    const sweep = await runEntry('bin/sweep.ts', args, env);
+    expect(sweep.code, sweep.stdout + sweep.stderr).toBe(0);
+    expect(sweep.stdout).toContain(`deleted ${left.length}, could not delete 0`);
+    for (const zone of left) expect(reference.backdoor.stored(zone.id), zone.name).toBeUndefined();
+  });
+});
+
+describe('the command printed', () => {
+  test('is the npm script where package.json runs the sweep, else the installed command', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'zc-sweep-command-'));
+    expect(sweepCommand('reports/ledgers/r.jsonl', folder)).toBe(
+      'npx zones-conformance sweep --yes --ledger reports/ledgers/r.jsonl',
+    );
+    writeFileSync(join(folder, 'package.json'), JSON.stringify({ scripts: { sweep: 'zones-conformance sweep' } }));
+    expect(sweepCommand('reports/ledgers/r.jsonl', folder)).toBe(
+      'npm run sweep -- --yes --ledger reports/ledgers/r.jsonl',
+    );
+  });
+
+  test('quotes a ledger path so that a shell hands it over unchanged', async () => {
+    const path = "my reports/it's $HOME/`x`.jsonl";
+    const echoed = await runCommand('sh', ['-c', `printf %s ${shellWord(path)}`], { cwd: tmpdir() });
+    expect(echoed.stdout).toBe(path);
+    expect(shellWords(`--ledger ${shellWord(path)}`)).toEqual(['--ledger', path]);
+  });
+});
