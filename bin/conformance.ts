@@ -2,7 +2,7 @@
 // there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
-import { Secrets } from '../helpers/evidence/secrets.ts';
+import { Secrets, shortTokenWarning } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { completeAllureResults, maskAllureResults } from '../helpers/report/allure-results.ts';
@@ -163,6 +163,9 @@ async function main(): Promise<void> {
   removePreviousReports(config.reportsDir);
   // A retired setting is said, once, and the run goes on: never a reason to stop a nightly job.
   for (const notice of config.notices) console.error(`zones-conformance: ${notice}`);
+  // Said once, here: the masker then leaves such a token readable inside other text, and says nothing.
+  const placeholder = shortTokenWarning(config.token);
+  if (placeholder) console.error(`zones-conformance: ${placeholder}`);
 
   // Loaded only now: a run that stops on its settings or options never pays for the HTTP client, the
   // reference or the runner (about 0.15 s of CPU, most of a refused run's own time).

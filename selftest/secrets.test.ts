@@ -2,11 +2,13 @@
 // AUTH-06 send, which is the real one but for its last character and so gives it away. Every writer
 // (the reports, the could-not-run files, a booking hook's message) masks both, not just the client.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
+import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import { readTargetConfig } from '../helpers/config.ts';
-import { forgedToken, Secrets } from '../helpers/evidence/secrets.ts';
+import { forgedToken, MASKED_EVERYWHERE_FROM, Secrets, shortTokenWarning } from '../helpers/evidence/secrets.ts';
 import { runBookingHook } from '../helpers/ownership/booking-hooks.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { maskAllureResults } from '../helpers/report/allure-results.ts';
@@ -16,6 +18,10 @@ import { buildCouldNotRun, writeCouldNotRun } from '../helpers/report/could-not-
 import { writeJunit } from '../helpers/report/junit.ts';
 import { rules } from '../helpers/rules.ts';
 import type { TestOutcome } from '../helpers/runner/verdict.ts';
+import { startReference } from '../reference/server.ts';
+import { runEntry } from './run-node.ts';
+import { filesUnder } from './support/ci-nights.ts';
+import { type Front, listening, upstreamFailed } from './support/fronts.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
 const TOKEN = 'shpat_secrets_0123456789abcdef';
@@ -137,4 +143,168 @@ test("the console's summary carries neither the token nor its forgery", () => {
   expect(text).toContain('AUTH-06');
   expect(text).not.toContain(TOKEN);
   expect(text).not.toContain(FORGED);
+});
+
+// A token too short to be told apart from ordinary text: what a mock without authentication is given.
+test.for(['x', 'test', 'abc'])(
+  'a placeholder token %s is masked where it stands as the credential, never inside a word',
+  (token) => {
+    const secrets = new Secrets({ token, authHeader: 'Authorization', authScheme: 'Bearer' });
+    const forged = secrets.forged;
+    const prose = `zones-conformance | rule | tests | abc-${token}s, ${forged}s and ${token} alone`;
+    expect(secrets.mask(prose)).toBe(prose);
+    expect(secrets.mask(`> Authorization: Bearer ${token}\n`)).toBe('> Authorization: Bearer <redacted>\n');
+    expect(secrets.mask(`{"authorization":"Bearer ${forged}"}`)).toBe('{"authorization":"Bearer <redacted>"}');
+    expect(secrets.mask(`bearer ${token}, then`)).toBe('bearer <redacted>, then');
+    expect(secrets.mask(`ZONES_ACCESS_TOKEN=${token} sh book.sh`)).toBe('ZONES_ACCESS_TOKEN=<redacted> sh book.sh');
+    // A longer value after the scheme is not the token.
+    expect(secrets.mask(`Bearer ${token}s`)).toBe(`Bearer ${token}s`);
+    // The credential header whole; another header's value is left as it is, even one that equals the
+    // token: a rate-limit header of `4` read back as `<redacted>` would mislead the throttle.
+    expect(secrets.maskHeaders({ authorization: `Bearer ${token}`, 'x-note': token })).toEqual({
+      authorization: '<redacted>',
+      'x-note': token,
+    });
+    // A cut body keeps its last letters, unless they are the credential's start.
+    expect(secrets.maskHead(`{"name":"${prose}`)).toBe(`{"name":"${prose}`);
+    expect(secrets.maskHead(`{"seen":"Authorization: Bearer ${token}`)).toBe(
+      '{"seen":"Authorization: Bearer <redacted>',
+    );
+  },
+);
+
+test('from 8 characters a token is masked everywhere, inside words too; below, it is named a placeholder once', () => {
+  expect(MASKED_EVERYWHERE_FROM).toBe(8);
+  expect(new Secrets({ token: 'abcdefgh' }).mask('xabcdefghx')).toBe('x<redacted>x');
+  expect(new Secrets({ token: 'abcdefg' }).mask('xabcdefgx')).toBe('xabcdefgx');
+  expect(new Secrets({ token: 'abcdefg' }).mask('X-Shopify-Access-Token: abcdefg')).toBe(
+    'X-Shopify-Access-Token: abcdefg',
+  );
+  expect(
+    new Secrets({ token: 'abcdefg', authHeader: 'X-Shopify-Access-Token' }).mask('x-shopify-access-token: abcdefg'),
+  ).toBe('x-shopify-access-token: <redacted>');
+  expect(shortTokenWarning('abcdefg')).toMatch(
+    /^ZONES_ACCESS_TOKEN is 7 character\(s\) long, which looks like a placeholder/,
+  );
+  // A body cut in the middle of a short credential keeps none of its start, and the rest of its text.
+  const cut = new Secrets({ token: 'test', authHeader: 'Authorization', authScheme: 'Bearer' });
+  expect(cut.maskHead('{"seen":"Authorization: Bearer te')).toBe('{"seen":"Authorization: Bearer ');
+  expect(cut.maskHead('{"name":"a te')).toBe('{"name":"a te');
+  expect(shortTokenWarning('abcdefg')).not.toContain('abcdefg');
+  expect(shortTokenWarning('abcdefgh')).toBeUndefined();
+  expect(shortTokenWarning('')).toBeUndefined();
+});
+
+/**
+ * The reference behind a front that, as many shops do, quotes the credential it refused in the refusal's
+ * body, under the credential header's name: `{"errors":"invalid credential","seen":"Authorization: Bearer a"}`.
+ * So the wrong token of AUTH-05 and AUTH-06 reaches the evidence, and the masker has something to do.
+ */
+function startEchoingFront(upstream: string, authHeader: string): Promise<Front> {
+  const notPassedOn = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'content-encoding']);
+  const passed = (headers: Iterable<[string, string | string[] | undefined]>) =>
+    Object.fromEntries(
+      [...headers].filter(
+        (entry): entry is [string, string] => typeof entry[1] === 'string' && !notPassedOn.has(entry[0]),
+      ),
+    );
+  async function handle(
+    req: IncomingMessage,
+  ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const answer = await fetch(`${upstream}${req.url}`, {
+      method: req.method,
+      headers: passed(Object.entries(req.headers)),
+      body: chunks.length === 0 ? undefined : Buffer.concat(chunks),
+    });
+    const body = await answer.text();
+    if (answer.status !== 401 && answer.status !== 403)
+      return { status: answer.status, headers: passed(answer.headers.entries()), body };
+    const seen = req.headers[authHeader.toLowerCase()];
+    const echo = { errors: 'invalid credential', seen: seen === undefined ? '' : `${authHeader}: ${String(seen)}` };
+    return { status: answer.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(echo) };
+  }
+  const server = createServer((req, res) => {
+    handle(req).then(
+      ({ status, headers, body }) => res.writeHead(status, headers).end(body),
+      () => upstreamFailed(res),
+    );
+  });
+  return listening(server, 'http');
+}
+
+/** A run of the whole suite, with `token`, against the reference of `style` behind the echoing front. */
+async function wholeRun(token: string, style: string) {
+  const reference = await startReference({ token, style });
+  const front = await startEchoingFront(reference.url, reference.style.authHeader);
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'zc-secrets-run-'));
+    const run = await runEntry('bin/conformance.ts', [], {
+      ...settingsForStyle(reference.style, front.url, reference.token),
+      ...bookingHooksForReference(reference.url),
+      ZONES_REPORTS_DIR: dir,
+    });
+    return { run, console: `${run.stdout}\n${run.stderr}`, files: filesUnder(dir), forged: forgedToken(token) };
+  } finally {
+    await front.close();
+    await reference.close();
+  }
+}
+
+/** The mask as text shows it: as written, or escaped in XML and HTML. */
+const MASK = /<redacted>|&lt;redacted&gt;/;
+const GLUED = /[\p{L}\p{N}_]+(?:<redacted>|&lt;redacted&gt;)|(?:<redacted>|&lt;redacted&gt;)[\p{L}\p{N}_]+/u;
+
+// A whole run for each token, whose every output is checked at once: a run costs seconds of CPU. The
+// time limits are far past a run's few seconds here, so that a machine several times slower passes too.
+describe('whole runs through the launcher', () => {
+  test.for([
+    ['x', 'bearer-bare'],
+    ['test', 'default'],
+    ['abc', 'big-ids'],
+  ] as const)(
+    'with the placeholder token %s (%s style), the console and every report read normally',
+    { timeout: 600_000 },
+    async ([token, style]) => {
+      const { run, console: printed, files, forged } = await wholeRun(token, style);
+      expect(run.code, printed).toBe(0);
+      // Said once, on stderr, without the token.
+      expect(run.stderr.match(/looks like a placeholder/g)).toHaveLength(1);
+      expect(run.stderr).toContain(`zones-conformance: ZONES_ACCESS_TOKEN is ${token.length} character(s) long`);
+      expect(printed).toContain('zones-conformance: certifying');
+      expect(printed).toMatch(/^\s*rule\s+level\s+result\s+tests$/m);
+      expect(printed).not.toMatch(MASK);
+      const names = Object.keys(files);
+      expect(names).toEqual(expect.arrayContaining(['conformance.md', 'conformance.json', 'junit.xml']));
+      expect(names.filter((name) => name.startsWith('allure-results')).length).toBeGreaterThan(10);
+      for (const name of ['conformance.md', 'conformance.json', 'junit.xml'])
+        expect(files[name], name).toContain('zones-conformance');
+      for (const [name, text] of Object.entries(files)) expect(text, name).not.toMatch(GLUED);
+      // The refusals quoted the wrong credential: masked there, and only there.
+      const attachments = Object.entries(files).filter(([name]) => name.endsWith('-attachment.txt'));
+      const masks = attachments.flatMap(([, text]) => text.match(/.{0,30}<redacted>/g) ?? []);
+      expect(masks.length, 'the echoed credential reached the attachments').toBeGreaterThan(0);
+      for (const masked of masks) expect(masked).toMatch(/: (?:Bearer )?<redacted>$/);
+      for (const [name, text] of attachments) {
+        expect(text, name).not.toContain(`: ${forged}"`);
+        expect(text, name).not.toContain(`: Bearer ${forged}"`);
+      }
+    },
+  );
+
+  test('with a 32-character token, no report, console line or attachment holds it or its wrong twin', async () => {
+    const token = 'shpat_0123456789abcdef0123456789';
+    expect(token).toHaveLength(32);
+    const { run, console: printed, files, forged } = await wholeRun(token, 'bearer-bare');
+    expect(run.code, printed).toBe(0);
+    expect(run.stderr).not.toContain('looks like a placeholder');
+    for (const [name, text] of Object.entries({ console: printed, ...files })) {
+      expect(text, name).not.toContain(token);
+      expect(text, name).not.toContain(forged);
+    }
+    // The refusals did quote the wrong token, so the masker was put to work.
+    const attachments = Object.entries(files).filter(([name]) => name.endsWith('-attachment.txt'));
+    expect(attachments.some(([, text]) => text.includes('Authorization: Bearer <redacted>'))).toBe(true);
+  }, 600_000);
 });

@@ -6,22 +6,73 @@ import { randomBytes } from 'node:crypto';
 
 const MASKED = '<redacted>';
 
+/**
+ * The shortest token masked wherever it appears. A shorter one is a word or a fragment of one (`x`,
+ * `abc`, `test`, `token`, `dev-key`): it turns up inside the reports' own words and headers, and
+ * masking it there garbles every report (`zones-conform<redacted>nce`) while hiding nothing, since
+ * the same letters stay readable all around. No real credential is that short: Shopify's are 38
+ * characters, random API keys 16 and up. So from 8 characters on a token is masked everywhere, as a
+ * real one must be, even where that garbles a word (`password`, `changeme`): a garbled word is
+ * better than a leaked key. Below 8 it is masked only where it stands as the credential itself.
+ */
+export const MASKED_EVERYWHERE_FROM = 8;
+
+/** What may follow a credential's value in text: its end, a space, a quote or a delimiter. */
+const VALUE_END = String.raw`(?=$|[\s"'\x60,;\\)\]}<>&])`;
+
+/** A string as a literal part of a regular expression. */
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+/** Whether a token is too short to be told apart from ordinary text (see MASKED_EVERYWHERE_FROM). */
+export function isShortToken(token: string): boolean {
+  return token !== '' && token.length < MASKED_EVERYWHERE_FROM;
+}
+
+/** The launcher's one warning about a token too short to be a real one; none for a real token or none at all. */
+export function shortTokenWarning(token: string): string | undefined {
+  if (!isShortToken(token)) return undefined;
+  return `ZONES_ACCESS_TOKEN is ${token.length} character(s) long, which looks like a placeholder (a mock without authentication?); a token shorter than ${MASKED_EVERYWHERE_FROM} characters is masked only where it stands as the credential, not inside other text`;
+}
+
 export class Secrets {
   /** The wrong credential that AUTH-05 and AUTH-06 send. */
   readonly forged: string;
   private readonly known: string[];
   private readonly authHeader: string | undefined;
+  /** For a short token: the token or its forgery where it stands as the credential; else none. */
+  private readonly asCredential: RegExp | undefined;
+  /** For a short token: the same, cut off at the end of the text after at least its first character. */
+  private readonly asCredentialCut: RegExp | undefined;
 
-  constructor(settings: { token: string; authHeader?: string }) {
+  constructor(settings: { token: string; authHeader?: string; authScheme?: string }) {
     this.forged = forgedToken(settings.token);
-    // With no token there is nothing to give away: the forgery of none is random and shared with nobody.
-    this.known = settings.token === '' ? [] : [settings.token, this.forged];
     this.authHeader = settings.authHeader?.toLowerCase();
+    // With no token there is nothing to give away: the forgery of none is random and shared with nobody.
+    if (settings.token === '') {
+      this.known = [];
+    } else if (isShortToken(settings.token)) {
+      // The forgery goes with the token: it is the token's length and all of it but the last character,
+      // which the same letters all around already show, and masked inside words it garbles as much
+      // (the forgery of `x` is `a`).
+      this.known = [];
+      const secrets = [settings.token, this.forged];
+      const prefix = credentialPrefix(settings);
+      this.asCredential = new RegExp(`${prefix}(?:${secrets.map(literal).join('|')})${VALUE_END}`, 'gi');
+      const starts = secrets.flatMap((secret) =>
+        Array.from({ length: secret.length }, (_, i) => secret.slice(0, i + 1)),
+      );
+      this.asCredentialCut = new RegExp(`${prefix}(?:${starts.map(literal).join('|')})$`, 'i');
+    } else {
+      this.known = [settings.token, this.forged];
+    }
   }
 
   /** The text with every secret in it masked, even where a target echoed one back. */
   mask(text: string): string {
-    return this.known.reduce((masked, secret) => masked.split(secret).join(MASKED), text);
+    const masked = this.known.reduce((done, secret) => done.split(secret).join(MASKED), text);
+    return this.asCredential ? masked.replace(this.asCredential, `$1${MASKED}`) : masked;
   }
 
   /**
@@ -38,10 +89,12 @@ export class Secrets {
 
   /**
    * The first part of a body that was cut off. A secret the cut split in two is not found whole, so an
-   * end that could be its beginning is dropped as well.
+   * end that could be its beginning is dropped as well (for a short token, only where it stands as the
+   * credential: any text may end in a `t`).
    */
   maskHead(head: string): string {
-    return this.known.reduce(withoutStartOf, this.mask(head));
+    const masked = this.known.reduce(withoutStartOf, this.mask(head));
+    return this.asCredentialCut ? masked.replace(this.asCredentialCut, '$1') : masked;
   }
 
   /** Headers as recorded: the credential header's value whole, whatever scheme it carries; the rest masked. */
@@ -52,6 +105,25 @@ export class Secrets {
     }
     return out;
   }
+}
+
+/**
+ * Where a value stands as the credential, as group 1: after the credential header's name (or
+ * Authorization's, or ZONES_ACCESS_TOKEN's) and a `:` or `=`, quoted or not, as a header line, JSON or
+ * an environment variable shows it; or after the scheme (`Bearer x`). Never inside a word: the name
+ * or scheme must start one.
+ */
+function credentialPrefix(settings: { authHeader?: string; authScheme?: string }): string {
+  const names = [...new Set([settings.authHeader, 'Authorization', 'ZONES_ACCESS_TOKEN'])].filter(
+    (name): name is string => name !== undefined && name !== '',
+  );
+  const schemes = [...new Set([settings.authScheme, 'Bearer'])].filter(
+    (scheme): scheme is string => scheme !== undefined && scheme !== '',
+  );
+  const scheme = `(?:(?:${schemes.map(literal).join('|')})\\s+)`;
+  const quote = `[\\\\"']*`;
+  const named = `(?:${names.map(literal).join('|')})${quote}\\s*[:=]\\s*${quote}${scheme}?`;
+  return `((?<![\\w-])(?:${named}|${scheme}))`;
 }
 
 /**

@@ -1,8 +1,9 @@
 // How a list read is named in a message, and the hint a reader needs when a filtered list looks like
 // the shop did not take the filter as the settings say: the parameter and its values are settings
 // (the specification does not show them), so a wrong one must point at itself, not at the shop.
-
-import type { ListAnswer } from '../client/zones-client.ts';
+import { randomBytes } from 'node:crypto';
+import { readableZones } from '../client/list-lookups.ts';
+import type { ListAnswer, ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 
 /** Which list this is, as the request asked for it. */
@@ -23,13 +24,48 @@ export function strays(list: ListAnswer): { id: string; status: unknown }[] {
     .map((zone) => ({ id: zone.id.text, status: zone.status }));
 }
 
-/** The hint for a failure on a filtered list, or nothing when the list shows no sign of an ignored filter. */
-export function strayHint(list: ListAnswer, config: TargetConfig): string {
+/**
+ * The hint for a failure on a filtered list, in the failure's first line (the line the console and the
+ * rule's reason show): the likely cause when the check asked for one (see likelyFilterCause), and the
+ * zones in other statuses the list answered, else those and the settings to look at. Nothing when the
+ * list shows no sign of an ignored filter and no cause was asked for.
+ */
+export function strayHint(list: ListAnswer, config: TargetConfig, likelyCause?: string): string {
   const found = strays(list);
-  if (found.length === 0) return '';
+  if (found.length === 0) return likelyCause === undefined ? '' : `; ${likelyCause}`;
   const shown = found
     .slice(0, 5)
     .map((zone) => `${zone.id} (${String(zone.status)})`)
     .join(', ');
-  return `\n\n${describeList(config, list.filter)} answered zones in other statuses: ${shown}${found.length > 5 ? ', ...' : ''}; ${filterSettingsHint(config)}`;
+  const answered = `${describeList(config, list.filter)} answered zones in other statuses: ${shown}${found.length > 5 ? ', ...' : ''}`;
+  // The cause first: the console shows a reason's first 300 characters.
+  return likelyCause === undefined ? `; ${answered}; ${filterSettingsHint(config)}` : `; ${likelyCause}; ${answered}`;
+}
+
+/**
+ * Why a filter answered zones of another status: the shop does not know the parameter (a setting), or
+ * it knows it and filters wrong (the shop). The rule fails either way, since the suite cannot tell a
+ * misconfiguration from a broken shop; this says which is likelier. Asked only once a check has
+ * failed, so a passing run sends nothing more: a filter by a status no zone can have. A shop that
+ * ignores a query parameter it does not know answers that with zones, its whole list; one that takes
+ * the parameter answers no zone or refuses the value (what ROBUST-05 asks of it).
+ */
+export async function likelyFilterCause(api: ZonesClient): Promise<string> {
+  const config = api.config;
+  const setting = `ZONES_STATUS_PARAM (now "${config.statusParam}")`;
+  const nowhere = `zc-no-such-status-${randomBytes(4).toString('hex')}`;
+  const asked = `asked for a status no zone has (${config.statusParam}=${nowhere})`;
+  const undecided = `${setting} may be a parameter the shop does not know, or its filter is broken; which is likelier could not be told: ${asked}`;
+  let probe: ListAnswer;
+  try {
+    probe = await api.listZones({ status: nowhere });
+  } catch (error) {
+    return `${undecided}, it gave no answer (${String(error instanceof Error ? error.message : error).split('\n')[0]})`;
+  }
+  const zones = readableZones(probe);
+  if (zones !== undefined && zones.length > 0)
+    return `${setting} may be a parameter the shop does not know, likelier than a broken filter: ${asked}, it answered ${zones.length} zone(s), as a shop does that ignores an unknown parameter`;
+  if (zones !== undefined || (probe.status >= 400 && probe.status <= 499))
+    return `a broken filter is likelier than ${setting}: the shop knows the parameter, since ${asked}, it answered ${zones === undefined ? probe.status : 'no zone'}; unless it spells the statuses otherwise (ZONES_STATUS_FILTER_VALUES)`;
+  return `${undecided}, it answered ${probe.status}${probe.read.ok ? '' : ` (${probe.read.problem})`}`;
 }

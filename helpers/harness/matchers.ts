@@ -12,13 +12,16 @@ import type { ZoneId } from '../client/records.ts';
 import { type SchemaName, validatorFor } from '../schemas.ts';
 
 interface ZoneMatchers<R = unknown> {
-  /** A 4xx answer. A 2xx with an error body is not a refusal, and neither is a 5xx. */
-  toBeRefused(): R;
+  /**
+   * A 4xx answer. A 2xx with an error body is not a refusal, and neither is a 5xx. `likelyCause`: what a
+   * failure names as its likelier cause, where a setting may be behind it.
+   */
+  toBeRefused(likelyCause?: string): R;
   toSucceed(): R;
   toHaveStatusIn(codes: readonly number[]): R;
   toMatchSchema(name: SchemaName): R;
-  /** The (whole, all pages) list holds a zone with this id. */
-  toListZone(id: ZoneId): R;
+  /** The (whole, all pages) list holds a zone with this id. `likelyCause`: see likelyFilterCause. */
+  toListZone(id: ZoneId, likelyCause?: string): R;
   /** The list holds the zone with these field values. */
   toShowZone(id: ZoneId, fields: ExpectedFields): R;
 }
@@ -61,9 +64,10 @@ function describeValue(value: unknown): string {
 
 /** What the setup file registers (helpers/harness/register-matchers.ts), typed as expect.extend takes it. */
 export const zoneMatchers: Parameters<typeof expect.extend>[0] = {
-  toBeRefused(received: Answer) {
+  toBeRefused(received: Answer, likelyCause?: string) {
     const pass = received.status >= 400 && received.status <= 499;
-    return verdict(pass, this.isNot, 'a refusal (4xx)', statusText(received), received);
+    const cause = likelyCause === undefined ? '' : `; ${likelyCause}`;
+    return verdict(pass, this.isNot, 'a refusal (4xx)', `${statusText(received)}${cause}`, received);
   },
   toSucceed(received: Answer) {
     const pass = received.status >= 200 && received.status <= 299;
@@ -103,11 +107,11 @@ export const zoneMatchers: Parameters<typeof expect.extend>[0] = {
       received,
     );
   },
-  toListZone(received: ListAnswer, id: ZoneId) {
+  toListZone(received: ListAnswer, id: ZoneId, likelyCause?: string) {
     const zones = readableZones(received);
     if (zones === undefined) return { ...unreadableList(received), pass: this.isNot };
     const pass = findZone(zones, id) !== undefined;
-    const actual = `the list has ${zones.length} zone(s)${strayHint(received, currentTarget())}`;
+    const actual = `the list has ${zones.length} zone(s)${strayHint(received, currentTarget(), likelyCause)}`;
     return verdict(pass, this.isNot, `the list to hold zone ${id.text}`, actual, ...received.pages);
   },
   toShowZone(received: ListAnswer, id: ZoneId, fields: ExpectedFields) {
