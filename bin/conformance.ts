@@ -1,7 +1,13 @@
 // `npm run conformance`: certify the target named by the settings, or the embedded reference when
 // there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import {
+  ConfigError,
+  loadEnvironment,
+  readTargetConfig,
+  seedReplayCommand,
+  type TargetConfig,
+} from '../helpers/config.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
@@ -32,7 +38,7 @@ function usage(): string {
     (doc) => `  ${doc.name}${doc.default ? ` (default: ${doc.default})` : ''}\n      ${doc.help}`,
   );
   return [
-    'Usage: npm run conformance [-- [--rule IDS] [--seed N] [--baseline PATH [--fail-on new]] [--quiet] | --list | --help]',
+    'Usage: npm run conformance [-- [--rule IDS] [--seed=N] [--baseline PATH [--fail-on new]] [--quiet] | --list | --help]',
     '',
     'Certifies a Zone Management Service (API 2026-07) against its specification.',
     'Settings come from the environment, then from a .env file (see .env.example):',
@@ -49,7 +55,8 @@ function usage(): string {
     '                   newly not verified, in the console, conformance.json (comparison) and .md',
     '  --fail-on new    with --baseline: exit 1 only for a MUST rule that fails now and did not in the',
     `                   baseline; else ${EXIT.incomplete} if a MUST rule is not verified, else 0. The verdict is unchanged`,
-    "  --seed N         the model-based suite's seed, as a failure names it: replays its sequences (ZONES_MODEL_SEED)",
+    "  --seed=N         the model-based suite's seed, as the reports name it: replays its sequences (ZONES_MODEL_SEED).",
+    '                   Without it, each run draws a new one. Write it with =, so that a negative seed is read as one',
     '  --help           this text',
     '',
     `Exit codes: ${EXIT.ok} conformant, ${EXIT.failed} a MUST rule failed, ${EXIT.incomplete} some MUST rule not verified, ${EXIT.cannotRun} could not run`,
@@ -73,12 +80,17 @@ function catalogue(): string {
 function markNotSelected(report: ConformanceReport, asked: string, selected: readonly string[]): void {
   const why = `not selected (--rule ${asked})`;
   report.selection = { rule: asked, rules: [...selected] };
+  // A replay runs what the night ran, the same tests before the sequences included; the items of
+  // --rule are trimmed when read, so its spaces can go and the command needs no quotes.
+  if (report.model) report.model.replay = seedReplayCommand(report.model.seed, asked.replace(/\s+/g, ''));
   report.notes.push(
     `a partial run: only ${selected.join(', ')} (--rule ${asked}); the other ${report.rules.length - selected.length} rules are not verified, as not selected`,
   );
   for (const rule of report.rules) {
     if (selected.includes(rule.id)) continue;
     rule.reason = why;
+    // Its model-based test did not run either: nothing to note beyond "not selected".
+    rule.notes = undefined;
     for (const test of rule.tests) test.reason = why;
   }
 }
