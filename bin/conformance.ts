@@ -1,9 +1,17 @@
 // `npm run conformance`: certify the target named by the settings, or the embedded reference when
 // there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import {
+  ConfigError,
+  loadEnvironment,
+  readTargetConfig,
+  seedReplayCommand,
+  type TargetConfig,
+} from '../helpers/config.ts';
 import { Secrets, shortTokenWarning } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
+import { inProject } from '../helpers/project-root.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { completeAllureResults, maskAllureResults } from '../helpers/report/allure-results.ts';
 import { writeBadge } from '../helpers/report/badge.ts';
@@ -32,7 +40,7 @@ function usage(): string {
     (doc) => `  ${doc.name}${doc.default ? ` (default: ${doc.default})` : ''}\n      ${doc.help}`,
   );
   return [
-    'Usage: npm run conformance [-- [--rule IDS] [--seed N] [--baseline PATH [--fail-on new]] [--quiet] | --list | --help]',
+    'Usage: npm run conformance [-- [--rule IDS] [--seed=N] [--baseline PATH [--fail-on new]] [--quiet] | --list | --version | --help]',
     '',
     'Certifies a Zone Management Service (API 2026-07) against its specification.',
     'Settings come from the environment, then from a .env file (see .env.example):',
@@ -50,13 +58,24 @@ function usage(): string {
     '                   newly not verified, in the console, conformance.json (comparison) and .md',
     '  --fail-on new    with --baseline: exit 1 only for a MUST rule that fails now and did not in the',
     `                   baseline; else ${EXIT.incomplete} if a MUST rule is not verified, else 0. The verdict is unchanged`,
-    "  --seed N         the model-based suite's seed, as a failure names it: replays its sequences (ZONES_MODEL_SEED)",
+    "  --seed=N         the model-based suite's seed, as the reports name it: replays its sequences (ZONES_MODEL_SEED).",
+    '                   Without it, each run draws a new one. Write it with =, so that a negative seed is read as one',
+    "  --version        print the package's name and version and exit",
     '  --help           this text',
     '',
     `Exit codes: ${EXIT.ok} conformant, ${EXIT.failed} a MUST rule failed, ${EXIT.incomplete} some MUST rule not verified, ${EXIT.cannotRun} could not run`,
     '(bad settings or options, an unknown rule, an unreadable baseline), 130/143 stopped by SIGINT/SIGTERM.',
     'Every run writes conformance.json, conformance.md, junit.xml, badge.svg and allure-results/ to ZONES_REPORTS_DIR.',
   ].join('\n');
+}
+
+/** For --version: the package's own name and version, read from its package.json wherever it is installed. */
+function packageVersion(): string {
+  const { name, version } = JSON.parse(readFileSync(inProject('package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
+  return `${name} ${version}`;
 }
 
 /** The catalogue, for --list: one rule a line. */
@@ -74,12 +93,17 @@ function catalogue(): string {
 function markNotSelected(report: ConformanceReport, asked: string, selected: readonly string[]): void {
   const why = `not selected (--rule ${asked})`;
   report.selection = { rule: asked, rules: [...selected] };
+  // A replay runs what the night ran, the same tests before the sequences included; the items of
+  // --rule are trimmed when read, so its spaces can go and the command needs no quotes.
+  if (report.model) report.model.replay = seedReplayCommand(report.model.seed, asked.replace(/\s+/g, ''));
   report.notes.push(
     `a partial run: only ${selected.join(', ')} (--rule ${asked}); the other ${report.rules.length - selected.length} rules are not verified, as not selected`,
   );
   for (const rule of report.rules) {
     if (selected.includes(rule.id)) continue;
     rule.reason = why;
+    // Its model-based test did not run either: nothing to note beyond "not selected".
+    rule.notes = undefined;
     for (const test of rule.tests) test.reason = why;
   }
 }
@@ -105,6 +129,7 @@ async function main(): Promise<void> {
   let args: {
     help?: boolean;
     list?: boolean;
+    version?: boolean;
     quiet?: boolean;
     rule?: string;
     seed?: string;
@@ -116,6 +141,7 @@ async function main(): Promise<void> {
       options: {
         help: { type: 'boolean', short: 'h' },
         list: { type: 'boolean' },
+        version: { type: 'boolean' },
         quiet: { type: 'boolean', short: 'q' },
         rule: { type: 'string' },
         seed: { type: 'string' },
@@ -133,6 +159,10 @@ async function main(): Promise<void> {
   }
   if (args.list) {
     console.log(catalogue());
+    return;
+  }
+  if (args.version) {
+    console.log(packageVersion());
     return;
   }
   const quiet = args.quiet === true;

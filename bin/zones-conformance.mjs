@@ -16,6 +16,18 @@ const COMMANDS = {
   report: 'build the HTML report of the last run',
 };
 
+// A reader that goes away (`zones-conformance --help | head -1`) must not turn the next write into an
+// EPIPE stack trace: node reports a write to a closed pipe as an 'error' event a tick later, which
+// ends the process when nobody listens. Listening here, before anything is printed, covers every
+// command and the help printed below; a run goes on to its clean-up and reports with nobody reading
+// (console-output.ts says why), and the help simply ends. Any other error of the streams still ends
+// the process, as it would have.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 // This file is never compiled: it stays in bin/, so the project's folder is always its parent.
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = buildIsCurrent(root);

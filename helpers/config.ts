@@ -1,5 +1,6 @@
 // Settings to a validated, typed target. Validation happens once, before any request, and names
 // every bad variable in one message: a run against a half-configured shop is worse than no run.
+import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
 import { dottedPathProblem } from './client/dotted-path.ts';
@@ -79,8 +80,10 @@ export interface ModelBudget {
   maxRequests: number;
   /** What shrinking a failure may spend on top. */
   shrinkRequests: number;
-  /** Unset: a new seed each run. */
+  /** Unset in the settings: the launcher draws one for the run before the preflight (withRunSeed). */
   seed?: number;
+  /** The seed was drawn for this run rather than set (ZONES_MODEL_SEED, --seed): the reports say so. */
+  seedDrawn?: boolean;
 }
 
 export class ConfigError extends Error {
@@ -374,6 +377,21 @@ const MAX_PAGE_SIZE = 1000;
 
 /** fast-check takes a 32-bit seed. */
 const SEED_RANGE = 2 ** 31;
+
+/** A seed for a run that sets none, from the whole range a person may set. */
+export function newModelSeed(): number {
+  return randomInt(-SEED_RANGE, SEED_RANGE);
+}
+
+/**
+ * The command that replays a run's model-based sequences, as every report prints it. The seed goes
+ * after `=`: node's parseArgs reads `--seed -1311814496` as an option followed by another ("argument
+ * is ambiguous"). Drawing only seeds of zero or more would not be enough, since ZONES_MODEL_SEED takes
+ * negative ones (fast-check's whole 32-bit range) and a failure names whichever the run had.
+ */
+export function seedReplayCommand(seed: number, rule?: string): string {
+  return `npm run conformance -- --seed=${seed}${rule === undefined ? '' : ` --rule ${rule}`}`;
+}
 
 function readModelBudget(value: (name: string) => string, bad: (name: string, why: string) => void): ModelBudget {
   const whole = (name: string, min: number, max: number, what: string): number => {

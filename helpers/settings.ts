@@ -181,7 +181,7 @@ export const settingDocs: readonly SettingDoc[] = [
   {
     name: 'ZONES_MODEL_SEED',
     default: '',
-    help: 'The seed of the model-based sequences, a whole number. A failure names the one it had; setting it (or npm run conformance -- --seed N) replays the same sequences. Empty: a new seed each run.',
+    help: 'The seed of the model-based sequences, a whole number. Every report names the one the run had; setting it (or npm run conformance -- --seed=N) replays the same sequences. Empty: a new seed each run.',
   },
   {
     name: 'ZONES_REPORTS_DIR',

@@ -113,7 +113,7 @@ describe.for(BREAKERS)('the model-based test of %s', ([rule, fault]) => {
     const { state, reason = '' } = modelTest(fault, rule);
     expect(state).toBe('failed');
     expect(reason).toContain(`ZONES_MODEL_SEED=${SEED}`);
-    expect(reason).toContain(`--seed ${SEED}`);
+    expect(reason).toContain(`npm run conformance -- --seed=${SEED}`);
     expect(shortestSequence(reason).length).toBeGreaterThan(0);
   });
 });

@@ -8,6 +8,7 @@ import { buildReport, type RunFacts, renderMarkdown } from '../helpers/report/co
 import { printOutcome, printSummary } from '../helpers/report/console-output.ts';
 import { renderJunit } from '../helpers/report/junit.ts';
 import { rules } from '../helpers/rules.ts';
+import { withRunSeed } from '../helpers/runner/certify.ts';
 import type { TestOutcome } from '../helpers/runner/verdict.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
@@ -186,4 +187,66 @@ test("a version segment other than the specification's is noted on the certifica
   expect(report.specification).toContain('2026-07');
   expect(report.notes).toEqual([expect.stringContaining('2025-01')]);
   expect(renderMarkdown(report)).toMatch(/## Notes\n\n- checked at version segment 2025-01/);
+});
+
+/** What printSummary prints, line by line. */
+function printedSummary(report: ReturnType<typeof buildReport>): string[] {
+  const printed: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
+  try {
+    printSummary(
+      report,
+      { json: 'conformance.json', markdown: 'conformance.md' },
+      new Secrets({ token: 'secret-token' }),
+    );
+  } finally {
+    log.mockRestore();
+  }
+  return printed;
+}
+
+test('every report names the seed a run drew, with the command that replays it', () => {
+  const drawn = sampleRunFacts(withRunSeed(facts(everyRule()).config), everyRule());
+  const seed = drawn.config.model.seed!;
+  const replay = `npm run conformance -- --seed=${seed}`;
+  const report = buildReport(drawn);
+  expect(report.model).toEqual({ seed, drawn: true, replay });
+  expect(JSON.parse(JSON.stringify(report)).model).toEqual({ seed, drawn: true, replay });
+  expect(renderMarkdown(report)).toContain(
+    `| Model-based seed | ${seed} (drawn for this run); replay: \`${replay}\` |`,
+  );
+  expect(printedSummary(report)).toContain(`model-based seed ${seed} (drawn for this run); replay: ${replay}`);
+});
+
+test('a seed the settings set is named as set, negative ones in the form the launcher reads', () => {
+  const report = buildReport(facts(everyRule(), { ZONES_MODEL_SEED: '-1311814496' }));
+  expect(report.model).toEqual({
+    seed: -1311814496,
+    drawn: false,
+    replay: 'npm run conformance -- --seed=-1311814496',
+  });
+  expect(printedSummary(report)).toContain(
+    'model-based seed -1311814496 (set by ZONES_MODEL_SEED or --seed); replay: npm run conformance -- --seed=-1311814496',
+  );
+  // With the model-based suite left out there is no seed to name.
+  const without = buildReport(facts(everyRule(), { ZONES_MODEL_RUNS: '0', ZONES_MODEL_SEED: '5' }));
+  expect(without.model).toBeUndefined();
+  expect(renderMarkdown(without)).not.toContain('Model-based seed');
+});
+
+test('a model-based test that did not reach a rule its example tests verified is a note, in every report', () => {
+  const why = 'no model-based sequence reached a check of UPDATE-04 this run (3 sequence(s), 120 requests, seed 7)';
+  const modelTest = sampleOutcome('UPDATE-04 a rule: sequences of operations agree with the model', 'not-verified', {
+    reason: why,
+    requests: 0,
+    sharesRun: true,
+    modelBased: true,
+  });
+  const report = buildReport(facts([...everyRule(), modelTest]));
+  const note = `model-based test not verified: ${why}`;
+  expect(report.rules.find((r) => r.id === 'UPDATE-04')).toMatchObject({ status: 'passed', notes: [note] });
+  expect([report.verdict, report.summary.must.notVerified]).toEqual(['conformant', 0]);
+  expect(renderMarkdown(report)).toContain(`## Notes\n\n- UPDATE-04: ${note}\n`);
+  expect(renderMarkdown(report)).toContain('| UPDATE-04 | MUST | passed |');
+  expect(printedSummary(report)).toContain(`NOTE UPDATE-04: ${note}`);
 });

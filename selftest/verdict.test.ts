@@ -19,6 +19,17 @@ const outcome = (ruleId: string, state: TestOutcome['state'], reason?: string): 
 });
 const allPassed = () => rules.map((rule) => outcome(rule.id, 'passed'));
 
+/** A model-based test of the rule, as the collector hands it over: its requests are the shared run's. */
+const modelOutcome = (ruleId: string, state: TestOutcome['state'], reason?: string): TestOutcome => ({
+  ...outcome(ruleId, state, reason),
+  title: `${ruleId} a rule: sequences of operations agree with the model`,
+  requests: 0,
+  sharesRun: true,
+  modelBased: true,
+});
+const NOT_REACHED = (id: string) =>
+  `no model-based sequence reached a check of ${id} this run (3 sequence(s), 120 requests, seed -1311814496)`;
+
 describe('classify', () => {
   test('a passed test that sent no request is a suite defect, not a pass', () => {
     expect(classify({ state: 'passed', requests: 0 })).toMatchObject({ state: 'suite-error' });
@@ -119,5 +130,91 @@ describe('verdict', () => {
   });
   test('a suite error makes an otherwise clean run incomplete', () => {
     expect(verdictOf(judgeRules(allPassed()), ['a test made no request'])).toBe('incomplete');
+  });
+});
+
+describe('the model-based tests add to the example tests', () => {
+  const MODEL_RULES = ['CREATE-01', 'LIST-02', 'UPDATE-04', 'DELETE-01'];
+  /** Every rule's example test passed; the model-based tests of MODEL_RULES went as `night` says. */
+  const night = (states: Record<string, TestOutcome['state']>) => [
+    ...allPassed(),
+    ...MODEL_RULES.map((id) => modelOutcome(id, states[id] ?? 'passed', NOT_REACHED(id))),
+  ];
+
+  test('a rule whose example tests passed stays passed when no sequence reached it, with a note saying so', () => {
+    const results = judgeRules(night({ 'UPDATE-04': 'not-verified' }));
+    expect(results.find((r) => r.id === 'UPDATE-04')).toMatchObject({
+      status: 'passed',
+      notes: [`model-based test not verified: ${NOT_REACHED('UPDATE-04')}`],
+    });
+    expect(results.find((r) => r.id === 'CREATE-01')?.notes).toBeUndefined();
+    const verdict = verdictOf(results);
+    expect([verdict, exitCodeOf(verdict)]).toEqual(['conformant', 0]);
+  });
+
+  test('the same shop gives the same statuses whichever rules the random sequences reached', () => {
+    const statuses = (states: Record<string, TestOutcome['state']>) =>
+      judgeRules(night(states)).map((r) => `${r.id} ${r.status}`);
+    const everyRuleReached = statuses({});
+    expect(statuses({ 'UPDATE-04': 'not-verified' })).toEqual(everyRuleReached);
+    expect(statuses({ 'CREATE-01': 'not-verified', 'LIST-02': 'not-verified', 'DELETE-01': 'not-verified' })).toEqual(
+      everyRuleReached,
+    );
+  });
+
+  test('a model-based test that fails fails the rule its example tests passed', () => {
+    const results = judgeRules(night({ 'UPDATE-04': 'failed' }));
+    expect(results.find((r) => r.id === 'UPDATE-04')).toMatchObject({ status: 'failed' });
+    expect(verdictOf(results)).toBe('non-conformant');
+  });
+
+  test('a suite defect in the model-based test is a note on the rule, and the run is incomplete for it', () => {
+    const outcomes = night({ 'LIST-02': 'suite-error' });
+    const results = judgeRules(outcomes);
+    expect(results.find((r) => r.id === 'LIST-02')).toMatchObject({
+      status: 'passed',
+      notes: [expect.stringContaining('model-based test not verified')],
+    });
+    expect(verdictOf(results, ['LIST-02 a rule: sequences of operations agree with the model: suite defect'])).toBe(
+      'incomplete',
+    );
+  });
+
+  test('a rule only a model-based test checks is not verified when no sequence reached it', () => {
+    const outcomes = [
+      ...allPassed().filter((o) => o.ruleId !== 'UPDATE-04'),
+      modelOutcome('UPDATE-04', 'not-verified', NOT_REACHED('UPDATE-04')),
+    ];
+    const results = judgeRules(outcomes);
+    expect(results.find((r) => r.id === 'UPDATE-04')).toMatchObject({
+      status: 'not-verified',
+      reason: NOT_REACHED('UPDATE-04'),
+    });
+    expect(results.find((r) => r.id === 'UPDATE-04')?.notes).toBeUndefined();
+    expect(verdictOf(results)).toBe('incomplete');
+    // And passed when it was reached, on the shared run's requests.
+    const reached = judgeRules([...outcomes.slice(0, -1), modelOutcome('UPDATE-04', 'passed')]);
+    expect(reached.find((r) => r.id === 'UPDATE-04')?.status).toBe('passed');
+  });
+
+  test('a model-based pass does not stand in for an example test that could not check the rule', () => {
+    const outcomes = [
+      ...allPassed().map((o) => (o.ruleId === 'LIST-02' ? outcome('LIST-02', 'not-verified', 'no second status') : o)),
+      modelOutcome('LIST-02', 'passed'),
+    ];
+    expect(judgeRules(outcomes).find((r) => r.id === 'LIST-02')).toMatchObject({
+      status: 'not-verified',
+      reason: 'no second status',
+    });
+  });
+
+  test('a MUST rule with no request behind its passes is not passed, however the outcome was made', () => {
+    const outcomes = allPassed().map((o) => (o.ruleId === 'CREATE-02' ? { ...o, requests: 0 } : o));
+    const results = judgeRules(outcomes);
+    expect(results.find((r) => r.id === 'CREATE-02')).toMatchObject({
+      status: 'not-verified',
+      reason: 'no request was sent to check it',
+    });
+    expect(verdictOf(results)).toBe('incomplete');
   });
 });

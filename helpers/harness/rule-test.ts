@@ -71,6 +71,8 @@ export type Check = (context: ConformanceContext) => Promise<void>;
 export interface RuleCase {
   label: string;
   check: Check;
+  /** A model-based case (task-meta.ts): said when it is declared, so that even a test that never ran says it. */
+  modelBased?: boolean;
 }
 
 const SEVERITY: Record<RuleLevel, string> = { must: 'critical', should: 'normal', may: 'minor' };
@@ -134,14 +136,16 @@ export function ruleCases<C extends { label: string }>(
 export function ruleCases(id: string, cases: readonly RuleCase[]): void;
 export function ruleCases(
   id: string,
-  cases: readonly { label: string; check?: Check }[],
+  cases: readonly { label: string; check?: Check; modelBased?: boolean }[],
   check?: (item: { label: string }, context: ConformanceContext) => Promise<void>,
 ): void {
   // A plain loop rather than test.for: its $label interpolation quotes and shortens the label.
   for (const item of cases) {
     const run: Check | undefined = check ? (context) => check(item, context) : item.check;
     if (run === undefined) throw new Error(`${id}: the case "${item.label}" has no check`);
-    test(`${ruleTitle(id)}: ${item.label}`, ({ task, skip, expect, target, api, zones }) =>
-      runCheck(id, { task, skip, expect, target, api, zones }, run));
+    const meta = item.modelBased ? { modelBased: true } : {};
+    test(`${ruleTitle(id)}: ${item.label}`, { meta }, ({ task, skip, expect, target, api, zones }) =>
+      runCheck(id, { task, skip, expect, target, api, zones }, run),
+    );
   }
 }

@@ -30,6 +30,11 @@ declare module '@vitest/runner' {
     /** The same for the clean-up's requests (`cleanupRequests`). */
     cleanupTally?: RequestTally;
     notVerified?: string;
+    /**
+     * Set when the test is declared: a model-based test, whose sequences add to the rule's example tests.
+     * It can fail a rule they verified, never leave it unverified: what it did not verify is a note.
+     */
+    modelBased?: boolean;
     cleanup?: CleanupRecord;
     /** 429 answers the test and its clean-up met (each one waited out and sent again). */
     throttled?: number;

@@ -2,7 +2,7 @@
 // and conformance.md for people, with the same content. The token never appears in either.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeTarget, type TargetConfig } from '../config.ts';
+import { describeTarget, seedReplayCommand, type TargetConfig } from '../config.ts';
 import { shownProxy } from '../connection/proxy.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
 import { Secrets } from '../evidence/secrets.ts';
@@ -67,6 +67,11 @@ export interface ConformanceReport {
   suiteErrors: string[];
   /** What a reader must know to weigh the verdict, e.g. a version other than the specification's. */
   notes: string[];
+  /**
+   * The model-based suite's seed and the command that replays the night's sequences: drawn for the run
+   * unless ZONES_MODEL_SEED or --seed set it. Absent when ZONES_MODEL_RUNS=0 left the suite out.
+   */
+  model?: { seed: number; drawn: boolean; replay: string };
   /** A `--rule` run: what was asked and the rules it selected; the others are not verified, as not selected. */
   selection?: { rule: string; rules: string[] };
   /** With `--baseline`: tonight against an earlier conformance.json (helpers/report/comparison.ts). */
@@ -158,7 +163,24 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     suiteErrors,
     // ZONES_API_VERSION may point elsewhere than the specification, and the report says so.
     notes: [otherVersionNote(facts.config.apiVersion), insecureNote(facts.config)].filter((note) => note !== undefined),
+    ...modelSeedOf(facts.config),
   };
+}
+
+function modelSeedOf(config: TargetConfig): Pick<ConformanceReport, 'model'> {
+  const { runs, seed, seedDrawn } = config.model;
+  if (runs === 0 || seed === undefined) return {};
+  return { model: { seed, drawn: seedDrawn === true, replay: seedReplayCommand(seed) } };
+}
+
+/** Where a seed came from, as the console and the certificate say it. */
+export function seedOrigin(model: NonNullable<ConformanceReport['model']>): string {
+  return model.drawn ? 'drawn for this run' : 'set by ZONES_MODEL_SEED or --seed';
+}
+
+/** The notes on these rules (a model-based test that did not verify a rule its example tests decided), one line each. */
+export function ruleNotes(rules: readonly RuleResult[]): string[] {
+  return rules.flatMap((rule) => (rule.notes ?? []).map((note) => `${rule.id}: ${note}`));
 }
 
 function connectionOf(config: TargetConfig): Pick<ConformanceReport['target'], 'tls' | 'proxy'> {
@@ -270,6 +292,11 @@ export function renderMarkdown(report: ConformanceReport): string {
     `| SHOULD rules | ${report.summary.should.passed} passed, ${report.summary.should.warnings} warnings, ${report.summary.should.notVerified} not verified |`,
     `| MAY rules (robustness) | ${report.summary.may.passed} passed, ${report.summary.may.warnings} warnings, ${report.summary.may.notVerified} not verified |`,
     `| Run | ${report.runId}, ${report.startedAt} to ${report.finishedAt} |`,
+    ...(report.model === undefined
+      ? []
+      : [
+          `| Model-based seed | ${report.model.seed} (${seedOrigin(report.model)}); replay: ${code(report.model.replay)} |`,
+        ]),
     `| Requests | ${report.requests.total} (tests ${report.requests.tests}, clean-up ${report.requests.cleanup}, preflight ${report.requests.preflight}); ${report.requests.throttled} answered 429 and were sent again |`,
     `| Read-after-write lag | ${report.consistency.lagSeen === 0 ? 'none seen' : `seen ${report.consistency.lagSeen} time(s), longest ${report.consistency.longestLagMs} ms`} (allowed: ${report.consistency.timeoutMs} ms) |`,
     `| Clean-up | ${report.cleanup.created} created, ${report.cleanup.deleted} deleted, ${report.cleanup.leftBehind.length} left behind |`,
@@ -302,7 +329,8 @@ export function renderMarkdown(report: ConformanceReport): string {
   }
   lines.push(...requestTables(report.requests));
   if (report.suiteErrors.length > 0) lines.push('## Suite errors', '', ...report.suiteErrors.map((e) => `- ${e}`), '');
-  if (report.notes.length > 0) lines.push('## Notes', '', ...report.notes.map((n) => `- ${n}`), '');
+  const notes = [...report.notes, ...ruleNotes(report.rules.filter(selected))];
+  if (notes.length > 0) lines.push('## Notes', '', ...notes.map((n) => `- ${n}`), '');
   lines.push('## Settings', '', '```json', JSON.stringify(report.target.settings, null, 2), '```', '');
   return `${lines.join('\n')}\n`;
 }

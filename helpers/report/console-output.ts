@@ -7,7 +7,7 @@ import type { Secrets } from '../evidence/secrets.ts';
 import { findRule } from '../rules.ts';
 import { failureOf, type RuleStatus, type TestOutcome } from '../runner/verdict.ts';
 import { comparisonLines, exitCodeNote, listed } from './comparison.ts';
-import type { ConformanceReport } from './conformance-report.ts';
+import { type ConformanceReport, ruleNotes, seedOrigin } from './conformance-report.ts';
 import { leftoverLines } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
 
@@ -130,6 +130,8 @@ export function printSummary(
   for (const line of leftoverLines(report.leftBehind)) say(line);
   for (const error of report.suiteErrors) say(`SUITE ERROR ${error}`);
   for (const note of report.notes) say(`NOTE ${note}`);
+  for (const note of ruleNotes(report.rules.filter((rule) => isSelected(rule.id))))
+    say(`NOTE ${note.length > 300 ? `${note.slice(0, 300)}...` : note}`);
   if (comparison) {
     say('');
     say(
@@ -143,6 +145,8 @@ export function printSummary(
   say(
     `zones created ${report.cleanup.created}, deleted ${report.cleanup.deleted}, left ${report.cleanup.leftBehind.length}`,
   );
+  if (report.model)
+    say(`model-based seed ${report.model.seed} (${seedOrigin(report.model)}); replay: ${report.model.replay}`);
   say(
     `report: ${files.markdown} and ${files.json} (exit code ${comparison ? exitCodeNote(report, comparison) : report.exitCode})`,
   );

@@ -3,7 +3,7 @@
 // to run many targets' suites in one vitest run.
 import { randomBytes } from 'node:crypto';
 import { ZonesClient } from '../client/zones-client.ts';
-import type { TargetConfig } from '../config.ts';
+import { newModelSeed, type TargetConfig } from '../config.ts';
 import { emptyTally, type RequestTally } from '../evidence/request-tally.ts';
 import { sweepLedger } from '../ownership/final-sweep.ts';
 import { ledgerAt, runLedgerPath } from '../ownership/ledger.ts';
@@ -41,23 +41,35 @@ export interface PreparedTarget extends CertifyTarget {
   preflightTally: RequestTally;
 }
 
+/**
+ * The model-based suite's seed for this run: the one the settings set, else a new one, drawn here in the
+ * launcher rather than in a worker, so that the reports can name it with the command that replays the
+ * night. A new seed each night searches sequences the last night did not; what the sequences did not
+ * reach never changes the verdict (verdict.ts), so a correct shop's verdict does not move with it.
+ */
+export function withRunSeed(config: TargetConfig): TargetConfig {
+  if (config.model.seed !== undefined) return config;
+  return { ...config, model: { ...config.model, seed: newModelSeed(), seedDrawn: true } };
+}
+
 /** The preflight: an unreachable target, a refused token or unreadable answers stop here, with exit 3. */
 export async function prepareTarget(
   target: CertifyTarget,
   options: { runId: string; ledgerName?: string; onWaiting?: (line: string) => void },
 ): Promise<PreparedTarget> {
-  const ledgerPath = runLedgerPath(target.config.reportsDir, options.runId, options.ledgerName);
+  const config = withRunSeed(target.config);
+  const ledgerPath = runLedgerPath(config.reportsDir, options.runId, options.ledgerName);
   let preflightRequests = 0;
   const preflightTally = emptyTally();
   // A target that does not answer is told at the first time limit, not after three more.
-  const api = new ZonesClient(target.config, {
+  const api = new ZonesClient(config, {
     ledger: ledgerAt(ledgerPath),
     resendTimedOutGets: false,
     onExchange: () => (preflightRequests += 1),
     tallyFor: () => preflightTally,
   });
   await preflight(api, { runId: options.runId, onWaiting: options.onWaiting });
-  return { ...target, ledgerPath, preflightRequests, preflightTally };
+  return { ...target, config, ledgerPath, preflightRequests, preflightTally };
 }
 
 /** After the tests: the final sweep of the target's ledger, then its certificate. */

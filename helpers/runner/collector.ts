@@ -74,6 +74,8 @@ function outcomeOf(testCase: TestCase): TestOutcome {
     cleanupRequests: meta.cleanupRequests ?? 0,
     tally: { test: meta.tally ?? emptyTally(), cleanup: meta.cleanupTally ?? emptyTally() },
     sharesRun: meta.sharedRequests !== undefined,
+    // Declared with the test, so known even for one that never ran.
+    modelBased: meta.modelBased,
     exchanges: records.map((record) => record.line),
     // Whole exchanges and their curl commands are for what needs looking into, not for every pass.
     evidence: judged.state === 'passed' || records.length === 0 ? undefined : records,

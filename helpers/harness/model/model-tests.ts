@@ -1,8 +1,10 @@
 // How the model-based run becomes tests, one per rule it checks: the verdict counts tests per rule,
 // so a rule the model broke fails by its own test, with the shortest sequence and the seed; a rule
-// no sequence reached is not verified, never passed; and one run serves them all. The first of the
-// tests to run starts it with its own client and zones (so its requests and clean-up are counted
-// once, there), and the others read its outcome.
+// no sequence reached is not verified by its test, never passed; and one run serves them all. Which
+// rules the random sequences reach changes with the seed, so the verdict (helpers/runner/verdict.ts)
+// shows such a test as a note on a rule its example tests verified, and as the rule's status only
+// where nothing else verified it. The first of the tests to run starts the run with its own client
+// and zones (so its requests and clean-up are counted once, there), and the others read its outcome.
 import { inject } from 'vitest';
 import { notVerified } from '../not-verified.ts';
 import type { ConformanceContext } from '../rule-test.ts';
@@ -40,6 +42,6 @@ export async function checkModelRule(id: string, context: ConformanceContext): P
   if (!outcome.checks.get(id))
     notVerified(
       context,
-      `no model-based sequence reached a check of ${id} (${ran}); a larger ZONES_MODEL_RUNS, ZONES_MODEL_STEPS or ZONES_MODEL_MAX_REQUESTS would`,
+      `no model-based sequence reached a check of ${id} this run (${ran}); a larger ZONES_MODEL_RUNS, ZONES_MODEL_STEPS or ZONES_MODEL_MAX_REQUESTS would`,
     );
 }

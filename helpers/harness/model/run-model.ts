@@ -1,11 +1,10 @@
 // The model-based run: fast-check draws sequences of operations, each runs against the shop from
 // no zone of its own, and the first one the shop answers against the model is shrunk to the
 // shortest sequence that still breaks the same rule. The seed replays it all.
-import { randomInt } from 'node:crypto';
 import fc from 'fast-check';
 import { PreconditionError } from '../../client/precondition.ts';
 import { TransportError } from '../../client/zones-client.ts';
-import type { ModelBudget, TargetConfig } from '../../config.ts';
+import { type ModelBudget, newModelSeed, seedReplayCommand, type TargetConfig } from '../../config.ts';
 import { commandArbitrary, type SequenceState, type ZoneCommand } from './commands.ts';
 import { cleanUpSequence, listZones, newSequence } from './operations.ts';
 import { Disagreement, ModelSession, type RealWorld } from './session.ts';
@@ -85,7 +84,7 @@ export function failureMessage(disagreement: Disagreement, seed: number, found?:
     `the shortest sequence found${shrunk}:`,
     stepsText(steps),
     '',
-    `replay: ZONES_MODEL_SEED=${seed} npm run conformance, or npm run conformance -- --seed ${seed}`,
+    `replay: ZONES_MODEL_SEED=${seed} npm run conformance, or ${seedReplayCommand(seed)}`,
     '',
     disagreement.evidence,
   ].join('\n');
@@ -168,7 +167,8 @@ export async function runModel(
 ): Promise<ModelOutcome> {
   const startedAt = requestsSoFar();
   const session = new ModelSession(real, budget, () => requestsSoFar() - startedAt);
-  const seed = budget.seed ?? randomInt(-(2 ** 31), 2 ** 31);
+  // A certification's launcher has drawn the seed already (withRunSeed); a caller that did not gets one here.
+  const seed = budget.seed ?? newModelSeed();
   const storyFailures = await playStories(session, seed);
   const details = await fc.check(sequenceProperty(session), { numRuns: budget.runs, seed });
   const failures = new Map<string, string>();
