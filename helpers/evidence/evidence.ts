@@ -1,17 +1,12 @@
 // How an exchange reads in a failure message, a report or an attachment: the request and the
-// answer, credential already masked by the client, long bodies shortened.
+// answer, credential already masked by the client, long bodies cut (bounded-body.ts).
+import { type BodyFiles, shownBody } from './bounded-body.ts';
 import type { Answer, Exchange } from './exchange.ts';
 import { curlCommand, type ReplaySettings } from './replay.ts';
 
-const BODY_LIMIT = 1500;
-
-function shorten(text: string): string {
-  return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}... (${text.length} characters)` : text;
-}
-
 export function formatExchange(exchange: Exchange): string {
   const lines = [`> ${exchange.method} ${exchange.url}  [credential: ${exchange.auth}]`];
-  if (exchange.requestBody !== undefined) lines.push(`  ${shorten(exchange.requestBody)}`);
+  if (exchange.requestBody !== undefined) lines.push(`  ${shownBody(exchange.requestBody)}`);
   if (exchange.status === undefined) {
     lines.push(`< no answer after ${exchange.durationMs} ms: ${exchange.error}`);
   } else {
@@ -23,7 +18,7 @@ export function formatExchange(exchange: Exchange): string {
     // What the body was, said before it is shown: cut off at a limit, or not JSON at all.
     if (exchange.bodyLimit) lines.push(`  [not read whole: ${exchange.bodyLimit.why}; its first part follows]`);
     if (exchange.notJson) lines.push(`  [${exchange.notJson}]`);
-    if (exchange.responseBody !== '') lines.push(`  ${shorten(exchange.responseBody)}`);
+    if (exchange.responseBody !== '') lines.push(`  ${shownBody(exchange.responseBody)}`);
   }
   return lines.join('\n');
 }
@@ -58,6 +53,21 @@ export interface ExchangeRecord {
   curl: string;
 }
 
-export function recordExchange(exchange: Exchange, settings: ReplaySettings): ExchangeRecord {
-  return { line: summarizeExchange(exchange), shown: formatExchange(exchange), curl: curlCommand(exchange, settings) };
+/**
+ * `bodies` keeps a body too long to show in a file of its own, masked: the record then shows its first
+ * part with the file's name, and the curl command sends the file rather than a megabyte on one line.
+ * The record is what conformance.md, conformance.json, junit.xml and the Allure attachments all show.
+ */
+export function recordExchange(exchange: Exchange, settings: ReplaySettings, bodies: BodyFiles): ExchangeRecord {
+  const request = exchange.requestBody === undefined ? undefined : bodies.keep(exchange.requestBody);
+  const kept: Exchange = {
+    ...exchange,
+    requestBody: request?.text,
+    responseBody: bodies.keep(exchange.responseBody).text,
+  };
+  return {
+    line: summarizeExchange(kept),
+    shown: formatExchange(kept),
+    curl: curlCommand(kept, settings, request?.path),
+  };
 }

@@ -24,9 +24,10 @@ export type ReplaySettings = Pick<TargetConfig, 'authHeader' | 'authScheme' | 't
 /**
  * The exchange's request as one shell command: its method, URL, headers (the credential from the
  * environment) and body byte for byte. `-i` shows the answer's status line and headers with its body.
- * An argument cannot hold a NUL byte, so a body with one is piped in from printf instead.
+ * An argument cannot hold a NUL byte, so a body with one is piped in from printf instead. A body kept
+ * in a file (`bodyFile`, bounded-body.ts) is sent from it: the command stays one line a person can read.
  */
-export function curlCommand(exchange: Exchange, settings: ReplaySettings): string {
+export function curlCommand(exchange: Exchange, settings: ReplaySettings, bodyFile?: string): string {
   const words = ['curl', '-sS', '-i', '-X', exchange.method, shellQuote(exchange.url)];
   if (settings.tlsInsecure) words.push('--insecure');
   if (settings.caFile !== undefined) words.push('--cacert', shellQuote(settings.caFile));
@@ -39,6 +40,7 @@ export function curlCommand(exchange: Exchange, settings: ReplaySettings): strin
   if (credential !== undefined) words.push('-H', credential);
   const body = exchange.requestBody;
   if (body === undefined) return words.join(' ');
+  if (bodyFile !== undefined) return [...words, '--data-binary', `@${shellQuote(bodyFile)}`].join(' ');
   if (!body.includes('\0')) return [...words, '--data-binary', shellQuote(body)].join(' ');
   // printf's format turns \000 back into the byte; a % or \ of the body is escaped for it.
   const format = body.replace(/[\\%\0]/g, (c) => ({ '\\': '\\\\', '%': '%%', '\0': '\\000' })[c]!);

@@ -4,8 +4,10 @@ import * as allure from 'allure-js-commons';
 import { test as baseTest, inject, type TestContext } from 'vitest';
 import { ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
+import { BodyFiles } from '../evidence/bounded-body.ts';
 import { type ExchangeRecord, recordExchange } from '../evidence/evidence.ts';
 import { emptyTally } from '../evidence/request-tally.ts';
+import { Secrets } from '../evidence/secrets.ts';
 import { ledgerAt } from '../ownership/ledger.ts';
 import './task-meta.ts';
 import { PreconditionError } from '../client/precondition.ts';
@@ -35,6 +37,8 @@ export const test = baseTest.extend<ConformanceFixtures>({
     task.meta.tally = emptyTally();
     task.meta.cleanupTally = emptyTally();
     const { tally, cleanupTally } = task.meta;
+    // Bodies too long to show go whole into the reports folder, masked like the reports themselves.
+    const bodies = new BodyFiles(target.reportsDir, new Secrets(target));
     const api = new ZonesClient(target, {
       ledger: ledgerAt(currentLedgerPath()),
       tallyFor: () => (cleaningUp.has(task) ? cleanupTally : tally),
@@ -48,7 +52,7 @@ export const test = baseTest.extend<ConformanceFixtures>({
           return;
         }
         task.meta.requests = (task.meta.requests ?? 0) + 1;
-        task.meta.exchanges = [...(task.meta.exchanges ?? []), recordExchange(exchange, target)];
+        task.meta.exchanges = [...(task.meta.exchanges ?? []), recordExchange(exchange, target, bodies)];
       },
     });
     await use(api);

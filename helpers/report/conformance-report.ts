@@ -351,6 +351,7 @@ export function writeReport(report: ConformanceReport, config: TargetConfig): { 
 const REPORT_FILES = [
   'conformance.json',
   'conformance.md',
+  'bodies',
   'junit.xml',
   'badge.svg',
   'allure-results',
