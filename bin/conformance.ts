@@ -25,6 +25,7 @@ import {
   type LauncherFacts,
   writeCouldNotRun,
 } from '../helpers/report/could-not-run.ts';
+import { writeJobSummary } from '../helpers/report/job-summary.ts';
 import { writeJunit } from '../helpers/report/junit.ts';
 import { rules } from '../helpers/rules.ts';
 import { families, selectRules, testNamePatternFor } from '../helpers/runner/rule-selection.ts';
@@ -267,6 +268,7 @@ async function main(): Promise<void> {
       report.comparison = compare(report, baseline, args['fail-on'] === 'new' ? 'new' : null, notSelected);
     }
     const files = writeReport(report, config);
+    writeJobSummary(report, config);
     writeBadge(config.reportsDir, report.verdict);
     writeJunit(report, config.reportsDir, config.token);
     try {

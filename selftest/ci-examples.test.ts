@@ -4,7 +4,7 @@
 // before and the report history restored; the report built and uploaded when the run fails too; the
 // certificate as the job summary; a sweep after an interrupted run; and a job that fails exactly when
 // the exit code says so.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -170,6 +170,19 @@ describe.each(Object.keys(CI))('%s, night after night', (ci) => {
     expect(nights.cancelled!.cached['previous/conformance.json']).toContain('night-4');
     expect(nights.afterCancel!.npmCalls).toContain(WITH_BASELINE);
     expect(nights.afterCancel!.cached['previous/conformance.json']).toContain('night-7');
+  });
+});
+
+describe('the job summary (GitHub) and the log (GitLab) show summary.md, never the whole certificate', () => {
+  test.for(Object.keys(CI))('%s', (ci) => {
+    // A certificate past GitHub's 1 MiB, and the summary the launcher cut from it (job-summary.ts).
+    const reports = mkdtempSync(join(tmpdir(), 'zc-ci-reports-'));
+    writeFileSync(join(reports, 'conformance.md'), `# Conformance certificate: LONG\n\n${'detail\n'.repeat(300_000)}`);
+    writeFileSync(join(reports, 'summary.md'), '# Conformance certificate: LONG\n\n**Zones left behind: 1.**\n');
+    const night = CI[ci]!(new CiHome(mkdtempSync(join(tmpdir(), 'zc-ci-summary-'))), { exit: 1, reports });
+    expect(night.summary).toContain('# Conformance certificate: LONG\n\n**Zones left behind: 1.**\n');
+    expect(night.summary).not.toContain('detail');
+    expect(night.artifacts).toEqual(expect.arrayContaining(['reports/conformance.md', 'reports/summary.md']));
   });
 });
 

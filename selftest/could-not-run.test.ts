@@ -31,7 +31,7 @@ test('no file carries the token, even when the reason and the base URL do', () =
     { reportsDir: dir, token: TOKEN, baseUrl },
   );
 
-  expect(readdirSync(dir).sort()).toEqual(['conformance.json', 'conformance.md', 'junit.xml']);
+  expect(readdirSync(dir).sort()).toEqual(['conformance.json', 'conformance.md', 'junit.xml', 'summary.md']);
   for (const file of Object.values(files)) expect(readFileSync(file, 'utf8'), file).not.toContain(TOKEN);
   expect(JSON.parse(readFileSync(files.json, 'utf8'))).toMatchObject({
     verdict: 'could-not-run',

@@ -274,9 +274,20 @@ function testSection(test: JudgedTest, level: RuleLevel): string[] {
 }
 
 export function renderMarkdown(report: ConformanceReport): string {
+  const { head, detail } = markdownParts(report);
+  return `${[...head, ...detail.flat()].join('\n')}\n`;
+}
+
+/**
+ * conformance.md in two parts. The head: the verdict, the zones left behind and every rule's status,
+ * failures included, which a reader must always see. The detail: what each test that did not pass
+ * sent and got, and the tables after it, in blocks that each read whole, so a job summary
+ * (job-summary.ts) can end after any of them.
+ */
+export function markdownParts(report: ConformanceReport): { head: string[]; detail: string[][] } {
   // A rule a --rule run left out is not verified, but there is nothing to look into.
   const selected = (rule: RuleResult) => report.selection === undefined || report.selection.rules.includes(rule.id);
-  const lines = [
+  const head = [
     `# Conformance certificate: ${report.verdict.toUpperCase()}`,
     '',
     ...leftoverMarkdown(report.leftBehind, code),
@@ -312,27 +323,29 @@ export function renderMarkdown(report: ConformanceReport): string {
     '',
     ...(report.comparison ? renderComparison(report, report.comparison) : []),
   ];
+  const detail: string[][] = [];
   const chosen = report.rules.flatMap((rule) =>
     rule.tests
       .filter((test) => test.checkedWith !== undefined)
       .map((test) => `- ${test.title}: ${test.checkedWith!.join('; ')}`),
   );
-  if (chosen.length > 0) lines.push('## Checked with what the settings gave', '', ...chosen, '');
+  if (chosen.length > 0) detail.push(['## Checked with what the settings gave', '', ...chosen, '']);
   const open = report.rules.filter((rule) => rule.status !== 'passed' && selected(rule));
   if (open.length > 0) {
-    lines.push('## What broke, warned or could not be checked', '');
+    detail.push(['## What broke, warned or could not be checked', '']);
     for (const rule of open) {
-      lines.push(`### ${rule.id} ${STATUS_HEADING[rule.status]} (${rule.level.toUpperCase()})`, '', rule.title, '');
-      for (const test of rule.tests.filter((t) => t.state !== 'passed')) lines.push(...testSection(test, rule.level));
-      if (rule.tests.length === 0) lines.push(`- ${rule.reason}`, '');
+      detail.push([`### ${rule.id} ${STATUS_HEADING[rule.status]} (${rule.level.toUpperCase()})`, '', rule.title, '']);
+      for (const test of rule.tests.filter((t) => t.state !== 'passed')) detail.push(testSection(test, rule.level));
+      if (rule.tests.length === 0) detail.push([`- ${rule.reason}`, '']);
     }
   }
-  lines.push(...requestTables(report.requests));
-  if (report.suiteErrors.length > 0) lines.push('## Suite errors', '', ...report.suiteErrors.map((e) => `- ${e}`), '');
+  detail.push(requestTables(report.requests));
+  if (report.suiteErrors.length > 0)
+    detail.push(['## Suite errors', '', ...report.suiteErrors.map((e) => `- ${e}`), '']);
   const notes = [...report.notes, ...ruleNotes(report.rules.filter(selected))];
-  if (notes.length > 0) lines.push('## Notes', '', ...notes.map((n) => `- ${n}`), '');
-  lines.push('## Settings', '', '```json', JSON.stringify(report.target.settings, null, 2), '```', '');
-  return `${lines.join('\n')}\n`;
+  if (notes.length > 0) detail.push(['## Notes', '', ...notes.map((n) => `- ${n}`), '']);
+  detail.push(['## Settings', '', '```json', JSON.stringify(report.target.settings, null, 2), '```', '']);
+  return { head, detail };
 }
 
 export function writeReport(report: ConformanceReport, config: TargetConfig): { json: string; markdown: string } {
@@ -351,6 +364,7 @@ export function writeReport(report: ConformanceReport, config: TargetConfig): { 
 const REPORT_FILES = [
   'conformance.json',
   'conformance.md',
+  'summary.md',
   'bodies',
   'junit.xml',
   'badge.svg',

@@ -111,17 +111,21 @@ function renderCouldNotRunJunit(report: CouldNotRunReport): string {
 export function writeCouldNotRun(
   report: CouldNotRunReport,
   facts: LauncherFacts,
-): { json: string; markdown: string; junit: string } {
+): { json: string; markdown: string; summary: string; junit: string } {
   removePreviousReports(facts.reportsDir);
   mkdirSync(facts.reportsDir, { recursive: true });
   const files = {
     json: join(facts.reportsDir, 'conformance.json'),
     markdown: join(facts.reportsDir, 'conformance.md'),
+    summary: join(facts.reportsDir, 'summary.md'),
     junit: join(facts.reportsDir, 'junit.xml'),
   };
   const secrets = new Secrets(facts);
   writeFileSync(files.json, secrets.mask(`${JSON.stringify(report, null, 2)}\n`));
-  writeFileSync(files.markdown, secrets.mask(renderCouldNotRunMarkdown(report)));
+  const markdown = secrets.mask(renderCouldNotRunMarkdown(report));
+  writeFileSync(files.markdown, markdown);
+  // The job summary of a run that could not start is its whole certificate: a reason, a few lines.
+  writeFileSync(files.summary, markdown);
   // Masked before it is rendered, so that the mask is escaped like any text and the XML stays well-formed.
   writeFileSync(files.junit, secrets.mask(renderCouldNotRunJunit(secrets.maskAll(report))));
   return files;
