@@ -15,7 +15,7 @@ import { inProject } from '../helpers/project-root.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { completeAllureResults, maskAllureResults } from '../helpers/report/allure-results.ts';
 import { writeBadge } from '../helpers/report/badge.ts';
-import { type Baseline, compare, readBaseline } from '../helpers/report/comparison.ts';
+import { type Baseline, compare, readBaseline, refuseOtherTarget } from '../helpers/report/comparison.ts';
 import { type ConformanceReport, removePreviousReports, writeReport } from '../helpers/report/conformance-report.ts';
 import { outliveOutputReaders, Progress, printSummary } from '../helpers/report/console-output.ts';
 import {
@@ -191,6 +191,13 @@ async function main(): Promise<void> {
     throw error;
   }
   known = factsFromConfig(config);
+  try {
+    // Checked before a request, once the target is known: the embedded reference's address is not yet.
+    if (baseline) refuseOtherTarget(baseline, config);
+  } catch (error) {
+    if (error instanceof CannotRunError) cannotRun(error.message);
+    throw error;
+  }
   removePreviousReports(config.reportsDir);
   // A retired setting is said, once, and the run goes on: never a reason to stop a nightly job.
   for (const notice of config.notices) console.error(`zones-conformance: ${notice}`);

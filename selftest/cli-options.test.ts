@@ -90,9 +90,10 @@ describe('night over night: --baseline and --fail-on new', () => {
   let tonightPath: string;
 
   /** A baseline edited from tonight's real certificate: the rules given take the statuses given. */
-  function baselineWith(statuses: Record<string, string>): string {
+  function baselineWith(statuses: Record<string, string>, edit?: (baseline: ConformanceReport) => void): string {
     const edited = structuredClone(tonight);
     for (const rule of edited.rules) rule.status = (statuses[rule.id] ?? rule.status) as typeof rule.status;
+    edit?.(edited);
     const path = join(reportsDir(), 'conformance.json');
     writeFileSync(path, JSON.stringify(edited));
     return path;
@@ -207,6 +208,39 @@ describe('night over night: --baseline and --fail-on new', () => {
     expect(comparison.stillFailing, 'UPDATE-01 was not selected').toEqual([]);
     expect(comparison.fixed).toEqual([]);
     expect(run.code).toBe(2);
+  });
+
+  test('a baseline of another target or another API version is refused: exit 3, one line naming both', async () => {
+    const otherShop = baselineWith({}, (baseline) => {
+      baseline.target.baseUrl = 'https://other-shop.example';
+    });
+    const otherVersion = baselineWith({}, (baseline) => {
+      baseline.target.settings.apiVersion = '2025-10';
+    });
+    // The same target spelled with a trailing slash is the same target: compared, not refused.
+    const sameShop = baselineWith({}, (baseline) => {
+      baseline.target.baseUrl = `${reference.url}/`;
+    });
+    for (const [path, why] of [
+      [otherShop, `certified another target, https://other-shop.example, not ${reference.url}`],
+      [otherVersion, `certified API version 2025-10, not ${tonight.target.settings.apiVersion} (ZONES_API_VERSION)`],
+    ] as const) {
+      const dir = reportsDir();
+      const run = await conformance({ ...settings, ZONES_REPORTS_DIR: dir }, ['--baseline', path, '--fail-on', 'new']);
+      expect(run.code, run.stderr).toBe(3);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toContain(`--baseline ${path}: ${why}`);
+      expect(readReport(dir)).toMatchObject({ verdict: 'could-not-run' });
+    }
+    const dir = reportsDir();
+    const same = await conformance({ ...settings, ZONES_REPORTS_DIR: dir }, [
+      '--rule',
+      'UPDATE-01',
+      '--baseline',
+      sameShop,
+    ]);
+    expect(same.code, same.stderr).toBe(1);
+    expect(readReport(dir).comparison.stillFailing.map((rule) => rule.id)).toEqual(['UPDATE-01']);
   });
 
   test('a baseline that is missing, not JSON, not a certificate, or of a run that could not run: exit 3 naming it', async () => {

@@ -42,6 +42,8 @@ export interface Baseline {
   startedAt: string;
   verdict: string;
   baseUrl: string | null;
+  /** Which shop and which version of the API it certified, to refuse one of another (sameTargetAs). */
+  of: { embedded: boolean; apiVersion: string | null };
   rules: BaselineRule[];
 }
 
@@ -67,14 +69,58 @@ export function readBaseline(path: string): Baseline {
   const rules = Array.isArray(report.rules) ? report.rules : [];
   const valid = rules.every((rule) => typeof rule?.id === 'string' && STATUSES.includes(rule?.status as string));
   if (rules.length === 0 || !valid) return refuse('has no rule results with a status to compare with');
+  const apiVersion = report.target?.settings?.apiVersion;
   return {
     path,
     runId: String(report.runId ?? ''),
     startedAt: String(report.startedAt ?? ''),
     verdict: String(report.verdict ?? ''),
     baseUrl: report.target?.baseUrl ?? null,
+    of: {
+      embedded: report.target?.embedded === true,
+      apiVersion: typeof apiVersion === 'string' ? apiVersion : null,
+    },
     rules: rules.map((rule) => ({ id: rule.id, status: rule.status })),
   };
+}
+
+/** A base URL as one target: the URL parser's spelling of its scheme and host, without a trailing slash. */
+function targetKey(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return baseUrl.replace(/\/+$/, '');
+  }
+}
+
+/**
+ * Refuses (exit 3) a baseline of another shop or another API version, before a request: compared, a
+ * rule fixed or broken "since last night" would be the difference between two shops or two versions,
+ * and --fail-on new would ring, or stay silent, for it. Two runs on the embedded reference are of one
+ * target, whatever port each got. What a baseline does not record is not held against it.
+ */
+export function refuseOtherTarget(
+  baseline: Baseline,
+  target: { baseUrl: string; embedded: boolean; apiVersion: string },
+): void {
+  const refuse = (why: string): never => {
+    throw new CannotRunError(
+      `--baseline ${baseline.path}: ${why}; its rule statuses say nothing about tonight's run. Compare with a conformance.json of this target and version, or run without --baseline`,
+    );
+  };
+  const named = (embedded: boolean, baseUrl: string | null) =>
+    embedded ? 'the embedded reference' : (baseUrl ?? 'an unknown target');
+  const sameTarget =
+    baseline.of.embedded || target.embedded
+      ? baseline.of.embedded === target.embedded
+      : baseline.baseUrl === null || targetKey(baseline.baseUrl) === targetKey(target.baseUrl);
+  if (!sameTarget)
+    refuse(
+      `certified another target, ${named(baseline.of.embedded, baseline.baseUrl)}, not ${named(target.embedded, target.baseUrl)}`,
+    );
+  if (baseline.of.apiVersion !== null && baseline.of.apiVersion !== target.apiVersion)
+    refuse(`certified API version ${baseline.of.apiVersion}, not ${target.apiVersion} (ZONES_API_VERSION)`);
 }
 
 const broken = (status: RuleStatus | 'absent') => status === 'failed' || status === 'warning';
@@ -111,7 +157,7 @@ export function compare(
   });
   const of = (change: Change) => changes.filter((rule) => rule.change === change);
   const newFailures = of('new-failure');
-  const { rules: _rules, ...shownBaseline } = baseline;
+  const { rules: _rules, of: _of, ...shownBaseline } = baseline;
   return {
     baseline: shownBaseline,
     newFailures,
@@ -148,7 +194,7 @@ export function renderComparison(report: ConformanceReport, comparison: Comparis
   return [
     '## Since the baseline',
     '',
-    `Compared with ${baseline.path}: run ${baseline.runId} of ${baseline.startedAt}, verdict ${baseline.verdict}${baseline.baseUrl && baseline.baseUrl !== report.target.baseUrl ? `, target ${baseline.baseUrl} (another target)` : ''}.`,
+    `Compared with ${baseline.path}: run ${baseline.runId} of ${baseline.startedAt}, verdict ${baseline.verdict}.`,
     '',
     '| Change | Rules |',
     '|---|---|',
