@@ -1,6 +1,6 @@
 // Fronts that real shops sit behind, for a reference on 127.0.0.1: a TLS terminator with a certificate
-// of the test's choosing, a load balancer that sends every http:// request to https://, and a shop
-// that will not let its zones go.
+// of the test's choosing, a load balancer that sends every http:// request to https://, a shop that
+// will not let its zones go, and one that takes larger bodies than the reference.
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -10,6 +10,7 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { MAX_BODY_BYTES } from '../../reference/body.ts';
 import type { ServerCertificate } from './test-certificates.ts';
 
 export interface Front {
@@ -104,6 +105,39 @@ export function startDeleteRefusingFront(upstream: string, options: { spare: num
       refusing = false;
     },
   }));
+}
+
+/**
+ * A shop whose body limit is larger than the reference's (MAX_BODY_BYTES): a POST with a body past that
+ * goes on with its JSON written again without whitespace, so the reference takes the 1 MiB create of
+ * ROBUST-04, which is its fields padded with spaces, as such a shop would. Everything else goes on as sent.
+ */
+export function startLargeBodyFront(upstream: string): Promise<Front> {
+  const log: string[] = [];
+  const server = createHttpServer((req, res) => {
+    log.push(`${req.method} ${req.url}`);
+    if (req.method !== 'POST') return relay(upstream, req, res);
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      let body = Buffer.concat(chunks);
+      if (body.length > MAX_BODY_BYTES) {
+        try {
+          body = Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8'))));
+        } catch {
+          // Not JSON: the reference refuses it as it is, as the larger shop would.
+        }
+      }
+      const headers = { ...req.headers, 'content-length': String(body.length) };
+      const onward = request(`${upstream}${req.url}`, { method: 'POST', headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      onward.on('error', () => upstreamFailed(res));
+      onward.end(body);
+    });
+  });
+  return listening(server, 'http', log);
 }
 
 function redirect(res: ServerResponse, status: number, location: string): void {
