@@ -66,7 +66,8 @@ function usage(): string {
     '',
     `Exit codes: ${EXIT.ok} conformant, ${EXIT.failed} a MUST rule failed, ${EXIT.incomplete} some MUST rule not verified, ${EXIT.cannotRun} could not run`,
     '(bad settings or options, an unknown rule, an unreadable baseline), 130/143 stopped by SIGINT/SIGTERM.',
-    'Every run writes conformance.json, conformance.md, junit.xml, badge.svg and allure-results/ to ZONES_REPORTS_DIR.',
+    'Every run writes conformance.json, conformance.md, summary.md, junit.xml, badge.svg and allure-results/ to',
+    'ZONES_REPORTS_DIR, and there any body over 8 KiB whole, in bodies/.',
   ].join('\n');
 }
 
