@@ -285,8 +285,10 @@ async function asked<T>(
     const exchange = error.exchange;
     // An answer came, but past a limit: the message names the limit, its setting and how the body began.
     if (error instanceof BodyLimitError) throw new CannotRunError(error.message);
-    // Not the shop's answer: there is nothing to judge tonight, and no setting to blame.
-    if (error instanceof ShopUnavailableError) throw new CannotRunError(unavailable(error));
+    // A gateway's answer, not the shop's: there is nothing to judge tonight, and no setting to blame.
+    // No answer at all is told below as before (a time limit, a closed port), however long it lasted.
+    if (error instanceof ShopUnavailableError && exchange.status !== undefined)
+      throw new CannotRunError(unavailable(error));
     if (ranOutOfTime(exchange, api.config.timeoutMs))
       throw new CannotRunError(
         `the target does not answer: ${what} got no answer within ${api.config.timeoutMs} ms (ZONES_TIMEOUT_MS)`,
