@@ -1,5 +1,5 @@
 // `npm run conformance`: certify the target named by the settings, or the embedded reference when
-// there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run.
+// there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run or could not complete.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
@@ -16,7 +16,12 @@ import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { completeAllureResults, maskAllureResults } from '../helpers/report/allure-results.ts';
 import { writeBadge } from '../helpers/report/badge.ts';
 import { type Baseline, compare, readBaseline, refuseOtherTarget } from '../helpers/report/comparison.ts';
-import { type ConformanceReport, removePreviousReports, writeReport } from '../helpers/report/conformance-report.ts';
+import {
+  type ConformanceReport,
+  outageLine,
+  removePreviousReports,
+  writeReport,
+} from '../helpers/report/conformance-report.ts';
 import { outliveOutputReaders, Progress, printSummary } from '../helpers/report/console-output.ts';
 import {
   buildCouldNotRun,
@@ -65,7 +70,8 @@ function usage(): string {
     '  --help           this text',
     '',
     `Exit codes: ${EXIT.ok} conformant, ${EXIT.failed} a MUST rule failed, ${EXIT.incomplete} some MUST rule not verified, ${EXIT.cannotRun} could not run`,
-    '(bad settings or options, an unknown rule, an unreadable baseline), 130/143 stopped by SIGINT/SIGTERM.',
+    '(bad settings or options, an unknown rule, an unreadable baseline, a shop in maintenance) or could not complete',
+    '(the shop stopped answering for longer than ZONES_OUTAGE_BUDGET_MS), 130/143 stopped by SIGINT/SIGTERM.',
     'Every run writes conformance.json, conformance.md, summary.md, junit.xml, badge.svg and allure-results/ to',
     'ZONES_REPORTS_DIR, and there any body over 8 KiB whole, in bodies/.',
   ].join('\n');
@@ -288,7 +294,15 @@ async function main(): Promise<void> {
     // Last, so that what the outcomes and environment added is masked as well.
     maskAllureResults(config.reportsDir, secrets);
     printSummary(report, files, secrets, quiet);
-    process.exitCode = interrupted ? exitCodeForSignal(interrupted) : (report.comparison?.exitCode ?? report.exitCode);
+    // On stderr, --quiet or not: a night that could not complete is no verdict, and a person should know why.
+    if (report.outage)
+      console.error(secrets.mask(`zones-conformance: could not complete: ${outageLine(report.outage)}`));
+    // An outage is exit 3 even under --fail-on new: no rule failed or was fixed tonight, the shop was gone.
+    process.exitCode = interrupted
+      ? exitCodeForSignal(interrupted)
+      : report.outage
+        ? report.exitCode
+        : (report.comparison?.exitCode ?? report.exitCode);
   } catch (error) {
     if (error instanceof CannotRunError) cannotRun(error.message);
     throw error;

@@ -36,6 +36,7 @@ export function operatorSettings(base: TargetConfig): Environment {
     ZONES_MAX_BODY_BYTES: String(base.maxBodyBytes),
     ZONES_MAX_RPS: String(base.maxRps),
     ZONES_CONSISTENCY_TIMEOUT_MS: String(base.consistencyTimeoutMs),
+    ZONES_OUTAGE_BUDGET_MS: String(base.outageBudgetMs),
     ZONES_REPORTS_DIR: base.reportsDir,
     ZONES_COVERAGE_SAMPLES: `[${base.coverageSamples.join(',')}]`,
     // The model-based suite's budget and seed are the run's to choose, whichever the target.

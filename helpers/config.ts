@@ -56,6 +56,8 @@ export interface TargetConfig {
   /** 0: no pacing. */
   maxRps: number;
   consistencyTimeoutMs: number;
+  /** ZONES_OUTAGE_BUDGET_MS: how long a shop that stopped answering is waited for before the run stops. */
+  outageBudgetMs: number;
   /** The model-based suite: sequences, the longest sequence, the request budget, and a seed to replay. */
   model: ModelBudget;
   reportsDir: string;
@@ -327,6 +329,13 @@ export function readTargetConfig(env: Environment): TargetConfig {
     );
   }
 
+  const outageText = value('ZONES_OUTAGE_BUDGET_MS');
+  const outageBudgetMs = Number(outageText);
+  // Under a second no back-off fits in it; past an hour a nightly job is better told and run again.
+  if (!Number.isInteger(outageBudgetMs) || outageBudgetMs < 1000 || outageBudgetMs > 3_600_000) {
+    bad('ZONES_OUTAGE_BUDGET_MS', `must be a whole number of milliseconds from 1000 to 3600000 (got "${outageText}")`);
+  }
+
   const model = readModelBudget(value, bad);
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -358,6 +367,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
     maxBodyBytes,
     maxRps,
     consistencyTimeoutMs,
+    outageBudgetMs,
     model,
     reportsDir: value('ZONES_REPORTS_DIR'),
     embedded: baseUrl === '',

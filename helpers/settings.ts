@@ -141,7 +141,12 @@ export const settingDocs: readonly SettingDoc[] = [
   {
     name: 'ZONES_TIMEOUT_MS',
     default: '30000',
-    help: 'Time limit of one request, in milliseconds, from sending it to the last byte of the answer (a body still coming at the limit is cut off). A GET that times out or gets 502/503/504 is retried; a write is not.',
+    help: 'Time limit of one request, in milliseconds, from sending it to the last byte of the answer (a body still coming at the limit is cut off). A GET that times out or gets no answer is retried; a write is not.',
+  },
+  {
+    name: 'ZONES_OUTAGE_BUDGET_MS',
+    default: '60000',
+    help: 'How long a run waits for a shop that stopped answering (502, 503, 504, a page of a maintenance or sign-in front instead of JSON, no answer at all), in milliseconds from the first such answer, from 1000 to 3600000. GETs are asked again meanwhile, with back-off and any Retry-After kept. Past it the run stops: exit 3, the rules decided before reported, the rest not verified. The preflight waits at most 5 s of it.',
   },
   {
     name: 'ZONES_MAX_BODY_BYTES',

@@ -94,6 +94,8 @@ export const NOT_IN_A_PROFILE: Readonly<Record<string, string>> = {
   ZONES_MODEL_STEPS: `${MODEL_BUDGET}: set ZONES_MODEL_STEPS as a variable`,
   ZONES_MODEL_MAX_REQUESTS: `${MODEL_BUDGET}: set ZONES_MODEL_MAX_REQUESTS as a variable`,
   ZONES_MODEL_SHRINK_REQUESTS: `${MODEL_BUDGET}: set ZONES_MODEL_SHRINK_REQUESTS as a variable`,
+  ZONES_OUTAGE_BUDGET_MS:
+    "how long to wait for a shop that stopped answering is one run's patience (a nightly job's time slot), not the shop's style: set ZONES_OUTAGE_BUDGET_MS as a variable",
   ZONES_MODEL_SEED:
     "a seed replays one night's sequences, which is a choice for one run: set ZONES_MODEL_SEED as a variable, or --seed",
 };

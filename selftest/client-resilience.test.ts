@@ -1,5 +1,6 @@
 // How the client treats a target in trouble: a 429 is waited out and sent again, a GET that got no
-// answer is retried, and a create whose outcome is unknown is never sent twice but looked up by its
+// answer or a gateway's 502/503/504 is retried within the outage budget, a gateway's answer never
+// reaches a check, and a create whose outcome is unknown is never sent twice but looked up by its
 // name and put into the ledger.
 import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -7,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
-import { type Exchange, TransportError, ZonesClient } from '../helpers/client/zones-client.ts';
+import { type Exchange, ShopUnavailableError, TransportError, ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { Ledger, readLedger } from '../helpers/ownership/ledger.ts';
 import { retryAfterMs, Throttle } from '../helpers/pacing/throttle.ts';
@@ -51,6 +52,8 @@ async function configFor(server: Server): Promise<TargetConfig> {
     ...readTargetConfig({}),
     baseUrl: front.url,
     token: 't',
+    // Short, so that an outage a test provokes is spent in a second or two.
+    outageBudgetMs: 1_500,
   };
 }
 
@@ -75,25 +78,62 @@ test('a create that times out is not sent again; the zone it made is found by na
   expect(ledger.owns(owned[0]!.id)).toBe(true);
 });
 
-test('a GET that gets no answer is tried again; a DELETE is not', async () => {
+test("a GET that gets no answer or a gateway's 503 is asked again until the outage budget is spent; a DELETE is not sent twice", async () => {
   const server = createServer((req, res) => {
     if (req.method === 'GET' && !(server as Server & { answered?: boolean }).answered) {
       (server as Server & { answered?: boolean }).answered = true;
       req.socket.destroy();
       return;
     }
-    res.writeHead(503, { 'content-type': 'application/json' }).end('{"errors":"busy"}');
+    res.writeHead(503, { 'content-type': 'text/html' }).end('<html><title>Back soon</title></html>');
   });
   const config = await configFor(server);
   const { api, sent, ledger } = client(config);
-  const list = await api.listZones();
-  // Dropped, then 503 three times: four GETs in all, and the last answer is what the caller sees.
-  expect(sent.map((e) => e.status ?? 'no answer')).toEqual(['no answer', 503, 503, 503]);
-  expect(list.status).toBe(503);
+  const started = Date.now();
+  const error = await api.listZones().catch((e: unknown) => e);
+  // A 503 never reaches a check: the caller gets the outage, with what came back and since when.
+  expect(error).toBeInstanceOf(ShopUnavailableError);
+  expect((error as ShopUnavailableError).outage.spent).toBe(true);
+  expect((error as Error).message).toMatch(
+    /answered 503 Service Unavailable \(text\/html, a page titled "Back soon"\).*longer than ZONES_OUTAGE_BUDGET_MS=1500/,
+  );
+  expect(Date.now() - started).toBeGreaterThanOrEqual(1_500 - 50);
+  expect(sent[0]!.status).toBeUndefined();
+  expect(sent.slice(1).every((e) => e.status === 503)).toBe(true);
+  // Backing off from 0.5 s, a 1.5 s budget holds a handful of GETs, not a flood.
+  expect(sent.length).toBeGreaterThanOrEqual(3);
+  expect(sent.length).toBeLessThanOrEqual(6);
+  // Spent: the next request is sent once and not waited for, a write never twice anyway.
   ledger.recordCreated('42', 'zc-x');
   sent.length = 0;
-  expect((await api.deleteZone({ text: '42' })).status).toBe(503);
+  await expect(api.deleteZone({ text: '42' })).rejects.toThrow(ShopUnavailableError);
+  await expect(api.listZones()).rejects.toThrow(ShopUnavailableError);
+  expect(sent.map((e) => e.method)).toEqual(['DELETE', 'GET']);
+}, 20_000);
+
+test("a 500 is the application's own answer: it reaches the check, and is not asked again", async () => {
+  const server = createServer((_req, res) => {
+    res.writeHead(500, { 'content-type': 'text/html' }).end('<html><title>Internal Server Error</title></html>');
+  });
+  const config = await configFor(server);
+  const { api, sent } = client(config);
+  expect((await api.listZones()).status).toBe(500);
   expect(sent).toHaveLength(1);
+});
+
+test('an outage ends with any answer of the shop: the budget starts again at the next one', async () => {
+  let calls = 0;
+  const server = createServer((_req, res) => {
+    calls += 1;
+    // Two 502s and an answer, twice: each outage ends within the budget, the two together would not.
+    if (calls % 3 === 0) res.writeHead(200, { 'content-type': 'application/json' }).end('{"zones":[]}');
+    else res.writeHead(502, { 'content-type': 'text/plain' }).end('bad gateway');
+  });
+  const config = await configFor(server);
+  const { api } = client(config);
+  expect((await api.listZones()).status).toBe(200);
+  expect((await api.listZones()).status).toBe(200);
+  expect(api.spentOutage()).toBeUndefined();
 }, 20_000);
 
 test('a 503 with Retry-After holds every request until then; a GET is sent again after it, a DELETE is not', async () => {
@@ -109,7 +149,7 @@ test('a 503 with Retry-After holds every request until then; a GET is sent again
   expect((await api.listZones()).status).toBe(200);
   expect(sent.map((e) => e.status)).toEqual([503, 503, 200]);
   ledger.recordCreated('42', 'zc-x');
-  expect((await api.deleteZone({ text: '42' })).status).toBe(503);
+  await expect(api.deleteZone({ text: '42' })).rejects.toThrow(ShopUnavailableError);
   await api.listZones();
   expect(arrivals.map((a) => a.method)).toEqual(['GET', 'GET', 'GET', 'DELETE', 'GET']);
   // Every request after a 503 waited out its Retry-After, the one after the DELETE's included.

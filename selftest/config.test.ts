@@ -25,6 +25,8 @@ describe('defaults', () => {
       idField: 'id',
       paging: 'link',
       reportsDir: 'reports',
+      // A minute: a gateway restart or a deploy is over by then; a maintenance window is not waited for.
+      outageBudgetMs: 60_000,
     });
     expect(config.coverageSamples.length).toBeGreaterThanOrEqual(2);
     // The model-based suite searches for a minute behind 2 requests per second, with a new seed each run.
@@ -95,6 +97,8 @@ describe('bad settings', () => {
     [{ ZONES_MODEL_SHRINK_REQUESTS: '1.5' }, 'ZONES_MODEL_SHRINK_REQUESTS'],
     [{ ZONES_MODEL_SEED: '2147483648' }, 'ZONES_MODEL_SEED'],
     [{ ZONES_MODEL_SEED: 'abc' }, 'ZONES_MODEL_SEED'],
+    [{ ZONES_OUTAGE_BUDGET_MS: '500' }, 'ZONES_OUTAGE_BUDGET_MS'],
+    [{ ZONES_OUTAGE_BUDGET_MS: 'a minute' }, 'ZONES_OUTAGE_BUDGET_MS'],
   ] as [Record<string, string>, string][])('%o is refused, naming %s', ([env, name]) => {
     expect(problemsOf(env).map((p) => p.split(' ')[0])).toContain(name);
   });

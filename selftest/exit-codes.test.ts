@@ -19,6 +19,7 @@ test("the README's exit table gives each verdict the code the launcher ends with
     [exitCodeOf('non-conformant'), 'non-conformant'],
     [exitCodeOf('incomplete'), 'incomplete'],
     [EXIT.cannotRun, 'could-not-run'],
+    [exitCodeOf('could-not-complete'), 'could-not-complete'],
   ]);
 });
 

@@ -56,6 +56,16 @@ describe('classify', () => {
       'suite-error',
     );
   });
+  test("a gateway's answer (an outage) is not verified, never a failure, whatever the test expected", () => {
+    const judged = classify({
+      state: 'failed',
+      requests: 4,
+      errorName: 'ShopUnavailableError',
+      errorMessage:
+        'POST http://shop/zones.json answered 503 Service Unavailable (text/html, a page titled "Back soon")',
+    });
+    expect(judged).toEqual({ state: 'not-verified', reason: expect.stringContaining('answered 503') });
+  });
   test('a failed assertion with requests behind it is a failure', () => {
     expect(classify({ state: 'failed', requests: 4, errorMessage: 'expected a refusal' })).toEqual({
       state: 'failed',

@@ -25,6 +25,19 @@ function looksLikeHtml(contentType: string | undefined, text: string): boolean {
   return /html/i.test(contentType ?? '') || /^\s*<(!doctype\s+html|html[\s>])/i.test(text.slice(0, 200));
 }
 
+/**
+ * What a person would see of a page: its title, else its first words with the markup taken out. For a
+ * maintenance or sign-in front's answer, that is what says which front it was ("Back soon").
+ */
+export function pageGist(contentType: string | undefined, text: string): string {
+  if (text.trim() === '') return 'no body';
+  if (!looksLikeHtml(contentType, text)) return `beginning "${printable(text)}"`;
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text.slice(0, 64 * 1024))?.[1];
+  if (title !== undefined && printable(title) !== '') return `a page titled "${printable(title)}"`;
+  const words = printable(text.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' '));
+  return words === '' ? 'a page with no text' : `a page beginning "${words}"`;
+}
+
 /** Why a body that came whole is not read as JSON. `text` is the body as recorded (credential masked). */
 export function describeNotJson(contentType: string | undefined, text: string, parseError: string): string {
   const type = contentType ?? 'no content type';

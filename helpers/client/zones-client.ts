@@ -1,5 +1,6 @@
 // The one place that talks to the shop: paths, credential, envelopes, time limits, the ownership
 // guard and the record of every exchange. Tests never build a URL or a header themselves.
+import { STATUS_CODES } from 'node:http';
 import { request } from 'undici';
 import type { TargetConfig } from '../config.ts';
 import { readBodyWithin } from '../connection/body-limits.ts';
@@ -9,6 +10,7 @@ import type { Answer, AuthMode, BodyLimit, Exchange, Method } from '../evidence/
 import { countRequest, type RequestTally, type Resend } from '../evidence/request-tally.ts';
 import { Secrets } from '../evidence/secrets.ts';
 import type { Ledger } from '../ownership/ledger.ts';
+import { type OutageStart, outageFor } from '../pacing/outage.ts';
 import { sleep, throttleFor } from '../pacing/throttle.ts';
 import { JsonTooDeepError, parseJson, stringifyJson } from './json.ts';
 import { findZone, namedIn } from './list-lookups.ts';
@@ -25,9 +27,10 @@ import {
   type ZoneRecord,
   type ZonesRead,
 } from './records.ts';
-import { describeBodyLimit, describeNotJson, NotJsonBody } from './what-came-back.ts';
+import { describeBodyLimit, describeNotJson, NotJsonBody, pageGist } from './what-came-back.ts';
 
 export type { Answer, AuthMode, Exchange, Method } from '../evidence/exchange.ts';
+export type { OutageStart } from '../pacing/outage.ts';
 
 export interface ListAnswer extends Answer {
   /** The zones of every page, or why the answer could not be read as a list. */
@@ -78,6 +81,44 @@ export class BodyLimitError extends TransportError {
   }
 }
 
+/**
+ * The shop did not answer for itself: its gateway answered 502, 503 or 504 (after the GET was asked
+ * again within ZONES_OUTAGE_BUDGET_MS; a write is never sent twice), or a GET got no answer past the
+ * budget. What came back says nothing about the shop's rules, so a check that meets it is not
+ * verified, never failed. `spent`: the outage outlasted the budget, and the run is to stop.
+ */
+export class ShopUnavailableError extends TransportError {
+  constructor(
+    exchange: Exchange,
+    readonly outage: OutageStart & { spent: boolean; budgetMs: number },
+  ) {
+    const waited = outage.spent
+      ? `; the shop has not answered for itself since ${outage.since}, longer than ZONES_OUTAGE_BUDGET_MS=${outage.budgetMs}`
+      : '';
+    super(exchange, `${cameBack(exchange)}: the shop is not answering for itself (an outage, not an answer)${waited}`);
+    this.name = 'ShopUnavailableError';
+  }
+}
+
+/** `GET url answered 503 Service Unavailable (text/html, a page titled "Back soon")`, or that none came. */
+export function cameBack(exchange: Exchange): string {
+  if (exchange.status === undefined) return `${exchange.method} ${exchange.url} got no answer (${exchange.error})`;
+  const type = exchange.responseHeaders['content-type'] ?? 'no content type';
+  const reason = STATUS_CODES[exchange.status];
+  const gist = pageGist(exchange.responseHeaders['content-type'], exchange.responseBody);
+  return `${exchange.method} ${exchange.url} answered ${exchange.status}${reason ? ` ${reason}` : ''} (${type}, ${gist})`;
+}
+
+/**
+ * What a gateway or load balancer answers when the application behind it is not there. A 500 is the
+ * application's own failure, and stays evidence.
+ */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
+export function isGatewayAnswer(exchange: Exchange): boolean {
+  return exchange.status !== undefined && GATEWAY_STATUSES.has(exchange.status);
+}
+
 export interface ClientOptions {
   ledger: Ledger;
   onExchange?: (exchange: Exchange) => void;
@@ -89,6 +130,11 @@ export interface ClientOptions {
    * limit, not after three more; a dropped connection is still retried there.
    */
   resendTimedOutGets?: boolean;
+  /**
+   * How long an outage is waited for, instead of ZONES_OUTAGE_BUDGET_MS: the preflight waits a few
+   * seconds, since a shop in maintenance at the start is told at once, not after a budget.
+   */
+  outageBudgetMs?: number;
   /**
    * The tally each request is counted in as it is sent, asked anew for every request: a test's
    * fixture counts its clean-up apart from the check.
@@ -106,7 +152,8 @@ export type Settle =
 const MAX_PAGES = 1000;
 const MAX_THROTTLED_RETRIES = 10;
 const MAX_TRANSIENT_RETRIES = 3;
-const RESEND_GET_ON = new Set([502, 503, 504]);
+/** The longest back-off between GETs during an outage without Retry-After: a few requests a minute. */
+const MAX_OUTAGE_BACKOFF_MS = 8_000;
 const SETTLE_POLL_MS = 200;
 
 export class ZonesClient {
@@ -137,6 +184,15 @@ export class ZonesClient {
    */
   withoutPageSize(): ZonesClient {
     return new ZonesClient({ ...this.config, pageSize: undefined }, this.options);
+  }
+
+  /**
+   * The outage the shop is in, once it has outlasted the budget: the run is to stop. Undefined while
+   * the shop answers, or while the budget lasts.
+   */
+  spentOutage(): OutageStart | undefined {
+    const outage = outageFor(this.config.baseUrl);
+    return outage.leftMs(this.options.outageBudgetMs ?? this.config.outageBudgetMs) === 0 ? outage.start : undefined;
   }
 
   collectionUrl(): string {
@@ -356,6 +412,8 @@ export class ZonesClient {
 
   private async send(method: Method, url: string, auth: AuthMode, body?: string): Promise<Answer> {
     const throttle = throttleFor(this.config.baseUrl, this.config.maxRps);
+    const outage = outageFor(this.config.baseUrl);
+    const budgetMs = this.options.outageBudgetMs ?? this.config.outageBudgetMs;
     let throttledRetries = 0;
     let transientRetries = 0;
     let resend: Resend | undefined;
@@ -370,8 +428,13 @@ export class ZonesClient {
         // A 429 is waited out even when given up on.
         if (exchange.status === 429) throttle.tooManyRequests(exchange.responseHeaders, throttledRetries);
         else throttle.answered(exchange.responseHeaders);
-        // A 503's Retry-After holds back every request, a write's too, though only a GET is sent again.
-        if (exchange.status === 503) announcedWait = throttle.unavailable(exchange.responseHeaders);
+        const noAnswer = exchange.status === undefined && !isCertificateCode(exchange.errorCode);
+        if (isGatewayAnswer(exchange) || noAnswer) outage.missed(cameBack(exchange));
+        else if (exchange.status !== undefined) outage.answered();
+        // A 503's Retry-After holds back every request, a write's too, though only a GET is sent again;
+        // never past the outage's budget, after which nobody waits for the shop.
+        if (exchange.status === 503)
+          announcedWait = throttle.unavailable(exchange.responseHeaders, outage.leftMs(budgetMs));
       } finally {
         throttle.release();
       }
@@ -391,20 +454,32 @@ export class ZonesClient {
         resend = 'after-429';
         continue;
       }
+      const gateway = isGatewayAnswer(exchange);
+      const noAnswer = exchange.status === undefined && !isCertificateCode(exchange.errorCode);
+      const left = outage.leftMs(budgetMs);
       // Only a GET may be sent twice blindly; a write whose outcome is unknown is never repeated.
-      // A certificate that is not trusted now will not be trusted a second later.
-      const transient =
-        exchange.status === undefined
-          ? !isCertificateCode(exchange.errorCode)
-          : RESEND_GET_ON.has(exchange.status) || exchange.bodyLimit?.kind === 'time';
-      const giveUp = this.options.resendTimedOutGets === false && ranOutOfTime(exchange, this.config.timeoutMs);
-      if (method === 'GET' && transient && !giveUp && transientRetries < MAX_TRANSIENT_RETRIES) {
+      // A certificate that is not trusted now will not be trusted a second later. A gateway's answer
+      // is asked again for as long as the budget lasts; no answer at all, as before, a few times
+      // (a closed port is told in seconds), its outage still counting towards the budget.
+      const again =
+        method === 'GET' &&
+        !(this.options.resendTimedOutGets === false && ranOutOfTime(exchange, this.config.timeoutMs)) &&
+        (gateway
+          ? left > 0
+          : noAnswer
+            ? left > 0 && transientRetries < MAX_TRANSIENT_RETRIES
+            : exchange.bodyLimit?.kind === 'time' && transientRetries < MAX_TRANSIENT_RETRIES);
+      if (again) {
         transientRetries += 1;
         resend = 'after-no-answer';
         // An announced wait is already kept by the throttle; without one, back off.
-        if (announcedWait === undefined) await sleep(250 * 2 ** transientRetries);
+        if (announcedWait === undefined)
+          await sleep(Math.min(250 * 2 ** transientRetries, MAX_OUTAGE_BACKOFF_MS, gateway ? left : Infinity));
         continue;
       }
+      const start = outage.start;
+      if ((gateway || (noAnswer && left === 0)) && start !== undefined)
+        throw new ShopUnavailableError(exchange, { ...start, spent: left === 0, budgetMs });
       if (exchange.status === undefined) throw new TransportError(exchange);
       // A body past a limit was not read: no answer to check against, and the same for any caller.
       if (exchange.bodyLimit) throw new BodyLimitError(exchange, exchange.bodyLimit);

@@ -1,5 +1,6 @@
 // What crosses between the runner and the test workers: the target going in (provide/inject),
 // and what a test tells the reporter beyond pass and fail coming out (task.meta).
+import type { OutageStart } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import type { ExchangeRecord } from '../evidence/evidence.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
@@ -45,5 +46,10 @@ declare module '@vitest/runner' {
     /** What the settings made the test check with, e.g. which booked zone: kept out of its title, which
      * stays the same whatever the settings, so that CI tools can follow a test from night to night. */
     checkedWith?: string[];
+    /**
+     * The shop stopped answering for itself, and by the end of this test had not for longer than
+     * ZONES_OUTAGE_BUDGET_MS: the launcher stops the run, and the reports say since when.
+     */
+    outage?: OutageStart;
   }
 }

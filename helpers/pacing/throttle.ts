@@ -30,9 +30,9 @@ const MAX_BACKOFF_MS = 30_000;
  */
 const HEADROOM = 0.01;
 /**
- * A 503's Retry-After announces an outage, and an outage can last hours. Three waits of at most
- * this long keep a test well inside its time limit (helpers/runner/run-suites.ts); a longer outage is reported as
- * no answer rather than waited out by a nightly job.
+ * A 503's Retry-After announces an outage, and an outage can last hours. One wait is at most this
+ * long, so that the shop is asked again now and then; how long the whole outage is waited for is
+ * ZONES_OUTAGE_BUDGET_MS (helpers/pacing/outage.ts), after which the run stops.
  */
 const MAX_UNAVAILABLE_WAIT_MS = 30_000;
 /** A header is a hint, not a refusal: past this the shop is asked again, and its 429 would decide. */
@@ -147,13 +147,16 @@ export class Throttle {
     if (bucket) this.watchBucket(bucket, now);
   }
 
-  /** A 503: its Retry-After (capped) holds every request. Returns the wait, or undefined when none was announced. */
-  unavailable(headers: Record<string, string>): number | undefined {
+  /**
+   * A 503: its Retry-After (capped, and never past `leftMs`, what is left of the outage's budget) holds
+   * every request. Returns the wait, or undefined when none was announced.
+   */
+  unavailable(headers: Record<string, string>, leftMs = MAX_UNAVAILABLE_WAIT_MS): number | undefined {
     const now = this.clock();
     const announced = retryAfterMs(headers['retry-after'], now);
     if (announced === undefined) return undefined;
     this.limitSeen = true;
-    const waitMs = Math.min(announced, MAX_UNAVAILABLE_WAIT_MS);
+    const waitMs = Math.min(announced, MAX_UNAVAILABLE_WAIT_MS, leftMs);
     this.block(now + waitMs);
     return waitMs;
   }

@@ -10,6 +10,8 @@ const LOOK: Record<BadgeVerdict, { text: string; colour: string }> = {
   conformant: { text: 'conformant', colour: '#2e7d32' },
   'non-conformant': { text: 'non-conformant', colour: '#c62828' },
   incomplete: { text: 'incomplete', colour: '#b8860b' },
+  // Grey like a run that could not start: the shop was not there to judge.
+  'could-not-complete': { text: 'could not complete', colour: '#757575' },
   'could-not-run': { text: 'could not run', colour: '#757575' },
 };
 

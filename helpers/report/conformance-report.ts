@@ -76,6 +76,18 @@ export interface ConformanceReport {
   selection?: { rule: string; rules: string[] };
   /** With `--baseline`: tonight against an earlier conformance.json (helpers/report/comparison.ts). */
   comparison?: Comparison;
+  /**
+   * The shop stopped answering for itself partway and did not come back within the budget: since when,
+   * what came back then, and the budget. The verdict is could-not-complete; the rules decided before
+   * keep their status, and the rest are not verified.
+   */
+  outage?: RunOutage;
+}
+
+export interface RunOutage {
+  since: string;
+  what: string;
+  budgetMs: number;
 }
 
 export interface RunFacts {
@@ -93,6 +105,8 @@ export interface RunFacts {
     /** What the launcher's own requests were; a run's facts made by hand may have none. */
     tally?: { preflight: RequestTally; sweep: RequestTally };
   };
+  /** The run was stopped because the shop stopped answering for itself (see ConformanceReport.outage). */
+  outage?: RunOutage;
 }
 
 export function buildReport(facts: RunFacts): ConformanceReport {
@@ -101,7 +115,8 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     ...facts.runErrors,
     ...facts.outcomes.filter((o) => o.state === 'suite-error').map((o) => `${o.title}: ${o.reason}`),
   ];
-  const verdict = verdictOf(rules, suiteErrors);
+  if (facts.outage) for (const rule of rules) markUnreached(rule, outageLine(facts.outage));
+  const verdict = facts.outage ? 'could-not-complete' : verdictOf(rules, suiteErrors);
   const count = (level: RuleLevel, status: RuleStatus) =>
     rules.filter((rule) => rule.level === level && rule.status === status).length;
   const sent = facts.outcomes;
@@ -162,9 +177,32 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     cleanup: facts.cleanup,
     suiteErrors,
     // ZONES_API_VERSION may point elsewhere than the specification, and the report says so.
-    notes: [otherVersionNote(facts.config.apiVersion), insecureNote(facts.config)].filter((note) => note !== undefined),
+    notes: [
+      facts.outage && `the run could not complete: ${outageLine(facts.outage)}`,
+      otherVersionNote(facts.config.apiVersion),
+      insecureNote(facts.config),
+    ].filter((note) => note !== undefined),
     ...modelSeedOf(facts.config),
+    ...(facts.outage ? { outage: facts.outage } : {}),
   };
+}
+
+/** Since when the shop did not answer for itself, and for how long it was waited for. */
+export function outageLine(outage: RunOutage): string {
+  return `the shop stopped answering for itself at ${outage.since} (${outage.what}) and did not come back within ZONES_OUTAGE_BUDGET_MS=${outage.budgetMs}; the rules decided before then keep their status, the rest are not verified`;
+}
+
+/** What a test that was never run says of itself; a rule with no test run at all says the second. */
+const NEVER_RAN = new Set(['the test did not run', 'no test of this rule ran']);
+
+/**
+ * A rule the stopped run never reached: not verified because the shop was gone, which its reason says
+ * instead of a bare "did not run". A rule not verified for a reason of its own keeps that reason.
+ */
+function markUnreached(rule: RuleResult, line: string): void {
+  if (rule.status !== 'not-verified' || !NEVER_RAN.has(rule.reason ?? '')) return;
+  rule.reason = `not reached: ${line}`;
+  for (const test of rule.tests) if (NEVER_RAN.has(test.reason ?? '')) test.reason = rule.reason;
 }
 
 function modelSeedOf(config: TargetConfig): Pick<ConformanceReport, 'model'> {
@@ -291,6 +329,8 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
     `# Conformance certificate: ${report.verdict.toUpperCase()}`,
     '',
     ...leftoverMarkdown(report.leftBehind, code),
+    // Before the table: a reader must know at once that no verdict on the shop was given, and why.
+    ...(report.outage ? [`**The run could not complete:** ${outageLine(report.outage)}.`, ''] : []),
     `${report.specification}, checked by zones-conformance.`,
     '',
     '| | |',

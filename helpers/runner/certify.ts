@@ -7,8 +7,9 @@ import { newModelSeed, type TargetConfig } from '../config.ts';
 import { emptyTally, type RequestTally } from '../evidence/request-tally.ts';
 import { sweepLedger } from '../ownership/final-sweep.ts';
 import { ledgerAt, runLedgerPath } from '../ownership/ledger.ts';
+import { outageFor } from '../pacing/outage.ts';
 import { throttleFor } from '../pacing/throttle.ts';
-import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
+import { buildReport, type ConformanceReport, type RunOutage } from '../report/conformance-report.ts';
 import type { CollectedRun } from './collector.ts';
 import { preflight } from './preflight.ts';
 import { runSuites, type SuiteRunOptions } from './run-suites.ts';
@@ -17,6 +18,9 @@ export interface CertifyTarget {
   name: string;
   config: TargetConfig;
 }
+
+/** How long the preflight asks again a shop whose gateway answers 502, 503 or 504 before it stops. */
+export const PREFLIGHT_OUTAGE_BUDGET_MS = 5_000;
 
 /** A run id that sorts by time and tells its own age: `npm run sweep --by-prefix` reads it back. */
 export function newRunId(now = new Date()): string {
@@ -61,10 +65,12 @@ export async function prepareTarget(
   const ledgerPath = runLedgerPath(config.reportsDir, options.runId, options.ledgerName);
   let preflightRequests = 0;
   const preflightTally = emptyTally();
-  // A target that does not answer is told at the first time limit, not after three more.
+  // A target that does not answer is told at the first time limit, not after three more; a shop in
+  // maintenance after a few seconds, not after the run's whole outage budget.
   const api = new ZonesClient(config, {
     ledger: ledgerAt(ledgerPath),
     resendTimedOutGets: false,
+    outageBudgetMs: Math.min(PREFLIGHT_OUTAGE_BUDGET_MS, config.outageBudgetMs),
     onExchange: () => (preflightRequests += 1),
     tallyFor: () => preflightTally,
   });
@@ -76,8 +82,10 @@ export async function prepareTarget(
 export async function concludeTarget(
   target: PreparedTarget,
   run: CollectedRun,
-  facts: { runId: string; startedAt: Date },
+  facts: { runId: string; startedAt: Date; outage?: RunOutage },
 ): Promise<ConformanceReport> {
+  // The worker waited out the budget already: a shop still down is not waited for a second time here.
+  if (facts.outage) outageFor(target.config.baseUrl).adopt(facts.outage);
   const swept = await sweepLedger(target.config, target.ledgerPath, facts.runId);
   const { requests: sweepRequests, tally: sweepTally, ...cleanup } = swept;
   return buildReport({
@@ -88,6 +96,7 @@ export async function concludeTarget(
     outcomes: run.outcomes.get(target.name) ?? [],
     runErrors: run.errors,
     cleanup,
+    outage: facts.outage,
     // The main process's own throttle saw the 429s of the preflight and the sweep.
     requests: {
       preflight: target.preflightRequests,
@@ -103,6 +112,23 @@ export async function certify(target: CertifyTarget, options: CertifyOptions = {
   const runId = options.runId ?? newRunId();
   const startedAt = new Date();
   const prepared = await prepareTarget(target, { runId, onWaiting: options.onWaiting });
-  const run = await runSuites(prepared, { ...options, runId });
-  return concludeTarget(prepared, run, { runId, startedAt });
+  // A test that ends with the shop gone past the budget stops the run, as a Ctrl-C does: the test
+  // under way finishes with its clean-up and the rest are skipped, instead of each waiting in turn.
+  let stop: (() => Promise<void>) | undefined;
+  let outage: RunOutage | undefined;
+  const run = await runSuites(prepared, {
+    ...options,
+    runId,
+    onStarted: (stopRun) => {
+      stop = stopRun;
+      options.onStarted?.(stopRun);
+    },
+    onOutcome: (name, outcome) => {
+      options.onOutcome?.(name, outcome);
+      if (outcome.outage === undefined || outage !== undefined) return;
+      outage = { ...outcome.outage, budgetMs: prepared.config.outageBudgetMs };
+      void stop?.();
+    },
+  });
+  return concludeTarget(prepared, run, { runId, startedAt, outage });
 }

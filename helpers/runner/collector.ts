@@ -84,5 +84,6 @@ function outcomeOf(testCase: TestCase): TestOutcome {
     throttled: meta.throttled ?? 0,
     lagMs: meta.lagMs ?? [],
     durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
+    ...(meta.outage ? { outage: meta.outage } : {}),
   };
 }

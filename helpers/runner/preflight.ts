@@ -12,15 +12,18 @@ import { NotJsonBody } from '../client/what-came-back.ts';
 import {
   type Answer,
   BodyLimitError,
+  cameBack,
   isSuccess,
   type ListAnswer,
   ranOutOfTime,
+  ShopUnavailableError,
   TransportError,
   type ZonesClient,
 } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
+import { outageFor } from '../pacing/outage.ts';
 import { isRedirect, redirectedList, unreachable } from './reach.ts';
 
 export interface PreflightOptions {
@@ -63,7 +66,8 @@ export async function preflight(api: ZonesClient, options: PreflightOptions): Pr
       `the zone list at ${api.collectionUrl()} cannot be read with ZONES_ENVELOPE=${config.envelope}${key} and ZONES_ID_FIELD=${config.idField}: ${list.read.problem}${fields}`,
     );
   }
-  // Any other answer (405, 5xx...) is the shop's to answer for: the rules judge it, PATH-01 first.
+  // Any other answer (405, a 500...) is the shop's to answer for: the rules judge it, PATH-01 first.
+  // A gateway's 502, 503 or 504 never gets here: the client throws ShopUnavailableError for it.
   if (!isSuccess(list)) return;
   const name = zoneName(options.runId, PREFLIGHT_TAG, 1);
   try {
@@ -254,8 +258,12 @@ async function asked<T>(
   const started = Date.now();
   const timer = setInterval(() => {
     const seconds = Math.round((Date.now() - started) / 1000);
+    // Answers are coming, only not the shop's: say so, rather than blame the time limit.
+    const outage = outageFor(api.config.baseUrl).start;
     options.onWaiting?.(
-      `zones-conformance: waiting for an answer to ${what} (${seconds} s so far; the limit is ZONES_TIMEOUT_MS=${api.config.timeoutMs})`,
+      outage
+        ? `zones-conformance: the shop is not answering for itself (${outage.what}); asking again (${seconds} s so far)`
+        : `zones-conformance: waiting for an answer to ${what} (${seconds} s so far; the limit is ZONES_TIMEOUT_MS=${api.config.timeoutMs})`,
     );
   }, WAITING_NOTICE_MS);
   try {
@@ -277,6 +285,10 @@ async function asked<T>(
     const exchange = error.exchange;
     // An answer came, but past a limit: the message names the limit, its setting and how the body began.
     if (error instanceof BodyLimitError) throw new CannotRunError(error.message);
+    // A gateway's answer, not the shop's: there is nothing to judge tonight, and no setting to blame.
+    // No answer at all is told below as before (a time limit, a closed port), however long it lasted.
+    if (error instanceof ShopUnavailableError && exchange.status !== undefined)
+      throw new CannotRunError(unavailable(error));
     if (ranOutOfTime(exchange, api.config.timeoutMs))
       throw new CannotRunError(
         `the target does not answer: ${what} got no answer within ${api.config.timeoutMs} ms (ZONES_TIMEOUT_MS)`,
@@ -285,6 +297,13 @@ async function asked<T>(
   } finally {
     clearInterval(timer);
   }
+}
+
+/** The shop is in maintenance or behind a front that answers in its place: say what came back, and since when. */
+function unavailable(error: ShopUnavailableError): string {
+  const asked = Math.round((Date.now() - Date.parse(error.outage.since)) / 1000);
+  const again = asked > 0 ? `, and the same for ${asked} s of asking again` : '';
+  return `the shop is not answering for itself: ${cameBack(error.exchange)}${again}. A gateway or a maintenance or sign-in front answers in its place, so nothing can be judged; run again once the shop answers`;
 }
 
 function tokenRejected(api: ZonesClient, method: string, answer: Answer): CannotRunError {

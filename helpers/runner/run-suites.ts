@@ -42,7 +42,8 @@ export interface SuiteRunOptions {
 
 /** A test's time limit, from the target's own limits (see suiteProject). */
 export function testTimeoutFor(config: TargetConfig): number {
-  return Math.max(600_000, config.timeoutMs * 20 + config.consistencyTimeoutMs * 15);
+  // An outage is waited out inside the test that meets it, up to its whole budget.
+  return Math.max(600_000, config.timeoutMs * 20 + config.consistencyTimeoutMs * 15) + config.outageBudgetMs;
 }
 
 /** A project of an inline vitest configuration. */

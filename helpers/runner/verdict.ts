@@ -1,6 +1,7 @@
 // One test's outcome as the reporter saw it, and how outcomes become rule verdicts. Pure functions:
 // the self-tests check the judging without a target.
 
+import type { OutageStart } from '../client/zones-client.ts';
 import type { ExchangeRecord } from '../evidence/evidence.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -33,6 +34,8 @@ export interface TestOutcome {
   throttled: number;
   lagMs: number[];
   durationMs: number;
+  /** By the end of this test the shop had not answered for itself for longer than the outage budget. */
+  outage?: OutageStart;
 }
 
 /** A rule as the verdict judged it: a rule below MUST that failed is a warning, in every report. */
@@ -72,12 +75,20 @@ export function failureOf(level: RuleLevel): 'failed' | 'warning' {
   return level === 'must' ? 'failed' : 'warning';
 }
 
-export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
+/**
+ * could-not-complete: the shop stopped answering for itself partway and did not come back within
+ * ZONES_OUTAGE_BUDGET_MS. What was decided before stands in the report, but no verdict on the shop is
+ * given: a nightly job must not go red (nor green) on a maintenance window.
+ */
+export type Verdict = 'conformant' | 'non-conformant' | 'incomplete' | 'could-not-complete';
 
 /** Errors that say the suite, not the target, went wrong. */
 const SUITE_ERROR_NAMES = new Set(['OwnershipError']);
-/** No answer at all (after retries), or no time left: nothing was learned about the rule. */
-const NO_ANSWER_NAMES = new Set(['TransportError']);
+/**
+ * No answer at all (after retries), no time left, or an answer that was not the shop's (its gateway's
+ * 502, 503 or 504, a maintenance page): nothing was learned about the rule.
+ */
+const NO_ANSWER_NAMES = new Set(['TransportError', 'ShopUnavailableError']);
 /**
  * An answer whose body went past a limit of the suite (size, time, nesting) and was not read. The
  * specification shows no limits, so the shop broke no rule by it; the check just could not be made.
@@ -195,6 +206,7 @@ const EXIT_CODE_OF = {
   conformant: EXIT.ok,
   'non-conformant': EXIT.failed,
   incomplete: EXIT.incomplete,
+  'could-not-complete': EXIT.cannotRun,
 } as const satisfies Record<Verdict, number>;
 
 export function exitCodeOf(verdict: Verdict): (typeof EXIT_CODE_OF)[Verdict] {

@@ -1,6 +1,7 @@
 // Fronts that real shops sit behind, for a reference on 127.0.0.1: a TLS terminator with a certificate
 // of the test's choosing, a load balancer that sends every http:// request to https://, a shop that
-// will not let its zones go, and one that takes larger bodies than the reference.
+// will not let its zones go, one that takes larger bodies than the reference, and a shop that goes
+// down for maintenance and stays down.
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -138,6 +139,39 @@ export function startLargeBodyFront(upstream: string): Promise<Front> {
     });
   });
   return listening(server, 'http', log);
+}
+
+/** A front whose shop has gone: it answers every request itself, as a gateway in maintenance does. */
+export interface OutageFront extends Front {
+  /** Requests it answered with its maintenance page rather than passing them on. */
+  unavailable: string[];
+}
+
+/** What a maintenance front sends: a 503 with an HTML page, no JSON anywhere. */
+export const MAINTENANCE_PAGE =
+  '<!DOCTYPE html>\n<html lang="en">\n<head><title>Back soon</title></head>\n<body><h1>We are making the shop better</h1><p>Back in a few minutes.</p></body>\n</html>\n';
+
+/**
+ * Passes the first `after` requests on to `upstream`, then answers every one 503 with an HTML
+ * maintenance page (and `retryAfter`, if given), for good: a shop that goes down and stays down.
+ */
+export function startOutageFront(
+  upstream: string,
+  options: { after: number; retryAfter?: string },
+): Promise<OutageFront> {
+  const log: string[] = [];
+  const unavailable: string[] = [];
+  const server = createHttpServer((req, res) => {
+    log.push(`${req.method} ${req.url}`);
+    if (log.length <= options.after) return relay(upstream, req, res);
+    unavailable.push(`${req.method} ${req.url}`);
+    req.resume();
+    const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
+    res
+      .writeHead(503, options.retryAfter === undefined ? headers : { ...headers, 'retry-after': options.retryAfter })
+      .end(MAINTENANCE_PAGE);
+  });
+  return listening(server, 'http', log).then((front) => ({ ...front, unavailable }));
 }
 
 function redirect(res: ServerResponse, status: number, location: string): void {

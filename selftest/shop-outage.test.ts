@@ -1,0 +1,92 @@
+// A shop in maintenance is not a non-conformant shop. Behind a front that answers 503 with an HTML
+// "Back soon" page, the launcher stops in its preflight with exit 3 and says what came back; a shop
+// that goes down partway through a run and stays down is waited for within ZONES_OUTAGE_BUDGET_MS,
+// then the run stops as could-not-complete, with no rule failed on a gateway's answer.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { settingsForStyle } from '../bin/reference-settings.ts';
+import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
+import { startReference } from '../reference/server.ts';
+import { runEntry } from './run-node.ts';
+import { type OutageFront, startOutageFront } from './support/fronts.ts';
+
+const closing: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const close of closing.splice(0)) await close();
+});
+
+async function reference() {
+  const running = await startReference();
+  closing.push(() => running.close());
+  return running;
+}
+
+async function front(upstream: string, options: Parameters<typeof startOutageFront>[1]): Promise<OutageFront> {
+  const started = await startOutageFront(upstream, options);
+  closing.push(started.close);
+  return started;
+}
+
+const readJson = (dir: string) => JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
+
+test('a shop answering every request 503 with a maintenance page stops the preflight with exit 3, naming what came back', async () => {
+  const shop = await reference();
+  // Retry-After of two minutes: the preflight keeps it only up to its own few seconds.
+  const down = await front(shop.url, { after: 0, retryAfter: '120' });
+  const dir = mkdtempSync(join(tmpdir(), 'zc-maintenance-'));
+  const run = await runEntry('bin/conformance.ts', [], {
+    ...settingsForStyle(shop.style, down.url, shop.token),
+    ZONES_REPORTS_DIR: dir,
+  });
+
+  expect(run.code, run.stderr).toBe(3);
+  expect(run.stderr).toMatch(
+    /cannot run: the shop is not answering for itself: GET http:\S+zones\.json answered 503 Service Unavailable \(text\/html; charset=utf-8, a page titled "Back soon"\)/,
+  );
+  // Asked again within the preflight's few seconds, not for the run's budget nor the Retry-After:
+  // the first GET, and one more when the capped wait is over.
+  expect(down.log.length).toBeGreaterThanOrEqual(2);
+  expect(down.log.length).toBeLessThanOrEqual(6);
+  expect(down.log.every((line) => line.startsWith('GET '))).toBe(true);
+  const report = readJson(dir);
+  expect(report.verdict).toBe('could-not-run');
+  expect(report.reason).toContain('a page titled "Back soon"');
+}, 60_000);
+
+test('a shop that goes down after 60 requests and stays down: exit 3, could-not-complete, and no rule failed on a gateway answer', async () => {
+  const shop = await reference();
+  const down = await front(shop.url, { after: 60 });
+  const dir = mkdtempSync(join(tmpdir(), 'zc-outage-'));
+  const budgetMs = 2_000;
+  const run = await runEntry('bin/conformance.ts', [], {
+    ...settingsForStyle(shop.style, down.url, shop.token),
+    ZONES_REPORTS_DIR: dir,
+    ZONES_MODEL_RUNS: '0',
+    ZONES_OUTAGE_BUDGET_MS: String(budgetMs),
+  });
+  const report = readJson(dir) as ConformanceReport;
+
+  expect(run.code, run.stderr).toBe(3);
+  expect(report.verdict).toBe('could-not-complete');
+  expect(report.exitCode).toBe(3);
+  // The reference is correct: any failure could only have come from the front's 503s.
+  expect(report.rules.filter((rule) => rule.status === 'failed' || rule.status === 'warning')).toEqual([]);
+  expect(report.outage).toMatchObject({
+    budgetMs,
+    what: expect.stringContaining(
+      'answered 503 Service Unavailable (text/html; charset=utf-8, a page titled "Back soon")',
+    ),
+  });
+  expect(Date.parse(report.outage!.since)).toBeGreaterThan(Date.parse(report.startedAt));
+  // What was decided in the first 60 requests stands; the rest say why they were not.
+  expect(report.rules.filter((rule) => rule.status === 'passed').length).toBeGreaterThan(0);
+  const notReached = report.rules.filter((rule) => rule.reason?.startsWith('not reached: the shop stopped answering'));
+  expect(notReached.length).toBeGreaterThan(0);
+  expect(run.stderr).toContain(`could not complete: the shop stopped answering for itself at ${report.outage!.since}`);
+  // The run stopped once the budget was spent: the tests after it did not each wait out a budget of
+  // their own. One budget is at most a dozen GETs (back-off from 0.5 s); a few more go out while the
+  // stop reaches the worker and for the clean-up, each sent once.
+  expect(down.unavailable.length, down.unavailable.join('\n')).toBeLessThanOrEqual(30);
+}, 120_000);
