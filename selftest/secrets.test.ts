@@ -270,7 +270,6 @@ describe('runs through the launcher', () => {
     ['abc', 'big-ids'],
   ] as const)(
     'with the placeholder token %s (%s style), the console and every report read normally',
-    { timeout: 600_000 },
     async ([token, style]) => {
       const { run, console: printed, files, forged } = await wholeRun(token, style);
       // A partial run is incomplete (exit 2) whatever its rules did; every rule it ran passed.
@@ -313,5 +312,5 @@ describe('runs through the launcher', () => {
     // The refusals did quote the wrong token, so the masker was put to work.
     const attachments = Object.entries(files).filter(([name]) => name.endsWith('-attachment.txt'));
     expect(attachments.some(([, text]) => text.includes('Authorization: Bearer <redacted>'))).toBe(true);
-  }, 600_000);
+  });
 });
