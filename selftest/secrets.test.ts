@@ -261,8 +261,8 @@ async function wholeRun(token: string, style: string) {
 const MASK = /<redacted>|&lt;redacted&gt;/;
 const GLUED = /[\p{L}\p{N}_]+(?:<redacted>|&lt;redacted&gt;)|(?:<redacted>|&lt;redacted&gt;)[\p{L}\p{N}_]+/u;
 
-// A whole run for each token, whose every output is checked at once: a run costs seconds of CPU. The
-// time limits are far past a run's few seconds here, so that a machine several times slower passes too.
+// A run for each token, whose every output is checked at once: a run costs seconds of CPU. They take
+// the self-tests' one generous limit (vitest.selftest.config.ts), so that a slower machine passes too.
 describe('runs through the launcher', () => {
   test.for([
     ['x', 'bearer-bare'],
