@@ -39,4 +39,4 @@ test('a whole run yields wall time, requests, pages, 429s and both ratios', asyn
   expect(header).toMatch(/median s .*requests .*pages .*429s .*crit\. path s .*x crit\. .*limit floor s .*x limit/);
   expect(row).toMatch(new RegExp(`^tiny\\s+1\\s+[\\d.]+\\s+${m.requests}\\s+${m.listPages}\\s+${m.throttled![0]}\\s`));
   expect(row).not.toMatch(/undefined|NaN|\s-(\s|$)/);
-}, 120_000);
+});

@@ -266,5 +266,5 @@ describe('night over night: --baseline and --fail-on new', () => {
     const alone = await conformance({ ...settings, ZONES_REPORTS_DIR: reportsDir() }, ['--fail-on', 'new']);
     expect(alone.code).toBe(3);
     expect(alone.stderr).toMatch(/--fail-on new needs --baseline/);
-  }, 120_000);
+  });
 });

@@ -13,7 +13,7 @@ import { settingsForStyle } from '../bin/reference-settings.ts';
 import type { Exchange } from '../helpers/client/zones-client.ts';
 import { curlCommand, shellQuote } from '../helpers/evidence/replay.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
-import { runEntry } from './run-node.ts';
+import { CHILD_LIMIT_MS, runEntry } from './run-node.ts';
 
 const TOKEN = 'shpat_selftest_replay_0123456789abcdef';
 const noCurl = spawnSync('sh', ['-c', 'command -v curl']).status !== 0;
@@ -24,7 +24,7 @@ async function runInShell(command: string, withToken = true): Promise<{ status: 
   const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
   if (withToken) env.ZONES_ACCESS_TOKEN = TOKEN;
   // Not spawnSync: the servers the command talks to answer on this process's event loop.
-  const child = spawn('bash', ['-c', command], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });
+  const child = spawn('bash', ['-c', command], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: CHILD_LIMIT_MS });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

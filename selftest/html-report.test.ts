@@ -42,7 +42,7 @@ test('without results from a run, npm run report says so in one line and exits 3
 // A loaded 2-core machine can take many seconds to lay out a report of a few MB: the waits are generous,
 // and the test, not a timer, decides what the page must show. Beside the rest of npm test, a page has
 // been seen to take over 40 s to show its search box; a healthy one shows it in a second or two.
-describe.skipIf(noChromium)(inChromium, { timeout: 240_000 }, () => {
+describe.skipIf(noChromium)(inChromium, () => {
   let reference: RunningReference;
   let reportsDir: string;
   let browser: Browser;

@@ -22,7 +22,7 @@ test.for([
       ZONES_REPORTS_DIR: dir,
     };
     const run = startEntry('bin/conformance.ts', [], env);
-    const created = await untilCreated(dir, 4);
+    const created = await untilCreated(run, dir, 4);
     run.child.kill(signal);
     const ended = await run.done;
 

@@ -1,7 +1,8 @@
 // Zones a run leaves can't be missed: a run behind a shop that refuses their DELETEs prints them even
 // with --quiet, puts them first in conformance.json, conformance.md and junit.xml with the command that
-// deletes them, and that command, run as printed, deletes them, the one ROBUST-06 renamed into other
-// scripts among them. One whole run (two rules) serves every test here; they go in order.
+// deletes them, that command runs as printed, and a plain npm run sweep deletes them once the shop
+// lets them go, the one ROBUST-06 renamed into other scripts among them. One partial run (two rules)
+// serves every test here; they go in order.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,7 +87,7 @@ describe('a run behind a shop that refuses to let its zones go', () => {
     expect(lines[1]).toBe(`LEFT BEHIND: ${left.length} zone(s) of this run are still on the shop`);
     for (const zone of left)
       expect(run.stdout).toContain(`\n  ${zone.id} "${zone.name}": DELETE answered 409 and the zone is still listed\n`);
-    expect(printedCommand()).toMatch(/^npm run sweep -- --yes --ledger \S+\.jsonl$/);
+    expect(printedCommand()).toMatch(/^npm run sweep -- --ledger \S+\.jsonl$/);
     expect(lines.filter((line) => line.startsWith(`    ${NPM_SWEEP}`))).toHaveLength(1);
   });
 
@@ -110,21 +111,32 @@ describe('a run behind a shop that refuses to let its zones go', () => {
     expect(firstProperty?.[2]).toContain(printedCommand());
   });
 
-  test('a plain npm run sweep finds every zone left, the renamed one included, and only shows them', async () => {
-    const plain = await runEntry('bin/sweep.ts', [], env);
-    expect(plain.code, plain.stderr).toBe(0);
-    for (const zone of left) expect(plain.stdout).toContain(`would delete ${zone.id} ${zone.name} (`);
-    expect(plain.stdout).not.toContain('carries another name');
+  test('--dry-run finds every zone left, the renamed one included, and only lists them', async () => {
+    const listed = await runEntry('bin/sweep.ts', ['--dry-run'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    for (const zone of left) expect(listed.stdout).toContain(`would delete ${zone.id} ${zone.name} (`);
+    expect(listed.stdout).not.toContain('carries another name');
     expect(reference.backdoor.all()).toHaveLength(left.length);
   });
 
-  test('the printed command, run as printed, deletes them all once the shop lets them go', async () => {
-    front.letDeletesThrough();
+  test('the printed command, run as printed, tries each zone of the run and names the ones the shop still refuses', async () => {
+    const refusedBefore = front.refused.length;
     const args = shellWords(printedCommand()!.slice(NPM_SWEEP.length));
     // bin/sweep.ts through the launcher: what `npm run sweep --` runs (package.json).
     const sweep = await runEntry('bin/sweep.ts', args, env);
-    expect(sweep.code, sweep.stdout + sweep.stderr).toBe(0);
-    expect(sweep.stdout).toContain(`deleted ${left.length}, could not delete 0`);
+    expect(sweep.code, sweep.stdout + sweep.stderr).toBe(1);
+    for (const zone of left) expect(sweep.stdout).toContain(`\n  left ${zone.id} ${zone.name}: `);
+    expect(sweep.stdout).toContain(`deleted 0, could not delete ${left.length}`);
+    expect(front.refused.length).toBeGreaterThanOrEqual(refusedBefore + left.length);
+    expect(reference.backdoor.all()).toHaveLength(left.length);
+  });
+
+  test('a plain npm run sweep deletes them all once the shop lets them go, the renamed one included', async () => {
+    front.letDeletesThrough();
+    const plain = await runEntry('bin/sweep.ts', [], env);
+    expect(plain.code, plain.stdout + plain.stderr).toBe(0);
+    expect(plain.stdout).toContain(`deleted ${left.length}, could not delete 0`);
+    expect(plain.stdout).not.toContain('known by their name alone');
     for (const zone of left) expect(reference.backdoor.stored(zone.id), zone.name).toBeUndefined();
   });
 });
@@ -133,12 +145,10 @@ describe('the command printed', () => {
   test('is the npm script where package.json runs the sweep, else the installed command', () => {
     const folder = mkdtempSync(join(tmpdir(), 'zc-sweep-command-'));
     expect(sweepCommand('reports/ledgers/r.jsonl', folder)).toBe(
-      'npx zones-conformance sweep --yes --ledger reports/ledgers/r.jsonl',
+      'npx zones-conformance sweep --ledger reports/ledgers/r.jsonl',
     );
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ scripts: { sweep: 'zones-conformance sweep' } }));
-    expect(sweepCommand('reports/ledgers/r.jsonl', folder)).toBe(
-      'npm run sweep -- --yes --ledger reports/ledgers/r.jsonl',
-    );
+    expect(sweepCommand('reports/ledgers/r.jsonl', folder)).toBe('npm run sweep -- --ledger reports/ledgers/r.jsonl');
   });
 
   test('quotes a ledger path so that a shell hands it over unchanged', async () => {

@@ -85,7 +85,7 @@ beforeAll(async () => {
   }
   // The targets share two workers, as the gallery's do: a worker for each would load everything twelve times.
   reports = await certifyMany(targets, { workers: 2, include: ['suites/model.test.ts'] });
-}, 180_000);
+});
 
 afterAll(async () => {
   await Promise.all(references.map((reference) => reference.close()));

@@ -63,7 +63,7 @@ beforeAll(async () => {
       runs.set(style, { paged: await certify(style, true), unpaged: await certify(style, false) });
     }),
   );
-}, 180_000);
+});
 
 afterAll(async () => {
   await Promise.all(started.map((reference) => reference.close()));

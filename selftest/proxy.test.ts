@@ -77,8 +77,10 @@ describe('a shop reachable only through a forward proxy', () => {
     return { run, report };
   }
 
+  // Every rule's example tests, conformant. The model-based suite is left out: its client is built as
+  // theirs is, so its hundred or so requests would take the same route and say nothing more about it.
   test('with HTTP_PROXY set, the run goes through the proxy and certifies the shop conformant', async () => {
-    const { run, report } = await throughProxy('HTTP_PROXY');
+    const { run, report } = await throughProxy('HTTP_PROXY', [], { ZONES_MODEL_RUNS: '0' });
     expect(run.code, run.stderr).toBe(0);
     expect(report.verdict).toBe('conformant');
   });

@@ -58,7 +58,7 @@ beforeAll(async () => {
     readBehindLimit('ietf-combined'),
     readBehindLimit('shopify'),
   ]);
-}, 90_000);
+});
 
 const announcedNoneLeft = (run: LimitedRun) =>
   run.sent.filter(

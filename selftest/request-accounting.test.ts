@@ -47,7 +47,7 @@ beforeAll(async () => {
   // A run that wrote no certificate says why on its own output: that is what a failure here shows.
   expect(existsSync(join(dir, 'conformance.json')), `exit ${run.code}\n${run.stderr}\n${run.stdout}`).toBe(true);
   report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
-}, 120_000);
+});
 
 afterAll(async () => {
   for (const close of closers.splice(0)) await close();

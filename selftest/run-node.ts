@@ -21,6 +21,15 @@ export interface StartedEntry {
   done: Promise<ChildRun>;
 }
 
+/**
+ * How long a child may take before it is ended: a limit for a child that hangs, never a measure of
+ * speed. Far past the longest run a self-test starts (well under a minute here, beside a second npm
+ * test), so that a machine three times slower and busy besides stays clear of it; and under the
+ * tests' own limit (vitest.selftest.config.ts), so that a hung child is ended, and its output shown,
+ * before vitest gives up on the test and leaves the child running.
+ */
+export const CHILD_LIMIT_MS = 600_000;
+
 const MACHINE_NETWORK = new Set([...PROXY_VARIABLES, 'NODE_EXTRA_CA_CERTS']);
 
 /**
@@ -62,7 +71,7 @@ export function startEntry(
   entry: string,
   args: string[],
   env: Record<string, string | undefined>,
-  timeoutMs = 170_000,
+  timeoutMs = CHILD_LIMIT_MS,
 ): StartedEntry {
   const child = spawn(process.execPath, nodeArguments(entry, args), {
     cwd: projectRoot,
@@ -92,7 +101,7 @@ export function runCommand(
     cwd: options.cwd,
     env: childEnv(options.env ?? {}),
     stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: options.timeoutMs ?? 170_000,
+    timeout: options.timeoutMs ?? CHILD_LIMIT_MS,
   });
   return collect(child).done;
 }

@@ -53,7 +53,7 @@ test('a filter parameter the shop does not know fails LIST-02 and UPDATE-03, nam
     expect(rule(id)).toMatchObject({ status: 'failed', reason: expect.stringMatching(hint) });
   expect(rule('LIST-01').status).toBe('passed');
   expect(markdown).toMatch(hint);
-}, 300_000);
+});
 
 test('a filter the shop breaks for one status fails LIST-02 and UPDATE-03, naming the broken filter as the likelier cause', async () => {
   // The filter by draft answers every zone; the parameter is known, so a status no zone has answers none.
@@ -68,7 +68,7 @@ test('a filter the shop breaks for one status fails LIST-02 and UPDATE-03, namin
   // The filter by published works: its case passes, with no probe and no hint.
   const published = rule('LIST-02').tests.find((t) => t.title.endsWith('filtered by published'));
   expect(published?.state).toBe('passed');
-}, 300_000);
+});
 
 test('a booked zone deleted after the booking hook exited 0 fails DELETE-02, naming ZONES_BOOKING_HOOK as the likelier cause', async () => {
   const reference = await shop({});
@@ -86,7 +86,7 @@ test('a booked zone deleted after the booking hook exited 0 fails DELETE-02, nam
   expect(rule('DELETE-02').reason).toContain('a zone booked by ZONES_BOOKING_HOOK: expected a refusal (4xx), got 200');
   expect(markdown).toContain(hint);
   expect(reference.backdoor.stored(booked)).toBeDefined();
-}, 300_000);
+});
 
 test('without a booked zone refused beside it, the hook is still the likelier cause, and the message says why', () => {
   expect(bookedDeleteCause(false)).toBe(

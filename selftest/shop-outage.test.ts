@@ -53,7 +53,7 @@ test('a shop answering every request 503 with a maintenance page stops the prefl
   const report = readJson(dir);
   expect(report.verdict).toBe('could-not-run');
   expect(report.reason).toContain('a page titled "Back soon"');
-}, 60_000);
+});
 
 test('a shop that goes down after 60 requests and stays down: exit 3, could-not-complete, and no rule failed on a gateway answer', async () => {
   const shop = await reference();
@@ -89,4 +89,4 @@ test('a shop that goes down after 60 requests and stays down: exit 3, could-not-
   // their own. One budget is at most a dozen GETs (back-off from 0.5 s); a few more go out while the
   // stop reaches the worker and for the clean-up, each sent once.
   expect(down.unavailable.length, down.unavailable.join('\n')).toBeLessThanOrEqual(30);
-}, 120_000);
+});

@@ -159,7 +159,8 @@ describe('the preflight proves the settings before any test', () => {
   });
 
   test('a host that takes connections and never answers: a line while it waits, then exit 3 naming the time limit', async () => {
-    const silent: Server = createServer(() => {});
+    const asked: string[] = [];
+    const silent: Server = createServer((req) => void asked.push(`${req.method} ${req.url}`));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     closers.push(
       () =>
@@ -169,7 +170,6 @@ describe('the preflight proves the settings before any test', () => {
         }),
     );
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-    const started = Date.now();
     const run = await conformance({
       ZONES_BASE_URL: url,
       ZONES_ACCESS_TOKEN: 'shpat_silent_0123456789',
@@ -181,8 +181,8 @@ describe('the preflight proves the settings before any test', () => {
     expect(run.stderr).toMatch(
       /cannot run: the target does not answer: GET .* got no answer within 6000 ms \(ZONES_TIMEOUT_MS\)/,
     );
-    // Asked once, not once and three retries.
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // Asked once, not once and three retries. Counted, not timed: a slow machine takes longer to start.
+    expect(asked).toHaveLength(1);
   });
 });
 
@@ -287,7 +287,7 @@ test('a reader of the output that goes away (| head, a Ctrl-C that took | tee do
   expect(selected).toContain('AUTH-01');
   expect(selected.map((id) => [id, ruleOf(report, id).status])).toEqual(selected.map((id) => [id, 'passed']));
   await expectNothingOfOursLeft(reference);
-}, 120_000);
+});
 
 /**
  * A front for the reference whose list breaks for one read after each call without a credential:

@@ -1,5 +1,6 @@
-// `npm run sweep` deletes only what the suite made: zones in earlier runs' ledgers, and with
-// --by-prefix zones of the suite's exact name pattern older than the cut-off. A dry run by default.
+// `npm run sweep` deletes only what the suite made. With no options, the zones in earlier runs'
+// ledgers that still carry their runs' names; zones of the suite's exact name pattern older than the
+// cut-off (--by-prefix) are guesses by name, listed unless --yes. --dry-run deletes nothing.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,37 +59,50 @@ test('the suite can read the age back from the names it gives', () => {
   expect(runStartOfName('shop-zone-berlin')).toBeUndefined();
 });
 
-test('without --yes nothing is deleted, and the plan is printed', async () => {
+test('--dry-run deletes nothing, and prints the plan', async () => {
   const before = await names();
-  const run = await runEntry('bin/sweep.ts', [], env);
+  const run = await runEntry('bin/sweep.ts', ['--dry-run'], env);
   expect(run.code).toBe(0);
   expect(run.stdout).toMatch(/would delete .*cafe-1/);
   expect(run.stdout).toContain('dry run');
   expect(await names()).toEqual(before);
 });
 
-test('--yes deletes what the ledgers list, and nothing else', async () => {
-  const run = await runEntry('bin/sweep.ts', ['--yes'], env);
-  expect(run.code).toBe(0);
+test('a plain sweep deletes what the ledgers list, and nothing else', async () => {
+  const run = await runEntry('bin/sweep.ts', [], env);
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toContain('deleted 2, could not delete 0');
   expect(await names()).toEqual([lookalike, oldRunZone, recentRunZone, 'shop-zone-berlin'].sort());
 });
 
-test('--by-prefix also deletes the exact pattern, only from runs older than --older-than', async () => {
+test('--by-prefix without --yes only lists the zones it finds by their name', async () => {
+  const run = await runEntry('bin/sweep.ts', ['--by-prefix', '--older-than', '24h'], env);
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toMatch(new RegExp(`would delete \\S+ ${oldRunZone} \\(name pattern`));
+  expect(run.stdout).toContain('not deleted: 1 zone(s) known by their name alone');
+  expect(await names()).toEqual([lookalike, oldRunZone, recentRunZone, 'shop-zone-berlin'].sort());
+});
+
+test('--by-prefix --yes also deletes the exact pattern, only from runs older than --older-than', async () => {
   const run = await runEntry('bin/sweep.ts', ['--yes', '--by-prefix', '--older-than', '24h'], env);
   expect(run.code).toBe(0);
   expect(await names()).toEqual([lookalike, recentRunZone, 'shop-zone-berlin'].sort());
 });
 
-test('--ledger names one ledger; a bad --older-than is refused with exit 3', async () => {
-  const wrongLedger = await runEntry('bin/sweep.ts', ['--yes', '--ledger', join(dir, 'no-such.jsonl')], env);
+test('--ledger names one ledger; a bad --older-than, or --yes with --dry-run, is refused with exit 3', async () => {
+  const wrongLedger = await runEntry('bin/sweep.ts', ['--ledger', join(dir, 'no-such.jsonl')], env);
   expect(wrongLedger.code).toBe(0);
   expect((await names()).length).toBe(6);
   const bad = await runEntry('bin/sweep.ts', ['--older-than', 'yesterday'], env);
   expect(bad.code).toBe(3);
   expect(bad.stderr).toMatch(/--older-than/);
+  const both = await runEntry('bin/sweep.ts', ['--yes', '--dry-run'], env);
+  expect(both.code).toBe(3);
+  expect(both.stderr).toMatch(/--yes and --dry-run/);
+  expect((await names()).length).toBe(6);
 });
 
-test('a zone the run renamed itself is deleted; an id under a name the run never gave it, or under a name that holds no name of the run, is left', async () => {
+test('a plain sweep deletes a zone the run renamed itself; an id under a name the run never gave it, or under a name that holds no name of the run, is left', async () => {
   const runId = newRunId(new Date(Date.now() - 86_400_000));
   const ledger = new Ledger(runLedgerPath(dir, runId));
   const api = new ZonesClient(readTargetConfig(env), { ledger });
@@ -111,7 +125,7 @@ test('a zone the run renamed itself is deleted; an id under a name the run never
   const plain = await made(3);
   await api.updateZone(plain, { name: 'Berlin', coverage: {} });
 
-  const run = await runEntry('bin/sweep.ts', ['--yes', '--ledger', ledger.path], env);
+  const run = await runEntry('bin/sweep.ts', ['--ledger', ledger.path], env);
   expect(run.code, run.stderr).toBe(0);
   expect(reference.backdoor.stored(renamed.text)).toBeUndefined();
   expect(reference.backdoor.stored(takenOver.text)?.name).toBe('shop-zone-paris');

@@ -55,7 +55,7 @@ test('one Ctrl-C to the process group of npm run conformance is one stop: tests 
   const target = await slowTarget(20);
   const run = startNpmRun('conformance', [], target.env);
   try {
-    const created = await untilCreated(target.reportsDir, 4);
+    const created = await untilCreated(run, target.reportsDir, 4);
     process.kill(-run.child.pid!, 'SIGINT');
     const ended = await run.done;
 
@@ -81,7 +81,7 @@ test('a SIGINT delivered twice, 30 ms apart as the tsx CLI relays one, is one st
   const target = await slowTarget(20);
   try {
     const run = startEntry('bin/conformance.ts', [], target.env);
-    await untilCreated(target.reportsDir, 4);
+    await untilCreated(run, target.reportsDir, 4);
     run.child.kill('SIGINT');
     await sleep(30);
     run.child.kill('SIGINT');
@@ -106,7 +106,7 @@ test('a deliberate second SIGINT leaves at once, before the clean-up and the rep
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'conformance.json'), '{"verdict":"conformant"}\n');
     const run = startEntry('bin/conformance.ts', [], target.env);
-    await untilCreated(dir, 2);
+    await untilCreated(run, dir, 2);
     run.child.kill('SIGINT');
     while (!run.printed.stderr.includes(ONE_STOP) && run.child.exitCode === null) await sleep(10);
     await sleep(SAME_PRESS_MS + 150);

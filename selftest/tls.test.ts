@@ -2,9 +2,11 @@
 // are made when the tests start and removed when they end. A certificate the suite does not trust
 // stops the run (exit 3) naming the settings that fix it; with the CA given either way, the run works;
 // with verification switched off, it works and says so on every run and on the certificate.
-// One run certifies the whole suite over verified TLS; the other ways to trust the CA, the tunnel and
-// the switch each decide only whether the run can reach the shop, so they run one rule's test
-// (UPDATE-01: a create, an update, a list read and a delete) between the preflight and the sweep.
+// One run certifies the shop over verified TLS, every rule's example tests; the other ways to trust the
+// CA, the tunnel and the switch each decide only whether the run can reach the shop, so they run one
+// rule's test (UPDATE-01: a create, an update, a list read and a delete) between the preflight and the
+// sweep. The model-based suite is left out of all of them: its client is built as the example tests'
+// is, so its hundred or so requests would cross the same TLS connection and say nothing more about it.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,9 +106,13 @@ describe('a certificate the suite does not trust stops the run before any zone i
 });
 
 describe('with the private CA given, the run works', () => {
-  test('in ZONES_CA_FILE: a whole run, conformant, TLS verified', async () => {
+  test('in ZONES_CA_FILE: a run of every rule, conformant, TLS verified', async () => {
     const dir = reportsDir();
-    const run = await conformance({ ...settingsAt(front.url, dir), ZONES_CA_FILE: ca.caFile });
+    const run = await conformance({
+      ...settingsAt(front.url, dir),
+      ZONES_CA_FILE: ca.caFile,
+      ZONES_MODEL_RUNS: '0',
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).not.toMatch(/warning/i);
     const report = reportIn(dir) as ConformanceReport;

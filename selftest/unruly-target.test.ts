@@ -62,7 +62,7 @@ beforeAll(async () => {
     certifyBehind({ pageSize: 1 }),
     certifyBehind({ listLagMs: 300 }, { ZONES_CONSISTENCY_TIMEOUT_MS: '1500' }),
   ]);
-}, 240_000);
+});
 
 afterAll(async () => {
   for (const { reference, proxy } of started) {

@@ -1,6 +1,8 @@
 // `npm run sweep`: find what earlier runs left on the shop and delete it. Candidates come only from
 // ledgers (ids the suite created) or, with --by-prefix, from names matching the suite's exact name
-// pattern whose run id says they are older than the cut-off. Nothing else is ever touched.
+// pattern whose run id says they are older than the cut-off. Nothing else is ever touched. Only a
+// ledger's id under a name of its run is proven the run's; a zone known by its name alone is a guess,
+// which bin/sweep.ts deletes only when told to (--yes).
 
 import { findZone } from '../client/list-lookups.ts';
 import type { ZoneRecord } from '../client/records.ts';
@@ -32,6 +34,12 @@ export interface SweepCandidate {
   state: 'present' | 'gone' | 'not-ours-now';
   /** Found by its name, not its id: it goes into the ledger (adopted) before it may be deleted. */
   foundBy?: 'name';
+  /**
+   * A ledger lists the id as its run's, and the zone under it still carries a name of that run: the
+   * proof every run's own final sweep acts on. False for a zone known by its name alone (--by-prefix,
+   * or an id its run could not read): a name can be anybody's copy, an id in a ledger cannot.
+   */
+  proven: boolean;
 }
 
 export interface SweepPlan {
@@ -69,7 +77,7 @@ export async function planSweep(
       const state = zone === undefined ? 'gone' : isStillTheRuns(zone.name, owned) ? 'present' : 'not-ours-now';
       // The name it is deleted under, or the last one the run gave it.
       const name = state === 'present' ? String(zone!.name) : owned.names[owned.names.length - 1]!;
-      if (!candidates.has(id)) candidates.set(id, { id, name, source: path, state });
+      if (!candidates.has(id)) candidates.set(id, { id, name, source: path, state, proven: state === 'present' });
     }
   }
   // Zones a run made but could not read an id of (a wrong ZONES_ID_FIELD): the ledger has their unique
@@ -84,6 +92,7 @@ export async function planSweep(
         source: path,
         state: 'present',
         foundBy: 'name',
+        proven: false,
       });
     }
   }
@@ -97,6 +106,7 @@ export async function planSweep(
           name: String(zone.name),
           source: `name pattern, run started ${started.toISOString()}`,
           state: 'present',
+          proven: false,
         });
       }
     }

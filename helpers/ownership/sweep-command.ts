@@ -30,7 +30,10 @@ export function shellWord(word: string): string {
   return /^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The sweep of one run's ledger, with `--yes`: printed for zones that are left, it is meant to delete. */
+/**
+ * The sweep of one run's ledger. It needs no `--yes`: the zones it deletes are the ones that ledger
+ * proves the run's (its ids, still under the run's names), and `--yes` would add guesses by name.
+ */
 export function sweepCommand(ledgerPath: string, folder = process.cwd()): string {
-  return `${sweepLauncher(folder)} --yes --ledger ${shellWord(ledgerPath)}`;
+  return `${sweepLauncher(folder)} --ledger ${shellWord(ledgerPath)}`;
 }

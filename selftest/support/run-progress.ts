@@ -2,6 +2,7 @@
 // made, and the suite's zones still on the target. Tests that stop a run midway need both.
 import { ledgersIn, readLedger } from '../../helpers/ownership/ledger.ts';
 import type { RunningReference } from '../../reference/server.ts';
+import type { StartedEntry } from '../run-node.ts';
 
 export function createdSoFar(reportsDir: string): number {
   return ledgersIn(reportsDir)
@@ -9,9 +10,13 @@ export function createdSoFar(reportsDir: string): number {
     .filter((e) => e.event === 'created').length;
 }
 
-export async function untilCreated(reportsDir: string, zones: number, timeoutMs = 60_000): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  while (createdSoFar(reportsDir) < zones && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+/**
+ * Waits until the run has made `zones` zones, or has ended without. No deadline of its own: on a slow
+ * or busy machine the run only gets there later, and a run that hangs is ended by its child limit.
+ */
+export async function untilCreated(run: StartedEntry, reportsDir: string, zones: number): Promise<number> {
+  const running = () => run.child.exitCode === null && run.child.signalCode === null;
+  while (createdSoFar(reportsDir) < zones && running()) await new Promise((r) => setTimeout(r, 20));
   return createdSoFar(reportsDir);
 }
 
