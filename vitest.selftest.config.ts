@@ -11,8 +11,7 @@ export default defineConfig({
     // took 10 s here hit a 30 s limit on a slower one). Fifteen minutes is several times the longest
     // test beside a second npm test on these 2 cores, and past CHILD_LIMIT_MS (selftest/run-node.ts),
     // so a hung child is ended first and its output shown. No self-test checks that something is quick
-    // (there are no timing assertions), so no test keeps a shorter limit of its own, but the gallery's
-    // (selftest/gallery.test.ts, 7 minutes for its one child, which certifies every house style).
+    // (there are no timing assertions), so no test keeps a shorter limit of its own.
     testTimeout: 900_000,
     hookTimeout: 900_000,
     reporters: ['default', './selftest/closing-line-reporter.ts'],
