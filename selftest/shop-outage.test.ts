@@ -90,3 +90,27 @@ test('a shop that goes down after 60 requests and stays down: exit 3, could-not-
   // stop reaches the worker and for the clean-up, each sent once.
   expect(down.unavailable.length, down.unavailable.join('\n')).toBeLessThanOrEqual(30);
 });
+
+test('a sign-in front that starts answering 200 with its HTML page in the middle of a run: exit 3, and no rule failed on its page', async () => {
+  const shop = await reference();
+  const page =
+    '<!DOCTYPE html>\n<html><head><title>Sign in to Example SSO</title></head><body><form action="/login"></form></body></html>\n';
+  const signIn = await front(shop.url, { after: 60, status: 200, page });
+  const dir = mkdtempSync(join(tmpdir(), 'zc-sign-in-'));
+  const run = await runEntry('bin/conformance.ts', [], {
+    ...settingsForStyle(shop.style, signIn.url, shop.token),
+    ZONES_REPORTS_DIR: dir,
+    ZONES_MODEL_RUNS: '0',
+    ZONES_OUTAGE_BUDGET_MS: '2000',
+  });
+  const report = readJson(dir) as ConformanceReport;
+
+  expect(run.code, run.stderr).toBe(3);
+  expect(report.verdict).toBe('could-not-complete');
+  // The reference behind it is correct: a failure could only have come from the front's page.
+  expect(report.rules.filter((rule) => rule.status === 'failed' || rule.status === 'warning')).toEqual([]);
+  expect(report.outage?.what).toContain(
+    'answered 200 OK (text/html; charset=utf-8, a page titled "Sign in to Example SSO")',
+  );
+  expect(report.rules.filter((rule) => rule.status === 'passed').length).toBeGreaterThan(0);
+});

@@ -70,6 +70,7 @@ export async function prepareTarget(
   const api = new ZonesClient(config, {
     ledger: ledgerAt(ledgerPath),
     resendTimedOutGets: false,
+    frontPagesAnswer: true,
     outageBudgetMs: Math.min(PREFLIGHT_OUTAGE_BUDGET_MS, config.outageBudgetMs),
     onExchange: () => (preflightRequests += 1),
     tallyFor: () => preflightTally,

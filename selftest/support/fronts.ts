@@ -154,10 +154,11 @@ export const MAINTENANCE_PAGE =
 /**
  * Passes the first `after` requests on to `upstream`, then answers every one 503 with an HTML
  * maintenance page (and `retryAfter`, if given), for good: a shop that goes down and stays down.
+ * With `status: 200` and a sign-in `page`, a single sign-on front that starts asking people to log in.
  */
 export function startOutageFront(
   upstream: string,
-  options: { after: number; retryAfter?: string },
+  options: { after: number; retryAfter?: string; status?: number; page?: string },
 ): Promise<OutageFront> {
   const log: string[] = [];
   const unavailable: string[] = [];
@@ -168,8 +169,11 @@ export function startOutageFront(
     req.resume();
     const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
     res
-      .writeHead(503, options.retryAfter === undefined ? headers : { ...headers, 'retry-after': options.retryAfter })
-      .end(MAINTENANCE_PAGE);
+      .writeHead(
+        options.status ?? 503,
+        options.retryAfter === undefined ? headers : { ...headers, 'retry-after': options.retryAfter },
+      )
+      .end(options.page ?? MAINTENANCE_PAGE);
   });
   return listening(server, 'http', log).then((front) => ({ ...front, unavailable }));
 }
