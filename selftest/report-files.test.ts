@@ -148,18 +148,12 @@ test('a MAY miss reads as a SHOULD warning does, labelled MAY, in every report, 
     ].join('\n'),
   );
 
-  const printed: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
-  try {
-    printSummary(
-      report,
-      { json: 'conformance.json', markdown: 'conformance.md' },
-      new Secrets({ token: 'secret-token' }),
-    );
-    for (const o of warned.filter((o) => o.state === 'failed')) printOutcome(o);
-  } finally {
-    log.mockRestore();
-  }
+  const printed = [
+    ...printedSummary(report),
+    ...printedBy(() => {
+      for (const o of warned.filter((o) => o.state === 'failed')) printOutcome(o);
+    }),
+  ];
   expect(printed).toContain('WARNING PROFILE-02 success codes follow the profile');
   expect(printed).toContain(`WARNING ROBUST-05 ${judged('ROBUST-05')!.title}`);
   expect(printed.join('\n')).toMatch(/verdict: CONFORMANT .*; SHOULD 1 warning\(s\); MAY 1 warning\(s\)/);
@@ -189,20 +183,27 @@ test("a version segment other than the specification's is noted on the certifica
   expect(renderMarkdown(report)).toMatch(/## Notes\n\n- checked at version segment 2025-01/);
 });
 
-/** What printSummary prints, line by line. */
-function printedSummary(report: ReturnType<typeof buildReport>): string[] {
+/** What `print` writes to the console, line by line. */
+function printedBy(print: () => void): string[] {
   const printed: string[] = [];
   const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
   try {
-    printSummary(
-      report,
-      { json: 'conformance.json', markdown: 'conformance.md' },
-      new Secrets({ token: 'secret-token' }),
-    );
+    print();
   } finally {
     log.mockRestore();
   }
   return printed;
+}
+
+/** What printSummary prints, line by line. */
+function printedSummary(report: ReturnType<typeof buildReport>): string[] {
+  return printedBy(() =>
+    printSummary(
+      report,
+      { json: 'conformance.json', markdown: 'conformance.md' },
+      new Secrets({ token: 'secret-token' }),
+    ),
+  );
 }
 
 test('every report names the seed a run drew, with the command that replays it', () => {

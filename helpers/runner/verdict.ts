@@ -1,11 +1,11 @@
 // One test's outcome as the reporter saw it, and how outcomes become rule verdicts. Pure functions:
 // the self-tests check the judging without a target.
 
-import type { OutageStart } from '../client/zones-client.ts';
 import type { ExchangeRecord } from '../evidence/evidence.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
+import type { OutageStart } from '../pacing/outage.ts';
 import { type Rule, type RuleLevel, rules } from '../rules.ts';
 
 export type TestState = 'passed' | 'failed' | 'not-verified' | 'suite-error';
