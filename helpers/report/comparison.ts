@@ -95,6 +95,18 @@ function targetKey(baseUrl: string): string {
 }
 
 /**
+ * Whether two runs certified one shop: both the embedded reference, whatever port each got, or the
+ * same origin and path. An earlier run that recorded no base URL is not held against it.
+ */
+export function sameShop(
+  earlier: { baseUrl: string | null; embedded: boolean },
+  now: { baseUrl: string; embedded: boolean },
+): boolean {
+  if (earlier.embedded || now.embedded) return earlier.embedded === now.embedded;
+  return earlier.baseUrl === null || targetKey(earlier.baseUrl) === targetKey(now.baseUrl);
+}
+
+/**
  * Refuses (exit 3) a baseline of another shop or another API version, before a request: compared, a
  * rule fixed or broken "since last night" would be the difference between two shops or two versions,
  * and --fail-on new would ring, or stay silent, for it. Two runs on the embedded reference are of one
@@ -111,11 +123,7 @@ export function refuseOtherTarget(
   };
   const named = (embedded: boolean, baseUrl: string | null) =>
     embedded ? 'the embedded reference' : (baseUrl ?? 'an unknown target');
-  const sameTarget =
-    baseline.of.embedded || target.embedded
-      ? baseline.of.embedded === target.embedded
-      : baseline.baseUrl === null || targetKey(baseline.baseUrl) === targetKey(target.baseUrl);
-  if (!sameTarget)
+  if (!sameShop({ baseUrl: baseline.baseUrl, embedded: baseline.of.embedded }, target))
     refuse(
       `certified another target, ${named(baseline.of.embedded, baseline.baseUrl)}, not ${named(target.embedded, target.baseUrl)}`,
     );

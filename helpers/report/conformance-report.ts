@@ -23,6 +23,7 @@ import { type Comparison, renderComparison } from './comparison.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { warningPrefix } from './outcomes.ts';
 import { accountRequests, type RequestBreakdown, requestTables } from './request-accounting.ts';
+import { markdownStatusMark } from './rule-states.ts';
 
 export interface ConformanceReport {
   suite: 'zones-conformance';
@@ -243,17 +244,6 @@ const TLS_SHOWN: Record<ConformanceReport['target']['tls'], string> = {
   'plain-http': 'none (http://)',
 };
 
-const STATUS_MARK: Record<Exclude<RuleStatus, 'warning'>, string> = {
-  passed: 'passed',
-  failed: '**FAILED**',
-  'not-verified': '*NOT VERIFIED*',
-};
-
-/** The rule table's status cell: a warning names its level (SHOULD or MAY), as every report does. */
-function statusMark(rule: RuleResult): string {
-  return rule.status === 'warning' ? `WARNING (${rule.level.toUpperCase()})` : STATUS_MARK[rule.status];
-}
-
 const STATUS_HEADING: Record<RuleStatus, string> = {
   passed: 'passed',
   failed: 'FAILED',
@@ -311,6 +301,11 @@ function testSection(test: JudgedTest, level: RuleLevel): string[] {
   return lines;
 }
 
+/** A rule a --rule run left out is not verified, but there is nothing to look into: no report details it. */
+export function isSelected(report: Pick<ConformanceReport, 'selection'>, ruleId: string): boolean {
+  return report.selection === undefined || report.selection.rules.includes(ruleId);
+}
+
 export function renderMarkdown(report: ConformanceReport): string {
   const { head, detail } = markdownParts(report);
   return `${[...head, ...detail.flat()].join('\n')}\n`;
@@ -323,8 +318,7 @@ export function renderMarkdown(report: ConformanceReport): string {
  * (job-summary.ts) can end after any of them.
  */
 export function markdownParts(report: ConformanceReport): { head: string[]; detail: string[][] } {
-  // A rule a --rule run left out is not verified, but there is nothing to look into.
-  const selected = (rule: RuleResult) => report.selection === undefined || report.selection.rules.includes(rule.id);
+  const selected = (rule: RuleResult) => isSelected(report, rule.id);
   const head = [
     `# Conformance certificate: ${report.verdict.toUpperCase()}`,
     '',
@@ -358,7 +352,7 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
     '|---|---|---|---|',
     ...report.rules.map(
       (rule) =>
-        `| ${rule.id} | ${rule.level.toUpperCase()} | ${selected(rule) ? statusMark(rule) : 'not selected'} | ${rule.title} |`,
+        `| ${rule.id} | ${rule.level.toUpperCase()} | ${selected(rule) ? markdownStatusMark(rule) : 'not selected'} | ${rule.title} |`,
     ),
     '',
     ...(report.comparison ? renderComparison(report, report.comparison) : []),

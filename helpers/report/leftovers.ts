@@ -31,6 +31,11 @@ function wayOut({ removeWith, zones }: LeftGroup): { text: string; command?: str
   return { text: `the embedded reference, stopped with the run, took ${them} along` };
 }
 
+/** The zones left, grouped by what removes them, each group with its way out: for writers of other formats (the certificate page). */
+export function leftoverGroups(left: readonly LeftZone[]): { zones: LeftZone[]; text: string; command?: string }[] {
+  return grouped(left).map((group) => ({ zones: group.zones, ...wayOut(group) }));
+}
+
 const described = (zone: LeftZone) => `${zone.id}${zone.name === undefined ? '' : ` "${zone.name}"`}: ${zone.reason}`;
 
 /** The console's lines, the same with and without --quiet; none when nothing is left. */
