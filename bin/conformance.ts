@@ -15,6 +15,7 @@ import { inProject } from '../helpers/project-root.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { completeAllureResults, maskAllureResults } from '../helpers/report/allure-results.ts';
 import { writeBadge } from '../helpers/report/badge.ts';
+import { writeCertificatePage } from '../helpers/report/certificate-page.ts';
 import { type Baseline, compare, readBaseline, refuseOtherTarget } from '../helpers/report/comparison.ts';
 import {
   type ConformanceReport,
@@ -30,6 +31,7 @@ import {
   type LauncherFacts,
   writeCouldNotRun,
 } from '../helpers/report/could-not-run.ts';
+import { recordNight } from '../helpers/report/history.ts';
 import { writeJobSummary } from '../helpers/report/job-summary.ts';
 import { writeJunit } from '../helpers/report/junit.ts';
 import { rules } from '../helpers/rules.ts';
@@ -72,8 +74,10 @@ function usage(): string {
     `Exit codes: ${EXIT.ok} conformant, ${EXIT.failed} a MUST rule failed, ${EXIT.incomplete} some MUST rule not verified, ${EXIT.cannotRun} could not run`,
     '(bad settings or options, an unknown rule, an unreadable baseline, a shop in maintenance) or could not complete',
     '(the shop stopped answering for longer than ZONES_OUTAGE_BUDGET_MS), 130/143 stopped by SIGINT/SIGTERM.',
-    'Every run writes conformance.json, conformance.md, summary.md, junit.xml, badge.svg and allure-results/ to',
-    'ZONES_REPORTS_DIR, and there any body over 8 KiB whole, in bodies/.',
+    'Every run writes conformance.html (the certificate page), conformance.json, conformance.md, summary.md,',
+    'junit.xml, badge.svg and allure-results/ to ZONES_REPORTS_DIR, and there any body over 8 KiB whole, in bodies/.',
+    'A run of every rule adds a line to ZONES_REPORTS_DIR/conformance-history.jsonl, the nights the page shows:',
+    'keep that file between runs.',
   ].join('\n');
 }
 
@@ -282,7 +286,18 @@ async function main(): Promise<void> {
       report.comparison = compare(report, baseline, args['fail-on'] === 'new' ? 'new' : null, notSelected);
     }
     const files = writeReport(report, config);
-    writeJobSummary(report, config);
+    // Tonight joins the nights history once judged, and the page and the summary show it as the last night.
+    const history = recordNight(report, {
+      reportsDir: config.reportsDir,
+      interrupted: interrupted !== undefined,
+      secrets,
+    });
+    if (history.problem !== undefined)
+      console.error(
+        secrets.mask(`zones-conformance: the nights history ${history.path} was not kept: ${history.problem}`),
+      );
+    const page = writeCertificatePage(report, config, history);
+    writeJobSummary(report, config, history);
     writeBadge(config.reportsDir, report.verdict);
     writeJunit(report, config.reportsDir, config.token);
     try {
@@ -293,7 +308,7 @@ async function main(): Promise<void> {
     }
     // Last, so that what the outcomes and environment added is masked as well.
     maskAllureResults(config.reportsDir, secrets);
-    printSummary(report, files, secrets, quiet);
+    printSummary(report, { ...files, page }, secrets, quiet);
     // On stderr, --quiet or not: a night that could not complete is no verdict, and a person should know why.
     if (report.outage)
       console.error(secrets.mask(`zones-conformance: could not complete: ${outageLine(report.outage)}`));

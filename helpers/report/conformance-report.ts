@@ -238,11 +238,59 @@ function insecureNote(config: TargetConfig): string | undefined {
   return "TLS was not verified (ZONES_TLS_INSECURE=1): the shop's certificate was not checked, so this certificate cannot tell the shop from anything else that answered at its address";
 }
 
-const TLS_SHOWN: Record<ConformanceReport['target']['tls'], string> = {
-  verified: 'verified',
-  'not-verified': '**NOT VERIFIED** (ZONES_TLS_INSECURE=1)',
-  'plain-http': 'none (http://)',
+const TLS_SHOWN: Record<ConformanceReport['target']['tls'], FactPart[]> = {
+  verified: ['verified'],
+  'not-verified': [{ strong: 'NOT VERIFIED' }, ' (ZONES_TLS_INSECURE=1)'],
+  'plain-http': ['none (http://)'],
 };
+
+/** A piece of a fact as every writer shows it: plain text, text to stress, or a command to copy. */
+export type FactPart = string | { strong: string } | { code: string };
+
+/**
+ * The run in a few facts, one [label, parts] row each: what was certified and how, the counts and the
+ * run's cost. conformance.md shows them as a table under its title, the certificate page below its grid.
+ */
+export function runFacts(report: ConformanceReport): [string, FactPart[]][] {
+  const { must, should, may } = report.summary;
+  const { requests, consistency, cleanup } = report;
+  return [
+    ['Target', [`${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`]],
+    ['TLS', TLS_SHOWN[report.target.tls]],
+    ...(report.target.proxy === null ? [] : [['Proxy', [report.target.proxy]] as [string, FactPart[]]]),
+    ['Verdict', [{ strong: report.verdict }, ` (exit code ${report.exitCode})`]],
+    ['MUST rules', [`${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified`]],
+    ['SHOULD rules', [`${should.passed} passed, ${should.warnings} warnings, ${should.notVerified} not verified`]],
+    ['MAY rules (robustness)', [`${may.passed} passed, ${may.warnings} warnings, ${may.notVerified} not verified`]],
+    ['Run', [`${report.runId}, ${report.startedAt} to ${report.finishedAt}`]],
+    ...(report.model === undefined
+      ? []
+      : [
+          [
+            'Model-based seed',
+            [`${report.model.seed} (${seedOrigin(report.model)}); replay: `, { code: report.model.replay }],
+          ] as [string, FactPart[]],
+        ]),
+    [
+      'Requests',
+      [
+        `${requests.total} (tests ${requests.tests}, clean-up ${requests.cleanup}, preflight ${requests.preflight}); ${requests.throttled} answered 429 and were sent again`,
+      ],
+    ],
+    [
+      'Read-after-write lag',
+      [
+        `${consistency.lagSeen === 0 ? 'none seen' : `seen ${consistency.lagSeen} time(s), longest ${consistency.longestLagMs} ms`} (allowed: ${consistency.timeoutMs} ms)`,
+      ],
+    ],
+    ['Clean-up', [`${cleanup.created} created, ${cleanup.deleted} deleted, ${cleanup.leftBehind.length} left behind`]],
+  ];
+}
+
+function markdownPart(part: FactPart): string {
+  if (typeof part === 'string') return part;
+  return 'strong' in part ? `**${part.strong}**` : code(part.code);
+}
 
 const STATUS_HEADING: Record<RuleStatus, string> = {
   passed: 'passed',
@@ -258,6 +306,11 @@ const TEST_MARK: Record<Exclude<JudgedState, 'warning'>, string> = {
   'suite-error': 'suite defect',
 };
 
+/** What a test that did not pass is called after its title, in conformance.md and on the certificate page. */
+export function testMark(test: Pick<JudgedTest, 'state'>, level: RuleLevel): string {
+  return test.state === 'warning' ? warningPrefix(level) : TEST_MARK[test.state];
+}
+
 /** A code fence longer than any run of backticks in the text, so that the text cannot close it. */
 function fenced(text: string, info = ''): string[] {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
@@ -266,7 +319,7 @@ function fenced(text: string, info = ''): string[] {
 }
 
 /** Inline code that survives backticks in the text. */
-function code(text: string): string {
+export function code(text: string): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
   const ticks = '`'.repeat(longest + 1);
   return longest === 0 ? `${ticks}${text}${ticks}` : `${ticks} ${text} ${ticks}`;
@@ -277,8 +330,7 @@ function code(text: string): string {
  * every exchange of it in order, each whole and with the curl command that sends it again.
  */
 function testSection(test: JudgedTest, level: RuleLevel): string[] {
-  const mark = test.state === 'warning' ? warningPrefix(level) : TEST_MARK[test.state];
-  const lines = [`- ${test.title}: ${mark}`, ''];
+  const lines = [`- ${test.title}: ${testMark(test, level)}`, ''];
   if (test.checkedWith !== undefined) lines.push(`  Checked with: ${test.checkedWith.join('; ')}`, '');
   lines.push(...fenced((test.reason ?? '').trim()), '');
   const evidence = test.evidence ?? [];
@@ -329,22 +381,7 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
     '',
     '| | |',
     '|---|---|',
-    `| Target | ${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''} |`,
-    `| TLS | ${TLS_SHOWN[report.target.tls]} |`,
-    ...(report.target.proxy === null ? [] : [`| Proxy | ${report.target.proxy} |`]),
-    `| Verdict | **${report.verdict}** (exit code ${report.exitCode}) |`,
-    `| MUST rules | ${report.summary.must.passed} passed, ${report.summary.must.failed} failed, ${report.summary.must.notVerified} not verified |`,
-    `| SHOULD rules | ${report.summary.should.passed} passed, ${report.summary.should.warnings} warnings, ${report.summary.should.notVerified} not verified |`,
-    `| MAY rules (robustness) | ${report.summary.may.passed} passed, ${report.summary.may.warnings} warnings, ${report.summary.may.notVerified} not verified |`,
-    `| Run | ${report.runId}, ${report.startedAt} to ${report.finishedAt} |`,
-    ...(report.model === undefined
-      ? []
-      : [
-          `| Model-based seed | ${report.model.seed} (${seedOrigin(report.model)}); replay: ${code(report.model.replay)} |`,
-        ]),
-    `| Requests | ${report.requests.total} (tests ${report.requests.tests}, clean-up ${report.requests.cleanup}, preflight ${report.requests.preflight}); ${report.requests.throttled} answered 429 and were sent again |`,
-    `| Read-after-write lag | ${report.consistency.lagSeen === 0 ? 'none seen' : `seen ${report.consistency.lagSeen} time(s), longest ${report.consistency.longestLagMs} ms`} (allowed: ${report.consistency.timeoutMs} ms) |`,
-    `| Clean-up | ${report.cleanup.created} created, ${report.cleanup.deleted} deleted, ${report.cleanup.leftBehind.length} left behind |`,
+    ...runFacts(report).map(([label, parts]) => `| ${label} | ${parts.map(markdownPart).join('')} |`),
     '',
     '## Rules',
     '',
@@ -394,8 +431,10 @@ export function writeReport(report: ConformanceReport, config: TargetConfig): { 
 }
 
 /** Everything a run writes beside its ledgers. Gone before a run starts, so that a run which stops
- * early can never leave the previous run's verdict looking like its own. */
+ * early can never leave the previous run's verdict looking like its own. The nights history
+ * (conformance-history.jsonl) and Allure's (allure-history.jsonl) are kept: they are the earlier nights. */
 const REPORT_FILES = [
+  'conformance.html',
   'conformance.json',
   'conformance.md',
   'summary.md',

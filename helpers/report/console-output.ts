@@ -95,7 +95,7 @@ function ruleTable(report: ConformanceReport, isSelected: (id: string) => boolea
 
 export function printSummary(
   report: ConformanceReport,
-  files: { json: string; markdown: string },
+  files: { json: string; markdown: string; page?: string },
   secrets: Secrets,
   quiet = false,
 ): void {
@@ -148,7 +148,7 @@ export function printSummary(
   if (report.model)
     say(`model-based seed ${report.model.seed} (${seedOrigin(report.model)}); replay: ${report.model.replay}`);
   say(
-    `report: ${files.markdown} and ${files.json} (exit code ${comparison ? exitCodeNote(report, comparison) : report.exitCode})`,
+    `report: ${files.page === undefined ? '' : `${files.page} (open this first), `}${files.markdown} and ${files.json} (exit code ${comparison ? exitCodeNote(report, comparison) : report.exitCode})`,
   );
 }
 

@@ -1,5 +1,5 @@
 // A run that cannot start still leaves its verdict in ZONES_REPORTS_DIR: conformance.json,
-// conformance.md and junit.xml saying could-not-run and why. A CI server that keeps its workspace
+// conformance.md, conformance.html and junit.xml saying could-not-run and why. A CI server that keeps its workspace
 // would otherwise publish the previous run's reports as this one's.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { Secrets } from '../evidence/secrets.ts';
 import { EXIT } from '../exit-codes.ts';
 import { SPEC_VERSION } from '../rules.ts';
 import { settingDefault } from '../settings.ts';
+import { PAGE_FILE, renderCouldNotRunPage, suiteVersion } from './certificate-page.ts';
 import { type ConformanceReport, removePreviousReports } from './conformance-report.ts';
 import { xml } from './junit.ts';
 
@@ -111,7 +112,7 @@ function renderCouldNotRunJunit(report: CouldNotRunReport): string {
 export function writeCouldNotRun(
   report: CouldNotRunReport,
   facts: LauncherFacts,
-): { json: string; markdown: string; summary: string; junit: string } {
+): { json: string; markdown: string; summary: string; junit: string; page: string } {
   removePreviousReports(facts.reportsDir);
   mkdirSync(facts.reportsDir, { recursive: true });
   const files = {
@@ -119,6 +120,7 @@ export function writeCouldNotRun(
     markdown: join(facts.reportsDir, 'conformance.md'),
     summary: join(facts.reportsDir, 'summary.md'),
     junit: join(facts.reportsDir, 'junit.xml'),
+    page: join(facts.reportsDir, PAGE_FILE),
   };
   const secrets = new Secrets(facts);
   writeFileSync(files.json, secrets.mask(`${JSON.stringify(report, null, 2)}\n`));
@@ -128,5 +130,6 @@ export function writeCouldNotRun(
   writeFileSync(files.summary, markdown);
   // Masked before it is rendered, so that the mask is escaped like any text and the XML stays well-formed.
   writeFileSync(files.junit, secrets.mask(renderCouldNotRunJunit(secrets.maskAll(report))));
+  writeFileSync(files.page, secrets.mask(renderCouldNotRunPage(secrets.maskAll(report), suiteVersion())));
   return files;
 }

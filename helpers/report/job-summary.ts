@@ -1,23 +1,99 @@
-// summary.md: conformance.md sized for a CI job summary. GitHub drops a step summary past 1024 KiB
-// whole ("upload aborted"), and GitLab, which has none, cuts a job log at 4 MiB by default; cut by
-// bytes (`head -c`), a long certificate lost what came late, the zones left behind among it. Here the
-// verdict, the zones left behind and every rule's status (failures included) always come first and
-// whole; what each failed test sent follows while it fits, cut between blocks, with a line that says
-// so and where the rest is.
+// summary.md: the certificate as a CI job summary, leading with the answer: the verdict, every rule's
+// status with its last nights, what changed since the night before, then what failed, and the zones
+// left behind. GitHub drops a step summary past 1024 KiB whole ("upload aborted"), and GitLab, which
+// has none, cuts a job log at 4 MiB by default; cut by bytes (`head -c`), a long certificate lost what
+// came late, the zones left behind among it. Here the answer first and the zones left behind last are
+// always whole; what each failed test sent goes between them while it fits, cut between blocks, with
+// a line that says so and where the rest is.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { Secrets } from '../evidence/secrets.ts';
-import { type ConformanceReport, markdownParts } from './conformance-report.ts';
+import { renderComparison } from './comparison.ts';
+import { type ConformanceReport, code, isSelected, markdownParts, outageLine } from './conformance-report.ts';
+import { changesSince, nightOf, previousNight, stateOn, stripNights, type TargetHistory } from './history.ts';
+import { leftoverMarkdown } from './leftovers.ts';
+import { GLYPH_KEY, markdownStatusMark, STATE_GLYPHS, STATE_WORDS } from './rule-states.ts';
 
 /** Half of GitHub's limit: room for what else a job writes to its summary, and far below GitLab's. */
 export const SUMMARY_MAX_BYTES = 512 * 1024;
+/** As many nights as a table cell shows without wrapping. */
+export const SUMMARY_NIGHTS = 10;
 
 /** The bytes a run of lines adds to the summary, each with the newline that ends it. */
 const bytesOf = (lines: readonly string[]) => lines.reduce((sum, line) => sum + Buffer.byteLength(line, 'utf8') + 1, 0);
 
-export function renderJobSummary(report: ConformanceReport, maxBytes = SUMMARY_MAX_BYTES): string {
-  const { head, detail } = markdownParts(report);
+function verdictLines(report: ConformanceReport): string[] {
+  const { must, should, may } = report.summary;
+  const left = report.leftBehind.length;
+  const apiVersion = report.target.settings.apiVersion;
+  return [
+    `# Conformance certificate: ${report.verdict.toUpperCase()}`,
+    '',
+    `**${report.verdict}** (exit code ${report.exitCode}): MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).${left > 0 ? ` **${left} zone(s) left behind**: see the end.` : ''}`,
+    '',
+    `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}, API version ${String(apiVersion)}, run ${report.runId} of ${report.startedAt}. The certificate page: conformance.html in the reports artifact.`,
+    '',
+    ...(report.outage ? [`**The run could not complete:** ${outageLine(report.outage)}.`, ''] : []),
+  ];
+}
+
+function ruleGrid(report: ConformanceReport, history: TargetHistory | undefined): string[] {
+  const tonight = nightOf(report);
+  const strip = history ? stripNights(history, tonight, SUMMARY_NIGHTS) : [];
+  // One night is tonight alone: the status column already says it.
+  const withNights = strip.length > 1;
+  const row = (rule: ConformanceReport['rules'][number]) => {
+    const status = isSelected(report, rule.id) ? markdownStatusMark(rule) : 'not selected';
+    const cells = [rule.id, rule.level.toUpperCase(), status];
+    if (withNights) cells.push(strip.map((night) => STATE_GLYPHS[stateOn(night, rule.id)]).join(''));
+    return `| ${cells.join(' | ')} |`;
+  };
+  return [
+    '## Rules',
+    '',
+    withNights ? '| Rule | Level | Status | Last nights |' : '| Rule | Level | Status |',
+    withNights ? '|---|---|---|---|' : '|---|---|---|',
+    ...report.rules.map(row),
+    '',
+    ...(withNights ? [`Last nights, oldest first, tonight last: ${GLYPH_KEY}. From ${history!.path}.`, ''] : []),
+  ];
+}
+
+function changeLines(report: ConformanceReport, history: TargetHistory | undefined): string[] {
+  if (report.comparison) return renderComparison(report, report.comparison);
+  if (history === undefined) return [];
+  const heading = ['## Since the last night', ''];
+  if (history.problem !== undefined)
+    return [...heading, `The nights history ${history.path} could not be read or written: ${history.problem}.`, ''];
+  const tonight = nightOf(report);
+  const previous = previousNight(history, tonight);
+  if (previous === undefined)
+    return [...heading, `First night: ${history.path} holds no earlier night of this target to compare with.`, ''];
+  const changes = changesSince(previous, tonight, (id) => isSelected(report, id));
+  const levelOf = (id: string) => report.rules.find((rule) => rule.id === id)?.level.toUpperCase() ?? '';
+  return [
+    ...heading,
+    `Compared with the night of ${previous.startedAt} (run ${previous.runId}, ${previous.verdict}), from ${history.path}:`,
+    '',
+    ...(changes.length === 0
+      ? ['No rule changed.']
+      : changes.map(
+          ({ id, before, now }) =>
+            `- ${id} (${levelOf(id)}): ${before === 'absent' ? 'new rule' : STATE_WORDS[before]} → ${STATE_WORDS[now]}`,
+        )),
+    '',
+  ];
+}
+
+export function renderJobSummary(
+  report: ConformanceReport,
+  history?: TargetHistory,
+  maxBytes = SUMMARY_MAX_BYTES,
+): string {
+  const { detail } = markdownParts(report);
+  const head = [...verdictLines(report), ...ruleGrid(report, history), ...changeLines(report, history)];
+  const tail = leftoverMarkdown(report.leftBehind, code);
   const lines = [...head];
   const cutNote = (left: number) => [
     '',
@@ -25,8 +101,9 @@ export function renderJobSummary(report: ConformanceReport, maxBytes = SUMMARY_M
     '',
   ];
   // The note's own size is kept free from the start, so that adding it never passes the limit. The head
-  // is never cut: a summary without the verdict, the failures or the zones left behind has no point.
-  const budget = maxBytes - bytesOf(cutNote(detail.length));
+  // and the tail are never cut: a summary without the verdict, the rules or the zones left behind has
+  // no point.
+  const budget = maxBytes - bytesOf(cutNote(detail.length)) - bytesOf(tail);
   let used = bytesOf(head);
   for (const [index, block] of detail.entries()) {
     used += bytesOf(block);
@@ -36,12 +113,13 @@ export function renderJobSummary(report: ConformanceReport, maxBytes = SUMMARY_M
     }
     lines.push(...block);
   }
+  lines.push(...tail);
   return `${lines.join('\n')}\n`;
 }
 
 /** reports/summary.md, masked as conformance.md is; written after it, into the folder it made. */
-export function writeJobSummary(report: ConformanceReport, config: TargetConfig): string {
+export function writeJobSummary(report: ConformanceReport, config: TargetConfig, history?: TargetHistory): string {
   const path = join(config.reportsDir, 'summary.md');
-  writeFileSync(path, new Secrets(config).mask(renderJobSummary(report)));
+  writeFileSync(path, new Secrets(config).mask(renderJobSummary(report, history)));
   return path;
 }

@@ -1,0 +1,118 @@
+// The certificate page below its first screen: each rule that failed or was not verified, then the
+// warnings, each with the rule's text and source in the specification, its tests' reasons and every
+// exchange with its curl replay; then what conformance.md says after its rules: suite errors, notes,
+// the run's facts, the settings. The same data as conformance.md, from the same report.
+import type { RuleResult } from '../runner/verdict.ts';
+import { comparisonLines, listed } from './comparison.ts';
+import { type ConformanceReport, isSelected, ruleNotes, runFacts, testMark } from './conformance-report.ts';
+import { type Html, html } from './html.ts';
+import { requestsLine } from './request-accounting.ts';
+import { STATE_WORDS, shownStateOf } from './rule-states.ts';
+
+/** Where a rule's section below is, for the grid's links. */
+export const detailAnchor = (ruleId: string) => `detail-${ruleId}`;
+export const ruleAnchor = (ruleId: string) => `rule-${ruleId}`;
+
+/** Where a rule comes from, as a reader would look it up. */
+function sourceLine(rule: RuleResult): Html {
+  return rule.source.startsWith('profile:')
+    ? html`<p>Not in the specification: the default profile's convention, ${rule.source.slice('profile:'.length).trim()}.</p>`
+    : html`<p>Specification (docs/zone-service-2026-07.md), section: ${rule.source}.</p>`;
+}
+
+function testSection(rule: RuleResult, test: RuleResult['tests'][number]): Html {
+  const evidence = test.evidence ?? [];
+  return html`<div class="test">
+<h4>${test.title}: ${testMark(test, rule.level)}</h4>
+${test.checkedWith && html`<p>Checked with: ${test.checkedWith.join('; ')}</p>`}
+<pre>${(test.reason ?? '').trim()}</pre>
+${
+  evidence.length > 0 &&
+  html`<p>Every exchange of the test, in order (${evidence.length}), each with a curl command that replays it; the commands read the credential from ZONES_ACCESS_TOKEN:</p>
+<ol>${evidence.map(
+    (record) => html`<li><code>${record.line}</code>
+<details><summary>the exchange</summary><pre>${record.shown}</pre></details>
+<details><summary>replay with curl</summary><pre>${record.curl}</pre></details></li>`,
+  )}</ol>`
+}
+</div>`;
+}
+
+function ruleSection(rule: RuleResult): Html {
+  const state = shownStateOf(rule);
+  return html`<section class="s-${state}" id="${detailAnchor(rule.id)}">
+<h3>${rule.id} ${STATE_WORDS[state]} (${rule.level.toUpperCase()})</h3>
+<p><strong>${rule.title}</strong></p>
+${sourceLine(rule)}
+${rule.tests.filter((test) => test.state !== 'passed').map((test) => testSection(rule, test))}
+${rule.tests.length === 0 && html`<pre>${rule.reason ?? ''}</pre>`}
+</section>`;
+}
+
+function list(items: readonly string[]): Html {
+  return html`<ul>${items.map((item) => html`<li>${item}</li>`)}</ul>`;
+}
+
+function factsTable(report: ConformanceReport): Html {
+  const rows = runFacts(report).map(
+    ([label, parts]) =>
+      html`<tr><th>${label}</th><td>${parts.map((part) =>
+        typeof part === 'string'
+          ? part
+          : 'strong' in part
+            ? html`<strong>${part.strong}</strong>`
+            : html`<code>${part.code}</code>`,
+      )}</td></tr>`,
+  );
+  return html`<table>${rows}<tr><th>Requests by method</th><td>${requestsLine(report.requests)}</td></tr></table>`;
+}
+
+function rulesTable(report: ConformanceReport): Html {
+  return html`<table><tr><th>Rule</th><th>Level</th><th>Status</th><th>Rule text</th><th>Source</th></tr>${report.rules.map(
+    (rule) => {
+      const state = shownStateOf(rule);
+      return html`<tr id="${ruleAnchor(rule.id)}" class="s-${state}"><td>${rule.id}</td><td>${rule.level.toUpperCase()}</td><td class="state">${isSelected(report, rule.id) ? STATE_WORDS[state] : 'not selected'}</td><td>${rule.title}</td><td>${rule.source}</td></tr>`;
+    },
+  )}</table>`;
+}
+
+/** Whether the page has a section below for the rule: it did not pass, and the run checked it. */
+export function hasDetail(report: ConformanceReport, rule: RuleResult): boolean {
+  return rule.status !== 'passed' && isSelected(report, rule.id);
+}
+
+export function renderDetail(report: ConformanceReport): Html {
+  const shown = report.rules.filter((rule) => hasDetail(report, rule));
+  const open = shown.filter((rule) => rule.status !== 'warning');
+  const warnings = shown.filter((rule) => rule.status === 'warning');
+  const notes = [...report.notes, ...ruleNotes(report.rules.filter((rule) => isSelected(report, rule.id)))];
+  const checkedWith = report.rules.flatMap((rule) =>
+    rule.tests
+      .filter((test) => test.checkedWith !== undefined)
+      .map((test) => `${test.title}: ${test.checkedWith!.join('; ')}`),
+  );
+  const { comparison } = report;
+  return html`<section class="detail">
+<h2>What failed or could not be checked</h2>
+${open.length === 0 ? html`<p>Every rule this run checked was verified.</p>` : open.map(ruleSection)}
+<h2>Warnings</h2>
+<p>A SHOULD or MAY rule that did not hold is a warning: it never changes the verdict.</p>
+${warnings.length === 0 ? html`<p>None.</p>` : warnings.map(ruleSection)}
+${
+  comparison &&
+  html`<h2>Since the baseline</h2>
+<p>Compared with ${comparison.baseline.path}: run ${comparison.baseline.runId} of ${comparison.baseline.startedAt}, verdict ${comparison.baseline.verdict}.</p>
+<table>${comparisonLines(comparison).map(({ label, rules }) => html`<tr><th>${label}</th><td>${listed(rules)}</td></tr>`)}</table>`
+}
+${report.suiteErrors.length > 0 && html`<h2>Suite errors</h2>${list(report.suiteErrors)}`}
+${notes.length > 0 && html`<h2>Notes</h2>${list(notes)}`}
+${checkedWith.length > 0 && html`<h2>Checked with what the settings gave</h2>${list(checkedWith)}`}
+<h2>Every rule</h2>
+${rulesTable(report)}
+<h2>The run</h2>
+${factsTable(report)}
+<h2>Settings</h2>
+<p>As the run read them; the access token is never shown.</p>
+<pre>${JSON.stringify(report.target.settings, null, 2)}</pre>
+</section>`;
+}

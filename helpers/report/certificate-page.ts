@@ -1,0 +1,224 @@
+// reports/conformance.html: the certificate as a person looks at it the morning after. One file that
+// opens offline from disk: the verdict in words and colour, what was certified, and every rule in a
+// grid with its last nights beside it (wpt.fyi's tests-by-runs view, the OpenID certification pages),
+// all on the first screen of a laptop; below, what failed or warned and why, exchange by exchange.
+// Every text from the shop or the run enters through html.ts, which escapes it; the page's policy
+// (certificate-style.ts) would stop a script even if one got through.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TargetConfig } from '../config.ts';
+import { Secrets } from '../evidence/secrets.ts';
+import { inProject } from '../project-root.ts';
+import type { RuleResult } from '../runner/verdict.ts';
+import { detailAnchor, hasDetail, renderDetail, ruleAnchor } from './certificate-detail.ts';
+import { contentSecurityPolicy, pageStyle } from './certificate-style.ts';
+import { type ConformanceReport, isSelected, outageLine } from './conformance-report.ts';
+import type { CouldNotRunReport } from './could-not-run.ts';
+import {
+  changesSince,
+  type Night,
+  nightOf,
+  previousNight,
+  stateOn,
+  stripNights,
+  type TargetHistory,
+} from './history.ts';
+import { Html, html } from './html.ts';
+import { leftoverGroups } from './leftovers.ts';
+import { type ShownState, STATE_GLYPHS, STATE_WORDS, shownStateOf } from './rule-states.ts';
+
+export const PAGE_FILE = 'conformance.html';
+/** A month of nights beside each rule: as many as fit beside it on a laptop's screen. */
+export const STRIP_NIGHTS = 30;
+
+const VERDICT_MEANING: Record<ConformanceReport['verdict'] | 'could-not-run', string> = {
+  conformant: 'every MUST rule was verified and passed',
+  'non-conformant': 'at least one MUST rule failed',
+  incomplete: 'no MUST rule failed, but not every one could be verified',
+  'could-not-complete': 'the shop stopped answering partway: no verdict on the shop was given',
+  'could-not-run': 'the run could not start: no rule was checked',
+};
+
+/** The package's version, as --version prints it: which suite wrote the certificate. */
+export function suiteVersion(): string {
+  return (JSON.parse(readFileSync(inProject('package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** An ISO time as a reader scans it: date, hours and minutes, UTC. */
+const shownTime = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+function pageShell(title: string, body: Html, gridRows: number): string {
+  const style = pageStyle(gridRows);
+  // The style is the page's own and goes in as written: byte for byte what the policy's hash names.
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(style)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title}</title>
+<style>${new Html(style)}</style>
+</head>
+<body><main>
+${body}
+</main></body>
+</html>
+`.markup;
+}
+
+function verdictHeader(verdict: keyof typeof VERDICT_MEANING, line: string): Html {
+  return html`<header class="verdict v-${verdict}" id="verdict">
+<h1>${verdict === 'could-not-run' ? 'COULD NOT RUN' : verdict.toUpperCase()}</h1>
+<p>Conformance certificate: ${VERDICT_MEANING[verdict]}. ${line}</p>
+</header>`;
+}
+
+function factsLine(facts: [string, string][]): Html {
+  return html`<p class="facts">${facts.map(([label, value]) => html`<span><b>${label}</b> ${value}</span>`)}</p>`;
+}
+
+function nightCell(night: Night, ruleId: string, tonight: boolean): Html {
+  const state = stateOn(night, ruleId);
+  const words = state === 'absent' ? 'not in the catalogue then' : STATE_WORDS[state];
+  return html`<span class="night s-${state}" title="${shownTime(night.startedAt)}${tonight ? ' (tonight)' : ''}: ${words}">${STATE_GLYPHS[state]}</span>`;
+}
+
+interface GridNights {
+  strip: Night[];
+  previous: Night | undefined;
+  changed: Map<string, { before: ShownState | 'absent' }>;
+}
+
+function gridRow(report: ConformanceReport, rule: RuleResult, nights: GridNights): Html {
+  const state = shownStateOf(rule);
+  const selected = isSelected(report, rule.id);
+  const change = nights.changed.get(rule.id);
+  const link = hasDetail(report, rule) ? detailAnchor(rule.id) : ruleAnchor(rule.id);
+  const last = nights.strip.length - 1;
+  return html`<div class="rule s-${state}" data-rule="${rule.id}" data-status="${rule.status}" data-changed="${change ? 'true' : 'false'}" title="${rule.title}">
+<a class="id" href="#${link}">${rule.id}</a><span class="level">${rule.level.toUpperCase()}</span><span class="state">${selected ? STATE_WORDS[state] : 'not selected'}</span>
+<span class="nights">${nights.strip.map((night, index) => nightCell(night, rule.id, index === last))}</span>
+${
+  change && nights.previous
+    ? html`<span class="changed" title="${STATE_WORDS[change.before as ShownState] ?? 'not in the catalogue'} on ${shownTime(nights.previous.startedAt)}, ${STATE_WORDS[state]} tonight">▲ changed</span>`
+    : html`<span></span>`
+}
+</div>`;
+}
+
+function historyLine(report: ConformanceReport, history: TargetHistory, nights: GridNights): Html {
+  if (history.problem !== undefined)
+    return html`<p class="history">The nights history ${history.path} could not be read or written (${history.problem}); the strips show tonight only.</p>`;
+  const earlier = history.nights.length - (history.tonightKept ? 1 : 0);
+  const why = report.selection
+    ? `a partial run (--rule ${report.selection.rule}) does not judge the shop as a whole`
+    : 'a run stopped before every test had run does not judge the shop as a whole';
+  const source = history.tonightKept
+    ? earlier === 0
+      ? `First night of this target in ${history.path}: there is no earlier night to compare with; the strips begin tonight.`
+      : `${history.nights.length} nights of this target in ${history.path}; each strip shows the last ${Math.min(history.nights.length, STRIP_NIGHTS)}, oldest first, tonight last.`
+    : `${earlier === 0 ? 'No earlier night' : `${earlier} earlier night(s)`} of this target in ${history.path}; tonight is not kept there: ${why}.`;
+  const changes = [...nights.changed].map(
+    ([id, { before }]) =>
+      `${id} (${before === 'absent' ? 'new' : STATE_WORDS[before]} → ${STATE_WORDS[stateOn(nightOf(report), id) as ShownState]})`,
+  );
+  const since =
+    nights.previous === undefined
+      ? undefined
+      : changes.length === 0
+        ? `No rule changed since the night of ${shownTime(nights.previous.startedAt)}.`
+        : `Changed since the night of ${shownTime(nights.previous.startedAt)}: ${changes.join(', ')}.`;
+  return html`<p class="history">${source} ${since}</p>`;
+}
+
+function gridNights(report: ConformanceReport, history: TargetHistory): GridNights {
+  const tonight = nightOf(report);
+  const previous = previousNight(history, tonight);
+  const changes = previous ? changesSince(previous, tonight, (id) => isSelected(report, id)) : [];
+  return {
+    strip: stripNights(history, tonight, STRIP_NIGHTS),
+    previous,
+    changed: new Map(changes.map((change) => [change.id, { before: change.before }])),
+  };
+}
+
+function glyphKey(): Html {
+  const states: ShownState[] = ['passed', 'failed', 'warning', 'not-verified', 'suite-defect'];
+  return html`<p class="key">Nights, oldest to newest, tonight last: ${states.map(
+    (state) => html`<span class="night s-${state}">${STATE_GLYPHS[state]}</span>${STATE_WORDS[state]} `,
+  )}· ▲ changed since the night before.</p>`;
+}
+
+function leftoversBox(report: ConformanceReport): Html | undefined {
+  if (report.leftBehind.length === 0) return undefined;
+  return html`<section class="leftovers" id="leftovers">
+<h2>Zones left behind: ${report.leftBehind.length}</h2>
+<p>This run could not delete them.</p>
+${leftoverGroups(report.leftBehind).map(
+  (group) => html`<ul>${group.zones.map(
+    (zone) =>
+      html`<li><code>${zone.id}</code>${zone.name !== undefined && html` <code>${zone.name}</code>`}: ${zone.reason}</li>`,
+  )}</ul>
+<p>${group.text.charAt(0).toUpperCase()}${group.text.slice(1)}${group.command !== undefined && html` <code>${group.command}</code>`}</p>`,
+)}
+</section>`;
+}
+
+export function renderCertificatePage(
+  report: ConformanceReport,
+  context: { suiteVersion: string; history: TargetHistory },
+): string {
+  const { must, should, may } = report.summary;
+  const nights = gridNights(report, context.history);
+  const apiVersion = report.target.settings.apiVersion;
+  const body = html`${verdictHeader(
+    report.verdict,
+    `Exit code ${report.exitCode}. MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).`,
+  )}
+${factsLine([
+  ['Target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],
+  ['API version', typeof apiVersion === 'string' ? apiVersion : '(not known)'],
+  ['Date', shownTime(report.startedAt)],
+  ['Suite', `zones-conformance ${context.suiteVersion}`],
+  ['Run', report.runId],
+])}
+${report.outage && html`<p class="alert">The run could not complete: ${outageLine(report.outage)}.</p>`}
+${report.selection && html`<p class="alert">A partial run (--rule ${report.selection.rule}): only ${report.selection.rules.join(', ')} were checked; the others are not verified, as not selected.</p>`}
+${historyLine(report, context.history, nights)}
+<div class="grid" id="grid">${report.rules.map((rule) => gridRow(report, rule, nights))}</div>
+${glyphKey()}
+${leftoversBox(report)}
+${renderDetail(report)}
+<footer><p>Drill-down, test by test: <a href="allure-report/index.html">the Allure report</a> (allure-report/index.html beside this page, built by <code>npm run report</code>). The same certificate as text: conformance.md; for machines: conformance.json.</p></footer>`;
+  return pageShell(
+    `Conformance certificate: ${report.verdict} (${report.target.baseUrl})`,
+    body,
+    Math.ceil(report.rules.length / 2),
+  );
+}
+
+export function renderCouldNotRunPage(report: CouldNotRunReport, version: string): string {
+  const body = html`${verdictHeader('could-not-run', `Exit code ${report.exitCode}.`)}
+${factsLine([
+  ['Target', report.target.baseUrl ?? '(not known)'],
+  ['Specification', report.specification],
+  ['Date', shownTime(report.startedAt)],
+  ['Suite', `zones-conformance ${version}`],
+])}
+<h2>Why</h2>
+<pre>${report.reason}</pre>`;
+  return pageShell('Conformance certificate: could-not-run', body, 1);
+}
+
+/** reports/conformance.html, masked as every report is: masked before it is rendered, so the mask is escaped like any text, and once more as written. */
+export function writeCertificatePage(report: ConformanceReport, config: TargetConfig, history: TargetHistory): string {
+  const path = join(config.reportsDir, PAGE_FILE);
+  const secrets = new Secrets(config);
+  const page = renderCertificatePage(secrets.maskAll(report), {
+    suiteVersion: suiteVersion(),
+    history: secrets.maskAll(history),
+  });
+  writeFileSync(path, secrets.mask(page));
+  return path;
+}

@@ -1,0 +1,84 @@
+// The certificate page's one style block and the policy that lets only that block in. The page has no
+// script and needs none; its Content-Security-Policy allows no script at all, no request to anywhere
+// (default-src 'none'), and no style but this block, named by its hash. So even a tag that slipped
+// past the escaping (html.ts) could neither run nor fetch anything: two locks, either one enough.
+import { createHash } from 'node:crypto';
+import type { ShownState } from './rule-states.ts';
+
+/** The colours of the states, the same wherever a state is shown: a grid cell, a night, a heading. */
+const STATE_COLOURS: Record<ShownState | 'absent', string> = {
+  passed: '#2e7d32',
+  failed: '#c62828',
+  warning: '#b26a00',
+  'not-verified': '#5f6b7a',
+  'suite-defect': '#6a1b9a',
+  absent: '#c9ced6',
+};
+
+/** The badge's colours (badge.ts), so that the page and the badge agree at a glance. */
+const VERDICT_COLOURS: Record<string, string> = {
+  conformant: '#2e7d32',
+  'non-conformant': '#c62828',
+  incomplete: '#b8860b',
+  'could-not-complete': '#757575',
+  'could-not-run': '#757575',
+};
+
+/**
+ * `gridRows`: the rules fill the grid column by column, MUST rules first, so the grid needs to know
+ * how many rows a column has; the style block is generated, and hashed after.
+ */
+export function pageStyle(gridRows: number): string {
+  const states = Object.entries(STATE_COLOURS)
+    .map(([state, colour]) => `.s-${state}{--c:${colour}}`)
+    .join('\n');
+  const verdicts = Object.entries(VERDICT_COLOURS)
+    .map(([verdict, colour]) => `.v-${verdict}{--v:${colour}}`)
+    .join('\n');
+  return `
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#1d232b;background:#f6f7f9}
+main{max-width:1440px;margin:0 auto;padding:12px 20px 40px}
+${states}
+${verdicts}
+.verdict{display:flex;align-items:baseline;gap:18px;flex-wrap:wrap;background:var(--v);color:#fff;padding:10px 18px;border-radius:6px}
+.verdict h1{margin:0;font-size:30px;letter-spacing:.04em}
+.verdict p{margin:0;font-size:15px}
+.facts{display:flex;flex-wrap:wrap;gap:4px 22px;margin:8px 2px;font-size:13px}
+.facts b{font-weight:600;color:#4a5360}
+.history{margin:4px 2px 8px;font-size:13px;color:#3d4550}
+.alert{margin:6px 0;padding:6px 12px;border-left:4px solid #c62828;background:#fff}
+.grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));grid-template-rows:repeat(${gridRows},auto);grid-auto-flow:column;gap:2px 24px;background:#fff;padding:8px 12px;border-radius:6px;border:1px solid #dde1e6}
+.rule{display:grid;grid-template-columns:100px 58px 104px 1fr 84px;align-items:center;gap:6px;height:24px;border-bottom:1px solid #eef0f3}
+.rule .id{font-weight:600;color:#1d232b;text-decoration:none;white-space:nowrap}
+.rule .level{font-size:12px;color:#4a5360}
+.rule .state{justify-self:start;padding:0 8px;border-radius:10px;background:var(--c);color:#fff;font-size:12px;line-height:18px;white-space:nowrap}
+.nights{display:flex;gap:2px;overflow:hidden}
+.night{display:inline-block;width:10px;height:16px;border-radius:2px;background:var(--c);color:#fff;font-size:9px;line-height:16px;text-align:center}
+.changed{font-size:12px;font-weight:700;color:#c62828;white-space:nowrap}
+.key{margin:4px 2px;font-size:12px;color:#4a5360}
+.key .night{margin-right:3px;vertical-align:middle}
+.leftovers{margin:10px 0;padding:8px 14px;background:#fff4e5;border:1px solid #f0b35b;border-radius:6px}
+.leftovers h2{margin:0 0 4px;font-size:16px}
+.leftovers ul{margin:2px 0 6px;padding-left:20px}
+section.detail{margin-top:26px}
+h2{font-size:20px;margin:22px 0 8px}
+h3{font-size:16px;margin:18px 0 4px;padding-left:8px;border-left:6px solid var(--c)}
+.test{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:6px 12px;margin:6px 0}
+.test h4{margin:2px 0 4px;font-size:14px}
+pre{margin:4px 0;padding:6px 8px;background:#f1f3f6;border-radius:4px;white-space:pre-wrap;overflow-wrap:anywhere;font:12px/1.35 ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace}
+code{font:12px ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;background:#f1f3f6;padding:0 3px;border-radius:3px;overflow-wrap:anywhere}
+details{margin:4px 0}
+summary{cursor:pointer}
+table{border-collapse:collapse;background:#fff;font-size:13px}
+th,td{border:1px solid #dde1e6;padding:3px 8px;text-align:left;vertical-align:top}
+td.state{color:var(--c);font-weight:600;white-space:nowrap}
+footer{margin-top:30px;font-size:13px;color:#4a5360}
+`;
+}
+
+/** The policy for a page whose only style is `style`: see the file's comment. */
+export function contentSecurityPolicy(style: string): string {
+  const hash = createHash('sha256').update(style, 'utf8').digest('base64');
+  return `default-src 'none'; style-src 'sha256-${hash}'; img-src data:; base-uri 'none'; form-action 'none'`;
+}

@@ -1,0 +1,35 @@
+// HTML that is safe by construction: the `html` template escapes every value put into it, unless the
+// value is itself such a template's result. Everything a shop or a run says (names, bodies, headers,
+// reasons, URLs, settings) enters the certificate page as a value, so it can only ever be text; only
+// the page's own markup, written in the templates, is markup.
+
+/** Markup the page itself wrote: the one kind of value the template puts in as it is. */
+export class Html {
+  constructor(readonly markup: string) {}
+  toString(): string {
+    return this.markup;
+  }
+}
+
+type Value = Html | string | number | boolean | null | undefined | readonly Value[];
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text as HTML text or a quoted attribute value: no character of it can open a tag or close a quote. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!);
+}
+
+function piece(value: Value): string {
+  if (value instanceof Html) return value.markup;
+  if (Array.isArray(value)) return value.map(piece).join('');
+  // A condition that did not hold adds nothing: `${open && html`...`}`.
+  if (value === null || value === undefined || value === false) return '';
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: readonly Value[]): Html {
+  return new Html(
+    strings.reduce((done, text, index) => done + text + (index < values.length ? piece(values[index]!) : ''), ''),
+  );
+}
