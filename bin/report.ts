@@ -1,8 +1,10 @@
 // `npm run report`: the HTML report of the last run, built by Allure Report 3 (no Java) from
 // {ZONES_REPORTS_DIR}/allure-results into {ZONES_REPORTS_DIR}/allure-report/index.html, with the
-// trends of every earlier report kept in {ZONES_REPORTS_DIR}/allure-history.jsonl.
+// trends of every earlier report kept in {ZONES_REPORTS_DIR}/allure-history.jsonl. It names the run's
+// certificate page (conformance.html) as the page to open first, Allure's for drill-down, and opens
+// the certificate page for a person at a desktop (open-in-browser.ts).
 // Exit codes: 0 built, 3 could not build (no results, or Allure failed).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +12,9 @@ import { loadEnvironment } from '../helpers/config.ts';
 import { EXIT } from '../helpers/exit-codes.ts';
 import { inProject } from '../helpers/project-root.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
+import { PAGE_FILE } from '../helpers/report/certificate-page.ts';
 import { factsFromRawSettings } from '../helpers/report/could-not-run.ts';
+import { desktopOpener } from './open-in-browser.ts';
 
 const allureConfig = inProject('allurerc.ts');
 // The package's own CLI, wherever npm put the package (its exports do not reach cli.js by name).
@@ -61,7 +65,30 @@ if (!existsSync(join(where.report, 'index.html'))) cannotRun(`Allure wrote no ${
 if (historyBefore !== undefined) writeFileSync(where.history, historyBefore);
 else writeFileSync(inHistoryMark, 'this run is in allure-history.jsonl\n');
 
-console.log(`zones-conformance: HTML report: ${shown(join(where.report, 'index.html'))}`);
+const certificatePage = join(reportsDir, PAGE_FILE);
+const pageExists = existsSync(certificatePage);
+if (pageExists) console.log(`zones-conformance: certificate: ${shown(certificatePage)} (open this first)`);
+console.log(`zones-conformance: HTML report: ${shown(join(where.report, 'index.html'))} (Allure, for drill-down)`);
 console.log(
   `history: ${shown(where.history)} (${historyLength(where.history)} report(s)); keep this file between runs for trends`,
 );
+
+const opener = pageExists
+  ? desktopOpener(certificatePage, {
+      platform: process.platform,
+      env: process.env,
+      isTTY: process.stdout.isTTY === true,
+    })
+  : undefined;
+if (opener) {
+  // Left to run on its own: the browser outlives this command, and a desktop without it only loses the convenience.
+  const browser = spawn(opener.command, opener.args, {
+    detached: true,
+    stdio: 'ignore',
+    windowsVerbatimArguments: opener.verbatim === true,
+  });
+  browser.on('error', (error) =>
+    console.error(`zones-conformance: could not open the page (${error.message}); open it yourself`),
+  );
+  browser.unref();
+}

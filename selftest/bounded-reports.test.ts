@@ -1,6 +1,6 @@
 // Reports stay readable and small whatever a shop accepts: a body past 8 KiB is shown cut, with its size
 // and hash, and kept whole once, masked, in reports/bodies/; the curl command sends that file; the job
-// summary keeps the verdict, the rules and the zones left behind, and cuts only the detail after them.
+// summary keeps the verdict, the rules and the zones left behind, and cuts only the detail between them.
 // The run: a shop that accepts ROBUST-04's 1 MiB create (a front with a larger body limit than the
 // reference) and refuses to delete the zone it made (a second front), so the zone is left behind.
 import { createHash } from 'node:crypto';
@@ -13,7 +13,12 @@ import { settingsForStyle } from '../bin/reference-settings.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { BodyFiles, cutBody, SHOWN_BODY_BYTES, shownBody } from '../helpers/evidence/bounded-body.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
-import { buildReport, type ConformanceReport, renderMarkdown } from '../helpers/report/conformance-report.ts';
+import {
+  buildReport,
+  type ConformanceReport,
+  markdownParts,
+  renderMarkdown,
+} from '../helpers/report/conformance-report.ts';
 import { renderJobSummary, SUMMARY_MAX_BYTES } from '../helpers/report/job-summary.ts';
 import { rules } from '../helpers/rules.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
@@ -99,18 +104,24 @@ describe('the job summary of a certificate too long for it', () => {
     expect(summary).toMatch(LEFT_BEHIND);
     for (const rule of rules) expect(summary).toMatch(new RegExp(`^\\| ${rule.id} \\| `, 'm'));
     expect(summary).toContain('| CREATE-01 | MUST | **FAILED** |');
-    // What it shows of the detail is conformance.md's, up to the end of a section.
+    // What it shows of the detail is conformance.md's, up to the end of a section; the zones left
+    // behind come last, after the cut, whole.
     const [shown, note] = summary.split('\n*The job summary stops here, at 512 KiB: ');
-    expect(whole.startsWith(shown!)).toBe(true);
+    const detailShown = shown!.slice(shown!.indexOf('## What broke, warned or could not be checked'));
+    expect(whole).toContain(detailShown);
     expect(shown).toContain('- CREATE-01 case 0: FAILED');
     expect(shown).not.toContain('- CREATE-01 case 299: FAILED');
-    expect(note).toMatch(/^\d+ more section\(s\) of detail are in conformance\.md, in the reports artifact\.\*\n\n$/);
+    expect(note).toMatch(
+      /^\d+ more section\(s\) of detail are in conformance\.md, in the reports artifact\.\*\n\n\*\*Zones left behind: 1\.\*\*/,
+    );
   });
 
-  test('is the whole certificate when that fits', () => {
+  test('holds every section of the certificate after the answer when that fits', () => {
     const config = readTargetConfig({ ZONES_BASE_URL: 'https://shop.example', ZONES_ACCESS_TOKEN: TOKEN });
     const report = buildReport(sampleRunFacts(config, [sampleOutcome('CREATE-01 x', 'failed', { reason: 'no' })]));
-    expect(renderJobSummary(report)).toBe(renderMarkdown(report));
+    const summary = renderJobSummary(report);
+    expect(summary).not.toContain('The job summary stops here');
+    for (const block of markdownParts(report).detail) expect(summary).toContain(block.join('\n'));
   });
 });
 

@@ -65,7 +65,8 @@ function settingsFor(reference: RunningReference, front: RewritingFront, reports
   };
 }
 
-const readReport = (dir: string) => JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+const readReport = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
 
 describe.skipIf(noChromium)(`three nights of one shop, the third breaking AUTH-01, in Chromium${skipNote}`, () => {
   let healthy: RunningReference;
@@ -151,11 +152,9 @@ describe.skipIf(noChromium)(`three nights of one shop, the third breaking AUTH-0
       expect(await nights.count(), rule.id).toBe(3);
       expect(await nights.last().getAttribute('title'), rule.id).toMatch(/\(tonight\): /);
     }
-    expect(await page.locator('[data-rule="AUTH-01"] .night').evaluateAll((cells) => cells.map((c) => c.className))).toEqual([
-      'night s-passed',
-      'night s-passed',
-      'night s-failed',
-    ]);
+    expect(
+      await page.locator('[data-rule="AUTH-01"] .night').evaluateAll((cells) => cells.map((c) => c.className)),
+    ).toEqual(['night s-passed', 'night s-passed', 'night s-failed']);
     const changed = page.locator('[data-changed="true"]');
     expect(await changed.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-rule')))).toEqual(['AUTH-01']);
     await changed.locator('.changed').waitFor({ state: 'visible' });
@@ -199,7 +198,11 @@ describe.skipIf(noChromium)(`a shop whose answers carry markup and a script, in 
     front = await startRewritingFront(reference.url, withMarkup);
     reportsDir = mkdtempSync(join(tmpdir(), 'zc-page-markup-'));
     // Two rules are enough to carry both: CREATE-01 reads the name back, PROFILE-03 reads the refusal.
-    const run = await runEntry('bin/conformance.ts', ['--rule', 'CREATE-01,PROFILE-03'], settingsFor(reference, front, reportsDir));
+    const run = await runEntry(
+      'bin/conformance.ts',
+      ['--rule', 'CREATE-01,PROFILE-03'],
+      settingsFor(reference, front, reportsDir),
+    );
     expect(run.code, run.stderr).toBe(1);
     browser = await launch();
   });
@@ -217,7 +220,9 @@ describe.skipIf(noChromium)(`a shop whose answers carry markup and a script, in 
     const statusOf = (id: string) => report.rules.find((rule) => rule.id === id)!;
     // The bodies as the shop sent them: JSON, whose strings carry the markup with its quotes escaped.
     const answered = (id: string, text: string) =>
-      statusOf(id).tests.some((test) => (test.evidence ?? []).some((record) => record.shown.includes(JSON.stringify(text))));
+      statusOf(id).tests.some((test) =>
+        (test.evidence ?? []).some((record) => record.shown.includes(JSON.stringify(text))),
+      );
     expect([statusOf('CREATE-01').status, statusOf('PROFILE-03').status]).toEqual(['failed', 'warning']);
     expect(answered('CREATE-01', `${MARKUP} zone`)).toBe(true);
     expect(answered('PROFILE-03', `${MARKUP} refused`)).toBe(true);

@@ -31,7 +31,13 @@ test('no file carries the token, even when the reason and the base URL do', () =
     { reportsDir: dir, token: TOKEN, baseUrl },
   );
 
-  expect(readdirSync(dir).sort()).toEqual(['conformance.json', 'conformance.md', 'junit.xml', 'summary.md']);
+  expect(readdirSync(dir).sort()).toEqual([
+    'conformance.html',
+    'conformance.json',
+    'conformance.md',
+    'junit.xml',
+    'summary.md',
+  ]);
   for (const file of Object.values(files)) expect(readFileSync(file, 'utf8'), file).not.toContain(TOKEN);
   expect(JSON.parse(readFileSync(files.json, 'utf8'))).toMatchObject({
     verdict: 'could-not-run',
@@ -39,4 +45,10 @@ test('no file carries the token, even when the reason and the base URL do', () =
     target: { baseUrl: 'https://shop.example/<redacted>' },
   });
   expect(readFileSync(files.junit, 'utf8')).toContain('&lt;refused&gt; &amp; &quot;gone&quot;</error>');
+  // The certificate page says the same, as text: the reason's markup characters escaped.
+  const page = readFileSync(files.page, 'utf8');
+  expect(page).toContain('<h1>COULD NOT RUN</h1>');
+  expect(page).toContain(
+    '<pre>cannot reach the target at https://shop.example/&lt;redacted&gt;: &lt;refused&gt; &amp; &quot;gone&quot;</pre>',
+  );
 });

@@ -23,7 +23,10 @@ async function npmRunReport(env: Record<string, string>): Promise<void> {
   try {
     const run = await started.done;
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/HTML report: .*allure-report\/index\.html/);
+    // The certificate page first, the page to open; Allure's after it, for drill-down.
+    expect(run.stdout).toMatch(
+      /certificate: .*conformance\.html \(open this first\)\n.*HTML report: .*allure-report\/index\.html/,
+    );
   } finally {
     killGroup(started);
   }

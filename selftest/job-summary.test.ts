@@ -1,0 +1,127 @@
+// summary.md leads with the answer (issue 25): the verdict, the rule grid with its last nights, what
+// changed since the night before, then the failures, and the zones left behind last. From a report
+// and a history made by hand, without a run.
+import { describe, expect, test } from 'vitest';
+import { readTargetConfig } from '../helpers/config.ts';
+import { compare, type readBaseline } from '../helpers/report/comparison.ts';
+import { buildReport, type ConformanceReport } from '../helpers/report/conformance-report.ts';
+import { type Night, nightOf, type TargetHistory } from '../helpers/report/history.ts';
+import { renderJobSummary } from '../helpers/report/job-summary.ts';
+import { rules } from '../helpers/rules.ts';
+import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
+
+const TOKEN = 'shpat_selftest_job_summary_0123456789';
+const PATH = 'reports/conformance-history.jsonl';
+
+/** Tonight: every rule passed but UPDATE-01, which failed; one zone left behind. */
+function tonight(): ConformanceReport {
+  const config = readTargetConfig({ ZONES_BASE_URL: 'https://shop.example', ZONES_ACCESS_TOKEN: TOKEN });
+  const outcomes = rules.map((rule) =>
+    rule.id === 'UPDATE-01'
+      ? sampleOutcome(`${rule.id} ${rule.title}`, 'failed', { reason: 'the name stayed as it was' })
+      : sampleOutcome(`${rule.id} ${rule.title}`, 'passed'),
+  );
+  const facts = sampleRunFacts(config, outcomes);
+  facts.cleanup.leftBehind = [
+    { id: '42', name: 'zc-left', reason: 'DELETE answered 409', removeWith: 'npm run sweep -- --yes' },
+  ];
+  return buildReport(facts);
+}
+
+/** An earlier night of the same shop: every rule passed. */
+function passedNight(report: ConformanceReport, runId: string, startedAt: string): Night {
+  const night = nightOf(report);
+  return {
+    ...night,
+    runId,
+    startedAt,
+    verdict: 'conformant',
+    rules: Object.fromEntries(rules.map((rule) => [rule.id, 'passed'])),
+  };
+}
+
+function withHistory(report: ConformanceReport, earlier: Night[]): TargetHistory {
+  return { path: PATH, nights: [...earlier, nightOf(report)], tonightKept: true };
+}
+
+/** Where each of the summary's parts starts: they must come in this order. */
+function order(summary: string, marks: string[]): number[] {
+  return marks.map((mark) => {
+    const at = summary.indexOf(mark);
+    expect(at, `"${mark}" is in the summary`).toBeGreaterThanOrEqual(0);
+    return at;
+  });
+}
+
+describe('the job summary', () => {
+  test('leads with the verdict, then the rules with their nights, the change since last night, the failures, and the zones left last', () => {
+    const report = tonight();
+    const history = withHistory(report, [
+      passedNight(report, 'run-1', '2026-11-20T02:00:00.000Z'),
+      passedNight(report, 'run-2', '2026-11-21T02:00:00.000Z'),
+    ]);
+    const summary = renderJobSummary(report, history);
+    const at = order(summary, [
+      '# Conformance certificate: NON-CONFORMANT',
+      '**non-conformant** (exit code 1): MUST 17 passed, 1 failed, 0 not verified',
+      '| Rule | Level | Status | Last nights |',
+      '## Since the last night',
+      '## What broke, warned or could not be checked',
+      '**Zones left behind: 1.**',
+    ]);
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+    expect(summary).toContain('| UPDATE-01 | MUST | **FAILED** | ✓✓✗ |');
+    expect(summary).toContain('| AUTH-01 | MUST | passed | ✓✓✓ |');
+    expect(summary).toContain('- UPDATE-01 (MUST): passed → failed');
+    expect(summary).toContain('the night of 2026-11-21T02:00:00.000Z (run run-2, conformant)');
+    // The verdict line says zones were left, so that nobody misses them at the end.
+    expect(summary).toMatch(/^\*\*non-conformant\*\*.*\*\*1 zone\(s\) left behind\*\*/m);
+  });
+
+  test('shows at most the last 10 nights', () => {
+    const report = tonight();
+    const earlier = Array.from({ length: 14 }, (_, n) =>
+      passedNight(report, `run-${n}`, `2026-11-${String(n + 1).padStart(2, '0')}T02:00:00.000Z`),
+    );
+    expect(renderJobSummary(report, withHistory(report, earlier))).toContain(
+      '| UPDATE-01 | MUST | **FAILED** | ✓✓✓✓✓✓✓✓✓✗ |',
+    );
+  });
+
+  test('says "first night" when the history holds no earlier night of the target', () => {
+    const report = tonight();
+    const summary = renderJobSummary(report, withHistory(report, []));
+    expect(summary).toContain(`## Since the last night\n\nFirst night: ${PATH} holds no earlier night of this target`);
+    // Tonight alone: no strip beside the status, which says it already.
+    expect(summary).toContain('| Rule | Level | Status |\n');
+  });
+
+  test('with --baseline, shows the comparison with it instead of the history', () => {
+    const report = tonight();
+    const baseline = {
+      ...readBaselineOf(report),
+      rules: rules.map((rule) => ({ id: rule.id, status: 'passed' as const })),
+    };
+    report.comparison = compare(report, baseline, null);
+    const summary = renderJobSummary(
+      report,
+      withHistory(report, [passedNight(report, 'run-1', '2026-11-20T02:00:00.000Z')]),
+    );
+    expect(summary).toContain('## Since the baseline');
+    expect(summary).not.toContain('## Since the last night');
+    expect(summary).toMatch(/\| new failures \| UPDATE-01 \(MUST\) \|/);
+  });
+});
+
+/** A baseline as readBaseline makes it, from a report of the same shop. */
+function readBaselineOf(report: ConformanceReport): ReturnType<typeof readBaseline> {
+  return {
+    path: 'last-night/conformance.json',
+    runId: 'run-0',
+    startedAt: '2026-11-19T02:00:00.000Z',
+    verdict: 'conformant',
+    baseUrl: report.target.baseUrl,
+    of: { embedded: false, apiVersion: '2026-07' },
+    rules: [],
+  };
+}
