@@ -49,12 +49,13 @@ const shownTime = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 function pageShell(title: string, body: Html, gridRows: number): string {
   const style = pageStyle(gridRows);
-  // The style is the page's own and goes in as written: byte for byte what the policy's hash names.
+  // The style and the policy are the page's own and go in as written: the style byte for byte what the
+  // policy's hash names, the policy readable as such in the file (it holds no quote of its own kind).
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(style)}">
+<meta http-equiv="Content-Security-Policy" content="${new Html(contentSecurityPolicy(style))}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${title}</title>
