@@ -9,8 +9,18 @@ import { readTargetConfig } from '../helpers/config.ts';
 import { modelRules } from '../helpers/harness/model/run-model.ts';
 import { rules, SPEC_VERSION } from '../helpers/rules.ts';
 import { SUITE_FILES } from '../helpers/runner/run-suites.ts';
+import { settingDocs } from '../helpers/settings.ts';
 import { faults } from '../reference/faults.ts';
-import { RULE_TABLE_COMMAND, withRuleTable } from './catalogue/rule-table.ts';
+import { brokenLinks, githubSlug, headingAnchors, type Repository } from './catalogue/markdown-links.ts';
+import { RULE_TABLE_COMMAND, RULE_TABLE_FILE, withRuleTable } from './catalogue/rule-table.ts';
+import {
+  renderSettingsTable,
+  SETTINGS_TABLE_COMMAND,
+  SETTINGS_TABLE_FILE,
+  sentences,
+  summary,
+  withSettingsTable,
+} from './catalogue/settings-table.ts';
 import { readSections, ruleSourceProblems, SPEC_PATH } from './catalogue/spec-sections.ts';
 import { projectRoot } from './run-node.ts';
 
@@ -82,9 +92,39 @@ describe('the specification', () => {
 });
 
 describe('written from the catalogue', () => {
-  test(`the README's rule table is the catalogue's (regenerate with ${RULE_TABLE_COMMAND})`, () => {
-    const readme = read('README.md');
-    expect(readme, `README.md's rule table is stale: run ${RULE_TABLE_COMMAND}`).toBe(withRuleTable(readme));
+  test(`the rule table in ${RULE_TABLE_FILE} is the catalogue's (regenerate with ${RULE_TABLE_COMMAND})`, () => {
+    const page = read(RULE_TABLE_FILE);
+    expect(page, `${RULE_TABLE_FILE}'s rule table is stale: run ${RULE_TABLE_COMMAND}`).toBe(withRuleTable(page));
+  });
+
+  test(`the README's settings table is the settings' definitions (regenerate with ${SETTINGS_TABLE_COMMAND})`, () => {
+    const readme = read(SETTINGS_TABLE_FILE);
+    expect(readme, `${SETTINGS_TABLE_FILE}'s settings table is stale: run ${SETTINGS_TABLE_COMMAND}`).toBe(
+      withSettingsTable(readme),
+    );
+  });
+
+  test('the settings table has one row per setting, with its default, and a changed default makes it stale', () => {
+    const table = renderSettingsTable().split('\n');
+    expect(table.slice(2).map((row) => /^\| `(\w+)` \|/.exec(row)?.[1])).toEqual(settingDocs.map((doc) => doc.name));
+    expect(table).toContain(
+      '| `ZONES_TIMEOUT_MS` | `30000` | Time limit of one request, in milliseconds, from sending it to the last byte of the answer (a body still coming at the limit is cut off). |',
+    );
+    const changed = settingDocs.map((doc) => (doc.name === 'ZONES_TIMEOUT_MS' ? { ...doc, default: '5000' } : doc));
+    const readme = read(SETTINGS_TABLE_FILE);
+    expect(withSettingsTable(readme, renderSettingsTable(changed))).not.toBe(readme);
+  });
+
+  test('a row shows whole sentences of the help, until they say enough; an abbreviation ends none', () => {
+    expect(sentences('Header, e.g. Authorization. Scheme: http(s)://... or /... as it is. 0 means none.')).toEqual([
+      'Header, e.g. Authorization.',
+      'Scheme: http(s)://... or /... as it is.',
+      '0 means none.',
+    ]);
+    const help = 'The credential. Required when ZONES_BASE_URL is set. Never printed or written to a report. Masked.';
+    expect(summary(help)).toBe(
+      'The credential. Required when ZONES_BASE_URL is set. Never printed or written to a report.',
+    );
   });
 
   test('docs/kill-matrix.md has a row for every mutant and a column for every MUST rule (regenerate with npm run killmatrix)', () => {
@@ -155,17 +195,66 @@ describe('checked against the catalogue', () => {
     expect(unknown).toEqual([]);
   });
 
-  test('every relative link in the docs points at a file of the repository', () => {
+  test("every link in the docs resolves in the clone: a file of the repository, and a #fragment to one of its headings' anchors", () => {
     const broken = textFiles(['README.md', 'CONTRIBUTING.md', 'docs'], ['.md']).flatMap((file) =>
-      [...read(file).matchAll(/\]\(([^)\s]+)\)/g)]
-        .map((match) => match[1]!)
-        .filter((target) => !/^([a-z]+:|#)/.test(target))
-        .filter((target) => {
-          const path = resolve(dirname(join(projectRoot, file)), decodeURI(target.split('#')[0]!));
-          return relative(projectRoot, path).startsWith('..') || !existsSync(path);
-        })
-        .map((target) => `${file} links ${target}`),
+      brokenLinks({ path: file, text: read(file) }, repository),
     );
     expect(broken).toEqual([]);
+  });
+});
+
+/** The repository on disk, as a page's relative links reach it. */
+const repository: Repository = {
+  resolve: (fromPage, target) => {
+    const path = relative(projectRoot, resolve(dirname(join(projectRoot, fromPage)), target));
+    return path.startsWith('..') ? undefined : path;
+  },
+  exists: (path) => existsSync(join(projectRoot, path)),
+  read,
+};
+
+describe('the link check', () => {
+  const page = [
+    '# Zones: the `npm test` command',
+    '## Limits',
+    '## Limits',
+    '```sh',
+    '# a comment, not a heading',
+    '```',
+    '## [Night over night](a.md), 2026-07!',
+  ].join('\n');
+  const files = new Map([
+    ['a.md', page],
+    ['b.md', ''],
+    ['c.txt', ''],
+  ]);
+  const fake: Repository = {
+    resolve: (_fromPage, target) => (target.startsWith('../') ? undefined : target),
+    exists: (path) => files.has(path),
+    read: (path) => files.get(path)!,
+  };
+  /** The links checked as if they stood in b.md, below a copy of a.md's headings. */
+  const check = (links: string) => brokenLinks({ path: 'b.md', text: `${page}\n${links}` }, fake);
+
+  test("gives a heading GitHub's anchor, numbering a repeated one, and skips code blocks", () => {
+    expect(githubSlug('When the shop is down')).toBe('when-the-shop-is-down');
+    expect([...headingAnchors(page)]).toEqual([
+      'zones-the-npm-test-command',
+      'limits',
+      'limits-1',
+      'night-over-night-2026-07',
+    ]);
+  });
+
+  test('passes links that resolve and names each one that does not', () => {
+    expect(
+      check('[a](#limits-1) [b](a.md#night-over-night-2026-07) [c](c.txt#anything) [d](https://x.example/#no)'),
+    ).toEqual([]);
+    expect(check('[a](#nowhere) [b](a.md#limits-2) [c](d.md) [d](../outside.md)')).toEqual([
+      'b.md links #nowhere: b.md has no heading #nowhere',
+      'b.md links a.md#limits-2: a.md has no heading #limits-2',
+      'b.md links d.md: no such file',
+      'b.md links ../outside.md: no such file',
+    ]);
   });
 });

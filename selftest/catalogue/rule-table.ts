@@ -1,12 +1,15 @@
-// The README's table of rules, written from the catalogue (helpers/rules.ts) between two marker
-// comments, so that the README never lists a rule the catalogue lacks or misses one it has.
+// The table of rules in docs/rules.md, written from the catalogue (helpers/rules.ts) between two
+// marker comments, so that the docs never list a rule the catalogue lacks or miss one it has.
 import { type Rule, rules } from '../../helpers/rules.ts';
+import { cell, type Markers, withTableBetween } from './between-markers.ts';
 
 export const RULE_TABLE_COMMAND = 'npm run rule-table';
-const BEGIN = `<!-- rule table: written from helpers/rules.ts by ${RULE_TABLE_COMMAND}; edit the catalogue, not this -->`;
-const END = '<!-- end of rule table -->';
-
-const cell = (text: string) => text.replaceAll('|', '\\|');
+export const RULE_TABLE_FILE = 'docs/rules.md';
+const MARKERS: Markers = {
+  file: RULE_TABLE_FILE,
+  begin: `<!-- rule table: written from helpers/rules.ts by ${RULE_TABLE_COMMAND}; edit the catalogue, not this -->`,
+  end: '<!-- end of rule table -->',
+};
 
 export function renderRuleTable(catalogue: readonly Rule[] = rules): string {
   return [
@@ -18,11 +21,7 @@ export function renderRuleTable(catalogue: readonly Rule[] = rules): string {
   ].join('\n');
 }
 
-/** The README with the table between the markers written afresh. */
-export function withRuleTable(readme: string, table = renderRuleTable()): string {
-  const begin = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  if (begin < 0 || end < begin)
-    throw new Error(`README.md has lost the rule table's markers; put these two lines back:\n${BEGIN}\n${END}`);
-  return `${readme.slice(0, begin + BEGIN.length)}\n\n${table}\n\n${readme.slice(end)}`;
+/** docs/rules.md with the table between the markers written afresh. */
+export function withRuleTable(page: string, table = renderRuleTable()): string {
+  return withTableBetween(page, MARKERS, table);
 }

@@ -1,7 +1,7 @@
-// `npm run rule-table`: write the README's table of rules from helpers/rules.ts.
+// `npm run rule-table`: write the table of rules in docs/rules.md from helpers/rules.ts.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { withRuleTable } from './rule-table.ts';
+import { RULE_TABLE_FILE, withRuleTable } from './rule-table.ts';
 
-const readme = new URL('../../README.md', import.meta.url);
-writeFileSync(readme, withRuleTable(readFileSync(readme, 'utf8')));
-console.log('README.md: rule table written');
+const page = new URL(`../../${RULE_TABLE_FILE}`, import.meta.url);
+writeFileSync(page, withRuleTable(readFileSync(page, 'utf8')));
+console.log(`${RULE_TABLE_FILE}: rule table written`);
