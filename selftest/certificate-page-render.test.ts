@@ -56,6 +56,19 @@ describe('the certificate page', () => {
     expect(page).toContain('<h1>CONFORMANT</h1>');
   });
 
+  test('quotes the specification beside a failed rule, and says a profile rule is not in it', () => {
+    const page = render(reportWith({ 'AUTH-01': 'failed', 'PROFILE-03': 'failed' }));
+    const section = (id: string) =>
+      page.slice(page.indexOf(`id="detail-${id}"`), page.indexOf('</section>', page.indexOf(`id="detail-${id}"`)));
+    // Authentication 1 and Errors 2, in the specification's words (docs/zone-service-2026-07.md).
+    expect(section('AUTH-01')).toContain(
+      'Every endpoint requires authentication; a request without it is not a valid call.',
+    );
+    expect(section('AUTH-01')).toContain('<footer>Errors 2</footer>');
+    expect(section('PROFILE-03')).toContain("Not in the specification: the default profile's convention");
+    expect(section('PROFILE-03')).not.toContain('<blockquote');
+  });
+
   test('shows a rule not verified through a suite error as a suite defect, its json status kept', () => {
     const page = render(reportWith({ 'LIST-02': 'suite-error', 'LIST-01': 'not-verified' }));
     expect(page).toMatch(

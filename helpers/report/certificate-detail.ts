@@ -3,6 +3,7 @@
 // exchange with its curl replay; then what conformance.md says after its rules: suite errors, notes,
 // the run's facts, the settings. The same data as conformance.md, from the same report.
 import type { RuleResult } from '../runner/verdict.ts';
+import { PROFILE_SOURCE, quotesOf, SPEC_PATH, specSections } from '../spec-sections.ts';
 import { comparisonLines, listed } from './comparison.ts';
 import { type ConformanceReport, isSelected, ruleNotes, runFacts, testMark } from './conformance-report.ts';
 import { type Html, html } from './html.ts';
@@ -13,11 +14,13 @@ import { STATE_WORDS, shownStateOf } from './rule-states.ts';
 export const detailAnchor = (ruleId: string) => `detail-${ruleId}`;
 export const ruleAnchor = (ruleId: string) => `rule-${ruleId}`;
 
-/** Where a rule comes from, as a reader would look it up. */
+/** Where a rule comes from, and what the specification says there in its own words. */
 function sourceLine(rule: RuleResult): Html {
-  return rule.source.startsWith('profile:')
-    ? html`<p>Not in the specification: the default profile's convention, ${rule.source.slice('profile:'.length).trim()}.</p>`
-    : html`<p>Specification (docs/zone-service-2026-07.md), section: ${rule.source}.</p>`;
+  if (rule.source.startsWith(PROFILE_SOURCE))
+    return html`<p>Not in the specification: the default profile's convention, ${rule.source.slice(PROFILE_SOURCE.length).trim()}.</p>`;
+  const quoted = quotesOf(rule.source, specSections()).filter((quote) => quote.words.length > 0);
+  return html`<p>Specification (${SPEC_PATH}), section: ${rule.source}.</p>
+${quoted.map((quote) => html`<blockquote class="spec"><p>${quote.words.join(' ')}</p><footer>${quote.reference}</footer></blockquote>`)}`;
 }
 
 function testSection(rule: RuleResult, test: RuleResult['tests'][number]): Html {

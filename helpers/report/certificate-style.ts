@@ -74,6 +74,9 @@ table{border-collapse:collapse;background:#fff;font-size:13px}
 th,td{border:1px solid #dde1e6;padding:3px 8px;text-align:left;vertical-align:top}
 td.state{color:var(--c);font-weight:600;white-space:nowrap}
 footer{margin-top:30px;font-size:13px;color:#4a5360}
+blockquote.spec{margin:6px 0;padding:4px 12px;border-left:4px solid #8a94a3;background:#fff}
+blockquote.spec p{margin:2px 0;font-style:italic}
+blockquote.spec footer{margin:0;font-size:12px}
 `;
 }
 
