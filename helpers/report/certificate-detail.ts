@@ -3,12 +3,12 @@
 // exchange with its curl replay; then what conformance.md says after its rules: suite errors, notes,
 // the run's facts, the settings. The same data as conformance.md, from the same report.
 import type { RuleResult } from '../runner/verdict.ts';
-import { PROFILE_SOURCE, quotesOf, SPEC_PATH, specSections } from '../spec-sections.ts';
 import { comparisonLines, listed } from './comparison.ts';
 import { type ConformanceReport, isSelected, ruleNotes, runFacts, testMark } from './conformance-report.ts';
 import { type Html, html } from './html.ts';
 import { requestsLine } from './request-accounting.ts';
 import { STATE_WORDS, shownStateOf } from './rule-states.ts';
+import { PROFILE_SOURCE, quotesOf, SPEC_PATH, specSections } from './spec-sections.ts';
 
 /** Where a rule's section below is, for the grid's links. */
 export const detailAnchor = (ruleId: string) => `detail-${ruleId}`;

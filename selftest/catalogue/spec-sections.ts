@@ -6,9 +6,9 @@
 //   "Authentication 1: a request without it is not a valid call".
 // The profile's conventions are no part of the specification and say so: "profile: ...".
 
-import { PROFILE_SOURCE, referencesOf, SPEC_PATH, type SpecSection } from '../../helpers/spec-sections.ts';
+import { PROFILE_SOURCE, referencesOf, SPEC_PATH, type SpecSection } from '../../helpers/report/spec-sections.ts';
 
-export { readSections, SPEC_PATH, type SpecSection } from '../../helpers/spec-sections.ts';
+export { readSections, SPEC_PATH, type SpecSection } from '../../helpers/report/spec-sections.ts';
 
 const squeezed = (text: string) => text.replace(/\s+/g, ' ');
 

@@ -5,7 +5,7 @@
 // The profile's conventions are no part of the specification and say so: "profile: ...".
 // selftest/catalogue/spec-sections.ts checks every source against the text with the same reading.
 import { readFileSync } from 'node:fs';
-import { inProject } from './project-root.ts';
+import { inProject } from '../project-root.ts';
 
 export const SPEC_PATH = 'docs/zone-service-2026-07.md';
 
