@@ -102,6 +102,15 @@ describe('what is written in the files', () => {
     expect(gitlabJob.image).toMatch(/^node:24(-[a-z]+)*$/);
   });
 
+  test("this project's CI (.ci/run) certifies the embedded reference on Node 22 and 24 after npm test", () => {
+    const ciRun = readFileSync(join(projectRoot, '.ci', 'run'), 'utf8');
+    const afterTests = ciRun.slice(ciRun.indexOf('\nnpm test\n'));
+    expect(afterTests).toMatch(/\nfor major in 22 24; do\n/);
+    expect(afterTests).toContain('npx -y -p "node@$major" -c');
+    // The version is checked on the node that then runs the launcher, in the same shell.
+    expect(afterTests).toMatch(/"v\$NODE_MAJOR"\.\*\)[\s\S]*node bin\/zones-conformance\.mjs conformance/);
+  });
+
   test('no expression inside a shell script, where a value would become code', () => {
     for (const step of githubJob.steps) if (step.run) expect(step.run, step.name).not.toMatch(/\$\{\{/);
   });
