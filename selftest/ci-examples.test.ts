@@ -1,9 +1,10 @@
 // The example nightly jobs (examples/github-actions, examples/gitlab-ci) parse, and do what the README
 // promises when played night after night with their shell run for real: a schedule and a manual
-// trigger; the token from the secret store, never written in the file; the baseline from the night
-// before and the report history restored; the report built and uploaded when the run fails too; the
-// certificate as the job summary; a sweep after an interrupted run; and a job that fails exactly when
-// the exit code says so.
+// trigger; Node 24, and actions that run on the Node 24 runtime; the token from the secret store,
+// never written in the file; the baseline from the night before, and the nights' and the report's
+// histories restored and kept; the report built and uploaded when the run fails too; the certificate
+// as the job summary; a sweep after an interrupted run; and a job that fails exactly when the exit
+// code says so.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,14 +23,32 @@ const gitlabText = readFileSync(GITLAB_FILE, 'utf8');
 const github = parse(githubText);
 const gitlab = parse(gitlabText);
 const gitlabJob = gitlab['nightly-conformance'] as GitlabJob & {
+  image: string;
   rules: { if: string }[];
   variables: Record<string, string>;
 };
 const githubJob = github.jobs.conformance as { env: Record<string, string>; steps: WorkflowStep[] };
 const SHOP = { ZONES_BASE_URL: 'https://staging.example' };
 
+/**
+ * The first major of each action whose action.yml says `runs.using: node24` (read in each repository's
+ * tags: checkout v4 node20, v5 to v7 node24; setup-node v4 node20, v5 to v7 node24; cache v4 node20,
+ * v5 node24; upload-artifact v5 still node20, v6 and v7 node24). Older majors run on the Node 20
+ * runtime, which GitHub has deprecated.
+ */
+const FIRST_NODE24_MAJOR: Record<string, number> = {
+  'actions/checkout': 5,
+  'actions/setup-node': 5,
+  'actions/cache/restore': 5,
+  'actions/cache/save': 5,
+  'actions/upload-artifact': 6,
+};
+
 const WITH_BASELINE = 'run conformance -- --baseline previous/conformance.json --fail-on new';
 const WITHOUT_BASELINE = 'run conformance --';
+
+/** How many nights a history file holds, one line each. */
+const nightsIn = (history: string | undefined) => (history ?? '').split('\n').filter(Boolean).length;
 
 type Play = (home: CiHome, night: Night) => NightResult;
 const CI: Record<string, Play> = {
@@ -65,6 +84,31 @@ describe('what is written in the files', () => {
     for (const path of [githubJob.env.ZONES_PROFILE!, gitlabJob.variables.ZONES_PROFILE!]) {
       expect(readShopProfile(join(projectRoot, path)).problems, path).toEqual([]);
     }
+  });
+
+  test('GitHub: Node 24, and every action a major that runs on the Node 24 runtime', () => {
+    const setupNode = githubJob.steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
+    expect(setupNode?.with?.['node-version']).toBe(24);
+    const actions = githubJob.steps.flatMap((step) => (step.uses ? [step.uses] : []));
+    expect(actions.length).toBeGreaterThan(0);
+    for (const uses of actions) {
+      const [, action, major] = uses.match(/^(actions\/[\w/-]+)@v(\d+)$/) ?? [];
+      expect(FIRST_NODE24_MAJOR, `${uses}: an action this test knows, at a major`).toHaveProperty([action!]);
+      expect(Number(major), uses).toBeGreaterThanOrEqual(FIRST_NODE24_MAJOR[action!]!);
+    }
+  });
+
+  test('GitLab: the official Node 24 image', () => {
+    expect(gitlabJob.image).toMatch(/^node:24(-[a-z]+)*$/);
+  });
+
+  test("this project's CI (.ci/run) certifies the embedded reference on Node 22 and 24 after npm test", () => {
+    const ciRun = readFileSync(join(projectRoot, '.ci', 'run'), 'utf8');
+    const afterTests = ciRun.slice(ciRun.indexOf('\nnpm test\n'));
+    expect(afterTests).toMatch(/\nfor major in 22 24; do\n/);
+    expect(afterTests).toContain('npx -y -p "node@$major" -c');
+    // The version is checked on the node that then runs the launcher, in the same shell.
+    expect(afterTests).toMatch(/"v\$NODE_MAJOR"\.\*\)[\s\S]*node bin\/zones-conformance\.mjs conformance/);
   });
 
   test('no expression inside a shell script, where a value would become code', () => {
@@ -163,6 +207,19 @@ describe.each(Object.keys(CI))('%s, night after night', (ci) => {
   test('no sweep after a run that finished by itself', () => {
     for (const name of ['first', 'regression', 'cannotRun', 'incomplete', 'afterCancel'])
       expect(nights[name]!.npmCalls, name).not.toContain('run sweep -- --yes');
+  });
+
+  test("the nights' history is restored before each run and kept after it, whatever the exit code", () => {
+    const order = ['first', 'regression', 'cannotRun', 'incomplete', 'terminated', 'cancelled', 'afterCancel'];
+    // Only the nights that judged the shop (exit 0, 1, 2) add to it; the others must not lose it.
+    expect(order.map((name) => nightsIn(nights[name]!.cached['previous/conformance-history.jsonl']))).toEqual([
+      1, 2, 2, 3, 3, 3, 4,
+    ]);
+    // Each run found, in reports/, what the nights before it had kept.
+    const found = (name: string) =>
+      nights[name]!.npmCalls.filter((call) => call.startsWith('conformance found')).map((call) => call.split(' ')[2]);
+    expect(order.filter((name) => name !== 'cancelled').map(found)).toEqual([['0'], ['1'], ['2'], ['2'], ['3'], ['3']]);
+    expect(nights.incomplete!.artifacts).toContain('reports/conformance-history.jsonl');
   });
 
   test('after a stopped or cancelled night, the baseline is still the last night that had a verdict', () => {

@@ -1,7 +1,8 @@
 // allure-vitest writes a result per test as vitest saw it; the verdict is judged later, by the
 // launcher. Once it is known, the results get what only the verdict knows: each test's outcome as a
-// label (so the HTML report's categories say what the certificate says), and the run's environment
-// (target, version, verdict, settings without secrets) as environment.properties.
+// label (so the HTML report's categories say what the certificate says), the state the certificate
+// gives it (allure-states.ts), and the run's environment (target, version, verdict, settings without
+// secrets) as environment.properties.
 // The results are also written from inside the workers, beyond the reach of the report writers: their
 // steps quote the values each check was given, which are the answers as the target sent them. So every
 // file then goes through the same masker as every report.
@@ -9,16 +10,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
 import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
+import { type AllureResult, type JudgedShowing as Judged, shownAsJudged } from './allure-states.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { leftoverProperties } from './leftovers.ts';
-import { OUTCOMES, type Outcome, outcomeOf, warningPrefix } from './outcomes.ts';
-
-interface Judged {
-  outcome: Outcome;
-  reason?: string;
-  /** For a warning, what its message says first (WARNING and its level). */
-  warning?: string;
-}
+import { OUTCOMES, outcomeOf, warningPrefix } from './outcomes.ts';
 
 /** Each judged test by its title, which leads with its rule id and is the result's name in Allure. */
 function judgedByTitle(report: ConformanceReport): Map<string, Judged> {
@@ -39,33 +34,10 @@ function outsideCatalogue(report: ConformanceReport, name: string): Judged | und
   return error === undefined ? undefined : { outcome: OUTCOMES.suiteDefect, reason: error.slice(name.length + 2) };
 }
 
-interface AllureResult {
-  name?: string;
-  status?: string;
-  statusDetails?: { message?: string };
-  labels?: { name: string; value: string }[];
-}
-
+/** The result with its outcome as a label, for the categories, and shown as the verdict judged it. */
 function withOutcome(result: AllureResult, judged: Judged): AllureResult {
   const labels = (result.labels ?? []).filter((label) => label.name !== OUTCOME_LABEL);
-  const marked: AllureResult = { ...result, labels: [...labels, { name: OUTCOME_LABEL, value: judged.outcome }] };
-  // vitest knows a skip but not why, and a check with no request behind it may even have passed:
-  // the verdict's reason and Allure's status for a defect of the test itself fill that in.
-  if (judged.outcome === OUTCOMES.suiteDefect) marked.status = 'broken';
-  // A warning is no failure: not red in Allure's charts and trends, as it is no failure on the
-  // certificate or in junit.xml. Its category and its message say what the target did.
-  if (judged.warning !== undefined) {
-    const message = result.statusDetails?.message || judged.reason;
-    marked.status = 'passed';
-    marked.statusDetails = {
-      ...result.statusDetails,
-      message: message === undefined || message === '' ? judged.warning : `${judged.warning}: ${message}`,
-    };
-  }
-  const unexplained = judged.outcome === OUTCOMES.notVerified || judged.outcome === OUTCOMES.suiteDefect;
-  if (unexplained && judged.reason)
-    marked.statusDetails = { ...result.statusDetails, message: result.statusDetails?.message || judged.reason };
-  return marked;
+  return shownAsJudged({ ...result, labels: [...labels, { name: OUTCOME_LABEL, value: judged.outcome }] }, judged);
 }
 
 /** A key or value of a .properties file, escaped so that Allure reads back exactly this text. */

@@ -9,7 +9,8 @@ import { join, relative } from 'node:path';
 
 /**
  * What the stand-in npm does: `run conformance` writes reports (those of NIGHT_REPORTS, a real run's,
- * when the night brings them) and exits with NIGHT_EXIT.
+ * when the night brings them), adds the night to the nights' history when it judged the shop (exit 0,
+ * 1 or 2), as the launcher does, and exits with NIGHT_EXIT. Each run says how many nights it found.
  */
 const FAKE_NPM = `#!/bin/sh
 echo "$*" >> "$NPM_LOG"
@@ -17,6 +18,9 @@ case "$1 $2" in
   "run conformance")
     [ "$ZONES_ACCESS_TOKEN" = "$EXPECTED_TOKEN" ] || echo "token: not the secret" >> "$NPM_LOG"
     mkdir -p reports
+    nights=0; [ -f reports/conformance-history.jsonl ] && nights=$(wc -l < reports/conformance-history.jsonl | tr -d ' ')
+    echo "conformance found $nights night(s) in conformance-history.jsonl" >> "$NPM_LOG"
+    case "$NIGHT_EXIT" in 0|1|2) echo "{\\"night\\":\\"$NIGHT\\"}" >> reports/conformance-history.jsonl ;; esac
     if [ "$NIGHT_EXIT" = 3 ]; then verdict=could-not-run; else verdict="night-$NIGHT"; fi
     printf '{"verdict":"%s","exitCode":%s}\\n' "$verdict" "$NIGHT_EXIT" > reports/conformance.json
     printf '# Conformance certificate: %s\\n' "$verdict" > reports/conformance.md
