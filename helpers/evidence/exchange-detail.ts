@@ -1,0 +1,108 @@
+// Every exchange of every test as data, for comparing two runs step by step (helpers/drift): what was
+// asked, what came back and in what shape. Kept only when the drift launcher asks for it, by naming
+// the file its run writes them to (EXCHANGES_FILE_VARIABLE): a certificate keeps whole exchanges only
+// for the tests that did not pass. Made in the worker, where the whole body is known, from the same
+// masked text the reports show.
+import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
+import type { Exchange, Method } from './exchange.ts';
+
+/**
+ * An internal switch, not a setting: the drift launcher sets it for its two conformance runs. Outside
+ * the ZONES_ names, which the settings validator keeps to the documented ones.
+ */
+export const EXCHANGES_FILE_VARIABLE = 'ZC_DRIFT_EXCHANGES';
+
+export function exchangesFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const path = env[EXCHANGES_FILE_VARIABLE]?.trim();
+  return path === undefined || path === '' ? undefined : path;
+}
+
+/** Headers that say how a list pages; only whether each is there is kept, since their values name one shop's addresses. */
+export const PAGING_HEADERS = [
+  'link',
+  'x-total-count',
+  'x-total',
+  'x-page',
+  'x-per-page',
+  'x-next-page',
+  'x-next-cursor',
+  'x-pagination',
+] as const;
+
+export interface ExchangeDetail {
+  method: Method;
+  url: string;
+  /** Absent: no answer came. */
+  status?: number;
+  contentType?: string;
+  /** The paging headers the answer carried (PAGING_HEADERS), by lower-case name. */
+  pagingHeaders: string[];
+  /** The request body as JSON text (numbers kept exactly), when it was JSON. */
+  request?: string;
+  /** The answer as JSON text, long lists cut down to the suite's own zones; absent when it was not JSON. */
+  answer?: string;
+  /** Why `answer` is absent: no body, not JSON, or not read whole. */
+  answerNote?: string;
+}
+
+/** A list longer than this keeps only the suite's own zones (named zc-...), or its first item when it has none. */
+const LONGEST_LIST_KEPT = 20;
+const SUITE_NAME = /^zc-/;
+
+function parsedExactly(text: string): unknown {
+  try {
+    return parse(text, null, (digits) => new LosslessNumber(digits));
+  } catch {
+    // Not JSON, or nested past what a recursive parser survives (a RangeError): nothing to compare by shape.
+    return undefined;
+  }
+}
+
+function isSuiteZone(item: unknown): boolean {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
+  const name = (item as Record<string, unknown>).name;
+  return typeof name === 'string' && SUITE_NAME.test(name);
+}
+
+/**
+ * A real shop's list holds other people's zones, hundreds of them: they say nothing about this run and
+ * would fill the file. The suite's own are what both targets were asked to hold.
+ */
+function cutDown(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = value.length <= LONGEST_LIST_KEPT ? value : value.filter(isSuiteZone).slice(0, LONGEST_LIST_KEPT);
+    const kept = items.length === 0 && value.length > 0 ? [value[0]] : items;
+    return kept.map(cutDown);
+  }
+  if (value === null || typeof value !== 'object' || isLosslessNumber(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutDown(item)]));
+}
+
+function jsonText(text: string | undefined): string | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const value = parsedExactly(text);
+  return value === undefined ? undefined : stringify(cutDown(value));
+}
+
+/** The exchange as data; `exchange` holds bodies already masked (evidence.ts). */
+export function exchangeDetail(exchange: Exchange): ExchangeDetail {
+  const headers = exchange.responseHeaders;
+  const answer = exchange.bodyLimit || exchange.notJson ? undefined : jsonText(exchange.responseBody);
+  const answerNote = exchange.bodyLimit
+    ? 'not read whole'
+    : exchange.notJson
+      ? 'not JSON'
+      : exchange.responseBody.trim() === ''
+        ? 'no body'
+        : undefined;
+  return {
+    method: exchange.method,
+    url: exchange.url,
+    ...(exchange.status === undefined ? {} : { status: exchange.status }),
+    ...(headers['content-type'] === undefined ? {} : { contentType: headers['content-type'] }),
+    pagingHeaders: PAGING_HEADERS.filter((name) => headers[name] !== undefined),
+    ...(jsonText(exchange.requestBody) === undefined ? {} : { request: jsonText(exchange.requestBody) }),
+    ...(answer === undefined ? {} : { answer }),
+    ...(answerNote === undefined ? {} : { answerNote }),
+  };
+}
