@@ -48,10 +48,10 @@ export const driftMutants: DriftMutant[] = [
   mutant('total-count-header', 'header', 'The list answers an X-Total-Count header.', { totalCountHeader: true }),
   mutant('create-published', 'value', 'A new zone is published rather than draft.', {}, 'create-as-published'),
   mutant(
-    'update-echoes-name',
+    'update-reaches-twins',
     'verdict',
-    'An update answers the new name but keeps the old one: every answer is the same, only a rule sees it.',
+    'An update also changes every other zone of the same name: each answer is as the service gives it, only a rule sees it.',
     {},
-    'update-echoes-name',
+    'update-same-name-too',
   ),
 ];

@@ -4,7 +4,7 @@
 // for the tests that did not pass. Made in the worker, where the whole body is known, from the same
 // masked text the reports show.
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
-import type { Exchange, Method } from './exchange.ts';
+import type { AuthMode, Exchange, Method } from './exchange.ts';
 
 /**
  * An internal switch, not a setting: the drift launcher sets it for its two conformance runs. Outside
@@ -32,6 +32,8 @@ export const PAGING_HEADERS = [
 export interface ExchangeDetail {
   method: Method;
   url: string;
+  /** Which credential went with it: the valid one, none, or the suite's wrong one. */
+  auth: AuthMode;
   /** Absent: no answer came. */
   status?: number;
   contentType?: string;
@@ -98,6 +100,7 @@ export function exchangeDetail(exchange: Exchange): ExchangeDetail {
   return {
     method: exchange.method,
     url: exchange.url,
+    auth: exchange.auth,
     ...(exchange.status === undefined ? {} : { status: exchange.status }),
     ...(headers['content-type'] === undefined ? {} : { contentType: headers['content-type'] }),
     pagingHeaders: PAGING_HEADERS.filter((name) => headers[name] !== undefined),
@@ -105,4 +108,19 @@ export function exchangeDetail(exchange: Exchange): ExchangeDetail {
     ...(answer === undefined ? {} : { answer }),
     ...(answerNote === undefined ? {} : { answerNote }),
   };
+}
+
+/** An exchange as the exchanges file keeps it: the data, and how the reports show and replay it. */
+export interface RecordedExchange extends ExchangeDetail {
+  line: string;
+  curl: string;
+}
+
+/** One line of the exchanges file: a test, how it ended, and each exchange of its body in order. */
+export interface TestExchanges {
+  title: string;
+  ruleId?: string;
+  /** passed, failed, not-verified or suite-error, as the collector classified it. */
+  state: string;
+  exchanges: RecordedExchange[];
 }

@@ -4,7 +4,7 @@ import { appendFileSync } from 'node:fs';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import '../harness/task-meta.ts';
 import type { ExchangeRecord } from '../evidence/evidence.ts';
-import { type ExchangeDetail, exchangesFile } from '../evidence/exchange-detail.ts';
+import { exchangesFile, type TestExchanges } from '../evidence/exchange-detail.ts';
 import { emptyTally } from '../evidence/request-tally.ts';
 import { ruleIdOfTitle } from '../rules.ts';
 import { classify, type TestOutcome } from './verdict.ts';
@@ -49,14 +49,6 @@ function listIn<T>(map: Map<string, T[]>, key: string): T[] {
     map.set(key, list);
   }
   return list;
-}
-
-/** One line of the exchanges file a drift run reads: a test, how it ended, and each of its exchanges as data. */
-export interface TestExchanges {
-  title: string;
-  ruleId?: string;
-  state: TestOutcome['state'];
-  exchanges: (ExchangeDetail & { line: string; curl: string })[];
 }
 
 function testExchanges(outcome: TestOutcome, testCase: TestCase): TestExchanges {
