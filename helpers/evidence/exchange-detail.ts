@@ -4,6 +4,7 @@
 // for the tests that did not pass. Made in the worker, where the whole body is known, from the same
 // masked text the reports show.
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
+import { SHOWN_BODY_BYTES } from './bounded-body.ts';
 import type { AuthMode, Exchange, Method } from './exchange.ts';
 
 /**
@@ -43,7 +44,7 @@ export interface ExchangeDetail {
   request?: string;
   /** The answer as JSON text, long lists cut down to the suite's own zones; absent when it was not JSON. */
   answer?: string;
-  /** Why `answer` is absent: no body, not JSON, or not read whole. */
+  /** Why `answer` is absent: no body, not JSON, not read whole, or too long to keep. */
   answerNote?: string;
 }
 
@@ -80,23 +81,40 @@ function cutDown(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutDown(item)]));
 }
 
+/**
+ * The longest answer kept, once cut down: room for a page of the suite's zones with other fields than
+ * the documented ones. Past it the file would grow by the shop's data, not by what drift compares.
+ */
+const LONGEST_ANSWER_KEPT = 8 * SHOWN_BODY_BYTES;
+
 function jsonText(text: string | undefined): string | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   const value = parsedExactly(text);
   return value === undefined ? undefined : stringify(cutDown(value));
 }
 
+/** The request as the reports keep it: a body past what they show (ROBUST-04's 1 MiB) is not kept; drift compares answers. */
+function requestText(text: string | undefined): string | undefined {
+  if (text === undefined || Buffer.byteLength(text) > SHOWN_BODY_BYTES) return undefined;
+  return jsonText(text);
+}
+
 /** The exchange as data; `exchange` holds bodies already masked (evidence.ts). */
 export function exchangeDetail(exchange: Exchange): ExchangeDetail {
   const headers = exchange.responseHeaders;
-  const answer = exchange.bodyLimit || exchange.notJson ? undefined : jsonText(exchange.responseBody);
+  const request = requestText(exchange.requestBody);
+  const parsed = exchange.bodyLimit || exchange.notJson ? undefined : jsonText(exchange.responseBody);
+  const tooLong = parsed !== undefined && Buffer.byteLength(parsed) > LONGEST_ANSWER_KEPT;
+  const answer = tooLong ? undefined : parsed;
   const answerNote = exchange.bodyLimit
     ? 'not read whole'
     : exchange.notJson
       ? 'not JSON'
       : exchange.responseBody.trim() === ''
         ? 'no body'
-        : undefined;
+        : tooLong
+          ? 'too long to keep'
+          : undefined;
   return {
     method: exchange.method,
     url: exchange.url,
@@ -104,7 +122,7 @@ export function exchangeDetail(exchange: Exchange): ExchangeDetail {
     ...(exchange.status === undefined ? {} : { status: exchange.status }),
     ...(headers['content-type'] === undefined ? {} : { contentType: headers['content-type'] }),
     pagingHeaders: PAGING_HEADERS.filter((name) => headers[name] !== undefined),
-    ...(jsonText(exchange.requestBody) === undefined ? {} : { request: jsonText(exchange.requestBody) }),
+    ...(request === undefined ? {} : { request }),
     ...(answer === undefined ? {} : { answer }),
     ...(answerNote === undefined ? {} : { answerNote }),
   };
