@@ -25,7 +25,7 @@ const USAGE = [
   '',
   'Options:',
   "  --seed=N   the model-based sequences' seed, the same on both (ZONES_MODEL_SEED); drawn when unset",
-  "  --quiet    print only the verdict and the differences, not the two runs' own lines",
+  "  --quiet    print only each run's verdict, drift's verdict and the differences, not a line per test",
   '  --help     this text',
   '',
   `Exit codes: ${EXIT.ok} same, ${EXIT.failed} drifted, ${EXIT.cannotRun} could not run (it names the target), 130/143 stopped by SIGINT/SIGTERM.`,
@@ -123,11 +123,9 @@ async function main(): Promise<void> {
     env,
     reportsDir: targets.reportsDir,
     seed,
+    quiet,
     secrets,
-    print: (side, line, stream) => {
-      if (quiet && stream === 'stdout') return;
-      (stream === 'stderr' ? console.error : console.log)(`[${side}] ${line}`);
-    },
+    print: (side, line, stream) => (stream === 'stderr' ? console.error : console.log)(`[${side}] ${line}`),
   });
   let interrupted: NodeJS.Signals | undefined;
   const onSignal = readStopSignals({

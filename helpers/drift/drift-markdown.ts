@@ -5,9 +5,12 @@ import type { DriftReport } from './drift-report.ts';
 
 const OPERATIONS = ['list', 'create', 'update', 'delete', 'any'] as const;
 
-/** A table cell: one line, with the pipe that would end the cell escaped. */
+/**
+ * A table cell or list item: one line, with the pipe that would end the cell escaped, and angle
+ * brackets as entities, since a renderer would take `<zone>` for a tag and show nothing.
+ */
 export function cell(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Differences in the order the tables show them: by operation, then as found. */
@@ -78,7 +81,7 @@ export function renderDriftMarkdown(report: DriftReport): string {
 function differenceDetail(difference: Difference, n: number): string[] {
   const lines = [
     `<a id="difference-${n}"></a>`,
-    `## Difference ${n}: ${difference.operations.join(', ')}, ${aspectText(difference)}`,
+    `## Difference ${n}: ${difference.operations.join(', ')}, ${cell(aspectText(difference))}`,
     '',
     `- service: ${cell(difference.service)}`,
     `- mock: ${cell(difference.mock)}`,

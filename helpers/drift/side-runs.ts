@@ -9,7 +9,7 @@ import type { Environment } from '../config.ts';
 import type { Secrets } from '../evidence/secrets.ts';
 import { inProject } from '../project-root.ts';
 import { exchangesPath } from './run-side.ts';
-import { type Side, sideEnvironment, sideReportsDir } from './targets.ts';
+import { inSideNames, type Side, sideEnvironment, sideReportsDir } from './targets.ts';
 
 export interface SideRun {
   side: Side;
@@ -22,6 +22,8 @@ export interface SideRunOptions {
   env: Environment;
   reportsDir: string;
   seed: number;
+  /** Each run prints only its verdict, no line per test. */
+  quiet: boolean;
   secrets: Secrets;
   /** Each line a run prints, with its side, masked. */
   print: (side: Side, line: string, stream: 'stdout' | 'stderr') => void;
@@ -29,16 +31,18 @@ export interface SideRunOptions {
 
 /** Prints a child's output a line at a time, each line told by its side: two runs print at once. */
 function relayLines(child: ChildProcess, side: Side, options: SideRunOptions): void {
+  // The mock's run knows its address and token as ZONES_BASE_URL and ZONES_ACCESS_TOKEN; the operator set them as ZONES_MOCK_*.
+  const shown = (line: string) => inSideNames(options.secrets.mask(line), side);
   for (const stream of ['stdout', 'stderr'] as const) {
     let pending = '';
     child[stream]!.setEncoding('utf8');
     child[stream]!.on('data', (chunk: string) => {
       const lines = (pending + chunk).split('\n');
       pending = lines.pop() ?? '';
-      for (const line of lines) options.print(side, options.secrets.mask(line), stream);
+      for (const line of lines) options.print(side, shown(line), stream);
     });
     child[stream]!.on('end', () => {
-      if (pending !== '') options.print(side, options.secrets.mask(pending), stream);
+      if (pending !== '') options.print(side, shown(pending), stream);
     });
   }
 }
@@ -56,7 +60,8 @@ export function startSides(sides: readonly Side[], options: SideRunOptions): Sta
     const reportsDir = sideReportsDir(options.reportsDir, side);
     // Only this run's exchanges: the file is appended to, test by test.
     rmSync(exchangesPath(reportsDir), { force: true });
-    const child = spawn(process.execPath, [launcher, 'conformance', `--seed=${options.seed}`, '--quiet'], {
+    const args = [launcher, 'conformance', `--seed=${options.seed}`, ...(options.quiet ? ['--quiet'] : [])];
+    const child = spawn(process.execPath, args, {
       cwd: process.cwd(),
       env: sideEnvironment(options.env, side, options.reportsDir),
       stdio: ['ignore', 'pipe', 'pipe'],
