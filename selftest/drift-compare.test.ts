@@ -3,6 +3,7 @@
 // grouped. Each case is what the specification of drift (docs/drift.md) says, decided before a run.
 import { describe, expect, test } from 'vitest';
 import { compareRuns, type RunSide } from '../helpers/drift/differences.ts';
+import { renderDriftPage } from '../helpers/drift/drift-page.ts';
 import { stepsOf } from '../helpers/drift/steps.ts';
 import type { RecordedExchange, TestExchanges } from '../helpers/evidence/exchange-detail.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
@@ -209,4 +210,47 @@ test("the mock's token is masked wherever the service's is", () => {
   expect(secrets.mask('a mock_token_abcdefgh and svc_token_0123456789')).toBe('a <redacted> and <redacted>');
   const short = new Secrets({ token: 'svc_token_0123456789', mockToken: 'abc', authHeader: 'X-Token' });
   expect(short.mask('X-Token: abc')).toBe('X-Token: <redacted>');
+});
+
+test('drift.html shows what a shop answered as text: markup in a value is escaped, and no script may run', () => {
+  const hostile = '<script>alert(1)</script>"><img src=x onerror=alert(2)>';
+  const page = renderDriftPage({
+    tool: 'zones-conformance drift',
+    specification: 'Zone Management Service, API version 2026-07',
+    verdict: 'drifted',
+    exitCode: 1,
+    startedAt: '2026-11-26T12:00:00.000Z',
+    finishedAt: '2026-11-26T12:00:05.000Z',
+    seed: 1,
+    targets: {
+      service: {
+        baseUrl: 'http://service.test',
+        verdict: 'conformant',
+        exitCode: 0,
+        reportsDir: 'reports/drift/service',
+      },
+      mock: { baseUrl: 'http://mock.test', verdict: 'conformant', exitCode: 0, reportsDir: 'reports/drift/mock' },
+    },
+    compared: { tests: 1, steps: 1 },
+    differences: [
+      {
+        operation: 'update',
+        operations: ['update'],
+        aspect: 'value',
+        subject: 'name',
+        case: hostile,
+        service: '"<name+1>"',
+        mock: hostile,
+        count: 1,
+        cases: [hostile],
+        exchanges: { service: { line: hostile, curl: hostile }, mock: { line: hostile, curl: hostile } },
+      },
+    ],
+    rules: [],
+  });
+  expect(page).not.toMatch(/<script|<img/i);
+  expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;');
+  expect(page).toContain(
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+  );
 });
