@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The installed command: `zones-conformance [conformance|sweep|reference|report] [options]`, and what
+// The installed command: `zones-conformance [conformance|sweep|reference|report|drift] [options]`, and what
 // the npm scripts of this package run. Settings, .env, profiles and reports are the caller's, read
 // from and written to the current directory. The entry points are TypeScript: when `npm run build`
 // has compiled them into dist/ and nothing changed since (build-freshness.mjs), the JavaScript runs,
@@ -14,6 +14,7 @@ const COMMANDS = {
   sweep: 'delete zones that earlier runs left behind',
   reference: 'start the embedded reference implementation',
   report: 'build the HTML report of the last run',
+  drift: 'run the same scenarios against the service and its mock (ZONES_MOCK_BASE_URL) and show where they differ',
 };
 
 // A reader that goes away (`zones-conformance --help | head -1`) must not turn the next write into an

@@ -21,6 +21,8 @@ export interface TargetConfig {
   /** No trailing slash. Empty until the embedded reference has been started. */
   baseUrl: string;
   token: string;
+  /** ZONES_MOCK_ACCESS_TOKEN, kept only to be masked: a conformance run never sends it (drift gives each run its own). */
+  mockToken?: string;
   authHeader: string;
   authScheme: string;
   apiVersion: string;
@@ -342,6 +344,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
   return {
     baseUrl,
     token: baseUrl === '' ? '' : token,
+    ...(value('ZONES_MOCK_ACCESS_TOKEN') === '' ? {} : { mockToken: value('ZONES_MOCK_ACCESS_TOKEN') }),
     authHeader,
     authScheme,
     apiVersion,
@@ -424,6 +427,8 @@ function readModelBudget(value: (name: string) => string, bad: (name: string, wh
 /** Settings that only make sense for a shop: any of them without ZONES_BASE_URL is a slip, not a choice. */
 const SHOP_SETTINGS = [
   'ZONES_ACCESS_TOKEN',
+  'ZONES_MOCK_BASE_URL',
+  'ZONES_MOCK_ACCESS_TOKEN',
   'ZONES_BOOKED_ZONE_ID',
   'ZONES_BOOKING_HOOK',
   'ZONES_BOOKING_CLEANUP_HOOK',

@@ -23,6 +23,16 @@ export const settingDocs: readonly SettingDoc[] = [
     help: 'The credential. Required when ZONES_BASE_URL is set. Never printed or written to a report.',
   },
   {
+    name: 'ZONES_MOCK_BASE_URL',
+    default: '',
+    help: 'For npm run drift only: the address of your mock of the shop (json-server, Prism, WireMock...), run through the same scenarios as ZONES_BASE_URL with the same settings, to show where the two differ. Unset: drift cannot run.',
+  },
+  {
+    name: 'ZONES_MOCK_ACCESS_TOKEN',
+    default: '',
+    help: "For npm run drift only: the mock's credential, sent as ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME say. Masked like ZONES_ACCESS_TOKEN everywhere.",
+  },
+  {
     name: 'ZONES_CA_FILE',
     default: '',
     help: 'A PEM file of CA certificates to trust for an https:// shop (and an https:// proxy) besides the usual ones and NODE_EXTRA_CA_CERTS: a private CA.',

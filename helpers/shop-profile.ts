@@ -75,6 +75,10 @@ export const PROFILE_FIELDS: Readonly<Record<string, ProfileField>> = {
 const MODEL_BUDGET = "how long the model-based suite searches is one run's budget, not the shop's style";
 
 export const NOT_IN_A_PROFILE: Readonly<Record<string, string>> = {
+  ZONES_MOCK_BASE_URL:
+    "which mock drift compares with the shop is the run's choice, not the house style's: set ZONES_MOCK_BASE_URL as a variable",
+  ZONES_MOCK_ACCESS_TOKEN:
+    "the mock's token is a credential too, and a profile holds none: give it in ZONES_MOCK_ACCESS_TOKEN (a CI secret)",
   ZONES_ACCESS_TOKEN:
     'the token is a secret, and a profile is a file meant to be committed and shared: give it in ZONES_ACCESS_TOKEN (a CI secret)',
   ZONES_BOOKING_HOOK:

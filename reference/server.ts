@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { answerAdminRequest } from './admin-api.ts';
 import { answerControlRequest, isControlPath } from './control.ts';
 import { type Fault, resolveFault } from './faults.ts';
+import { inHouseSpelling } from './house-spelling.ts';
 import { notFound, type Reply, reply, sendReply } from './respond.ts';
 import { isAdminPath } from './routes.ts';
 import { createZoneService, plantZone, type ZoneService } from './service.ts';
@@ -58,7 +59,7 @@ async function respond(service: ZoneService, token: string, req: IncomingMessage
   }
   if (res.headersSent || res.destroyed) return;
   try {
-    sendReply(res, outcome);
+    sendReply(res, inHouseSpelling(service.style, outcome), service.style.contentType);
   } catch (error) {
     console.error('reference: could not write the response', error);
     if (!res.headersSent) sendReply(res, internalError());

@@ -48,6 +48,19 @@ export interface HouseStyle {
   coverageExamples?: unknown[];
   /** Where the style's status codes depart from the profile's 201 create, 200 delete, 401 and 422. */
   codes?: { created?: number; deleted?: 200 | 204; unauthenticated?: number; booked?: number };
+  /**
+   * The top-level key of every error body: `errors` (Shopify's) when absent, `error` as many mocks
+   * write it. A client that reads one finds nothing in the other.
+   */
+  errorKey?: string;
+  /** The Content-Type of every JSON answer, where the style does not send the usual application/json. */
+  contentType?: string;
+  /** Fields every zone carries besides the documented ones, with their values: a mock's defaults. */
+  extraZoneFields?: Record<string, unknown>;
+  /** The list answers an X-Total-Count header with the number of zones listed, as json-server does. */
+  totalCountHeader?: boolean;
+  /** A filter by a status the style does not know: an empty list (the default) or refused with 400. */
+  unknownStatusFilter?: 'empty' | 'refused';
 }
 
 export const houseStyles: Record<string, HouseStyle> = {

@@ -13,6 +13,7 @@ export function zoneRecord(style: HouseStyle, zone: StoredZone): ZoneRecord {
     ...(zone.status === undefined ? {} : { status: zone.status }),
     created_at: zone.createdAt,
     updated_at: zone.updatedAt,
+    ...style.extraZoneFields,
   };
 }
 

@@ -20,7 +20,8 @@ type Layer =
   | 'evidence'
   | 'ownership'
   | 'runner'
-  | 'report';
+  | 'report'
+  | 'drift';
 
 const HELPER_FOLDERS = [
   'harness',
@@ -31,6 +32,7 @@ const HELPER_FOLDERS = [
   'ownership',
   'runner',
   'report',
+  'drift',
 ] as const;
 /** What stays at the root of helpers/: what every layer reads (settings and shop profiles, the rule catalogue, schemas, exit codes, the project's folder). */
 const ROOT_HELPERS = [
@@ -62,6 +64,9 @@ const MAY_IMPORT: Record<Layer, readonly Layer[] | 'anything'> = {
   harness: ['helpers', 'client', 'evidence', 'ownership'],
   runner: ['helpers', 'client', 'connection', 'pacing', 'evidence', 'ownership', 'report'],
   report: ['helpers', 'client', 'connection', 'evidence', 'ownership'],
+  // Drift starts two conformance runs as child processes and reads what they wrote: it needs the
+  // certificate's types and the client's JSON reader, never the runner or the harness.
+  drift: ['helpers', 'client', 'evidence', 'report'],
 };
 
 /** Single files a layer may reach although the layer as a whole is out of bounds, and why. */

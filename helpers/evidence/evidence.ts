@@ -2,6 +2,7 @@
 // answer, credential already masked by the client, long bodies cut (bounded-body.ts).
 import { type BodyFiles, shownBody } from './bounded-body.ts';
 import type { Answer, Exchange } from './exchange.ts';
+import { type ExchangeDetail, exchangeDetail, exchangesFile } from './exchange-detail.ts';
 import { curlCommand, type ReplaySettings } from './replay.ts';
 
 export function formatExchange(exchange: Exchange): string {
@@ -51,6 +52,8 @@ export interface ExchangeRecord {
   line: string;
   shown: string;
   curl: string;
+  /** The exchange as data, only while a drift run records every exchange (exchange-detail.ts). */
+  detail?: ExchangeDetail;
 }
 
 /**
@@ -69,5 +72,6 @@ export function recordExchange(exchange: Exchange, settings: ReplaySettings, bod
     line: summarizeExchange(kept),
     shown: formatExchange(kept),
     curl: curlCommand(kept, settings, request?.path),
+    ...(exchangesFile() === undefined ? {} : { detail: exchangeDetail(kept) }),
   };
 }

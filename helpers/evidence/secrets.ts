@@ -46,26 +46,26 @@ export class Secrets {
   /** For a short token: the same, cut off at the end of the text after at least its first character. */
   private readonly asCredentialCut: RegExp | undefined;
 
-  constructor(settings: { token: string; authHeader?: string; authScheme?: string }) {
+  /**
+   * `mockToken`: the mock's credential (ZONES_MOCK_ACCESS_TOKEN), masked the same way wherever the
+   * service's is, so that a drift run's reports give away neither.
+   */
+  constructor(settings: { token: string; authHeader?: string; authScheme?: string; mockToken?: string }) {
     this.forged = forgedToken(settings.token);
     this.authHeader = settings.authHeader?.toLowerCase();
+    this.known = [];
     // With no token there is nothing to give away: the forgery of none is random and shared with nobody.
-    if (settings.token === '') {
-      this.known = [];
-    } else if (isShortToken(settings.token)) {
-      // The forgery goes with the token: it is the token's length and all of it but the last character,
-      // which the same letters all around already show, and masked inside words it garbles as much
-      // (the forgery of `x` is `a`).
-      this.known = [];
-      const secrets = [settings.token, this.forged];
+    const tokens = [settings.token, settings.mockToken ?? ''].filter((token) => token !== '');
+    // A short token's forgery goes with it: it is the token's length and all of it but the last
+    // character, which the same letters all around already show, and masked inside words it garbles
+    // as much (the forgery of `x` is `a`).
+    const short = tokens.filter(isShortToken).flatMap((token) => [token, forgedToken(token)]);
+    for (const token of tokens.filter((each) => !isShortToken(each))) this.known.push(token, forgedToken(token));
+    if (short.length > 0) {
       const prefix = credentialPrefix(settings);
-      this.asCredential = new RegExp(`${prefix}(?:${secrets.map(literal).join('|')})${VALUE_END}`, 'gi');
-      const starts = secrets.flatMap((secret) =>
-        Array.from({ length: secret.length }, (_, i) => secret.slice(0, i + 1)),
-      );
+      this.asCredential = new RegExp(`${prefix}(?:${short.map(literal).join('|')})${VALUE_END}`, 'gi');
+      const starts = short.flatMap((secret) => Array.from({ length: secret.length }, (_, i) => secret.slice(0, i + 1)));
       this.asCredentialCut = new RegExp(`${prefix}(?:${starts.map(literal).join('|')})$`, 'i');
-    } else {
-      this.known = [settings.token, this.forged];
     }
   }
 

@@ -1,7 +1,10 @@
 // A vitest reporter that keeps each test's outcome, per target, for the verdict. It runs in the main
 // process and reads what the workers put in task.meta.
+import { appendFileSync } from 'node:fs';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import '../harness/task-meta.ts';
+import type { ExchangeRecord } from '../evidence/evidence.ts';
+import { exchangesFile, type TestExchanges } from '../evidence/exchange-detail.ts';
 import { emptyTally } from '../evidence/request-tally.ts';
 import { ruleIdOfTitle } from '../rules.ts';
 import { classify, type TestOutcome } from './verdict.ts';
@@ -26,6 +29,8 @@ export class OutcomeCollector implements Reporter {
     const outcome = outcomeOf(testCase);
     const target = this.targetOf(testCase);
     listIn(this.run.outcomes, target).push(outcome);
+    const file = exchangesFile();
+    if (file !== undefined) appendFileSync(file, `${JSON.stringify(testExchanges(outcome, testCase))}\n`);
     this.onOutcome?.(target, outcome);
   }
 
@@ -44,6 +49,23 @@ function listIn<T>(map: Map<string, T[]>, key: string): T[] {
     map.set(key, list);
   }
   return list;
+}
+
+function testExchanges(outcome: TestOutcome, testCase: TestCase): TestExchanges {
+  const records = testCase.meta().exchanges ?? [];
+  return {
+    title: outcome.title,
+    ...(outcome.ruleId === undefined ? {} : { ruleId: outcome.ruleId }),
+    state: outcome.state,
+    exchanges: records.flatMap((record) =>
+      record.detail === undefined ? [] : [{ ...record.detail, line: record.line, curl: record.curl }],
+    ),
+  };
+}
+
+/** A record as the certificate keeps it: the data kept for a drift run is in its own file, not here too. */
+function withoutDetail({ detail: _detail, ...record }: ExchangeRecord): ExchangeRecord {
+  return record;
 }
 
 function outcomeOf(testCase: TestCase): TestOutcome {
@@ -78,7 +100,7 @@ function outcomeOf(testCase: TestCase): TestOutcome {
     modelBased: meta.modelBased,
     exchanges: records.map((record) => record.line),
     // Whole exchanges and their curl commands are for what needs looking into, not for every pass.
-    evidence: judged.state === 'passed' || records.length === 0 ? undefined : records,
+    evidence: judged.state === 'passed' || records.length === 0 ? undefined : records.map(withoutDetail),
     checkedWith: meta.checkedWith,
     cleanup: meta.cleanup,
     throttled: meta.throttled ?? 0,

@@ -45,9 +45,25 @@ export function listedRecords(service: ZoneService, query: URLSearchParams): Zon
   return listedZones(service, query).map((zone) => zoneRecord(service.style, zone));
 }
 
+/** A filter value that names none of the style's statuses, neither by name nor as the filter spells it. */
+function asksUnknownStatus({ style }: ZoneService, query: URLSearchParams): boolean {
+  const asked = query.get(style.statusParam) ?? '';
+  if (asked === '') return false;
+  return !style.statuses.includes(asked) && !Object.values(style.filterValues ?? {}).includes(asked);
+}
+
+/** The count a style that announces it puts in X-Total-Count: every zone the list shows, on all its pages. */
+function countHeader(service: ZoneService, query: URLSearchParams): Record<string, string> | undefined {
+  if (!service.style.totalCountHeader) return undefined;
+  return { 'x-total-count': String(listedZones(service, query).length) };
+}
+
 export function listZones(service: ZoneService, query: URLSearchParams): Reply {
   const { style, store } = service;
-  if (!style.paging) return reply(200, zoneListBody(style, listedRecords(service, query)));
+  if (style.unknownStatusFilter === 'refused' && asksUnknownStatus(service, query))
+    return reply(400, { errors: `${style.statusParam} must be one of ${style.statuses.join(', ')}` });
+  const headers = countHeader(service, query);
+  if (!style.paging) return reply(200, zoneListBody(style, listedRecords(service, query)), headers);
   const page = pageOf(style.paging, store, listedZones(service, query), query);
   if (!page.ok) return page.reply;
   return reply(
@@ -57,5 +73,6 @@ export function listZones(service: ZoneService, query: URLSearchParams): Reply {
       page.zones.map((zone) => zoneRecord(style, zone)),
       page.nextCursor,
     ),
+    headers,
   );
 }

@@ -1,0 +1,169 @@
+// `npm run drift`: the same scenarios against the service (ZONES_BASE_URL) and its mock
+// (ZONES_MOCK_BASE_URL) with one set of settings, and where the mock answers otherwise.
+// Exit codes: 0 same, 1 drifted, 3 could not run (naming the target), 130/143 stopped by a signal.
+import { parseArgs } from 'node:util';
+import { type Environment, loadEnvironment, newModelSeed } from '../helpers/config.ts';
+import { removePreviousDriftReports, writeDriftReports } from '../helpers/drift/drift-files.ts';
+import { verdictLine } from '../helpers/drift/drift-markdown.ts';
+import { buildDriftReport, type DriftReport } from '../helpers/drift/drift-report.ts';
+import { readCertificate } from '../helpers/drift/run-side.ts';
+import { startSides } from '../helpers/drift/side-runs.ts';
+import { type DriftTargets, readDriftTargets, SIDES } from '../helpers/drift/targets.ts';
+import { Secrets } from '../helpers/evidence/secrets.ts';
+import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
+import { SPEC_VERSION } from '../helpers/rules.ts';
+import { readStopSignals } from '../helpers/runner/stop-signals.ts';
+import { settingDefault } from '../helpers/settings.ts';
+
+const USAGE = [
+  'Usage: npm run drift [-- [--seed=N] [--quiet] | --help]',
+  '',
+  'Runs the conformance scenarios against the service (ZONES_BASE_URL, ZONES_ACCESS_TOKEN) and against',
+  'its mock (ZONES_MOCK_BASE_URL, ZONES_MOCK_ACCESS_TOKEN), side by side, with every other setting the',
+  'same, and reports where the mock answers otherwise: status codes, content types, body shapes, the',
+  "values the suite can predict, paging headers, error bodies and every rule's verdict.",
+  '',
+  'Options:',
+  "  --seed=N   the model-based sequences' seed, the same on both (ZONES_MODEL_SEED); drawn when unset",
+  "  --quiet    print only each run's verdict, drift's verdict and the differences, not a line per test",
+  '  --help     this text',
+  '',
+  `Exit codes: ${EXIT.ok} same, ${EXIT.failed} drifted, ${EXIT.cannotRun} could not run (it names the target), 130/143 stopped by SIGINT/SIGTERM.`,
+  "Writes drift.json, drift.md and drift.html to ZONES_REPORTS_DIR, and each run's own reports to",
+  'ZONES_REPORTS_DIR/drift/service and ZONES_REPORTS_DIR/drift/mock. See docs/drift.md.',
+].join('\n');
+
+let secrets = new Secrets({ token: '' });
+
+/** Stops before either run started: the reason, a drift.json that says so, exit 3. */
+function cannotRun(reason: string, env: Environment, startedAt: Date): never {
+  const reportsDir = env.ZONES_REPORTS_DIR?.trim() || settingDefault('ZONES_REPORTS_DIR');
+  const report: DriftReport = {
+    tool: 'zones-conformance drift',
+    specification: `Zone Management Service, API version ${SPEC_VERSION}`,
+    verdict: 'could-not-run',
+    exitCode: EXIT.cannotRun,
+    reason,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    seed: 0,
+    targets: {
+      service: { baseUrl: env.ZONES_BASE_URL ?? '', verdict: 'not run', exitCode: null, reportsDir: '' },
+      mock: { baseUrl: env.ZONES_MOCK_BASE_URL ?? '', verdict: 'not run', exitCode: null, reportsDir: '' },
+    },
+    compared: { tests: 0, steps: 0 },
+    differences: [],
+    rules: [],
+  };
+  let line = `zones-conformance drift: cannot run: ${secrets.mask(reason)}`;
+  try {
+    writeDriftReports(report, reportsDir, secrets);
+  } catch (error) {
+    line += ` (no report written to ${reportsDir}: ${secrets.mask((error as Error).message)})`;
+  }
+  console.error(line);
+  process.exit(EXIT.cannotRun);
+}
+
+function printDifferences(report: DriftReport): void {
+  report.differences.forEach((difference, index) => {
+    const about = difference.subject === undefined ? difference.aspect : `${difference.aspect} (${difference.subject})`;
+    console.log(
+      `  ${index + 1}. ${difference.operations.join(', ')}: ${about}: service ${difference.service}, mock ${difference.mock} (${difference.count} step(s); first: ${difference.case})`,
+    );
+  });
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  const env = loadEnvironment();
+  secrets = new Secrets({
+    token: env.ZONES_ACCESS_TOKEN?.trim() ?? '',
+    mockToken: env.ZONES_MOCK_ACCESS_TOKEN?.trim() ?? '',
+    authHeader: env.ZONES_AUTH_HEADER?.trim() || settingDefault('ZONES_AUTH_HEADER'),
+    authScheme: env.ZONES_AUTH_SCHEME?.trim() ?? '',
+  });
+  let args: { help?: boolean; seed?: string; quiet?: boolean };
+  try {
+    args = parseArgs({
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        seed: { type: 'string' },
+        quiet: { type: 'boolean', short: 'q' },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    cannotRun(`${(error as Error).message} (see --help)`, env, startedAt);
+  }
+  if (args.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (args.seed !== undefined) env.ZONES_MODEL_SEED = args.seed;
+  let targets: DriftTargets;
+  try {
+    // Drawn once here, so that both runs play the same model-based sequences.
+    if ((env.ZONES_MODEL_SEED ?? '').trim() === '') env.ZONES_MODEL_SEED = String(newModelSeed());
+    targets = readDriftTargets(env);
+  } catch (error) {
+    if (error instanceof CannotRunError) cannotRun(error.message, env, startedAt);
+    throw error;
+  }
+  const seed = targets.service.model.seed!;
+  removePreviousDriftReports(targets.reportsDir);
+  const quiet = args.quiet === true;
+  console.log(
+    secrets.mask(
+      `zones-conformance drift: ${targets.service.baseUrl} (service) against ${targets.mock.baseUrl} (mock), seed ${seed}`,
+    ),
+  );
+
+  const sides = startSides(SIDES, {
+    env,
+    reportsDir: targets.reportsDir,
+    seed,
+    quiet,
+    secrets,
+    print: (side, line, stream) => (stream === 'stderr' ? console.error : console.log)(`[${side}] ${line}`),
+  });
+  let interrupted: NodeJS.Signals | undefined;
+  const onSignal = readStopSignals({
+    stop: (signal) => {
+      interrupted = signal;
+      console.error(`\nzones-conformance drift: ${signal}: stopping both runs; each deletes its zones first`);
+      sides.signal(signal);
+    },
+    leave: (signal) => {
+      sides.signal(signal);
+      console.error(
+        `zones-conformance drift: ${signal} again: leaving; run npm run sweep for each target to remove what is left`,
+      );
+      process.exit(exitCodeForSignal(signal));
+    },
+  });
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const runs = await sides.done;
+  if (interrupted) {
+    console.error('zones-conformance drift: both runs stopped; no comparison was made');
+    process.exitCode = exitCodeForSignal(interrupted);
+    return;
+  }
+  const report = buildDriftReport({ startedAt, seed, runs, configs: targets }, readCertificate);
+  const files = writeDriftReports(report, targets.reportsDir, secrets);
+  const line = secrets.mask(verdictLine(report));
+  if (report.verdict === 'could-not-run') console.error(`zones-conformance drift: cannot run: ${line}`);
+  else console.log(`zones-conformance drift: ${line}`);
+  printDifferences(secrets.maskAll(report));
+  console.log(`reports: ${files.join(', ')}`);
+  process.exitCode = report.exitCode;
+}
+
+main().catch((error: unknown) => {
+  console.error(
+    `zones-conformance drift: cannot run: ${secrets.mask(error instanceof Error ? (error.stack ?? error.message) : String(error))}`,
+  );
+  process.exit(EXIT.cannotRun);
+});

@@ -1,0 +1,240 @@
+// Two runs of the same scenarios, step by step: where the mock answered otherwise than the service.
+// Tests are matched by title (rule id and title, stable across targets), steps by their place in the
+// test. Each step is compared on what a client of the mock relies on and the suite can predict; what
+// no two shops share (ids, times, other people's zones) is never compared.
+import { canonicalJson, parseJson } from '../client/json.ts';
+import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
+import { type Shape, shapeDifferences, shapeOf } from './shape.ts';
+import { nameBase, type Operation, type PagingSettings, type Step, stepsOf, withoutRunNames } from './steps.ts';
+
+export type Aspect =
+  | 'status'
+  | 'content-type'
+  | 'shape'
+  | 'value'
+  | 'header'
+  | 'error-body'
+  | 'verdict'
+  | 'step'
+  | 'setting';
+
+/** The settings the comparer reads answers with: the same for both targets, by construction. */
+export interface DriftSettings extends PagingSettings {
+  envelope: 'wrapped' | 'bare';
+  zoneKey: string;
+  listKey: string;
+}
+
+/** One place the two runs part: a test's step (or the test itself), an aspect, and what each target showed. */
+export interface Observation {
+  test: string;
+  ruleId?: string;
+  /** 0 for the test as a whole. */
+  step: number;
+  request: string;
+  /** `any` for a test present on one side only. */
+  operation: Operation | 'any';
+  aspect: Aspect;
+  /** Which field, header or path, when the aspect has several. */
+  subject?: string;
+  service: string;
+  mock: string;
+  exchanges: { service?: RecordedExchange; mock?: RecordedExchange };
+}
+
+const ZONE = '<zone>';
+
+function mediaType(exchange: RecordedExchange): string {
+  return exchange.contentType?.split(';')[0]?.trim().toLowerCase() || 'none';
+}
+
+function parsed(text: string | undefined): unknown {
+  return text === undefined ? undefined : parseJson(text);
+}
+
+function statusText(exchange: RecordedExchange): string {
+  return exchange.status === undefined ? 'no answer' : String(exchange.status);
+}
+
+function isSuccess(exchange: RecordedExchange): boolean {
+  return exchange.status !== undefined && exchange.status >= 200 && exchange.status <= 299;
+}
+
+/** Where a success answer keeps its zone (create, update) or its zones (list), as a shape path. */
+function zonePath(settings: DriftSettings, operation: Operation): string | undefined {
+  if (operation === 'delete') return undefined;
+  if (operation === 'list') return settings.envelope === 'wrapped' ? `${settings.listKey}[]` : '[]';
+  return settings.envelope === 'wrapped' ? settings.zoneKey : '';
+}
+
+/**
+ * A path written from the zone (`<zone>.name`), whichever answer showed it: a field the mock adds to
+ * every zone is one difference, not one per operation.
+ */
+function fromZone(path: string, at: string | undefined): string {
+  if (at === undefined) return path;
+  const inside =
+    at === '' ? path : path === at ? '' : path.startsWith(`${at}.`) ? path.slice(at.length + 1) : undefined;
+  if (inside === undefined) return path;
+  return inside === '' ? ZONE : `${ZONE}.${inside}`;
+}
+
+/** The suite's own zones in a list, by the names it gives them. */
+function isOwnZone(item: unknown): boolean {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
+  const name = (item as Record<string, unknown>).name;
+  return typeof name === 'string' && name.startsWith('zc-');
+}
+
+function answerShape(exchange: RecordedExchange): Shape {
+  return shapeOf(parsed(exchange.answer), isOwnZone);
+}
+
+/** What a body is when it is no JSON to take the shape of: none, not JSON, not read whole. */
+function bodyKind(exchange: RecordedExchange): string {
+  if (exchange.answer !== undefined) return `JSON ${Array.isArray(parsed(exchange.answer)) ? 'array' : 'value'}`;
+  return exchange.answerNote ?? 'no body';
+}
+
+/** An error body's top-level keys: what a client reads the reason from (`errors`, `error`, `message`). */
+function errorBodyForm(exchange: RecordedExchange): string {
+  if (exchange.answer === undefined) return exchange.answerNote ?? 'no body';
+  const body = parsed(exchange.answer);
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    return `a JSON ${Array.isArray(body) ? 'array' : typeof body}`;
+  const keys = Object.keys(body).sort();
+  return keys.length === 0 ? '{}' : `{${keys.map((key) => `"${key}"`).join(', ')}}`;
+}
+
+/** The zone a create or update answered with, where the envelope puts it. */
+function answeredZone(exchange: RecordedExchange, settings: DriftSettings): Record<string, unknown> | undefined {
+  const body = parsed(exchange.answer);
+  let zone = body;
+  if (settings.envelope === 'wrapped') {
+    for (const key of settings.zoneKey.split('.')) {
+      zone =
+        zone !== null && typeof zone === 'object' && !Array.isArray(zone)
+          ? (zone as Record<string, unknown>)[key]
+          : undefined;
+    }
+  }
+  return zone !== null && typeof zone === 'object' && !Array.isArray(zone)
+    ? (zone as Record<string, unknown>)
+    : undefined;
+}
+
+/** The values a client can count on and the suite can predict: a zone's name, status and coverage after a write. */
+const PREDICTABLE = ['name', 'status', 'coverage'] as const;
+
+interface SideStep {
+  step: Step;
+  base: number;
+}
+
+/** What differs at one step whose request was the same on both targets. */
+function compareStep(
+  service: SideStep,
+  mock: SideStep,
+  settings: DriftSettings,
+): Omit<Observation, 'test' | 'ruleId' | 'step' | 'request' | 'operation' | 'exchanges'>[] {
+  const a = service.step.exchange;
+  const b = mock.step.exchange;
+  const operation = service.step.operation;
+  // Answers of different statuses are different answers: the status difference stands for the step.
+  if (a.status !== b.status) return [{ aspect: 'status', service: statusText(a), mock: statusText(b) }];
+  if (a.status === undefined) return [];
+  const found: Omit<Observation, 'test' | 'ruleId' | 'step' | 'request' | 'operation' | 'exchanges'>[] = [];
+  if (mediaType(a) !== mediaType(b)) found.push({ aspect: 'content-type', service: mediaType(a), mock: mediaType(b) });
+  if (!isSuccess(a)) {
+    const formA = errorBodyForm(a);
+    const formB = errorBodyForm(b);
+    if (formA !== formB) found.push({ aspect: 'error-body', service: formA, mock: formB });
+    return found;
+  }
+  if (a.answer === undefined || b.answer === undefined) {
+    if (bodyKind(a) !== bodyKind(b))
+      found.push({ aspect: 'shape', subject: '(the body)', service: bodyKind(a), mock: bodyKind(b) });
+  } else
+    for (const part of shapeDifferences(answerShape(a), answerShape(b))) {
+      const path = fromZone(part.path, zonePath(settings, operation));
+      found.push({
+        aspect: 'shape',
+        subject: path === '' ? '(the body)' : path,
+        service: part.service,
+        mock: part.mock,
+      });
+    }
+  if (operation === 'list') {
+    for (const header of new Set([...a.pagingHeaders, ...b.pagingHeaders])) {
+      const onService = a.pagingHeaders.includes(header);
+      if (onService !== b.pagingHeaders.includes(header))
+        found.push({
+          aspect: 'header',
+          subject: header,
+          service: onService ? 'present' : 'absent',
+          mock: onService ? 'absent' : 'present',
+        });
+    }
+  }
+  if (operation === 'create' || operation === 'update') {
+    const zoneA = answeredZone(a, settings);
+    const zoneB = answeredZone(b, settings);
+    for (const field of PREDICTABLE) {
+      if (zoneA === undefined || zoneB === undefined || !Object.hasOwn(zoneA, field) || !Object.hasOwn(zoneB, field))
+        continue;
+      const valueA = withoutRunNames(canonicalJson(zoneA[field]), service.base);
+      const valueB = withoutRunNames(canonicalJson(zoneB[field]), mock.base);
+      if (valueA !== valueB) found.push({ aspect: 'value', subject: field, service: valueA, mock: valueB });
+    }
+  }
+  return found;
+}
+
+function stoppedEarly(test: TestExchanges): boolean {
+  return test.state !== 'passed';
+}
+
+/** Where two runs of one test part; after steps that ask different things, the rest is not compared. */
+export function compareTest(
+  title: string,
+  service: TestExchanges,
+  mock: TestExchanges,
+  settings: DriftSettings,
+): { observations: Observation[]; compared: number } {
+  const stepsA = stepsOf(service.exchanges, settings);
+  const stepsB = stepsOf(mock.exchanges, settings);
+  const baseA = nameBase(service.exchanges);
+  const baseB = nameBase(mock.exchanges);
+  const observations: Observation[] = [];
+  let compared = 0;
+  for (let i = 0; i < Math.max(stepsA.length, stepsB.length); i += 1) {
+    const a = stepsA[i];
+    const b = stepsB[i];
+    const head = { test: title, ruleId: service.ruleId, step: i + 1 };
+    // A test stops at the check that failed it: the steps the other side went on with are the verdict's to tell.
+    if ((a === undefined && stoppedEarly(service)) || (b === undefined && stoppedEarly(mock))) break;
+    if (a === undefined || b === undefined || a.request !== b.request) {
+      const either = (a ?? b)!;
+      observations.push({
+        ...head,
+        request: either.request,
+        operation: either.operation,
+        aspect: 'step',
+        service: a?.request ?? '(no such step)',
+        mock: b?.request ?? '(no such step)',
+        exchanges: { service: a?.exchange, mock: b?.exchange },
+      });
+      break;
+    }
+    compared += 1;
+    for (const found of compareStep({ step: a, base: baseA }, { step: b, base: baseB }, settings))
+      observations.push({
+        ...head,
+        request: a.request,
+        operation: a.operation,
+        ...found,
+        exchanges: { service: a.exchange, mock: b.exchange },
+      });
+  }
+  return { observations, compared };
+}

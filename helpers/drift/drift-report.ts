@@ -1,0 +1,179 @@
+// The drift verdict from the two runs: same, drifted, or could not run (naming the target). A run of
+// the mock that stops at its preflight on a setting that describes the shop (its envelope, its auth
+// header) is not "could not run": the mock needs another setting than the service, and that is the
+// first difference a team wants to know of.
+import type { TargetConfig } from '../config.ts';
+import { shellQuote } from '../evidence/replay.ts';
+import { EXIT } from '../exit-codes.ts';
+import type { ConformanceJson } from '../report/could-not-run.ts';
+import { ruleById, SPEC_VERSION } from '../rules.ts';
+import { compareRuns, type Difference } from './differences.ts';
+import { readRunSide } from './run-side.ts';
+import type { SideRun } from './side-runs.ts';
+import { inSideNames, type Side, styleSettingsNamed } from './targets.ts';
+
+export type DriftVerdict = 'same' | 'drifted' | 'could-not-run';
+
+export interface SideSummary {
+  baseUrl: string;
+  /** The conformance run's own verdict on the target: conformant, non-conformant... or could-not-run. */
+  verdict: string;
+  exitCode: number | null;
+  /** Where its own reports are: conformance.json, conformance.md, its exchanges. */
+  reportsDir: string;
+}
+
+export interface DriftReport {
+  tool: 'zones-conformance drift';
+  specification: string;
+  verdict: DriftVerdict;
+  exitCode: number;
+  /** Why there is no comparison, naming the target: only with could-not-run. */
+  reason?: string;
+  startedAt: string;
+  finishedAt: string;
+  /** The model-based sequences' seed, the same for both runs. */
+  seed: number;
+  targets: Record<Side, SideSummary>;
+  /** What was compared: tests found on both sides, and steps compared in them. */
+  compared: { tests: number; steps: number };
+  differences: Difference[];
+  /** Every rule's verdict on each target, side by side. */
+  rules: { id: string; level: string; title: string; service: string; mock: string }[];
+}
+
+export interface DriftFacts {
+  startedAt: Date;
+  seed: number;
+  runs: readonly SideRun[];
+  configs: Record<Side, TargetConfig>;
+}
+
+function certificateOf(run: SideRun, read: (dir: string) => ConformanceJson | undefined): ConformanceJson | undefined {
+  return read(run.reportsDir);
+}
+
+/** Why a side has no comparable run, or undefined when it ran: could not run, could not complete, or ended with no report. */
+function whyNoRun(run: SideRun, certificate: ConformanceJson | undefined): string | undefined {
+  if (certificate === undefined)
+    return `its run ended (exit ${run.code ?? run.signal}) without writing conformance.json`;
+  if (certificate.verdict === 'could-not-run') return certificate.reason;
+  if (certificate.verdict === 'could-not-complete')
+    return 'the target stopped answering for itself partway (could not complete; its conformance.md says since when)';
+  return undefined;
+}
+
+export function buildDriftReport(facts: DriftFacts, read: (dir: string) => ConformanceJson | undefined): DriftReport {
+  const bySide = Object.fromEntries(facts.runs.map((run) => [run.side, run])) as Record<Side, SideRun>;
+  const certificates = {
+    service: certificateOf(bySide.service, read),
+    mock: certificateOf(bySide.mock, read),
+  };
+  const summary = (side: Side): SideSummary => ({
+    baseUrl: facts.configs[side].baseUrl,
+    verdict: certificates[side]?.verdict ?? 'no report',
+    exitCode: bySide[side].code,
+    reportsDir: bySide[side].reportsDir,
+  });
+  const base = {
+    tool: 'zones-conformance drift' as const,
+    specification: `Zone Management Service, API version ${SPEC_VERSION}`,
+    startedAt: facts.startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    seed: facts.seed,
+    targets: { service: summary('service'), mock: summary('mock') },
+  };
+  const couldNotRun = (reason: string): DriftReport => ({
+    ...base,
+    verdict: 'could-not-run',
+    exitCode: EXIT.cannotRun,
+    reason,
+    compared: { tests: 0, steps: 0 },
+    differences: [],
+    rules: [],
+  });
+
+  const whyNot = {
+    service: whyNoRun(bySide.service, certificates.service),
+    mock: whyNoRun(bySide.mock, certificates.mock),
+  };
+  if (whyNot.service !== undefined) {
+    const also =
+      whyNot.mock === undefined ? '' : `; the mock could not run either: ${inSideNames(whyNot.mock, 'mock')}`;
+    return couldNotRun(`the service could not run: ${whyNot.service}${also}`);
+  }
+  const service = certificates.service as Extract<ConformanceJson, { rules: unknown }>;
+  if (whyNot.mock !== undefined) {
+    const named = certificates.mock?.verdict === 'could-not-run' ? styleSettingsNamed(whyNot.mock, 'mock') : [];
+    if (named.length === 0) return couldNotRun(`the mock could not run: ${inSideNames(whyNot.mock, 'mock')}`);
+    return {
+      ...base,
+      verdict: 'drifted',
+      exitCode: EXIT.failed,
+      compared: { tests: 0, steps: 0 },
+      differences: [settingDifference(named, inSideNames(whyNot.mock, 'mock'), facts.configs)],
+      rules: service.rules.map((rule) => ({
+        id: rule.id,
+        level: rule.level,
+        title: rule.title,
+        service: rule.status,
+        mock: 'not run',
+      })),
+    };
+  }
+
+  const mock = certificates.mock as Extract<ConformanceJson, { rules: unknown }>;
+  const serviceSide = readRunSide(bySide.service.reportsDir, service);
+  const mockSide = readRunSide(bySide.mock.reportsDir, mock);
+  const comparison = compareRuns(serviceSide, mockSide, facts.configs.service);
+  if (comparison.comparedSteps === 0)
+    return couldNotRun(
+      "no step was compared: the runs recorded no exchanges both targets answered (is the exchanges file written? see the runs' own reports)",
+    );
+  const drifted = comparison.differences.length > 0;
+  return {
+    ...base,
+    verdict: drifted ? 'drifted' : 'same',
+    exitCode: drifted ? EXIT.failed : EXIT.ok,
+    compared: { tests: comparison.comparedTests, steps: comparison.comparedSteps },
+    differences: comparison.differences,
+    rules: comparison.rules.map((rule) => {
+      const known = ruleById(rule.id);
+      return { id: rule.id, level: known.level, title: known.title, service: rule.service, mock: rule.mock };
+    }),
+  };
+}
+
+/**
+ * The mock stopped at its preflight on a setting the service took: the difference is the setting. The
+ * preflight's first request is given for both targets to replay: the list read it starts with.
+ */
+function settingDifference(named: string[], reason: string, configs: Record<Side, TargetConfig>): Difference {
+  const replay = (config: TargetConfig, token: string) => {
+    const scheme = config.authScheme === '' ? '' : `${config.authScheme} `;
+    const url = `${config.baseUrl}/admin/api/${config.apiVersion}/zones.json`;
+    return `curl -sS -i -X GET ${shellQuote(url)} -H 'accept: application/json' -H ${shellQuote(`${config.authHeader}: ${scheme}`)}"${token}"`;
+  };
+  const operation = /\bPOST\b/.test(reason) ? 'create' : 'list';
+  return {
+    operation,
+    operations: [operation],
+    aspect: 'setting',
+    subject: named.join(', '),
+    case: "the preflight, before any test: the mock does not take the settings the service's run took",
+    service: `takes these settings (its run went on to the tests)`,
+    mock: reason,
+    count: 1,
+    cases: ['the preflight'],
+    exchanges: {
+      service: {
+        line: `GET ${configs.service.baseUrl}/admin/api/${configs.service.apiVersion}/zones.json`,
+        curl: replay(configs.service, '$ZONES_ACCESS_TOKEN'),
+      },
+      mock: {
+        line: `GET ${configs.mock.baseUrl}/admin/api/${configs.mock.apiVersion}/zones.json`,
+        curl: replay(configs.mock, '$ZONES_MOCK_ACCESS_TOKEN'),
+      },
+    },
+  };
+}

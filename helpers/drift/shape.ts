@@ -1,0 +1,86 @@
+// The shape of a JSON answer: each path it holds and the JSON type found there. Values are left out
+// (ids, times, other people's zones differ between any two shops); the keys and their types are
+// what a client of the mock relies on, and what changes when the mock is generated from another schema.
+import { isLosslessNumber } from '../client/json.ts';
+
+export type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
+
+/** Path to the set of JSON types found there, e.g. `zone.id` -> number, `zones[].name` -> string. */
+export type Shape = Map<string, Set<JsonType>>;
+
+export function jsonTypeOf(value: unknown): JsonType {
+  if (value === null) return 'null';
+  if (isLosslessNumber(value) || typeof value === 'number') return 'number';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'object') return 'object';
+  return typeof value === 'boolean' ? 'boolean' : 'string';
+}
+
+/**
+ * Every path of the value with its types. An array's items share one path (`[]`), their shapes
+ * merged: a list's zones are read as one kind of thing. `ownItem` picks the items to merge when some
+ * are the run's own (a real shop's list holds zones of others, which may carry other fields).
+ */
+export function shapeOf(value: unknown, ownItem: (item: unknown) => boolean = () => false): Shape {
+  const shape: Shape = new Map();
+  const add = (path: string, item: unknown): void => {
+    const type = jsonTypeOf(item);
+    const types = shape.get(path) ?? new Set<JsonType>();
+    types.add(type);
+    shape.set(path, types);
+    if (type === 'array') {
+      const items = item as unknown[];
+      const own = items.filter(ownItem);
+      for (const element of own.length > 0 ? own : items) add(`${path}[]`, element);
+    } else if (type === 'object') {
+      for (const [key, member] of Object.entries(item as Record<string, unknown>)) add(join(path, key), member);
+    }
+  };
+  add('', value);
+  return shape;
+}
+
+function join(path: string, key: string): string {
+  return path === '' ? key : `${path}.${key}`;
+}
+
+export function typesText(types: Set<JsonType> | undefined): string {
+  return types === undefined ? 'absent' : [...types].sort().join(' or ');
+}
+
+/**
+ * Where two shapes part, each at the highest path that differs: a field one side lacks is one
+ * difference, not one per field inside it. Inside an array only when both sides had items there,
+ * since an empty list says nothing about the shape of its items.
+ */
+export function shapeDifferences(service: Shape, mock: Shape): { path: string; service: string; mock: string }[] {
+  const paths = [...new Set([...service.keys(), ...mock.keys()])].sort();
+  const found: { path: string; service: string; mock: string }[] = [];
+  const reported: string[] = [];
+  for (const path of paths) {
+    if (reported.some((above) => isBelow(path, above))) continue;
+    if (!bothHaveItemsAbove(path, service, mock)) continue;
+    const a = typesText(service.get(path));
+    const b = typesText(mock.get(path));
+    if (a === b) continue;
+    found.push({ path, service: a, mock: b });
+    reported.push(path);
+  }
+  return found;
+}
+
+function isBelow(path: string, above: string): boolean {
+  if (above === '') return path !== '';
+  return path.startsWith(`${above}.`) || path.startsWith(`${above}[]`);
+}
+
+/** Whether, for every array on the way to `path`, both sides had an item there. */
+function bothHaveItemsAbove(path: string, service: Shape, mock: Shape): boolean {
+  let at = path.indexOf('[]');
+  while (at >= 0) {
+    const items = path.slice(0, at + 2);
+    if (!service.has(items) || !mock.has(items)) return false;
+    at = path.indexOf('[]', at + 2);
+  }
+  return true;
+}

@@ -1,0 +1,82 @@
+// Drift's two conformance runs, side by side: ordinary runs of `zones-conformance conformance`, one
+// per target, in child processes started together. Each runs one test at a time against its own
+// target, as every run does, so the ownership, clean-up, pacing and safety rules of a run hold on both
+// by construction, with no code of drift's own. A signal reaches both, and drift waits for their
+// clean-up before it ends.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import type { Environment } from '../config.ts';
+import type { Secrets } from '../evidence/secrets.ts';
+import { inProject } from '../project-root.ts';
+import { exchangesPath } from './run-side.ts';
+import { inSideNames, type Side, sideEnvironment, sideReportsDir } from './targets.ts';
+
+export interface SideRun {
+  side: Side;
+  reportsDir: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface SideRunOptions {
+  env: Environment;
+  reportsDir: string;
+  seed: number;
+  /** Each run prints only its verdict, no line per test. */
+  quiet: boolean;
+  secrets: Secrets;
+  /** Each line a run prints, with its side, masked. */
+  print: (side: Side, line: string, stream: 'stdout' | 'stderr') => void;
+}
+
+/** Prints a child's output a line at a time, each line told by its side: two runs print at once. */
+function relayLines(child: ChildProcess, side: Side, options: SideRunOptions): void {
+  // The mock's run knows its address and token as ZONES_BASE_URL and ZONES_ACCESS_TOKEN; the operator set them as ZONES_MOCK_*.
+  const shown = (line: string) => inSideNames(options.secrets.mask(line), side);
+  for (const stream of ['stdout', 'stderr'] as const) {
+    let pending = '';
+    child[stream]!.setEncoding('utf8');
+    child[stream]!.on('data', (chunk: string) => {
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) options.print(side, shown(line), stream);
+    });
+    child[stream]!.on('end', () => {
+      if (pending !== '') options.print(side, shown(pending), stream);
+    });
+  }
+}
+
+export interface StartedSides {
+  done: Promise<SideRun[]>;
+  /** Passes a signal on to both runs: the first stops each after its test and clean-up, a second leaves. */
+  signal(signal: NodeJS.Signals): void;
+}
+
+export function startSides(sides: readonly Side[], options: SideRunOptions): StartedSides {
+  const launcher = inProject('bin/zones-conformance.mjs');
+  const children: ChildProcess[] = [];
+  const runs = sides.map((side) => {
+    const reportsDir = sideReportsDir(options.reportsDir, side);
+    // Only this run's exchanges: the file is appended to, test by test.
+    rmSync(exchangesPath(reportsDir), { force: true });
+    const args = [launcher, 'conformance', `--seed=${options.seed}`, ...(options.quiet ? ['--quiet'] : [])];
+    const child = spawn(process.execPath, args, {
+      cwd: process.cwd(),
+      env: sideEnvironment(options.env, side, options.reportsDir),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    relayLines(child, side, options);
+    return new Promise<SideRun>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code, signal) => resolve({ side, reportsDir, code, signal }));
+    });
+  });
+  return {
+    done: Promise.all(runs),
+    signal: (signal) => {
+      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
+  };
+}

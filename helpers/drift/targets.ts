@@ -1,0 +1,105 @@
+// Drift's two targets from one set of settings: the service (ZONES_BASE_URL, ZONES_ACCESS_TOKEN) and
+// the mock (ZONES_MOCK_BASE_URL, ZONES_MOCK_ACCESS_TOKEN). Each run gets every other setting the same,
+// so that a mock which needs other settings than its service is found to differ, not configured away.
+import { join } from 'node:path';
+import { ConfigError, type Environment, readTargetConfig, type TargetConfig } from '../config.ts';
+import { EXCHANGES_FILE_VARIABLE } from '../evidence/exchange-detail.ts';
+import { CannotRunError } from '../exit-codes.ts';
+import { settingDefault } from '../settings.ts';
+import { exchangesPath } from './run-side.ts';
+
+export type Side = 'service' | 'mock';
+export const SIDES: readonly Side[] = ['service', 'mock'];
+
+/** The settings that say where one target is and how to reach it: each target has its own. */
+const OWN_SETTINGS: Record<Side, Record<string, string>> = {
+  service: { ZONES_BASE_URL: 'ZONES_BASE_URL', ZONES_ACCESS_TOKEN: 'ZONES_ACCESS_TOKEN' },
+  mock: { ZONES_BASE_URL: 'ZONES_MOCK_BASE_URL', ZONES_ACCESS_TOKEN: 'ZONES_MOCK_ACCESS_TOKEN' },
+};
+
+/**
+ * Settings a run's preflight may name that are about reaching one target, or about one run's
+ * patience, not about how the shop spells its interface. A mock that stops the run on one of these
+ * could not be compared, which is exit 3; one that stops on any other setting needs another setting
+ * than its service, which is a difference.
+ */
+const REACHING = new Set([
+  'ZONES_BASE_URL',
+  'ZONES_ACCESS_TOKEN',
+  'ZONES_CA_FILE',
+  'ZONES_TLS_INSECURE',
+  'ZONES_TIMEOUT_MS',
+  'ZONES_MAX_BODY_BYTES',
+  'ZONES_OUTAGE_BUDGET_MS',
+  'ZONES_REPORTS_DIR',
+]);
+
+export interface DriftTargets {
+  /** The service's settings, read and checked as a conformance run reads them. */
+  service: TargetConfig;
+  mock: TargetConfig;
+  reportsDir: string;
+}
+
+/** Where each run writes: its own folder under the reports folder, beside drift.json. */
+export function sideReportsDir(reportsDir: string, side: Side): string {
+  return join(reportsDir, 'drift', side);
+}
+
+/** The environment a side's conformance run gets: the one set of settings, with that side's address and token. */
+export function sideEnvironment(env: Environment, side: Side, reportsDir: string): Environment {
+  const own = OWN_SETTINGS[side];
+  const out: Environment = { ...env };
+  delete out.ZONES_MOCK_BASE_URL;
+  delete out.ZONES_MOCK_ACCESS_TOKEN;
+  out.ZONES_BASE_URL = env[own.ZONES_BASE_URL!];
+  out.ZONES_ACCESS_TOKEN = env[own.ZONES_ACCESS_TOKEN!];
+  out.ZONES_REPORTS_DIR = sideReportsDir(reportsDir, side);
+  out[EXCHANGES_FILE_VARIABLE] = exchangesPath(sideReportsDir(reportsDir, side));
+  return out;
+}
+
+/** Both targets' settings, or why drift cannot run, naming the target and the setting. */
+export function readDriftTargets(env: Environment): DriftTargets {
+  const missing = [
+    ['ZONES_BASE_URL', 'the service'],
+    ['ZONES_MOCK_BASE_URL', 'the mock'],
+  ].filter(([name]) => (env[name!] ?? '').trim() === '');
+  if (missing.length > 0)
+    throw new CannotRunError(
+      `drift compares two targets and needs both: ${missing.map(([name, what]) => `${name} (${what})`).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set`,
+    );
+  const reportsDir = env.ZONES_REPORTS_DIR?.trim() || settingDefault('ZONES_REPORTS_DIR');
+  const configs = {} as Record<Side, TargetConfig>;
+  for (const side of SIDES) {
+    try {
+      configs[side] = readTargetConfig(sideEnvironment(env, side, reportsDir));
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      const problems = error.problems.map((problem) => inSideNames(problem, side));
+      throw new CannotRunError(
+        `bad settings for ${side === 'service' ? 'the service' : 'the mock'}: ${problems.join('; ')}`,
+      );
+    }
+  }
+  return { ...configs, reportsDir };
+}
+
+/** A message of the mock's run, with the names of its own settings as the operator set them. */
+export function inSideNames(text: string, side: Side): string {
+  if (side === 'service') return text;
+  return text.replace(/\bZONES_(BASE_URL|ACCESS_TOKEN)\b/g, (_, name: string) => `ZONES_MOCK_${name}`);
+}
+
+/** The settings a could-not-run reason names, in the operator's names for that side. */
+export function settingsNamed(reason: string, side: Side): string[] {
+  return [...new Set([...inSideNames(reason, side).matchAll(/\bZONES_[A-Z_]+\b/g)].map((match) => match[0]))];
+}
+
+/**
+ * The shared settings (how the shop spells its interface) a could-not-run reason names: where the
+ * mock disagrees with what the service takes. Empty when it names only how to reach the mock.
+ */
+export function styleSettingsNamed(reason: string, side: Side): string[] {
+  return settingsNamed(reason, side).filter((name) => !REACHING.has(name.replace(/^ZONES_MOCK_/, 'ZONES_')));
+}

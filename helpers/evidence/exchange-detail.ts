@@ -1,0 +1,144 @@
+// Every exchange of every test as data, for comparing two runs step by step (helpers/drift): what was
+// asked, what came back and in what shape. Kept only when the drift launcher asks for it, by naming
+// the file its run writes them to (EXCHANGES_FILE_VARIABLE): a certificate keeps whole exchanges only
+// for the tests that did not pass. Made in the worker, where the whole body is known, from the same
+// masked text the reports show.
+import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
+import { SHOWN_BODY_BYTES } from './bounded-body.ts';
+import type { AuthMode, Exchange, Method } from './exchange.ts';
+
+/**
+ * An internal switch, not a setting: the drift launcher sets it for its two conformance runs. Outside
+ * the ZONES_ names, which the settings validator keeps to the documented ones.
+ */
+export const EXCHANGES_FILE_VARIABLE = 'ZC_DRIFT_EXCHANGES';
+
+export function exchangesFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const path = env[EXCHANGES_FILE_VARIABLE]?.trim();
+  return path === undefined || path === '' ? undefined : path;
+}
+
+/** Headers that say how a list pages; only whether each is there is kept, since their values name one shop's addresses. */
+export const PAGING_HEADERS = [
+  'link',
+  'x-total-count',
+  'x-total',
+  'x-page',
+  'x-per-page',
+  'x-next-page',
+  'x-next-cursor',
+  'x-pagination',
+] as const;
+
+export interface ExchangeDetail {
+  method: Method;
+  url: string;
+  /** Which credential went with it: the valid one, none, or the suite's wrong one. */
+  auth: AuthMode;
+  /** Absent: no answer came. */
+  status?: number;
+  contentType?: string;
+  /** The paging headers the answer carried (PAGING_HEADERS), by lower-case name. */
+  pagingHeaders: string[];
+  /** The request body as JSON text (numbers kept exactly), when it was JSON. */
+  request?: string;
+  /** The answer as JSON text, long lists cut down to the suite's own zones; absent when it was not JSON. */
+  answer?: string;
+  /** Why `answer` is absent: no body, not JSON, not read whole, or too long to keep. */
+  answerNote?: string;
+}
+
+/** A list longer than this keeps only the suite's own zones (named zc-...), or its first item when it has none. */
+const LONGEST_LIST_KEPT = 20;
+const SUITE_NAME = /^zc-/;
+
+function parsedExactly(text: string): unknown {
+  try {
+    return parse(text, null, (digits) => new LosslessNumber(digits));
+  } catch {
+    // Not JSON, or nested past what a recursive parser survives (a RangeError): nothing to compare by shape.
+    return undefined;
+  }
+}
+
+function isSuiteZone(item: unknown): boolean {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
+  const name = (item as Record<string, unknown>).name;
+  return typeof name === 'string' && SUITE_NAME.test(name);
+}
+
+/**
+ * A real shop's list holds other people's zones, hundreds of them: they say nothing about this run and
+ * would fill the file. The suite's own are what both targets were asked to hold.
+ */
+function cutDown(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = value.length <= LONGEST_LIST_KEPT ? value : value.filter(isSuiteZone).slice(0, LONGEST_LIST_KEPT);
+    const kept = items.length === 0 && value.length > 0 ? [value[0]] : items;
+    return kept.map(cutDown);
+  }
+  if (value === null || typeof value !== 'object' || isLosslessNumber(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutDown(item)]));
+}
+
+/**
+ * The longest answer kept, once cut down: room for a page of the suite's zones with other fields than
+ * the documented ones. Past it the file would grow by the shop's data, not by what drift compares.
+ */
+const LONGEST_ANSWER_KEPT = 8 * SHOWN_BODY_BYTES;
+
+function jsonText(text: string | undefined): string | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const value = parsedExactly(text);
+  return value === undefined ? undefined : stringify(cutDown(value));
+}
+
+/** The request as the reports keep it: a body past what they show (ROBUST-04's 1 MiB) is not kept; drift compares answers. */
+function requestText(text: string | undefined): string | undefined {
+  if (text === undefined || Buffer.byteLength(text) > SHOWN_BODY_BYTES) return undefined;
+  return jsonText(text);
+}
+
+/** The exchange as data; `exchange` holds bodies already masked (evidence.ts). */
+export function exchangeDetail(exchange: Exchange): ExchangeDetail {
+  const headers = exchange.responseHeaders;
+  const request = requestText(exchange.requestBody);
+  const parsed = exchange.bodyLimit || exchange.notJson ? undefined : jsonText(exchange.responseBody);
+  const tooLong = parsed !== undefined && Buffer.byteLength(parsed) > LONGEST_ANSWER_KEPT;
+  const answer = tooLong ? undefined : parsed;
+  const answerNote = exchange.bodyLimit
+    ? 'not read whole'
+    : exchange.notJson
+      ? 'not JSON'
+      : exchange.responseBody.trim() === ''
+        ? 'no body'
+        : tooLong
+          ? 'too long to keep'
+          : undefined;
+  return {
+    method: exchange.method,
+    url: exchange.url,
+    auth: exchange.auth,
+    ...(exchange.status === undefined ? {} : { status: exchange.status }),
+    ...(headers['content-type'] === undefined ? {} : { contentType: headers['content-type'] }),
+    pagingHeaders: PAGING_HEADERS.filter((name) => headers[name] !== undefined),
+    ...(request === undefined ? {} : { request }),
+    ...(answer === undefined ? {} : { answer }),
+    ...(answerNote === undefined ? {} : { answerNote }),
+  };
+}
+
+/** An exchange as the exchanges file keeps it: the data, and how the reports show and replay it. */
+export interface RecordedExchange extends ExchangeDetail {
+  line: string;
+  curl: string;
+}
+
+/** One line of the exchanges file: a test, how it ended, and each exchange of its body in order. */
+export interface TestExchanges {
+  title: string;
+  ruleId?: string;
+  /** passed, failed, not-verified or suite-error, as the collector classified it. */
+  state: string;
+  exchanges: RecordedExchange[];
+}

@@ -1,0 +1,256 @@
+// How drift lines two runs up and what it counts as one difference, without any target: steps made
+// from recorded exchanges, names and ids normalised, the way to the shop left out, and observations
+// grouped. Each case is what the specification of drift (docs/drift.md) says, decided before a run.
+import { describe, expect, test } from 'vitest';
+import { compareRuns, type RunSide } from '../helpers/drift/differences.ts';
+import { renderDriftPage } from '../helpers/drift/drift-page.ts';
+import { stepsOf } from '../helpers/drift/steps.ts';
+import type { RecordedExchange, TestExchanges } from '../helpers/evidence/exchange-detail.ts';
+import { Secrets } from '../helpers/evidence/secrets.ts';
+
+const SETTINGS = {
+  envelope: 'wrapped' as const,
+  zoneKey: 'zone',
+  listKey: 'zones',
+  pageParam: 'page',
+  cursorParam: 'cursor',
+  statusParam: 'status',
+};
+const SHOP = 'http://shop.test/admin/api/2026-07';
+
+function exchange(
+  method: RecordedExchange['method'],
+  path: string,
+  status: number,
+  answer?: unknown,
+  more: Partial<RecordedExchange> = {},
+): RecordedExchange {
+  return {
+    method,
+    url: `${SHOP}/${path}`,
+    auth: 'valid',
+    status,
+    contentType: 'application/json; charset=utf-8',
+    pagingHeaders: [],
+    ...(answer === undefined ? { answerNote: 'no body' } : { answer: JSON.stringify(answer) }),
+    line: `${method} ${path} -> ${status}`,
+    curl: `curl -X ${method} '${SHOP}/${path}' -H 'X-Token: '"$ZONES_ACCESS_TOKEN"`,
+    ...more,
+  };
+}
+
+const zone = (id: number | string, name: string, extra: Record<string, unknown> = {}) => ({
+  zone: { id, name, coverage: { countries: ['DE'] }, status: 'draft', ...extra },
+});
+const created = (id: number | string, name: string, status = 201, extra = {}) =>
+  exchange('POST', 'zones.json', status, zone(id, name, extra), { request: JSON.stringify({ zone: { name } }) });
+
+function side(tests: TestExchanges[], rules: { id: string; status: string }[] = []): RunSide {
+  return { tests, rules };
+}
+
+const test1 = (exchanges: RecordedExchange[], state = 'passed'): TestExchanges => ({
+  title: 'CREATE-01 a created zone is listed with its name and coverage',
+  ruleId: 'CREATE-01',
+  state,
+  exchanges,
+});
+
+describe('steps', () => {
+  test('the pages of one list are one step, a list read again at once is one step, 429s and gateway answers are none', () => {
+    const steps = stepsOf(
+      [
+        exchange('GET', 'zones.json', 429),
+        exchange('GET', 'zones.json', 200, { zones: [] }, { pagingHeaders: ['link'] }),
+        exchange('GET', 'zones.json?page_info=abc', 200, { zones: [] }),
+        exchange('GET', 'zones.json', 503),
+        exchange('GET', 'zones.json', 200, { zones: [] }),
+        exchange('DELETE', 'zones/7.json', 200, {}),
+      ],
+      SETTINGS,
+    );
+    expect(steps.map((step) => [step.request, step.pages])).toEqual([
+      ['GET zones.json', 1],
+      ['DELETE zones/<id1>.json', 1],
+    ]);
+  });
+
+  test('ids are named by their first use in a path, the run names by their order in the test', () => {
+    const a = stepsOf(
+      [
+        created(41, 'zc-20261126t120000-aaaa-bbbb-7'),
+        exchange('PUT', 'zones/41.json', 200, zone(41, 'x')),
+        exchange('DELETE', 'zones/41.json', 200, {}),
+      ],
+      SETTINGS,
+    );
+    const b = stepsOf(
+      [
+        created('zn_9', 'zc-20261126t130000-cccc-dddd-12'),
+        exchange('PUT', 'zones/zn_9.json', 200, zone('zn_9', 'x')),
+        exchange('DELETE', 'zones/zn_9.json', 200, {}),
+      ],
+      SETTINGS,
+    );
+    expect(a.map((step) => step.request)).toEqual(b.map((step) => step.request));
+    expect(a.map((step) => step.request)).toEqual([
+      'POST zones.json',
+      'PUT zones/<id1>.json',
+      'DELETE zones/<id1>.json',
+    ]);
+  });
+
+  test('updates sent together are put back in the order they were made, whatever order their answers came in', () => {
+    const put = (n: number) =>
+      exchange('PUT', 'zones/1.json', 200, zone(1, `zc-20261126t120000-aaaa-bbbb-${n}`), {
+        request: JSON.stringify({ zone: { name: `zc-20261126t120000-aaaa-bbbb-${n}` } }),
+      });
+    const steps = stepsOf([put(4), put(2), put(5), put(3)], SETTINGS);
+    expect(steps.map((step) => JSON.parse(step.exchange.request!).zone.name.at(-1))).toEqual(['2', '3', '4', '5']);
+  });
+});
+
+describe('differences', () => {
+  test('the same answers with other ids, names and times are no difference', () => {
+    const service = side([
+      test1([created(1, 'zc-20261126t120000-aaaa-bbbb-1', 201, { created_at: '2026-11-26T12:00:00Z' })]),
+    ]);
+    const mock = side([
+      test1([created('a1', 'zc-20261126t130000-cccc-dddd-5', 201, { created_at: '2020-01-01T00:00:00Z' })]),
+    ]);
+    const comparison = compareRuns(service, mock, SETTINGS);
+    // The id's JSON type is part of the zone's shape: a number on one, a string on the other.
+    expect(comparison.differences.map((d) => [d.aspect, d.subject, d.service, d.mock])).toEqual([
+      ['shape', '<zone>.id', 'number', 'string'],
+    ]);
+    const same = compareRuns(
+      service,
+      side([test1([created(2, 'zc-20261126t130000-cccc-dddd-5', 201, { created_at: 'x' })])]),
+      SETTINGS,
+    );
+    expect(same.differences).toEqual([]);
+    expect(same.comparedSteps).toBe(1);
+  });
+
+  test('a status difference stands for its step: the bodies of different answers are not compared besides', () => {
+    const service = side([test1([exchange('DELETE', 'zones/1.json', 200, {})])]);
+    const mock = side([test1([exchange('DELETE', 'zones/1.json', 204, undefined, { contentType: undefined })])]);
+    expect(
+      compareRuns(service, mock, SETTINGS).differences.map((d) => [d.operation, d.aspect, d.service, d.mock]),
+    ).toEqual([['delete', 'status', '200', '204']]);
+  });
+
+  test('one behaviour seen in many tests and operations is one difference, with its count, its cases and both exchanges', () => {
+    const refused = (method: RecordedExchange['method'], path: string, key: string) =>
+      exchange(method, path, 401, { [key]: 'no' }, { auth: 'none' });
+    const tests = (key: string) => [
+      { ...test1([refused('GET', 'zones.json', key)]), title: 'AUTH-01 x', ruleId: 'AUTH-01' },
+      { ...test1([refused('POST', 'zones.json', key)]), title: 'AUTH-02 x', ruleId: 'AUTH-02' },
+    ];
+    const differences = compareRuns(side(tests('errors')), side(tests('error')), SETTINGS).differences;
+    expect(differences).toHaveLength(1);
+    expect(differences[0]).toMatchObject({
+      aspect: 'error-body',
+      service: '{"errors"}',
+      mock: '{"error"}',
+      count: 2,
+      operations: ['list', 'create'],
+    });
+    expect(differences[0]!.exchanges.service?.curl).toContain('$ZONES_ACCESS_TOKEN');
+    expect(differences[0]!.exchanges.mock?.curl).toContain('"$ZONES_MOCK_ACCESS_TOKEN"');
+  });
+
+  test('a verdict that moves with a step difference is told with it; one no step shows is a difference of its own', () => {
+    const rules = (status: string) => [
+      { id: 'CREATE-01', status },
+      { id: 'UPDATE-04', status },
+    ];
+    const service = side([test1([created(1, 'zc-20261126t120000-aaaa-bbbb-1')])], rules('passed'));
+    const mock = side([test1([created(1, 'zc-20261126t120000-aaaa-bbbb-1', 200)], 'failed')], rules('failed'));
+    const differences = compareRuns(service, mock, SETTINGS).differences;
+    expect(differences.map((d) => [d.aspect, d.subject])).toEqual([
+      ['status', undefined],
+      ['verdict', 'UPDATE-04'],
+    ]);
+    expect(differences[0]!.verdicts).toEqual([{ rule: 'CREATE-01', service: 'passed', mock: 'failed' }]);
+  });
+
+  test('a test that stopped at its failed check is not a step difference; a step asked on one side only is', () => {
+    const full = [created(1, 'zc-20261126t120000-aaaa-bbbb-1'), exchange('GET', 'zones.json', 200, { zones: [] })];
+    const stopped = compareRuns(side([test1(full)]), side([test1(full.slice(0, 1), 'failed')]), SETTINGS);
+    expect(stopped.differences).toEqual([]);
+    const extra = compareRuns(side([test1(full)]), side([test1(full.slice(0, 1))]), SETTINGS);
+    expect(extra.differences.map((d) => [d.aspect, d.service, d.mock])).toEqual([
+      ['step', 'GET zones.json', '(no such step)'],
+    ]);
+  });
+
+  test("a paging header on one side's lists, and a field every zone carries on one side only, are one difference each", () => {
+    const list = (headers: string[], extra = {}) =>
+      exchange(
+        'GET',
+        'zones.json',
+        200,
+        { zones: [{ ...zone(1, 'zc-20261126t120000-aaaa-bbbb-1', extra).zone }] },
+        { pagingHeaders: headers },
+      );
+    const service = side([test1([created(1, 'zc-20261126t120000-aaaa-bbbb-1'), list([])])]);
+    const mock = side([
+      test1([created(1, 'zc-20261126t120000-aaaa-bbbb-1', 201, { tags: [] }), list(['x-total-count'], { tags: [] })]),
+    ]);
+    expect(compareRuns(service, mock, SETTINGS).differences.map((d) => [d.aspect, d.subject, d.operations])).toEqual([
+      ['shape', '<zone>.tags', ['create', 'list']],
+      ['header', 'x-total-count', ['list']],
+    ]);
+  });
+});
+
+test("the mock's token is masked wherever the service's is", () => {
+  const secrets = new Secrets({ token: 'svc_token_0123456789', mockToken: 'mock_token_abcdefgh' });
+  expect(secrets.mask('a mock_token_abcdefgh and svc_token_0123456789')).toBe('a <redacted> and <redacted>');
+  const short = new Secrets({ token: 'svc_token_0123456789', mockToken: 'abc', authHeader: 'X-Token' });
+  expect(short.mask('X-Token: abc')).toBe('X-Token: <redacted>');
+});
+
+test('drift.html shows what a shop answered as text: markup in a value is escaped, and no script may run', () => {
+  const hostile = '<script>alert(1)</script>"><img src=x onerror=alert(2)>';
+  const page = renderDriftPage({
+    tool: 'zones-conformance drift',
+    specification: 'Zone Management Service, API version 2026-07',
+    verdict: 'drifted',
+    exitCode: 1,
+    startedAt: '2026-11-26T12:00:00.000Z',
+    finishedAt: '2026-11-26T12:00:05.000Z',
+    seed: 1,
+    targets: {
+      service: {
+        baseUrl: 'http://service.test',
+        verdict: 'conformant',
+        exitCode: 0,
+        reportsDir: 'reports/drift/service',
+      },
+      mock: { baseUrl: 'http://mock.test', verdict: 'conformant', exitCode: 0, reportsDir: 'reports/drift/mock' },
+    },
+    compared: { tests: 1, steps: 1 },
+    differences: [
+      {
+        operation: 'update',
+        operations: ['update'],
+        aspect: 'value',
+        subject: 'name',
+        case: hostile,
+        service: '"<name+1>"',
+        mock: hostile,
+        count: 1,
+        cases: [hostile],
+        exchanges: { service: { line: hostile, curl: hostile }, mock: { line: hostile, curl: hostile } },
+      },
+    ],
+    rules: [],
+  });
+  expect(page).not.toMatch(/<script|<img/i);
+  expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;');
+  expect(page).toContain(
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+  );
+});

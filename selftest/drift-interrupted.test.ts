@@ -1,0 +1,50 @@
+// A signal to drift reaches both of its runs: each stops after the test under way, deletes its zones,
+// and drift ends with the signal's code without comparing half-runs.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
+import { startEntry } from './run-node.ts';
+import { untilCreated } from './support/run-progress.ts';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function shop(): Promise<RunningReference> {
+  const reference = await startReference();
+  closers.push(() => reference.close());
+  return reference;
+}
+
+test('SIGTERM to drift stops both runs, each deletes its zones, and drift exits 143 with no comparison', async () => {
+  const service = await shop();
+  const mock = await shop();
+  const reportsDir = mkdtempSync(join(tmpdir(), 'zc-drift-stop-'));
+  const drift = startEntry('bin/drift.ts', [], {
+    ...settingsForStyle(service.style, service.url, service.token),
+    ...bookingHooksForReference(),
+    ZONES_MOCK_BASE_URL: mock.url,
+    ZONES_MOCK_ACCESS_TOKEN: mock.token,
+    ZONES_REPORTS_DIR: reportsDir,
+    // Paced, so that each run is still under way once both have made their first zones.
+    ZONES_MAX_RPS: '20',
+  });
+  // Only drift is signalled, as a service manager would: the runs hear of it from drift alone.
+  for (const side of ['service', 'mock']) await untilCreated(drift, join(reportsDir, 'drift', side), 3);
+  drift.child.kill('SIGTERM');
+  const run = await drift.done;
+  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(143);
+  expect(run.stderr).toContain('stopping both runs');
+  expect(existsSync(join(reportsDir, 'drift.json'))).toBe(false);
+  // Each run was stopped, not left to finish: its certificate says so.
+  for (const side of ['service', 'mock']) {
+    const certificate = JSON.parse(readFileSync(join(reportsDir, 'drift', side, 'conformance.json'), 'utf8'));
+    expect(certificate.suiteErrors, side).toContain('the run was stopped by SIGTERM before every test had run');
+  }
+  expect(service.backdoor.all()).toEqual([]);
+  expect(mock.backdoor.all()).toEqual([]);
+});

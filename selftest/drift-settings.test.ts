@@ -1,0 +1,82 @@
+// A mock that needs other settings than its service differs from it: drift says which setting, exit 1.
+// Only a target that cannot be reached or compared at all is exit 3, and drift names which one. The
+// model-based suite is left out: these are about the preflight and the launcher, not the sequences.
+import { afterEach, expect, test } from 'vitest';
+import { type RunningReference, startReference } from '../reference/server.ts';
+import { type HouseStyle, houseStyles } from '../reference/styles.ts';
+import { runDrift } from './drift/drift-run.ts';
+import { projectRoot, runCommand } from './run-node.ts';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function shop(style?: HouseStyle): Promise<RunningReference> {
+  const reference = await startReference({ style });
+  closers.push(() => reference.close());
+  return reference;
+}
+
+const WITHOUT_MODEL = { ZONES_MODEL_RUNS: '0' };
+const reference = houseStyles.default!;
+
+test.for([
+  {
+    label: 'another auth header',
+    style: { ...reference, name: 'bearer-auth', authHeader: 'Authorization', authScheme: 'Bearer' },
+    setting: 'ZONES_AUTH_HEADER',
+  },
+  {
+    label: 'another envelope',
+    style: { ...reference, name: 'bare-bodies', envelope: 'bare' as const },
+    setting: 'ZONES_ENVELOPE',
+  },
+])('a mock that needs $label than the service drifts, exit 1, naming $setting', async ({ style, setting }) => {
+  const service = await shop();
+  const mock = await shop(style);
+  const { run, report, markdown } = await runDrift(service, mock, WITHOUT_MODEL);
+  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
+  expect(report.verdict).toBe('drifted');
+  expect(report.differences).toHaveLength(1);
+  const difference = report.differences[0]!;
+  expect(difference.aspect).toBe('setting');
+  expect(difference.subject?.split(', ')).toContain(setting);
+  expect(difference.exchanges.mock?.curl).toContain(mock.url);
+  expect(markdown).toContain(setting);
+  // The service's run went on to its tests: its verdict is there beside the mock's "not run".
+  expect(report.targets.service.verdict).toBe('conformant');
+  expect(report.rules.every((rule) => rule.mock === 'not run')).toBe(true);
+  expect(mock.backdoor.all()).toEqual([]);
+  expect(service.backdoor.all()).toEqual([]);
+});
+
+test('a mock that cannot be reached is exit 3, naming the mock', async () => {
+  const service = await shop();
+  const gone = await startReference();
+  await gone.close();
+  const { run, report } = await runDrift(service, gone, WITHOUT_MODEL);
+  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(3);
+  expect(report.verdict).toBe('could-not-run');
+  expect(report.reason).toMatch(/^the mock could not run: /);
+  expect(run.stderr).toContain('the mock could not run');
+});
+
+test('a service that cannot be reached is exit 3, naming the service, whatever the mock did', async () => {
+  const gone = await startReference();
+  await gone.close();
+  const mock = await shop();
+  const { run, report } = await runDrift(gone, mock, WITHOUT_MODEL);
+  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(3);
+  expect(report.reason).toMatch(/^the service could not run: /);
+  expect(mock.backdoor.all()).toEqual([]);
+});
+
+test('drift without a mock to compare with is exit 3, naming ZONES_MOCK_BASE_URL, before any request', async () => {
+  const run = await runCommand(process.execPath, ['bin/zones-conformance.mjs', 'drift'], {
+    cwd: projectRoot,
+    env: { ZONES_BASE_URL: 'http://127.0.0.1:1', ZONES_ACCESS_TOKEN: 'svc_token_0123456789' },
+  });
+  expect(run.code).toBe(3);
+  expect(run.stderr).toMatch(/cannot run: .*ZONES_MOCK_BASE_URL \(the mock\) is not set/);
+});

@@ -1,0 +1,122 @@
+// npm run drift end to end: the reference against a copy of itself is the same, and against a copy
+// that differs in three known ways drifts by exactly those three. Both runs are ordinary conformance
+// runs, so each leaves nothing on its target and never touches a zone it did not make.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import type { TestExchanges } from '../helpers/evidence/exchange-detail.ts';
+import { isModelTestTitle } from '../helpers/harness/model/title.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
+import { type HouseStyle, houseStyles } from '../reference/styles.ts';
+import { everyFileText, runDrift } from './drift/drift-run.ts';
+import { type Bystander, bystanderUntouched, plantBystander } from './gallery/bystander.ts';
+
+const SERVICE_TOKEN = 'svc_drift_0123456789abcdef';
+const MOCK_TOKEN = 'mock_drift_fedcba9876543210';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function shop(token: string, style?: HouseStyle): Promise<{ reference: RunningReference; bystander: Bystander }> {
+  const reference = await startReference({ token, style });
+  closers.push(() => reference.close());
+  return { reference, bystander: plantBystander(reference) };
+}
+
+/** Nothing of the run is left on the shop, and somebody else's zone is exactly as it was. */
+function expectLeftAsFound(target: { reference: RunningReference; bystander: Bystander }): void {
+  expect(target.reference.backdoor.all().map((zone) => zone.id)).toEqual([target.bystander.id]);
+  expect(bystanderUntouched(target.reference, target.bystander)).toBe(true);
+}
+
+function expectNoToken(texts: { path: string; text: string }[]): void {
+  for (const { path, text } of texts) {
+    expect(text.includes(SERVICE_TOKEN), `${path} holds the service's token`).toBe(false);
+    expect(text.includes(MOCK_TOKEN), `${path} holds the mock's token`).toBe(false);
+  }
+}
+
+test('the reference against a copy of itself is the same, exit 0, with nothing left on either', async () => {
+  const service = await shop(SERVICE_TOKEN);
+  const mock = await shop(MOCK_TOKEN);
+  // The model-based sequences at the default budget: one seed must make them the same on both.
+  const { run, report, reportsDir, markdown } = await runDrift(service.reference, mock.reference);
+  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+  expect(report.verdict).toBe('same');
+  expect(report.differences).toEqual([]);
+  // A comparison of nothing would be "same" too: the steps and tests compared are counted.
+  expect(report.compared.steps).toBeGreaterThan(100);
+  expect(report.rules.length).toBeGreaterThan(0);
+  expect(report.rules.filter((rule) => rule.service !== rule.mock)).toEqual([]);
+  expect(report.targets.service.verdict).toBe('conformant');
+  expect(report.targets.mock.verdict).toBe('conformant');
+  // The model-based sequences were among the steps compared: one seed played them alike on both.
+  for (const side of ['service', 'mock']) {
+    const tests = readFileSync(join(reportsDir, 'drift', side, 'exchanges.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    const played = tests
+      .map((line) => JSON.parse(line) as TestExchanges)
+      .filter((t) => isModelTestTitle(t.title) && t.exchanges.length > 0);
+    expect(played, side).toHaveLength(1);
+  }
+  expect(markdown).toMatch(/^# Drift: SAME\n/);
+  expect(run.stdout).toContain('SAME: the mock answered as the service did');
+  expectLeftAsFound(service);
+  expectLeftAsFound(mock);
+  expectNoToken([...everyFileText(reportsDir), { path: 'the console', text: run.stdout + run.stderr }]);
+});
+
+test('a copy that answers 200 to a create, writes {"error": ...} and adds a field to zones drifts by exactly those three, exit 1', async () => {
+  const service = await shop(SERVICE_TOKEN);
+  const mock = await shop(MOCK_TOKEN, {
+    ...houseStyles.default!,
+    name: 'three-differences',
+    codes: { created: 200 },
+    errorKey: 'error',
+    extraZoneFields: { tags: [] },
+  });
+  const { run, report, reportsDir, markdown, html } = await runDrift(service.reference, mock.reference);
+  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
+  expect(report.verdict).toBe('drifted');
+  const found = report.differences.map(({ operation, aspect, subject, service: a, mock: b }) => ({
+    operation,
+    aspect,
+    subject,
+    service: a,
+    mock: b,
+  }));
+  expect(found).toEqual([
+    { operation: 'create', aspect: 'status', subject: undefined, service: '201', mock: '200' },
+    expect.objectContaining({ aspect: 'error-body', service: '{"errors"}', mock: '{"error"}' }),
+    expect.objectContaining({ aspect: 'shape', subject: '<zone>.tags', service: 'absent', mock: 'array' }),
+  ]);
+  // The status difference's first case is a create sent with the credential, so its replays carry the token.
+  expect(report.differences[0]!.exchanges.mock?.curl).toContain('"$ZONES_MOCK_ACCESS_TOKEN"');
+  for (const difference of report.differences) {
+    expect(['list', 'create', 'update', 'delete']).toContain(difference.operation);
+    // Both exchanges, each replayed against its own target, the mock's with the mock's token.
+    const serviceCurl = difference.exchanges.service?.curl ?? '';
+    const mockCurl = difference.exchanges.mock?.curl ?? '';
+    expect(serviceCurl).toContain(`'${service.reference.url}/admin/api/`);
+    expect(mockCurl).toContain(`'${mock.reference.url}/admin/api/`);
+    expect(mockCurl).not.toContain('$ZONES_ACCESS_TOKEN');
+    expect(mockCurl.includes('"$ZONES_MOCK_ACCESS_TOKEN"')).toBe(serviceCurl.includes('"$ZONES_ACCESS_TOKEN"'));
+  }
+  // PROFILE-02 warns on the mock because of the 200: told with that difference, not as a fourth.
+  expect(report.differences[0]!.verdicts).toContainEqual({ rule: 'PROFILE-02', service: 'passed', mock: 'warning' });
+  expect(report.rules.find((rule) => rule.id === 'PROFILE-02')).toMatchObject({ service: 'passed', mock: 'warning' });
+  // The reports lead with the differences by operation, then the verdicts side by side.
+  expect(markdown.indexOf('## Differences by operation')).toBeGreaterThan(0);
+  expect(markdown.indexOf('## Differences by operation')).toBeLessThan(
+    markdown.indexOf('## Rule verdicts side by side'),
+  );
+  expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
+  expect(html).not.toMatch(/<script/i);
+  expect(html.indexOf('Differences by operation')).toBeLessThan(html.indexOf('Rule verdicts side by side'));
+  expectLeftAsFound(service);
+  expectLeftAsFound(mock);
+  expectNoToken([...everyFileText(reportsDir), { path: 'the console', text: run.stdout + run.stderr }]);
+});

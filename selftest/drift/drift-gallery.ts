@@ -1,0 +1,131 @@
+// The drift gallery: the reference as the service, and each drift mutant (reference/drift-mutants.ts)
+// as its mock. The service's run is made once and each mutant's is compared with it by the comparer
+// `npm run drift` uses (helpers/drift): drift's own launcher is proven by selftest/drift.test.ts, and
+// a second service run per mutant would double the cost for nothing. The model-based suite is left out
+// (ZONES_MODEL_RUNS=0): every mutant differs in an answer an example test already asks for, or in a
+// rule an example test decides.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { settingsForStyle } from '../../bin/reference-settings.ts';
+import { readTargetConfig } from '../../helpers/config.ts';
+import { compareRuns, type Difference } from '../../helpers/drift/differences.ts';
+import { readCertificate, readRunSide } from '../../helpers/drift/run-side.ts';
+import { EXCHANGES_FILE_VARIABLE } from '../../helpers/evidence/exchange-detail.ts';
+import { type DriftAspect, driftMutants } from '../../reference/drift-mutants.ts';
+import { type RunningReference, startReference } from '../../reference/server.ts';
+import { houseStyles } from '../../reference/styles.ts';
+import { runEntry } from '../run-node.ts';
+
+export interface DriftGalleryResult {
+  name: string;
+  description: string;
+  aspect: DriftAspect;
+  differences: Pick<Difference, 'aspect' | 'subject' | 'operations' | 'service' | 'mock' | 'verdicts'>[];
+  /** The mutant's own conformance run: its exit code, and the zones its store still holds afterwards. */
+  exitCode: number | null;
+  left: number;
+}
+
+const SEED = '20261126';
+const TWO_AT_ONCE = 2;
+
+/** One conformance run of a reference, recording every exchange; its reports folder. */
+async function recordRun(
+  reference: RunningReference,
+  settings: Record<string, string>,
+): Promise<{ dir: string; code: number | null }> {
+  const dir = mkdtempSync(join(tmpdir(), 'zc-drift-gallery-'));
+  const run = await runEntry('bin/conformance.ts', ['--quiet', `--seed=${SEED}`], {
+    ...settings,
+    ZONES_BASE_URL: reference.url,
+    ZONES_ACCESS_TOKEN: reference.token,
+    ZONES_MODEL_RUNS: '0',
+    ZONES_REPORTS_DIR: dir,
+    [EXCHANGES_FILE_VARIABLE]: join(dir, 'exchanges.jsonl'),
+  });
+  if (run.code === 3) throw new Error(`a drift gallery run could not run:\n${run.stderr}`);
+  return { dir, code: run.code };
+}
+
+export async function runDriftGallery(): Promise<{ results: DriftGalleryResult[]; seconds: number }> {
+  const started = Date.now();
+  const style = houseStyles.default!;
+  // Every target is spoken to with the service's settings: a mutant differs only where its style does.
+  const settings = settingsForStyle(style, 'http://placeholder', 'placeholder');
+  const config = readTargetConfig({ ...settings, ZONES_BASE_URL: 'http://127.0.0.1:1', ZONES_ACCESS_TOKEN: 'x' });
+  const service = await startReference({ style });
+  const results: DriftGalleryResult[] = [];
+  try {
+    const serviceRun = await recordRun(service, settings);
+    const serviceSide = readRunSide(serviceRun.dir, readCertificate(serviceRun.dir)!);
+    const queue = [...driftMutants];
+    const worker = async () => {
+      for (let mutant = queue.shift(); mutant !== undefined; mutant = queue.shift()) {
+        const mock = await startReference({ style: mutant.style, fault: mutant.fault });
+        try {
+          const mockRun = await recordRun(mock, settings);
+          const comparison = compareRuns(serviceSide, readRunSide(mockRun.dir, readCertificate(mockRun.dir)!), config);
+          results.push({
+            name: mutant.name,
+            description: mutant.description,
+            aspect: mutant.aspect,
+            differences: comparison.differences.map(
+              ({ aspect, subject, operations, service: a, mock: b, verdicts }) => ({
+                aspect,
+                subject,
+                operations,
+                service: a,
+                mock: b,
+                verdicts,
+              }),
+            ),
+            exitCode: mockRun.code,
+            left: mock.backdoor.all().length,
+          });
+        } finally {
+          await mock.close();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: TWO_AT_ONCE }, worker));
+  } finally {
+    await service.close();
+  }
+  const order = driftMutants.map((mutant) => mutant.name);
+  results.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  return { results, seconds: Math.round((Date.now() - started) / 1000) };
+}
+
+/** docs/drift-matrix.md: each mutant and the differences drift found, with nothing that changes from run to run. */
+export function renderDriftMatrix(results: readonly DriftGalleryResult[]): string {
+  const lines = [
+    '# Drift matrix',
+    '',
+    'Each drift mutant is the embedded reference with one behaviour changed where the specification is',
+    'silent (reference/drift-mutants.ts), run as the mock against the reference as the service. Drift',
+    'must find exactly one difference, under the aspect the mutant names. Generated by',
+    '`npm run drift-matrix`; `selftest/drift-gallery.test.ts` fails when this file is out of date.',
+    '',
+    '| mutant | what it does | expected aspect | found | service | mock | verdicts that moved with it |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const result of results) {
+    const found = result.differences.length === 0 ? [undefined] : result.differences;
+    for (const difference of found) {
+      const aspect =
+        difference === undefined
+          ? '**none**'
+          : `${difference.aspect}${difference.subject ? ` (${difference.subject})` : ''} in ${difference.operations.join(', ')}`;
+      const verdicts = (difference?.verdicts ?? []).map((v) => `${v.rule}: ${v.service} / ${v.mock}`).join('; ');
+      lines.push(
+        `| ${result.name} | ${result.description} | ${result.aspect} | ${cell(aspect)} | ${cell(difference?.service ?? '')} | ${cell(difference?.mock ?? '')} | ${verdicts} |`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|');
+}

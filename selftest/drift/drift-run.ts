@@ -1,0 +1,54 @@
+// `npm run drift` as a user runs it, through the installed command, against references started here:
+// the service and its mock, one set of settings (the service's style), and what drift wrote.
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bookingHooksForReference, settingsForStyle } from '../../bin/reference-settings.ts';
+import type { DriftReport } from '../../helpers/drift/drift-report.ts';
+import type { RunningReference } from '../../reference/server.ts';
+import { type ChildRun, projectRoot, runCommand } from '../run-node.ts';
+
+export interface DriftRun {
+  run: ChildRun;
+  reportsDir: string;
+  report: DriftReport;
+  markdown: string;
+  html: string;
+}
+
+/** Runs drift with the service's settings and the mock's address and token; `env` adds or overrides settings. */
+export async function runDrift(
+  service: RunningReference,
+  mock: { url: string; token: string },
+  env: Record<string, string | undefined> = {},
+): Promise<DriftRun> {
+  const reportsDir = mkdtempSync(join(tmpdir(), 'zc-drift-'));
+  const run = await runCommand(process.execPath, ['bin/zones-conformance.mjs', 'drift'], {
+    cwd: projectRoot,
+    env: {
+      ...settingsForStyle(service.style, service.url, service.token),
+      // Each run's hook books through its own target: the hooks name ZONES_BASE_URL, which each run has its own of.
+      ...bookingHooksForReference(),
+      ZONES_MOCK_BASE_URL: mock.url,
+      ZONES_MOCK_ACCESS_TOKEN: mock.token,
+      ZONES_REPORTS_DIR: reportsDir,
+      ...env,
+    },
+  });
+  const read = (name: string) => readFileSync(join(reportsDir, name), 'utf8');
+  return {
+    run,
+    reportsDir,
+    report: JSON.parse(read('drift.json')) as DriftReport,
+    markdown: read('drift.md'),
+    html: read('drift.html'),
+  };
+}
+
+/** Every file under a folder, as text: for looking for what must never be written. */
+export function everyFileText(dir: string): { path: string; text: string }[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile())
+    .map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+}
