@@ -1,8 +1,9 @@
 // drift.html: the same as drift.md for a browser, on one self-contained page. Every text is escaped
 // and the Content-Security-Policy forbids scripts, so whatever the shops answered stays text.
+
+import { escapeHtml as e } from '../report/html.ts';
 import { aspectText, byOperation, verdictLine } from './drift-markdown.ts';
 import type { DriftReport } from './drift-report.ts';
-import { escapeHtml as e } from './escape-html.ts';
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2em;max-width:80em;color:#222}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
