@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { loadEnvironment } from '../helpers/config.ts';
 import { EXIT } from '../helpers/exit-codes.ts';
 import { inProject } from '../helpers/project-root.ts';
@@ -41,6 +42,23 @@ function historyLength(file: string): number {
 function shown(path: string): string {
   const near = relative(process.cwd(), path);
   return near === '' || near.startsWith('..') ? path : near;
+}
+
+const HELP = `Usage: npm run report [-- --help]
+
+Builds the Allure HTML report of the last run from ZONES_REPORTS_DIR/allure-results into
+ZONES_REPORTS_DIR/allure-report/index.html, adds the run to ZONES_REPORTS_DIR/allure-history.jsonl once,
+and names the run's certificate page, ZONES_REPORTS_DIR/conformance.html, as the page to open first
+(opening it when run at a desktop, never in CI). Exit codes: 0 built, 3 could not build.`;
+
+try {
+  const { values } = parseArgs({ options: { help: { type: 'boolean', short: 'h' } }, strict: true });
+  if (values.help) {
+    console.log(HELP);
+    process.exit(EXIT.ok);
+  }
+} catch (error) {
+  cannotRun(`${(error as Error).message} (see --help)`);
 }
 
 const reportsDir = resolve(factsFromRawSettings(loadEnvironment()).reportsDir);

@@ -201,7 +201,7 @@ export const settingDocs: readonly SettingDoc[] = [
   {
     name: 'ZONES_REPORTS_DIR',
     default: 'reports',
-    help: 'Where conformance.json, conformance.md, junit.xml, allure-results/ and the ledger go.',
+    help: 'Where the reports go (conformance.html, conformance.json, conformance.md, summary.md, junit.xml, allure-results/), the ledgers, and the nights history conformance-history.jsonl, which runs add to.',
   },
 ];
 

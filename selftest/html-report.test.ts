@@ -36,6 +36,17 @@ async function npmRunReport(env: Record<string, string>): Promise<void> {
   }
 }
 
+test('npm run report -- --help says what it builds and exits 0, building nothing; an unknown option is exit 3', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zc-html-'));
+  const help = await runEntry('bin/report.ts', ['--help'], { ZONES_REPORTS_DIR: dir });
+  expect([help.code, help.stderr]).toEqual([0, '']);
+  expect(help.stdout).toMatch(/^Usage: npm run report/);
+  expect(help.stdout).toContain('conformance.html');
+  const unknown = await runEntry('bin/report.ts', ['--open-everything'], { ZONES_REPORTS_DIR: dir });
+  expect(unknown.code).toBe(3);
+  expect(unknown.stderr.trim()).toMatch(/Unknown option '--open-everything' \(see --help\)$/);
+});
+
 test('without results from a run, npm run report says so in one line and exits 3', async () => {
   const run = await runEntry('bin/report.ts', [], { ZONES_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'zc-html-')) });
   expect(run.code).toBe(3);
