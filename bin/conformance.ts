@@ -277,7 +277,11 @@ async function main(): Promise<void> {
       },
     );
     progress.finish();
-    if (interrupted) report.suiteErrors.push(`the run was stopped by ${interrupted} before every test had run`);
+    if (interrupted) {
+      report.suiteErrors.push(`the run was stopped by ${interrupted} before every test had run`);
+      // The reports' own exit code is the verdict's; the process leaves with the signal's, and they say so.
+      report.stopped = { signal: interrupted, exitCode: exitCodeForSignal(interrupted) };
+    }
     if (args.rule !== undefined && selected) markNotSelected(report, args.rule, selected);
     if (baseline) {
       const notSelected = new Set(
@@ -294,7 +298,9 @@ async function main(): Promise<void> {
     });
     if (history.problem !== undefined)
       console.error(
-        secrets.mask(`zones-conformance: the nights history ${history.path} was not kept: ${history.problem}`),
+        secrets.mask(
+          `zones-conformance: the nights history ${history.path} could not be ${history.problem.during === 'reading' ? 'read' : 'written'}: ${history.problem.message}`,
+        ),
       );
     const page = writeCertificatePage(report, config, history);
     writeJobSummary(report, config, history);
