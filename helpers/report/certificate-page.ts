@@ -173,21 +173,22 @@ function glyphKey(report: ConformanceReport): Html {
   )}${report.selection && html`<span class="night s-not-selected">${NOT_SELECTED.glyph}</span>${NOT_SELECTED.words} tonight `}— ▲ changed since the night before.</p>`;
 }
 
+/** A group of zones left behind: its way out (the sweep command) first, since after sixty zones it would be off the screen. */
+function leftoverGroup(group: ReturnType<typeof leftoverGroups>[number]): Html {
+  const wayOut = `${group.text.charAt(0).toUpperCase()}${group.text.slice(1)}`;
+  return html`<p>${wayOut}${group.command !== undefined && html` <code>${group.command}</code>`}</p>
+<ul>${group.zones.map(
+    (zone) =>
+      html`<li><code>${zone.id}</code>${zone.name !== undefined && html` <code>${zone.name}</code>`}: ${zone.reason}</li>`,
+  )}</ul>`;
+}
+
 function leftoversBox(report: ConformanceReport): Html | undefined {
   if (report.leftBehind.length === 0) return undefined;
   return html`<section class="leftovers" id="leftovers">
 <h2>Zones left behind: ${report.leftBehind.length}</h2>
 <p>This run could not delete them.</p>
-${leftoverGroups(report.leftBehind).map(
-  // The way out before the zones it removes: with many zones left, a list first hid the command below it.
-  (
-    group,
-  ) => html`<p>${group.text.charAt(0).toUpperCase()}${group.text.slice(1)}${group.command !== undefined && html` <code>${group.command}</code>`}</p>
-<ul>${group.zones.map(
-    (zone) =>
-      html`<li><code>${zone.id}</code>${zone.name !== undefined && html` <code>${zone.name}</code>`}: ${zone.reason}</li>`,
-  )}</ul>`,
-)}
+${leftoverGroups(report.leftBehind).map(leftoverGroup)}
 </section>`;
 }
 
