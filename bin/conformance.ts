@@ -63,7 +63,7 @@ function usage(): string {
     '  --quiet          print only the verdict (and the comparison with --baseline), any zone left behind',
     '                   with the command that deletes it, and errors',
     '  --baseline PATH  compare with an earlier conformance.json: new failures, fixed, still failing,',
-    '                   newly not verified, in the console, conformance.json (comparison) and .md',
+    '                   newly not verified, newly verified, in the console, conformance.json (comparison) and .md',
     '  --fail-on new    with --baseline: exit 1 only for a MUST rule that fails now and did not in the',
     `                   baseline; else ${EXIT.incomplete} if a MUST rule is not verified, else 0. The verdict is unchanged`,
     "  --seed=N         the model-based suite's seed, as the reports name it: replays its sequences (ZONES_MODEL_SEED).",
@@ -76,8 +76,8 @@ function usage(): string {
     '(the shop stopped answering for longer than ZONES_OUTAGE_BUDGET_MS), 130/143 stopped by SIGINT/SIGTERM.',
     'Every run writes conformance.html (the certificate page), conformance.json, conformance.md, summary.md,',
     'junit.xml, badge.svg and allure-results/ to ZONES_REPORTS_DIR, and there any body over 8 KiB whole, in bodies/.',
-    'A run of every rule adds a line to ZONES_REPORTS_DIR/conformance-history.jsonl, the nights the page shows:',
-    'keep that file between runs.',
+    'A run of every rule that judged the shop (not stopped by a signal, not cut short by an outage) adds a line',
+    'to ZONES_REPORTS_DIR/conformance-history.jsonl, the nights the page shows: keep that file between runs.',
   ].join('\n');
 }
 
@@ -277,7 +277,11 @@ async function main(): Promise<void> {
       },
     );
     progress.finish();
-    if (interrupted) report.suiteErrors.push(`the run was stopped by ${interrupted} before every test had run`);
+    if (interrupted) {
+      report.suiteErrors.push(`the run was stopped by ${interrupted} before every test had run`);
+      // The reports' own exit code is the verdict's; the process leaves with the signal's, and they say so.
+      report.stopped = { signal: interrupted, exitCode: exitCodeForSignal(interrupted) };
+    }
     if (args.rule !== undefined && selected) markNotSelected(report, args.rule, selected);
     if (baseline) {
       const notSelected = new Set(
@@ -294,7 +298,9 @@ async function main(): Promise<void> {
     });
     if (history.problem !== undefined)
       console.error(
-        secrets.mask(`zones-conformance: the nights history ${history.path} was not kept: ${history.problem}`),
+        secrets.mask(
+          `zones-conformance: the nights history ${history.path} could not be ${history.problem.during === 'reading' ? 'read' : 'written'}: ${history.problem.message}`,
+        ),
       );
     const page = writeCertificatePage(report, config, history);
     writeJobSummary(report, config, history);

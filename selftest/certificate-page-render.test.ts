@@ -1,6 +1,7 @@
 // The certificate page as text, from reports made by hand: what it says in the cases a three-night run
 // in Chromium (certificate-page.test.ts) does not meet: a first night, a suite defect, zones left
-// behind, a partial run; that its policy names its own style block; and that no token reaches it.
+// behind, a partial run, a stopped run, many changes, a history that could not be written or had lines
+// it could not read; that its policy names its own style block; and that no token reaches it.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import { renderCertificatePage, writeCertificatePage } from '../helpers/report/certificate-page.ts';
 import { buildReport, type ConformanceReport } from '../helpers/report/conformance-report.ts';
-import { nightOf, type TargetHistory } from '../helpers/report/history.ts';
+import { type Night, nightOf, type TargetHistory } from '../helpers/report/history.ts';
 import { rules } from '../helpers/rules.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
@@ -45,6 +46,21 @@ const firstNight = (report: ConformanceReport): TargetHistory => ({
 
 const render = (report: ConformanceReport, history = firstNight(report)) =>
   renderCertificatePage(report, { suiteVersion: '9.9.9', history });
+
+/** An earlier night of the report's shop, every rule passed but those given. */
+function earlierNight(report: ConformanceReport, runId: string, states: Record<string, 'failed'> = {}): Night {
+  return {
+    ...nightOf(report),
+    runId,
+    startedAt: '2026-11-21T02:00:00.000Z',
+    verdict: 'conformant',
+    rules: Object.fromEntries(rules.map((rule) => [rule.id, states[rule.id] ?? 'passed'])),
+    suiteDefects: [],
+  };
+}
+
+/** The history line above the grid, as text. */
+const historyText = (page: string) => page.match(/<p class="history">([\s\S]*?)<\/p>/)![1]!;
 
 describe('the certificate page', () => {
   test('says it is the first night, and where the history is kept', () => {
@@ -105,6 +121,98 @@ describe('the certificate page', () => {
     const page = render(report, { path: 'reports/conformance-history.jsonl', nights: [], tonightKept: false });
     expect(page).toMatch(/data-rule="LIST-01"[^>]*>[\s\S]*?<span class="state">not selected</);
     expect(page).toContain('tonight is not kept there: a partial run (--rule AUTH) does not judge the shop as a whole');
+  });
+
+  test("of a partial run, shows tonight's night of a rule left out as not selected, not as not verified", () => {
+    const report = reportWith({});
+    report.selection = { rule: 'AUTH', rules: rules.filter((r) => r.id.startsWith('AUTH-')).map((r) => r.id) };
+    // A rule left out is not verified in the json: its tests did not run.
+    for (const rule of report.rules) if (!report.selection.rules.includes(rule.id)) rule.status = 'not-verified';
+    const history = { path: 'reports/h.jsonl', nights: [earlierNight(report, 'run-1')], tonightKept: false };
+    const page = render(report, history);
+    const cells = (id: string) =>
+      page.match(new RegExp(`data-rule="${id}"[\\s\\S]*?<span class="nights">(.*?)</span>\\n`))![1]!;
+    expect(cells('LIST-01')).toMatch(
+      /<span class="night s-passed"[^>]*>✓<\/span><span class="night s-not-selected" title="[^"]*\(tonight\): not selected">·<\/span>$/,
+    );
+    expect(cells('AUTH-01')).toMatch(/<span class="night s-passed" title="[^"]*\(tonight\): passed">✓<\/span>$/);
+    expect(page).toContain('<span class="night s-not-selected">·</span>not selected tonight');
+  });
+
+  test('of a run stopped by a signal, says so on the first screen with the exit code the process left with', () => {
+    const report = reportWith({});
+    report.stopped = { signal: 'SIGTERM', exitCode: 143 };
+    const page = render(report, { path: 'reports/h.jsonl', nights: [], tonightKept: false });
+    const firstScreen = page.slice(0, page.indexOf('<div class="grid"'));
+    expect(firstScreen).toContain(
+      '<p class="alert">The run was stopped by SIGTERM before every test had run; exit code 143.</p>',
+    );
+    expect(firstScreen).toMatch(/<header class="verdict[\s\S]*Exit code 143 \(stopped by SIGTERM\)\./);
+    expect(historyText(page)).toContain(
+      'tonight is not kept there: a run stopped before every test had run does not judge the shop as a whole',
+    );
+  });
+
+  test('of a run the shop went away from, says why tonight is not kept', () => {
+    const report = reportWith({});
+    report.verdict = 'could-not-complete';
+    const page = render(report, {
+      path: 'reports/h.jsonl',
+      nights: [earlierNight(report, 'run-1')],
+      tonightKept: false,
+    });
+    expect(historyText(page)).toContain(
+      '1 earlier night(s) of this target in reports/h.jsonl; tonight is not kept there: a run the shop went away from partway gave no verdict on it.',
+    );
+  });
+
+  test('names up to five changes since the night before; past five, counts them and points to the marks', () => {
+    const five = ['AUTH-01', 'CREATE-01', 'CREATE-02', 'LIST-01', 'UPDATE-01'];
+    const report = reportWith(Object.fromEntries(five.map((id) => [id, 'failed' as const])));
+    const history = (tonight: ConformanceReport): TargetHistory => ({
+      path: 'reports/h.jsonl',
+      nights: [earlierNight(tonight, 'run-1'), nightOf(tonight)],
+      tonightKept: true,
+    });
+    expect(historyText(render(report, history(report)))).toContain(
+      `Changed since the night of 2026-11-21 02:00 UTC: ${five.map((id) => `${id} (passed → failed)`).join(', ')}.`,
+    );
+    const six = reportWith(Object.fromEntries([...five, 'DELETE-01'].map((id) => [id, 'failed' as const])));
+    const page = render(six, history(six));
+    expect(historyText(page)).toContain('6 rules changed since the night of 2026-11-21 02:00 UTC; each is marked ▲.');
+    expect(historyText(page)).not.toContain('passed → failed');
+    expect(page.match(/data-changed="true"/g)).toHaveLength(6);
+  });
+
+  test('of a history it could not write, still shows the earlier nights, and counts the lines it could not read', () => {
+    const report = reportWith({ 'AUTH-01': 'failed' });
+    const history: TargetHistory = {
+      path: 'reports/h.jsonl',
+      nights: [
+        earlierNight(report, 'run-1'),
+        { ...earlierNight(report, 'run-2'), startedAt: '2026-11-22T02:00:00.000Z' },
+      ],
+      tonightKept: false,
+      unreadable: 2,
+      problem: { during: 'writing', message: 'EROFS: read-only file system' },
+    };
+    const page = render(report, history);
+    expect(
+      page.match(/data-rule="AUTH-01"[\s\S]*?<span class="nights">(.*?)<\/span>\n/)![1]!.match(/class="night /g),
+    ).toHaveLength(3);
+    expect(historyText(page)).toBe(
+      '2 earlier night(s) of this target in reports/h.jsonl; tonight is not kept there: the file could not be written (EROFS: read-only file system). 2 unreadable lines skipped. Changed since the night of 2026-11-22 02:00 UTC: AUTH-01 (passed → failed).',
+    );
+  });
+
+  test('puts the command that deletes the zones left behind before their list', () => {
+    const page = render(reportWith({}));
+    const box = page.slice(
+      page.indexOf('<section class="leftovers"'),
+      page.indexOf('</section>', page.indexOf('<section class="leftovers"')),
+    );
+    expect(box.indexOf('npm run sweep -- --yes')).toBeGreaterThan(0);
+    expect(box.indexOf('npm run sweep -- --yes')).toBeLessThan(box.indexOf('<ul>'));
   });
 
   test('as written, holds neither the token nor a tag of the run', () => {

@@ -1,7 +1,8 @@
 // The certificate page (reports/conformance.html) as its reader meets it: opened from disk in headless
 // Chromium at 1440x900, with no server and no network. Three nights of one shop through the launcher,
-// a release on the third that answers a filtered list without a credential; then a shop whose answers
-// carry markup and a script, which the page must show as text and never run.
+// a release on the third that answers a filtered list without a credential; a month of nights at a
+// laptop's and a phone's width; then a shop whose answers carry markup and a script, which the page
+// must show as text and never run.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,9 +10,10 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
+import { STRIP_NIGHTS } from '../helpers/report/certificate-page.ts';
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
-import { HISTORY_FILE } from '../helpers/report/history.ts';
-import { rules } from '../helpers/rules.ts';
+import { HISTORY_FILE, type Night } from '../helpers/report/history.ts';
+import { rules, SPEC_VERSION } from '../helpers/rules.ts';
 import { resolveFault } from '../reference/faults.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { projectRoot, runEntry } from './run-node.ts';
@@ -37,9 +39,13 @@ async function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
 }
 
-/** A page at a laptop's screen that may fetch nothing but files: the certificate must stand alone. */
-async function openFile(browser: Browser, path: string): Promise<{ page: Page; console: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+/** A page at a screen's size (a laptop's unless given) that may fetch nothing but files: the certificate must stand alone. */
+async function openFile(
+  browser: Browser,
+  path: string,
+  viewport = { width: 1440, height: 900 },
+): Promise<{ page: Page; console: string[] }> {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   page.setDefaultTimeout(120_000);
   const console: string[] = [];
@@ -67,6 +73,28 @@ function settingsFor(reference: RunningReference, front: RewritingFront, reports
 
 const readReport = (dir: string) =>
   JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+
+/** Asserts that `locator` shows whole within the first `height` pixels of the page, unscrolled. */
+async function inFirstScreen(what: string, locator: ReturnType<Page['locator']>, height: number): Promise<void> {
+  await locator.waitFor({ state: 'visible' });
+  const box = await locator.boundingBox();
+  expect(box, `${what} has a box`).not.toBeNull();
+  expect(box!.y, `${what} starts on the first screen`).toBeGreaterThanOrEqual(0);
+  expect(box!.y + box!.height, `${what} ends on the first screen`).toBeLessThanOrEqual(height);
+}
+
+/** Keeps a screenshot of the page's first screen beside the self-test's output and in reports/selftest/. */
+async function keepScreenshot(
+  page: Page,
+  name: string,
+  annotate: (message: string, attachment: { contentType: string; body: Buffer }) => Promise<unknown>,
+) {
+  const screenshot = await page.screenshot();
+  const path = join(projectRoot, 'reports', 'selftest', `${name}.png`);
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, screenshot);
+  await annotate(`the first screen, ${name}, also in ${path}`, { contentType: 'image/png', body: screenshot });
+}
 
 describe.skipIf(noChromium)(`three nights of one shop, the third breaking AUTH-01, in Chromium${skipNote}`, () => {
   let healthy: RunningReference;
@@ -117,24 +145,12 @@ describe.skipIf(noChromium)(`three nights of one shop, the third breaking AUTH-0
   });
 
   test('the verdict and every rule id are on the first screen, without scrolling', async ({ annotate }) => {
-    const inFirstScreen = async (what: string, locator: ReturnType<Page['locator']>) => {
-      await locator.waitFor({ state: 'visible' });
-      const box = await locator.boundingBox();
-      expect(box, `${what} has a box`).not.toBeNull();
-      expect(box!.y, `${what} starts on the first screen`).toBeGreaterThanOrEqual(0);
-      expect(box!.y + box!.height, `${what} ends on the first screen`).toBeLessThanOrEqual(900);
-    };
     const verdict = page.locator('#verdict h1');
-    await inFirstScreen('the verdict', verdict);
+    await inFirstScreen('the verdict', verdict, 900);
     expect(await verdict.innerText()).toBe('NON-CONFORMANT');
-    for (const rule of rules) await inFirstScreen(rule.id, page.locator(`[data-rule="${rule.id}"] .id`));
+    for (const rule of rules) await inFirstScreen(rule.id, page.locator(`[data-rule="${rule.id}"] .id`), 900);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
-
-    const screenshot = await page.screenshot();
-    const path = join(projectRoot, 'reports', 'selftest', 'certificate-page-1440x900.png');
-    mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(path, screenshot);
-    await annotate(`the first screen at 1440x900, also in ${path}`, { contentType: 'image/png', body: screenshot });
+    await keepScreenshot(page, 'certificate-page-1440x900', annotate);
   });
 
   test("each rule's status on the page is conformance.json's, rule by rule", async () => {
@@ -165,6 +181,155 @@ describe.skipIf(noChromium)(`three nights of one shop, the third breaking AUTH-0
 
   test('the page loaded nothing and logged no error', () => {
     expect(consoleSeen).toEqual([]);
+  });
+});
+
+/** Where each rule row's parts and tonight's cell are on the screen, in CSS pixels. */
+interface RowLayout {
+  rule: string;
+  cells: number;
+  tonightTitle: string;
+  tonight: DOMRectReadOnly;
+  strip: DOMRectReadOnly;
+  parts: { name: string; box: DOMRectReadOnly }[];
+}
+
+async function rowLayouts(page: Page): Promise<RowLayout[]> {
+  return page.locator('[data-rule]').evaluateAll((rows) =>
+    rows.map((row) => {
+      const box = (element: Element) => element.getBoundingClientRect().toJSON() as DOMRectReadOnly;
+      const cells = row.querySelectorAll('.night');
+      const tonight = cells[cells.length - 1]!;
+      return {
+        rule: row.getAttribute('data-rule')!,
+        cells: cells.length,
+        tonightTitle: tonight.getAttribute('title')!,
+        tonight: box(tonight),
+        strip: box(row.querySelector('.nights')!),
+        parts: [...row.children].map((part) => ({ name: part.className, box: box(part) })),
+      };
+    }),
+  );
+}
+
+/** Asserts that no part of a rule's row (id, level, state, nights, mark) covers another. */
+function expectNoOverlap(row: RowLayout): void {
+  for (const [at, part] of row.parts.entries())
+    for (const other of row.parts.slice(at + 1))
+      expect(overlap(part.box, other.box), `${row.rule}: "${part.name}" and "${other.name}" overlap`).toBe(false);
+}
+
+const within = (inner: DOMRectReadOnly, outer: { left: number; right: number }) =>
+  inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5;
+const overlap = (a: DOMRectReadOnly, b: DOMRectReadOnly) =>
+  a.width > 0 &&
+  b.width > 0 &&
+  a.left < b.right - 0.5 &&
+  b.left < a.right - 0.5 &&
+  a.top < b.bottom - 0.5 &&
+  b.top < a.bottom - 0.5;
+
+describe.skipIf(noChromium)(`a month of nights, on a laptop's screen and a phone's, in Chromium${skipNote}`, () => {
+  const EARLIER = STRIP_NIGHTS - 1;
+  let reference: RunningReference;
+  let front: RewritingFront;
+  let reportsDir: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    reference = await startReference({ token: TOKEN });
+    front = await startRewritingFront(reference.url);
+    reportsDir = mkdtempSync(join(tmpdir(), 'zc-page-month-'));
+    const env: Record<string, string> = {
+      ...settingsFor(reference, front, reportsDir),
+      ZONES_API_VERSION: SPEC_VERSION,
+    };
+    // The month before tonight, written as the nightly job would have kept it, rather than run 29
+    // times: AUTH-01 failed every night, so tonight, passing, it is the one rule marked changed.
+    const day = 24 * 60 * 60 * 1000;
+    const earlier = Array.from(
+      { length: EARLIER },
+      (_, n): Night => ({
+        runId: `earlier-${n + 1}`,
+        startedAt: new Date(Date.now() - (EARLIER - n) * day).toISOString(),
+        verdict: 'non-conformant',
+        target: { baseUrl: env.ZONES_BASE_URL!, embedded: false, apiVersion: SPEC_VERSION },
+        rules: Object.fromEntries(rules.map((rule) => [rule.id, rule.id === 'AUTH-01' ? 'failed' : 'passed'])),
+        suiteDefects: [],
+      }),
+    );
+    writeFileSync(join(reportsDir, HISTORY_FILE), earlier.map((night) => `${JSON.stringify(night)}\n`).join(''));
+    const run = await runEntry('bin/conformance.ts', [], env);
+    expect(run.code, run.stderr).toBe(0);
+    browser = await launch();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await front?.close();
+    await reference?.close();
+  });
+
+  test.for([
+    { width: 1280, height: 720 },
+    { width: 1440, height: 900 },
+  ])(
+    "at $width x $height, tonight's cell of every rule is on the screen, inside its strip, beside the rule's other parts",
+    async (viewport, { annotate }) => {
+      const { page, console } = await openFile(browser, join(reportsDir, 'conformance.html'), viewport);
+      await page.locator('#grid').waitFor({ state: 'visible' });
+      expect(await page.locator('.history').innerText()).toContain(`${STRIP_NIGHTS} nights of this target`);
+      for (const row of await rowLayouts(page)) {
+        expect(row.cells, row.rule).toBe(STRIP_NIGHTS);
+        expect(row.tonightTitle, row.rule).toMatch(/\(tonight\): passed$/);
+        expect(within(row.tonight, row.strip), `${row.rule}: tonight inside its strip`).toBe(true);
+        expect(within(row.tonight, { left: 0, right: viewport.width }), `${row.rule}: tonight inside the window`).toBe(
+          true,
+        );
+        // Shrunk, a cell still shows its colour.
+        expect(row.tonight.width, `${row.rule}: tonight's cell is wide enough to see`).toBeGreaterThanOrEqual(3);
+        expectNoOverlap(row);
+      }
+      expect(
+        await page
+          .locator('[data-changed="true"]')
+          .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-rule'))),
+      ).toEqual(['AUTH-01']);
+      if (viewport.height === 900) {
+        await inFirstScreen('the verdict', page.locator('#verdict h1'), 900);
+        for (const rule of rules) await inFirstScreen(rule.id, page.locator(`[data-rule="${rule.id}"] .id`), 900);
+      }
+      await keepScreenshot(page, `certificate-page-month-${viewport.width}x${viewport.height}`, annotate);
+      expect(console).toEqual([]);
+    },
+  );
+
+  test("on a phone's screen, the page does not scroll sideways and no part of a rule's row covers another", async ({
+    annotate,
+  }) => {
+    const viewport = { width: 390, height: 844 };
+    const { page, console } = await openFile(browser, join(reportsDir, 'conformance.html'), viewport);
+    await page.locator('#grid').waitFor({ state: 'visible' });
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      'the page is as wide as the phone',
+    ).toBeLessThanOrEqual(viewport.width);
+    const rows = await rowLayouts(page);
+    // One column, in the rules' order: each row below the one before.
+    expect(rows.map((row) => row.rule)).toEqual(rules.map((rule) => rule.id));
+    for (const [index, row] of rows.entries()) {
+      if (index > 0)
+        expect(row.strip.top, `${row.rule} is below ${rows[index - 1]!.rule}`).toBeGreaterThanOrEqual(
+          rows[index - 1]!.strip.bottom,
+        );
+      expect(within(row.tonight, row.strip), `${row.rule}: tonight inside its strip`).toBe(true);
+      expect(within(row.tonight, { left: 0, right: viewport.width }), `${row.rule}: tonight inside the window`).toBe(
+        true,
+      );
+      expectNoOverlap(row);
+    }
+    await keepScreenshot(page, 'certificate-page-month-390x844', annotate);
+    expect(console).toEqual([]);
   });
 });
 

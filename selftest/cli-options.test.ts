@@ -125,10 +125,16 @@ describe('night over night: --baseline and --fail-on new', () => {
   afterAll(() => reference.close());
 
   test('a rule that passed last night and fails tonight is new; one that failed and passes is fixed; exit 1', async () => {
-    const baseline = baselineWith({ 'UPDATE-01': 'passed', 'CREATE-01': 'failed', 'PROFILE-01': 'warning' });
+    const baseline = baselineWith({
+      'UPDATE-01': 'passed',
+      'CREATE-01': 'failed',
+      'PROFILE-01': 'warning',
+      'UPDATE-02': 'not-verified',
+    });
     const dir = reportsDir();
-    // The rules whose status changed or stayed open, and UPDATE-02 to 04, which passed both nights and
-    // must be in no list: a new failure is exit 1 whatever was left out.
+    // The rules whose status changed or stayed open; UPDATE-02, not verified then and passed now, is
+    // newly verified; UPDATE-03 and 04 passed both nights and must be in no list. A new failure is
+    // exit 1 whatever was left out.
     const run = await conformance({ ...settings, ZONES_REPORTS_DIR: dir }, [
       '--rule',
       'UPDATE,CREATE-01,PROFILE-01,ROBUST-06,ROBUST-07',
@@ -144,14 +150,17 @@ describe('night over night: --baseline and --fail-on new', () => {
     expect(ids(report.comparison.fixed)).toEqual(['CREATE-01', 'PROFILE-01']);
     expect(ids(report.comparison.stillFailing)).toEqual(['ROBUST-06', 'ROBUST-07']);
     expect(report.comparison.newlyNotVerified).toEqual([]);
+    expect(ids(report.comparison.newlyVerified)).toEqual(['UPDATE-02']);
     expect(report.comparison).toMatchObject({ failOn: 'new', exitCode: 1, baseline: { path: baseline } });
     expect(report).toMatchObject({ verdict: 'non-conformant', exitCode: 1 });
     expect(run.stdout).toMatch(/^ {2}new failures +UPDATE-01 \(MUST\)$/m);
     expect(run.stdout).toMatch(/^ {2}fixed +CREATE-01 \(MUST\), PROFILE-01 \(SHOULD\)$/m);
+    expect(run.stdout).toMatch(/^ {2}newly verified +UPDATE-02 \(MUST\)$/m);
     const md = readFileSync(join(dir, 'conformance.md'), 'utf8');
     expect(md).toContain('## Since the baseline');
     expect(md).toContain('| new failures | UPDATE-01 (MUST) |');
     expect(md).toContain('| still failing | ROBUST-06 (MAY), ROBUST-07 (MAY) |');
+    expect(md).toContain('| newly verified | UPDATE-02 (MUST) |');
     expect(readFileSync(join(dir, 'badge.svg'), 'utf8')).toContain('conformance: non-conformant');
   });
 
@@ -174,7 +183,7 @@ describe('night over night: --baseline and --fail-on new', () => {
     );
     expect(run.stdout.trim().split('\n')).toEqual([
       expect.stringMatching(/^verdict: NON-CONFORMANT /),
-      'since the baseline: new failures none; fixed none; still failing UPDATE-01 (MUST), ROBUST-06 (MAY), ROBUST-07 (MAY); newly not verified none',
+      'since the baseline: new failures none; fixed none; still failing UPDATE-01 (MUST), ROBUST-06 (MAY), ROBUST-07 (MAY); newly not verified none; newly verified none',
     ]);
   });
 

@@ -31,6 +31,11 @@ test.for([
     expect(ended.stderr).toContain(`${signal}: stopping the tests, then deleting this run's zones`);
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
     expect(report.suiteErrors).toContain(`the run was stopped by ${signal} before every test had run`);
+    // The reports say what the process did: stopped, and with which exit code, first thing under the verdict.
+    expect(report.stopped).toEqual({ signal, exitCode: code });
+    const stopped = `The run was stopped by ${signal} before every test had run; exit code ${code}.`;
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain(`**${stopped}**`);
+    expect(readFileSync(join(dir, 'conformance.html'), 'utf8')).toContain(`<p class="alert">${stopped}</p>`);
     expect(report.cleanup.leftBehind).toEqual([]);
     expect(await suiteZonesOn(reference)).toEqual([]);
   } finally {

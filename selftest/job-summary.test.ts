@@ -111,6 +111,73 @@ describe('the job summary', () => {
     expect(summary).not.toContain('## Since the last night');
     expect(summary).toMatch(/\| new failures \| UPDATE-01 \(MUST\) \|/);
   });
+
+  test('with --baseline, lists a rule not verified then and passed now as newly verified, whatever the exit code rests on', () => {
+    const report = tonight();
+    // UPDATE-01 failed then as now; DELETE-02 could not be checked then and passed tonight.
+    const baseline = {
+      ...readBaselineOf(report),
+      rules: rules.map((rule) => ({
+        id: rule.id,
+        status:
+          rule.id === 'UPDATE-01'
+            ? ('failed' as const)
+            : rule.id === 'DELETE-02'
+              ? ('not-verified' as const)
+              : ('passed' as const),
+      })),
+    };
+    report.comparison = compare(report, baseline, null);
+    expect(report.comparison.newlyVerified.map((rule) => rule.id)).toEqual(['DELETE-02']);
+    const summary = renderJobSummary(report);
+    expect(summary).toContain('| newly verified | DELETE-02 (MUST) |');
+    expect(summary).toContain('| still failing | UPDATE-01 (MUST) |');
+    // The verdict's exit code without --fail-on; with it, a rule newly verified is no new failure.
+    expect(report.comparison.exitCode).toBe(1);
+    expect(compare(report, baseline, 'new').exitCode).toBe(0);
+  });
+
+  test("of a partial run, shows tonight's night of a rule left out as not selected, not as not verified", () => {
+    const report = tonight();
+    report.selection = { rule: 'UPDATE', rules: rules.filter((r) => r.id.startsWith('UPDATE-')).map((r) => r.id) };
+    for (const rule of report.rules) if (!report.selection.rules.includes(rule.id)) rule.status = 'not-verified';
+    const history: TargetHistory = {
+      path: PATH,
+      nights: [passedNight(report, 'run-1', '2026-11-20T02:00:00.000Z')],
+      tonightKept: false,
+    };
+    const summary = renderJobSummary(report, history);
+    expect(summary).toContain('| AUTH-01 | MUST | not selected | ✓· |');
+    expect(summary).toContain('| UPDATE-01 | MUST | **FAILED** | ✓✗ |');
+    expect(summary).toContain('· not selected tonight');
+  });
+
+  test('of a run stopped by a signal, says so under the verdict with the exit code the process left with', () => {
+    const report = tonight();
+    report.stopped = { signal: 'SIGINT', exitCode: 130 };
+    const summary = renderJobSummary(report);
+    expect(summary).toContain('**non-conformant** (exit code 130)');
+    const at = order(summary, [
+      '**The run was stopped by SIGINT before every test had run; exit code 130.**',
+      '## Rules',
+    ]);
+    expect(at[0]).toBeLessThan(at[1]!);
+  });
+
+  test('of a history it could not write, says so and still compares with the night before', () => {
+    const report = tonight();
+    const history: TargetHistory = {
+      path: PATH,
+      nights: [passedNight(report, 'run-1', '2026-11-20T02:00:00.000Z')],
+      tonightKept: false,
+      problem: { during: 'writing', message: 'EROFS: read-only file system' },
+    };
+    const summary = renderJobSummary(report, history);
+    expect(summary).toContain(
+      `The nights history ${PATH} could not be written, so tonight is not kept: EROFS: read-only file system.`,
+    );
+    expect(summary).toContain('- UPDATE-01 (MUST): passed → failed');
+  });
 });
 
 /** A baseline as readBaseline makes it, from a report of the same shop. */

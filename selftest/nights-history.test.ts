@@ -1,12 +1,14 @@
 // The nights history (helpers/report/history.ts) from the file alone, without a run: what it keeps,
-// what it skips, and which nights belong to a target.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// what it skips, which nights belong to a target and in what order, and what a file that cannot be
+// written still shows.
+import fs, { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
-import { buildReport, type ConformanceReport } from '../helpers/report/conformance-report.ts';
+import { buildReport, type ConformanceReport, type RunFacts } from '../helpers/report/conformance-report.ts';
 import {
   appendNight,
   changesSince,
@@ -14,6 +16,7 @@ import {
   HISTORY_MAX_NIGHTS,
   type Night,
   nightOf,
+  readHistory,
   readNights,
   recordNight,
   stripNights,
@@ -29,10 +32,11 @@ function night(
   runId: string,
   target: Night['target'] = SHOP,
   rulesOf: Night['rules'] = { 'AUTH-01': 'passed' },
+  startedAt = '2026-11-01T00:00:00.000Z',
 ): Night {
   return {
     runId,
-    startedAt: '2026-11-01T00:00:00.000Z',
+    startedAt,
     verdict: 'conformant',
     target,
     rules: rulesOf,
@@ -44,13 +48,42 @@ function freshFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'zc-history-')), HISTORY_FILE);
 }
 
-/** A whole run's report against `baseUrl`, every rule passed but those given. */
-function reportOf(baseUrl: string, states: Record<string, 'failed' | 'suite-error'> = {}): ConformanceReport {
+/** A whole run's report against `baseUrl` on 22 November, every rule passed but those given. */
+function reportOf(
+  baseUrl: string,
+  states: Record<string, 'failed' | 'suite-error'> = {},
+  more: Partial<RunFacts> = {},
+): ConformanceReport {
   const config = readTargetConfig({ ZONES_BASE_URL: baseUrl, ZONES_ACCESS_TOKEN: TOKEN });
   const outcomes = rules.map((rule) =>
     sampleOutcome(`${rule.id} ${rule.title}`, states[rule.id] ?? 'passed', { reason: states[rule.id] && 'because' }),
   );
-  return buildReport(sampleRunFacts(config, outcomes));
+  return buildReport({
+    ...sampleRunFacts(config, outcomes),
+    startedAt: new Date('2026-11-22T00:00:00.000Z'),
+    ...more,
+  });
+}
+
+/** The shop went away partway: the run could not complete. */
+const OUTAGE = { since: '2026-11-22T00:00:05.000Z', what: 'connection refused', budgetMs: 60_000 };
+
+/**
+ * Runs `check` while every rename on this machine fails as a read-only file system fails it: a history
+ * file that cannot be replaced. node:fs's named exports follow its object once synced (node:module).
+ */
+function withRenameFailing<T>(check: () => T): T {
+  const rename = fs.renameSync;
+  fs.renameSync = () => {
+    throw Object.assign(new Error('EROFS: read-only file system, rename'), { code: 'EROFS' });
+  };
+  syncBuiltinESMExports();
+  try {
+    return check();
+  } finally {
+    fs.renameSync = rename;
+    syncBuiltinESMExports();
+  }
 }
 
 describe('the history file', () => {
@@ -80,6 +113,10 @@ describe('the history file', () => {
       ].join('\n'),
     );
     expect(readNights(path).map((each) => each.runId)).toEqual(['good-1', 'good-2']);
+    // A night whose start is no time cannot be placed among the others.
+    expect(readHistory(path).unreadable).toBe(5);
+    writeFileSync(path, `${JSON.stringify({ ...night('when'), startedAt: 'last tuesday' })}\n`, { flag: 'a' });
+    expect(readHistory(path)).toMatchObject({ unreadable: 6, nights: [{ runId: 'good-1' }, { runId: 'good-2' }] });
     appendNight(path, night('good-3'), secrets);
     expect(readNights(path).map((each) => each.runId)).toEqual(['good-1', 'good-2', 'good-3']);
   });
@@ -110,7 +147,7 @@ describe('a run in the history', () => {
     expect(history.path).toBe(path);
   });
 
-  test('is not appended when it was partial (--rule) or stopped by a signal', () => {
+  test('is not appended when it was partial (--rule), stopped by a signal, or could not complete', () => {
     const reportsDir = mkdtempSync(join(tmpdir(), 'zc-history-'));
     const partial = reportOf('https://shop.example');
     partial.selection = { rule: 'AUTH', rules: ['AUTH-01'] };
@@ -118,7 +155,74 @@ describe('a run in the history', () => {
     expect(recordNight(reportOf('https://shop.example'), { reportsDir, interrupted: true, secrets }).tonightKept).toBe(
       false,
     );
+    // The shop went away partway: no verdict on the shop was given, and the rules it did not reach
+    // would read as changed beside the next night.
+    const shopGone = reportOf('https://shop.example', {}, { outage: OUTAGE });
+    expect(shopGone.verdict).toBe('could-not-complete');
+    expect(recordNight(shopGone, { reportsDir, interrupted: false, secrets }).tonightKept).toBe(false);
     expect(readNights(join(reportsDir, HISTORY_FILE))).toEqual([]);
+  });
+
+  test('leaves out a could-not-complete night an earlier version kept: the night before is the last judged one', () => {
+    const reportsDir = mkdtempSync(join(tmpdir(), 'zc-history-'));
+    const path = join(reportsDir, HISTORY_FILE);
+    appendNight(path, night('judged', SHOP, undefined, '2026-11-20T00:00:00.000Z'), secrets);
+    appendNight(
+      path,
+      { ...night('shop-gone', SHOP, undefined, '2026-11-21T00:00:00.000Z'), verdict: 'could-not-complete' },
+      secrets,
+    );
+    const history = recordNight(reportOf('https://shop.example/admin'), { reportsDir, interrupted: false, secrets });
+    expect(history.nights.map((each) => each.runId)).toEqual(['judged', '20261122t000000-abcd']);
+  });
+
+  test('shows the nights in the order they started, tonight last, and counts the lines it skipped', () => {
+    const reportsDir = mkdtempSync(join(tmpdir(), 'zc-history-'));
+    const path = join(reportsDir, HISTORY_FILE);
+    // As a file merged from two caches may hold them: out of order, with a torn line between.
+    writeFileSync(
+      path,
+      [
+        JSON.stringify(night('third', SHOP, undefined, '2026-11-21T00:00:00.000Z')),
+        JSON.stringify(night('first', SHOP, undefined, '2026-11-19T00:00:00.000Z')),
+        '{"runId":"torn',
+        JSON.stringify(night('second', SHOP, undefined, '2026-11-20T00:00:00.000Z')),
+        'not json',
+        '',
+      ].join('\n'),
+    );
+    const tonight = reportOf('https://shop.example/admin');
+    const history = recordNight(tonight, { reportsDir, interrupted: false, secrets });
+    expect(history.nights.map((each) => each.runId)).toEqual(['first', 'second', 'third', tonight.runId]);
+    expect(history.unreadable).toBe(2);
+    expect(history.problem).toBeUndefined();
+  });
+
+  test('that cannot be written still shows the earlier nights, and leaves no temporary file behind', () => {
+    const reportsDir = mkdtempSync(join(tmpdir(), 'zc-history-'));
+    const path = join(reportsDir, HISTORY_FILE);
+    appendNight(path, night('earlier-1', SHOP, undefined, '2026-11-20T00:00:00.000Z'), secrets);
+    appendNight(path, night('earlier-2', SHOP, undefined, '2026-11-21T00:00:00.000Z'), secrets);
+    const before = readFileSync(path, 'utf8');
+    const history = withRenameFailing(() =>
+      recordNight(reportOf('https://shop.example/admin'), { reportsDir, interrupted: false, secrets }),
+    );
+    expect(history).toMatchObject({
+      tonightKept: false,
+      problem: { during: 'writing', message: 'EROFS: read-only file system, rename' },
+    });
+    expect(history.nights.map((each) => each.runId)).toEqual(['earlier-1', 'earlier-2']);
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    expect(readdirSync(reportsDir)).toEqual([HISTORY_FILE]);
+  });
+
+  test('that cannot be read is not written over: tonight alone would replace the nights in it', () => {
+    const reportsDir = mkdtempSync(join(tmpdir(), 'zc-history-'));
+    // A folder where the file should be: reading it fails as an unreadable file would.
+    mkdirSync(join(reportsDir, HISTORY_FILE));
+    const history = recordNight(reportOf('https://shop.example'), { reportsDir, interrupted: false, secrets });
+    expect(history).toMatchObject({ nights: [], tonightKept: false, problem: { during: 'reading' } });
+    expect(readdirSync(join(reportsDir, HISTORY_FILE))).toEqual([]);
   });
 
   test('records each rule as conformance.json has it, and which were suite defects', () => {

@@ -2,12 +2,13 @@
 // "Back soon" page, the launcher stops in its preflight with exit 3 and says what came back; a shop
 // that goes down partway through a run and stays down is waited for within ZONES_OUTAGE_BUDGET_MS,
 // then the run stops as could-not-complete, with no rule failed on a gateway's answer.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
+import { HISTORY_FILE } from '../helpers/report/history.ts';
 import { startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
 import { type OutageFront, startOutageFront } from './support/fronts.ts';
@@ -85,6 +86,11 @@ test('a shop that goes down after 60 requests and stays down: exit 3, could-not-
   const notReached = report.rules.filter((rule) => rule.reason?.startsWith('not reached: the shop stopped answering'));
   expect(notReached.length).toBeGreaterThan(0);
   expect(run.stderr).toContain(`could not complete: the shop stopped answering for itself at ${report.outage!.since}`);
+  // No verdict on the shop, so no night of it: kept, it would be the next night's "night before".
+  expect(existsSync(join(dir, HISTORY_FILE))).toBe(false);
+  expect(readFileSync(join(dir, 'conformance.html'), 'utf8')).toContain(
+    'tonight is not kept there: a run the shop went away from partway gave no verdict on it',
+  );
   // The run stopped once the budget was spent: the tests after it did not each wait out a budget of
   // their own. One budget is at most a dozen GETs (back-off from 0.5 s); a few more go out while the
   // stop reaches the worker and for the clean-up, each sent once.

@@ -12,7 +12,7 @@ import { inProject } from '../project-root.ts';
 import type { RuleResult } from '../runner/verdict.ts';
 import { detailAnchor, hasDetail, renderDetail, ruleAnchor } from './certificate-detail.ts';
 import { contentSecurityPolicy, pageStyle } from './certificate-style.ts';
-import { type ConformanceReport, isSelected, outageLine } from './conformance-report.ts';
+import { type ConformanceReport, isSelected, outageLine, stoppedLine } from './conformance-report.ts';
 import type { CouldNotRunReport } from './could-not-run.ts';
 import {
   changesSince,
@@ -25,11 +25,16 @@ import {
 } from './history.ts';
 import { Html, html } from './html.ts';
 import { leftoverGroups } from './leftovers.ts';
-import { type ShownState, STATE_GLYPHS, STATE_WORDS, shownStateOf } from './rule-states.ts';
+import { NOT_SELECTED, type ShownState, STATE_GLYPHS, STATE_WORDS, shownStateOf } from './rule-states.ts';
 
 export const PAGE_FILE = 'conformance.html';
 /** A month of nights beside each rule: as many as fit beside it on a laptop's screen. */
 export const STRIP_NIGHTS = 30;
+/**
+ * The changes the history line names one by one. More would push the grid below the first screen of
+ * a laptop; the rows say which rules changed all the same, each with its ▲.
+ */
+export const CHANGES_NAMED = 5;
 
 const VERDICT_MEANING: Record<ConformanceReport['verdict'] | 'could-not-run', string> = {
   conformant: 'every MUST rule was verified and passed',
@@ -79,10 +84,14 @@ function factsLine(facts: [string, string][]): Html {
   return html`<p class="facts">${facts.map(([label, value]) => html`<span><b>${label}</b> ${value}</span>`)}</p>`;
 }
 
-function nightCell(night: Night, ruleId: string, tonight: boolean): Html {
+/** `selected`: whether tonight's run checked the rule; a --rule run that left it out says so, not "not verified". */
+function nightCell(night: Night, ruleId: string, tonight: boolean, selected: boolean): Html {
+  const when = `${shownTime(night.startedAt)}${tonight ? ' (tonight)' : ''}`;
+  if (tonight && !selected)
+    return html`<span class="night s-not-selected" title="${when}: ${NOT_SELECTED.words}">${NOT_SELECTED.glyph}</span>`;
   const state = stateOn(night, ruleId);
   const words = state === 'absent' ? 'not in the catalogue then' : STATE_WORDS[state];
-  return html`<span class="night s-${state}" title="${shownTime(night.startedAt)}${tonight ? ' (tonight)' : ''}: ${words}">${STATE_GLYPHS[state]}</span>`;
+  return html`<span class="night s-${state}" title="${when}: ${words}">${STATE_GLYPHS[state]}</span>`;
 }
 
 interface GridNights {
@@ -99,38 +108,51 @@ function gridRow(report: ConformanceReport, rule: RuleResult, nights: GridNights
   const last = nights.strip.length - 1;
   return html`<div class="rule s-${state}" data-rule="${rule.id}" data-status="${rule.status}" data-changed="${change ? 'true' : 'false'}" title="${rule.title}">
 <a class="id" href="#${link}">${rule.id}</a><span class="level">${rule.level.toUpperCase()}</span><span class="state">${selected ? STATE_WORDS[state] : 'not selected'}</span>
-<span class="nights">${nights.strip.map((night, index) => nightCell(night, rule.id, index === last))}</span>
+<span class="nights">${nights.strip.map((night, index) => nightCell(night, rule.id, index === last, selected))}</span>
 ${
   change && nights.previous
-    ? html`<span class="changed" title="${STATE_WORDS[change.before as ShownState] ?? 'not in the catalogue'} on ${shownTime(nights.previous.startedAt)}, ${STATE_WORDS[state]} tonight">▲ changed</span>`
-    : html`<span></span>`
+    ? html`<span class="mark changed" title="${STATE_WORDS[change.before as ShownState] ?? 'not in the catalogue'} on ${shownTime(nights.previous.startedAt)}, ${STATE_WORDS[state]} tonight">▲ changed</span>`
+    : html`<span class="mark"></span>`
 }
 </div>`;
 }
 
-function historyLine(report: ConformanceReport, history: TargetHistory, nights: GridNights): Html {
-  if (history.problem !== undefined)
-    return html`<p class="history">The nights history ${history.path} could not be read or written (${history.problem}); the strips show tonight only.</p>`;
-  const earlier = history.nights.length - (history.tonightKept ? 1 : 0);
-  const why = report.selection
-    ? `a partial run (--rule ${report.selection.rule}) does not judge the shop as a whole`
-    : 'a run stopped before every test had run does not judge the shop as a whole';
-  const source = history.tonightKept
-    ? earlier === 0
-      ? `First night of this target in ${history.path}: there is no earlier night to compare with; the strips begin tonight.`
-      : `${history.nights.length} nights of this target in ${history.path}; each strip shows the last ${Math.min(history.nights.length, STRIP_NIGHTS)}, oldest first, tonight last.`
-    : `${earlier === 0 ? 'No earlier night' : `${earlier} earlier night(s)`} of this target in ${history.path}; tonight is not kept there: ${why}.`;
+/** Why tonight is not among the nights the file keeps (history.ts says why such runs are not kept). */
+function notKeptBecause(report: ConformanceReport, history: TargetHistory): string {
+  if (history.problem?.during === 'writing') return `the file could not be written (${history.problem.message})`;
+  if (report.selection) return `a partial run (--rule ${report.selection.rule}) does not judge the shop as a whole`;
+  if (report.verdict === 'could-not-complete') return 'a run the shop went away from partway gave no verdict on it';
+  return 'a run stopped before every test had run does not judge the shop as a whole';
+}
+
+function changesSentence(report: ConformanceReport, nights: GridNights): string | undefined {
+  if (nights.previous === undefined) return undefined;
+  const since = `since the night of ${shownTime(nights.previous.startedAt)}`;
+  if (nights.changed.size === 0) return `No rule changed ${since}.`;
+  if (nights.changed.size > CHANGES_NAMED) return `${nights.changed.size} rules changed ${since}; each is marked ▲.`;
   const changes = [...nights.changed].map(
     ([id, { before }]) =>
       `${id} (${before === 'absent' ? 'new' : STATE_WORDS[before]} → ${STATE_WORDS[stateOn(nightOf(report), id) as ShownState]})`,
   );
-  const since =
-    nights.previous === undefined
+  return `Changed ${since}: ${changes.join(', ')}.`;
+}
+
+function historyLine(report: ConformanceReport, history: TargetHistory, nights: GridNights): Html {
+  if (history.problem?.during === 'reading')
+    return html`<p class="history">The nights history ${history.path} could not be read (${history.problem.message}); the strips show tonight only.</p>`;
+  const earlier = history.nights.length - (history.tonightKept ? 1 : 0);
+  const source = history.tonightKept
+    ? earlier === 0
+      ? `First night of this target in ${history.path}: there is no earlier night to compare with; the strips begin tonight.`
+      : `${history.nights.length} nights of this target in ${history.path}; each strip shows the last ${Math.min(history.nights.length, STRIP_NIGHTS)}, oldest first, tonight last.`
+    : `${earlier === 0 ? 'No earlier night' : `${earlier} earlier night(s)`} of this target in ${history.path}; tonight is not kept there: ${notKeptBecause(report, history)}.`;
+  const unreadable = history.unreadable ?? 0;
+  // Written anew tonight, the file no longer holds them: said once, the night they go.
+  const skipped =
+    unreadable === 0
       ? undefined
-      : changes.length === 0
-        ? `No rule changed since the night of ${shownTime(nights.previous.startedAt)}.`
-        : `Changed since the night of ${shownTime(nights.previous.startedAt)}: ${changes.join(', ')}.`;
-  return html`<p class="history">${source} ${since}</p>`;
+      : `${unreadable} unreadable line${unreadable === 1 ? '' : 's'} skipped${history.tonightKept ? ' (and dropped from the file)' : ''}.`;
+  return html`<p class="history">${[source, skipped, changesSentence(report, nights)].filter((part) => part !== undefined).join(' ')}</p>`;
 }
 
 function gridNights(report: ConformanceReport, history: TargetHistory): GridNights {
@@ -144,11 +166,21 @@ function gridNights(report: ConformanceReport, history: TargetHistory): GridNigh
   };
 }
 
-function glyphKey(): Html {
+function glyphKey(report: ConformanceReport): Html {
   const states: ShownState[] = ['passed', 'failed', 'warning', 'not-verified', 'suite-defect'];
   return html`<p class="key">Nights, oldest to newest, tonight last: ${states.map(
     (state) => html`<span class="night s-${state}">${STATE_GLYPHS[state]}</span>${STATE_WORDS[state]} `,
-  )}· ▲ changed since the night before.</p>`;
+  )}${report.selection && html`<span class="night s-not-selected">${NOT_SELECTED.glyph}</span>${NOT_SELECTED.words} tonight `}— ▲ changed since the night before.</p>`;
+}
+
+/** A group of zones left behind: its way out (the sweep command) first, since after sixty zones it would be off the screen. */
+function leftoverGroup(group: ReturnType<typeof leftoverGroups>[number]): Html {
+  const wayOut = `${group.text.charAt(0).toUpperCase()}${group.text.slice(1)}`;
+  return html`<p>${wayOut}${group.command !== undefined && html` <code>${group.command}</code>`}</p>
+<ul>${group.zones.map(
+    (zone) =>
+      html`<li><code>${zone.id}</code>${zone.name !== undefined && html` <code>${zone.name}</code>`}: ${zone.reason}</li>`,
+  )}</ul>`;
 }
 
 function leftoversBox(report: ConformanceReport): Html | undefined {
@@ -156,13 +188,7 @@ function leftoversBox(report: ConformanceReport): Html | undefined {
   return html`<section class="leftovers" id="leftovers">
 <h2>Zones left behind: ${report.leftBehind.length}</h2>
 <p>This run could not delete them.</p>
-${leftoverGroups(report.leftBehind).map(
-  (group) => html`<ul>${group.zones.map(
-    (zone) =>
-      html`<li><code>${zone.id}</code>${zone.name !== undefined && html` <code>${zone.name}</code>`}: ${zone.reason}</li>`,
-  )}</ul>
-<p>${group.text.charAt(0).toUpperCase()}${group.text.slice(1)}${group.command !== undefined && html` <code>${group.command}</code>`}</p>`,
-)}
+${leftoverGroups(report.leftBehind).map(leftoverGroup)}
 </section>`;
 }
 
@@ -175,7 +201,7 @@ export function renderCertificatePage(
   const apiVersion = report.target.settings.apiVersion;
   const body = html`${verdictHeader(
     report.verdict,
-    `Exit code ${report.exitCode}. MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).`,
+    `Exit code ${report.stopped ? `${report.stopped.exitCode} (stopped by ${report.stopped.signal})` : report.exitCode}. MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).`,
   )}
 ${factsLine([
   ['Target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],
@@ -184,11 +210,12 @@ ${factsLine([
   ['Suite', `zones-conformance ${context.suiteVersion}`],
   ['Run', report.runId],
 ])}
+${report.stopped && html`<p class="alert">${stoppedLine(report.stopped)}</p>`}
 ${report.outage && html`<p class="alert">The run could not complete: ${outageLine(report.outage)}.</p>`}
 ${report.selection && html`<p class="alert">A partial run (--rule ${report.selection.rule}): only ${report.selection.rules.join(', ')} were checked; the others are not verified, as not selected.</p>`}
 ${historyLine(report, context.history, nights)}
 <div class="grid" id="grid">${report.rules.map((rule) => gridRow(report, rule, nights))}</div>
-${glyphKey()}
+${glyphKey(report)}
 ${leftoversBox(report)}
 ${renderDetail(report)}
 <footer><p>Drill-down, test by test: <a href="allure-report/index.html">the Allure report</a> (allure-report/index.html beside this page, built by <code>npm run report</code>). The same certificate as text: conformance.md; for machines: conformance.json.</p></footer>`;

@@ -6,13 +6,14 @@ import { createHash } from 'node:crypto';
 import type { ShownState } from './rule-states.ts';
 
 /** The colours of the states, the same wherever a state is shown: a grid cell, a night, a heading. */
-const STATE_COLOURS: Record<ShownState | 'absent', string> = {
+const STATE_COLOURS: Record<ShownState | 'absent' | 'not-selected', string> = {
   passed: '#2e7d32',
   failed: '#c62828',
   warning: '#b26a00',
   'not-verified': '#5f6b7a',
   'suite-defect': '#6a1b9a',
   absent: '#c9ced6',
+  'not-selected': '#a3abb6',
 };
 
 /** The badge's colours (badge.ts), so that the page and the badge agree at a glance. */
@@ -23,6 +24,32 @@ const VERDICT_COLOURS: Record<string, string> = {
   'could-not-complete': '#757575',
   'could-not-run': '#757575',
 };
+
+/**
+ * A strip of nights fits the column it is given: its cells shrink from 10 px down to 4, and when even
+ * that is too wide (a narrow window, a month of nights), it is the oldest nights that go: the cells sit
+ * at the end of the strip, so what overflows it leaves by the start and tonight always shows.
+ */
+const stripStyle = `.nights{display:flex;justify-content:flex-end;gap:2px;overflow:hidden}
+.night{display:inline-block;flex:0 1 10px;min-width:4px;height:16px;overflow:hidden;border-radius:2px;background:var(--c);color:#fff;font-size:9px;line-height:16px;text-align:center}`;
+
+/**
+ * A phone's screen: the grid as one column in the rules' order, each rule on two lines (what it is and
+ * its state above, its nights below across the whole width), and tables that scroll within themselves,
+ * so that the page never scrolls sideways.
+ */
+const phoneStyle = `@media (max-width:760px){
+main{padding:8px 8px 30px}
+.grid{grid-template-columns:minmax(0,1fr);grid-template-rows:none;grid-auto-flow:row;padding:6px 8px}
+.rule{grid-template-columns:auto auto minmax(0,1fr) auto;grid-template-areas:"id level state mark" "nights nights nights nights";height:auto;padding:3px 0;row-gap:2px}
+.rule .id{grid-area:id}
+.rule .level{grid-area:level}
+.rule .state{grid-area:state}
+.rule .nights{grid-area:nights}
+.rule .mark{grid-area:mark}
+table{display:block;max-width:100%;overflow-x:auto}
+}
+`;
 
 /**
  * `gridRows`: the rules fill the grid column by column, MUST rules first, so the grid needs to know
@@ -49,15 +76,14 @@ ${verdicts}
 .history{margin:4px 2px 8px;font-size:13px;color:#3d4550}
 .alert{margin:6px 0;padding:6px 12px;border-left:4px solid #c62828;background:#fff}
 .grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));grid-template-rows:repeat(${gridRows},auto);grid-auto-flow:column;gap:2px 24px;background:#fff;padding:8px 12px;border-radius:6px;border:1px solid #dde1e6}
-.rule{display:grid;grid-template-columns:100px 58px 104px 1fr 84px;align-items:center;gap:6px;height:24px;border-bottom:1px solid #eef0f3}
+.rule{display:grid;grid-template-columns:100px 58px 104px minmax(0,1fr) 84px;align-items:center;gap:6px;height:24px;border-bottom:1px solid #eef0f3}
 .rule .id{font-weight:600;color:#1d232b;text-decoration:none;white-space:nowrap}
 .rule .level{font-size:12px;color:#4a5360}
 .rule .state{justify-self:start;padding:0 8px;border-radius:10px;background:var(--c);color:#fff;font-size:12px;line-height:18px;white-space:nowrap}
-.nights{display:flex;gap:2px;overflow:hidden}
-.night{display:inline-block;width:10px;height:16px;border-radius:2px;background:var(--c);color:#fff;font-size:9px;line-height:16px;text-align:center}
+${stripStyle}
 .changed{font-size:12px;font-weight:700;color:#c62828;white-space:nowrap}
 .key{margin:4px 2px;font-size:12px;color:#4a5360}
-.key .night{margin-right:3px;vertical-align:middle}
+.key .night{width:10px;margin-right:3px;vertical-align:middle}
 .leftovers{margin:10px 0;padding:8px 14px;background:#fff4e5;border:1px solid #f0b35b;border-radius:6px}
 .leftovers h2{margin:0 0 4px;font-size:16px}
 .leftovers ul{margin:2px 0 6px;padding-left:20px}
@@ -77,7 +103,7 @@ footer{margin-top:30px;font-size:13px;color:#4a5360}
 blockquote.spec{margin:6px 0;padding:4px 12px;border-left:4px solid #8a94a3;background:#fff}
 blockquote.spec p{margin:2px 0;font-style:italic}
 blockquote.spec footer{margin:0;font-size:12px}
-`;
+${phoneStyle}`;
 }
 
 /** The policy for a page whose only style is `style`: see the file's comment. */

@@ -7,7 +7,14 @@ import type { RuleLevel } from '../rules.ts';
 import type { RuleStatus } from '../runner/verdict.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 
-export type Change = 'new-failure' | 'fixed' | 'still-failing' | 'newly-not-verified' | 'unchanged' | 'not-selected';
+export type Change =
+  | 'new-failure'
+  | 'fixed'
+  | 'still-failing'
+  | 'newly-not-verified'
+  | 'newly-verified'
+  | 'unchanged'
+  | 'not-selected';
 
 export interface RuleChange {
   id: string;
@@ -25,6 +32,11 @@ export interface Comparison {
   fixed: RuleChange[];
   stillFailing: RuleChange[];
   newlyNotVerified: RuleChange[];
+  /**
+   * Not verified in the baseline, passed tonight: a change the certificate page marks, listed so that
+   * the reports say it too. It never changes the exit code, which rests on new MUST failures alone.
+   */
+  newlyVerified: RuleChange[];
   /** `new` with `--fail-on new`: the exit code then rests on new MUST failures. */
   failOn: 'new' | null;
   /** The code the process exits with; the verdict's own stays in the report's `exitCode`. */
@@ -135,7 +147,7 @@ const broken = (status: RuleStatus | 'absent') => status === 'failed' || status 
 
 function changeOf(before: RuleStatus | 'absent', now: RuleStatus): Change {
   if (broken(now)) return broken(before) ? 'still-failing' : 'new-failure';
-  if (now === 'passed') return broken(before) ? 'fixed' : 'unchanged';
+  if (now === 'passed') return broken(before) ? 'fixed' : before === 'not-verified' ? 'newly-verified' : 'unchanged';
   return before === 'not-verified' ? 'unchanged' : 'newly-not-verified';
 }
 
@@ -172,6 +184,7 @@ export function compare(
     fixed: of('fixed'),
     stillFailing: of('still-failing'),
     newlyNotVerified: of('newly-not-verified'),
+    newlyVerified: of('newly-verified'),
     failOn,
     exitCode: exitCodeFor(report, newFailures, failOn),
   };
@@ -188,6 +201,7 @@ export function comparisonLines(comparison: Comparison): { label: string; rules:
     { label: 'fixed', rules: comparison.fixed },
     { label: 'still failing', rules: comparison.stillFailing },
     { label: 'newly not verified', rules: comparison.newlyNotVerified },
+    { label: 'newly verified', rules: comparison.newlyVerified },
   ];
 }
 

@@ -83,6 +83,16 @@ export interface ConformanceReport {
    * keep their status, and the rest are not verified.
    */
   outage?: RunOutage;
+  /**
+   * The run was stopped by a signal before every test had run, and the process exits with the
+   * signal's code rather than the verdict's `exitCode`: set by the launcher, which alone knows it.
+   */
+  stopped?: RunStopped;
+}
+
+export interface RunStopped {
+  signal: NodeJS.Signals;
+  exitCode: number;
 }
 
 export interface RunOutage {
@@ -191,6 +201,11 @@ export function buildReport(facts: RunFacts): ConformanceReport {
 /** Since when the shop did not answer for itself, and for how long it was waited for. */
 export function outageLine(outage: RunOutage): string {
   return `the shop stopped answering for itself at ${outage.since} (${outage.what}) and did not come back within ZONES_OUTAGE_BUDGET_MS=${outage.budgetMs}; the rules decided before then keep their status, the rest are not verified`;
+}
+
+/** A stopped run in the words of every report, first thing under the verdict. */
+export function stoppedLine(stopped: RunStopped): string {
+  return `The run was stopped by ${stopped.signal} before every test had run; exit code ${stopped.exitCode}.`;
 }
 
 /** What a test that was never run says of itself; a rule with no test run at all says the second. */
@@ -377,6 +392,7 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
     ...leftoverMarkdown(report.leftBehind, code),
     // Before the table: a reader must know at once that no verdict on the shop was given, and why.
     ...(report.outage ? [`**The run could not complete:** ${outageLine(report.outage)}.`, ''] : []),
+    ...(report.stopped ? [`**${stoppedLine(report.stopped)}**`, ''] : []),
     `${report.specification}, checked by zones-conformance.`,
     '',
     '| | |',

@@ -1,9 +1,12 @@
 // The nights history: one line per run that judged the shop as a whole, kept between runs in
 // {ZONES_REPORTS_DIR}/conformance-history.jsonl (the nightly job caches it), so that the certificate
 // page and the job summary can show each rule's last nights and what changed since the night before,
-// as wpt.fyi shows tests by runs. A partial (--rule) or interrupted run says nothing about the rules it
-// did not reach, and a run that could not run judged none: neither is kept.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// as wpt.fyi shows tests by runs. Only a run that judged the shop as a whole is kept: a partial (--rule)
+// or interrupted run says nothing about the rules it did not reach, a run that could not complete (the
+// shop went away partway) gave no verdict on the shop, and a run that could not run judged none. Kept,
+// any of them would become "the night before" and mark as changed every rule it did not decide. The
+// CI baseline (conformance.json kept on exit 0, 1 or 2) rests on the same nights.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
 import type { RuleStatus, Verdict } from '../runner/verdict.ts';
@@ -30,12 +33,22 @@ export interface Night {
 export interface TargetHistory {
   /** The file, as ZONES_REPORTS_DIR names it. */
   path: string;
-  /** This target's nights, oldest first; tonight last when it was kept. */
+  /** This target's nights, oldest first by when each started; tonight last when it was kept. */
   nights: Night[];
-  /** Tonight is in `nights`: false for a partial or interrupted run, or when the file could not be written. */
+  /** Tonight is in `nights`: false for a run not kept (isKept), or when the file could not be written. */
   tonightKept: boolean;
-  /** Why the file could not be read or written, if so; the reports are written all the same. */
-  problem?: string;
+  /** Lines of the file that were not a night (a torn write, an edit, another tool's line), skipped. */
+  unreadable?: number;
+  /**
+   * Why the file could not be read or written, if so; the reports are written all the same. Read first
+   * and apart from the write, so a file that cannot be written still shows its earlier nights.
+   */
+  problem?: HistoryProblem;
+}
+
+export interface HistoryProblem {
+  during: 'reading' | 'writing';
+  message: string;
 }
 
 export function historyPath(reportsDir: string): string {
@@ -59,9 +72,9 @@ export function nightOf(report: ConformanceReport): Night {
   };
 }
 
-/** Whether a run judged the shop as a whole: not a --rule run, not one stopped by a signal. */
+/** Whether a run judged the shop as a whole: not a --rule run, not one stopped by a signal, not one the shop left. */
 export function isKept(report: ConformanceReport, interrupted: boolean): boolean {
-  return report.selection === undefined && !interrupted;
+  return report.selection === undefined && !interrupted && report.verdict !== 'could-not-complete';
 }
 
 const STATUSES: readonly string[] = ['passed', 'failed', 'warning', 'not-verified'];
@@ -82,6 +95,8 @@ export function parseNight(line: string): Night | undefined {
   const valid =
     typeof night.runId === 'string' &&
     typeof night.startedAt === 'string' &&
+    // Nights are shown in the order they started: a time that does not parse cannot be placed.
+    !Number.isNaN(Date.parse(night.startedAt)) &&
     VERDICTS.includes(night.verdict as string) &&
     typeof target === 'object' &&
     target !== null &&
@@ -97,40 +112,87 @@ export function parseNight(line: string): Night | undefined {
   return { ...(night as Night), suiteDefects: defects };
 }
 
-/** Every night the file holds, oldest first; lines that do not parse are skipped. No file: none. */
-export function readNights(path: string): Night[] {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '')
-    .flatMap((line) => parseNight(line) ?? []);
+/** The file as read: its nights in file order, and how many lines were not one. */
+export interface HistoryFile {
+  nights: Night[];
+  unreadable: number;
 }
 
-/** The nights of one target: the same shop (as --baseline judges it) at the same API version. */
+/** Every night the file holds, in file order; a line that does not parse is counted and skipped. No file: none. */
+export function readHistory(path: string): HistoryFile {
+  if (!existsSync(path)) return { nights: [], unreadable: 0 };
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  const nights = lines.flatMap((line) => parseNight(line) ?? []);
+  return { nights, unreadable: lines.length - nights.length };
+}
+
+export function readNights(path: string): Night[] {
+  return readHistory(path).nights;
+}
+
+const byStart = (a: Night, b: Night) => Date.parse(a.startedAt) - Date.parse(b.startedAt);
+
+/**
+ * The nights of one target, oldest first by when each started (a file merged from two caches, or
+ * edited, need not be in order): the same shop (as --baseline judges it) at the same API version. A
+ * could-not-complete night, which an earlier version of the suite kept, is left out for the reason
+ * this file's comment gives.
+ */
 export function nightsOfTarget(nights: readonly Night[], target: Night['target']): Night[] {
-  return nights.filter((night) => night.target.apiVersion === target.apiVersion && sameShop(night.target, target));
+  return nights
+    .filter(
+      (night) =>
+        night.verdict !== 'could-not-complete' &&
+        night.target.apiVersion === target.apiVersion &&
+        sameShop(night.target, target),
+    )
+    .sort(byStart);
 }
 
 /**
- * Adds tonight to the file and keeps its last HISTORY_MAX_NIGHTS lines; lines that did not parse are
- * dropped then. Written whole to a temporary file and renamed over the old one, so a run killed
- * half-way leaves last night's file as it was, never half a line.
+ * Writes `nights`, the last HISTORY_MAX_NIGHTS of them, as the whole file, and returns what it wrote.
+ * Written to a temporary file and renamed over the old one, so a run killed half-way leaves last
+ * night's file as it was, never half a line; a write or rename that fails takes its temporary file
+ * with it.
  */
-export function appendNight(path: string, night: Night, secrets: Secrets): Night[] {
-  const kept = [...readNights(path), night].slice(-HISTORY_MAX_NIGHTS);
+function writeNights(path: string, nights: readonly Night[], secrets: Secrets): Night[] {
+  const kept = nights.slice(-HISTORY_MAX_NIGHTS);
   const text = kept.map((each) => `${JSON.stringify(each)}\n`).join('');
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, secrets.mask(text));
-  renameSync(temporary, path);
+  try {
+    writeFileSync(temporary, secrets.mask(text));
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
   return kept;
 }
 
+/** Adds tonight to the file and keeps its last HISTORY_MAX_NIGHTS lines; lines that did not parse are dropped then. */
+export function appendNight(path: string, night: Night, secrets: Secrets): Night[] {
+  return writeNights(path, [...readNights(path), night], secrets);
+}
+
+/** This target's earlier nights, and tonight last when it was kept. */
+function ofTarget(nights: readonly Night[], tonight: Night, kept: boolean): Night[] {
+  const earlier = nightsOfTarget(
+    nights.filter((night) => night.runId !== tonight.runId),
+    tonight.target,
+  );
+  return kept ? [...earlier, tonight] : earlier;
+}
+
 /**
- * What the reports show of the history after tonight's run: tonight appended when the run is one
- * to keep, then this target's nights. A file that cannot be read or written costs the strips, never
- * the reports: the problem is said on the page.
+ * What the reports show of the history after tonight's run: the file read first, then tonight
+ * appended when the run is one to keep, then this target's nights. A file that cannot be read or
+ * written costs the strips, never the reports: the problem is said on the page. One that cannot be
+ * read is not written either, since that would replace the nights in it with tonight alone; one that
+ * cannot be written still shows the nights it holds.
  */
 export function recordNight(
   report: ConformanceReport,
@@ -138,12 +200,25 @@ export function recordNight(
 ): TargetHistory {
   const path = historyPath(options.reportsDir);
   const tonight = nightOf(report);
-  const keep = isKept(report, options.interrupted);
+  let file: HistoryFile;
   try {
-    const nights = keep ? appendNight(path, tonight, options.secrets) : readNights(path);
-    return { path, nights: nightsOfTarget(nights, tonight.target), tonightKept: keep };
+    file = readHistory(path);
   } catch (error) {
-    return { path, nights: [], tonightKept: false, problem: (error as Error).message };
+    return { path, nights: [], tonightKept: false, problem: { during: 'reading', message: (error as Error).message } };
+  }
+  const read = { path, unreadable: file.unreadable };
+  if (!isKept(report, options.interrupted))
+    return { ...read, nights: ofTarget(file.nights, tonight, false), tonightKept: false };
+  try {
+    const written = writeNights(path, [...file.nights, tonight], options.secrets);
+    return { ...read, nights: ofTarget(written, tonight, true), tonightKept: true };
+  } catch (error) {
+    return {
+      ...read,
+      nights: ofTarget(file.nights, tonight, false),
+      tonightKept: false,
+      problem: { during: 'writing', message: (error as Error).message },
+    };
   }
 }
 

@@ -10,10 +10,17 @@ import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { Secrets } from '../evidence/secrets.ts';
 import { renderComparison } from './comparison.ts';
-import { type ConformanceReport, code, isSelected, markdownParts, outageLine } from './conformance-report.ts';
+import {
+  type ConformanceReport,
+  code,
+  isSelected,
+  markdownParts,
+  outageLine,
+  stoppedLine,
+} from './conformance-report.ts';
 import { changesSince, nightOf, previousNight, stateOn, stripNights, type TargetHistory } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
-import { GLYPH_KEY, markdownStatusMark, STATE_GLYPHS, STATE_WORDS } from './rule-states.ts';
+import { GLYPH_KEY, markdownStatusMark, NOT_SELECTED, STATE_GLYPHS, STATE_WORDS } from './rule-states.ts';
 
 /** Half of GitHub's limit: room for what else a job writes to its summary, and far below GitLab's. */
 export const SUMMARY_MAX_BYTES = 512 * 1024;
@@ -30,11 +37,12 @@ function verdictLines(report: ConformanceReport): string[] {
   return [
     `# Conformance certificate: ${report.verdict.toUpperCase()}`,
     '',
-    `**${report.verdict}** (exit code ${report.exitCode}): MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).${left > 0 ? ` **${left} zone(s) left behind**: see the end.` : ''}`,
+    `**${report.verdict}** (exit code ${report.stopped?.exitCode ?? report.exitCode}): MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).${left > 0 ? ` **${left} zone(s) left behind**: see the end.` : ''}`,
     '',
     `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}, API version ${String(apiVersion)}, run ${report.runId} of ${report.startedAt}. The certificate page: conformance.html in the reports artifact.`,
     '',
     ...(report.outage ? [`**The run could not complete:** ${outageLine(report.outage)}.`, ''] : []),
+    ...(report.stopped ? [`**${stoppedLine(report.stopped)}**`, ''] : []),
   ];
 }
 
@@ -44,11 +52,15 @@ function ruleGrid(report: ConformanceReport, history: TargetHistory | undefined)
   // One night is tonight alone: the status column already says it.
   const withNights = strip.length > 1;
   const row = (rule: ConformanceReport['rules'][number]) => {
-    const status = isSelected(report, rule.id) ? markdownStatusMark(rule) : 'not selected';
-    const cells = [rule.id, rule.level.toUpperCase(), status];
-    if (withNights) cells.push(strip.map((night) => STATE_GLYPHS[stateOn(night, rule.id)]).join(''));
+    const selected = isSelected(report, rule.id);
+    const cells = [rule.id, rule.level.toUpperCase(), selected ? markdownStatusMark(rule) : NOT_SELECTED.words];
+    // Tonight's glyph of a rule a --rule run left out is its own: it was not checked, not "not verified".
+    const glyph = (night: (typeof strip)[number], index: number) =>
+      index === strip.length - 1 && !selected ? NOT_SELECTED.glyph : STATE_GLYPHS[stateOn(night, rule.id)];
+    if (withNights) cells.push(strip.map(glyph).join(''));
     return `| ${cells.join(' | ')} |`;
   };
+  const key = report.selection ? `${GLYPH_KEY}, ${NOT_SELECTED.glyph} ${NOT_SELECTED.words} tonight` : GLYPH_KEY;
   return [
     '## Rules',
     '',
@@ -56,7 +68,7 @@ function ruleGrid(report: ConformanceReport, history: TargetHistory | undefined)
     withNights ? '|---|---|---|---|' : '|---|---|---|',
     ...report.rules.map(row),
     '',
-    ...(withNights ? [`Last nights, oldest first, tonight last: ${GLYPH_KEY}. From ${history!.path}.`, ''] : []),
+    ...(withNights ? [`Last nights, oldest first, tonight last: ${key}. From ${history!.path}.`, ''] : []),
   ];
 }
 
@@ -64,16 +76,30 @@ function changeLines(report: ConformanceReport, history: TargetHistory | undefin
   if (report.comparison) return renderComparison(report, report.comparison);
   if (history === undefined) return [];
   const heading = ['## Since the last night', ''];
-  if (history.problem !== undefined)
-    return [...heading, `The nights history ${history.path} could not be read or written: ${history.problem}.`, ''];
+  if (history.problem?.during === 'reading')
+    return [...heading, `The nights history ${history.path} could not be read: ${history.problem.message}.`, ''];
+  // Not written tonight, the file still gave the earlier nights: the comparison below holds.
+  const unwritten =
+    history.problem?.during === 'writing'
+      ? [
+          `The nights history ${history.path} could not be written, so tonight is not kept: ${history.problem.message}.`,
+          '',
+        ]
+      : [];
   const tonight = nightOf(report);
   const previous = previousNight(history, tonight);
   if (previous === undefined)
-    return [...heading, `First night: ${history.path} holds no earlier night of this target to compare with.`, ''];
+    return [
+      ...heading,
+      ...unwritten,
+      `First night: ${history.path} holds no earlier night of this target to compare with.`,
+      '',
+    ];
   const changes = changesSince(previous, tonight, (id) => isSelected(report, id));
   const levelOf = (id: string) => report.rules.find((rule) => rule.id === id)?.level.toUpperCase() ?? '';
   return [
     ...heading,
+    ...unwritten,
     `Compared with the night of ${previous.startedAt} (run ${previous.runId}, ${previous.verdict}), from ${history.path}:`,
     '',
     ...(changes.length === 0

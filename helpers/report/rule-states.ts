@@ -37,6 +37,12 @@ export const STATE_GLYPHS: Record<ShownState | 'absent', string> = {
   absent: '-',
 };
 
+/**
+ * Tonight's cell of a rule a --rule run left out: it was not checked, which is not "not verified"
+ * (`?`, a rule checked that could not be decided). The grid and the tables say "not selected" too.
+ */
+export const NOT_SELECTED = { glyph: '·', words: 'not selected' } as const;
+
 export const GLYPH_KEY = (['passed', 'failed', 'warning', 'not-verified', 'suite-defect'] as const)
   .map((state) => `${STATE_GLYPHS[state]} ${STATE_WORDS[state]}`)
   .join(', ');
