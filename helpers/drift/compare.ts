@@ -5,7 +5,15 @@
 import { canonicalJson, parseJson } from '../client/json.ts';
 import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
 import { type Shape, shapeDifferences, shapeOf } from './shape.ts';
-import { nameBase, type Operation, type PagingSettings, type Step, stepsOf, withoutRunNames } from './steps.ts';
+import {
+  type Operation,
+  type PagingSettings,
+  type RunNames,
+  runNames,
+  type Step,
+  stepsOf,
+  withoutRunNames,
+} from './steps.ts';
 
 export type Aspect =
   | 'status'
@@ -79,15 +87,21 @@ function fromZone(path: string, at: string | undefined): string {
   return inside === '' ? ZONE : `${ZONE}.${inside}`;
 }
 
-/** The suite's own zones in a list, by the names it gives them. */
-function isOwnZone(item: unknown): boolean {
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
-  const name = (item as Record<string, unknown>).name;
-  return typeof name === 'string' && name.startsWith('zc-');
+/**
+ * This run's own zones in a list, by the run id their names carry: not any suite-made name, since a
+ * shop may hold zones earlier runs left, and those are other people's zones to this run.
+ */
+function ownZoneOf(runId: string): (item: unknown) => boolean {
+  const prefix = `zc-${runId}-`;
+  return (item) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
+    const name = (item as Record<string, unknown>).name;
+    return typeof name === 'string' && name.startsWith(prefix);
+  };
 }
 
-function answerShape(exchange: RecordedExchange): Shape {
-  return shapeOf(parsed(exchange.answer), isOwnZone);
+function answerShape(exchange: RecordedExchange, runId: string): Shape {
+  return shapeOf(parsed(exchange.answer), ownZoneOf(runId));
 }
 
 /** What a body is when it is no JSON to take the shape of: none, not JSON, not read whole. */
@@ -128,7 +142,8 @@ const PREDICTABLE = ['name', 'status', 'coverage'] as const;
 
 interface SideStep {
   step: Step;
-  base: number;
+  names: RunNames;
+  runId: string;
 }
 
 /** What differs at one step whose request was the same on both targets. */
@@ -155,7 +170,7 @@ function compareStep(
     if (bodyKind(a) !== bodyKind(b))
       found.push({ aspect: 'shape', subject: '(the body)', service: bodyKind(a), mock: bodyKind(b) });
   } else
-    for (const part of shapeDifferences(answerShape(a), answerShape(b))) {
+    for (const part of shapeDifferences(answerShape(a, service.runId), answerShape(b, mock.runId))) {
       const path = fromZone(part.path, zonePath(settings, operation));
       found.push({
         aspect: 'shape',
@@ -182,8 +197,8 @@ function compareStep(
     for (const field of PREDICTABLE) {
       if (zoneA === undefined || zoneB === undefined || !Object.hasOwn(zoneA, field) || !Object.hasOwn(zoneB, field))
         continue;
-      const valueA = withoutRunNames(canonicalJson(zoneA[field]), service.base);
-      const valueB = withoutRunNames(canonicalJson(zoneB[field]), mock.base);
+      const valueA = withoutRunNames(canonicalJson(zoneA[field]), service.names);
+      const valueB = withoutRunNames(canonicalJson(zoneB[field]), mock.names);
       if (valueA !== valueB) found.push({ aspect: 'value', subject: field, service: valueA, mock: valueB });
     }
   }
@@ -194,17 +209,25 @@ function stoppedEarly(test: TestExchanges): boolean {
   return test.state !== 'passed';
 }
 
+/** One side's run of a test, with the run id its names carry. */
+export interface SideTest {
+  test: TestExchanges;
+  runId: string;
+}
+
 /** Where two runs of one test part; after steps that ask different things, the rest is not compared. */
 export function compareTest(
   title: string,
-  service: TestExchanges,
-  mock: TestExchanges,
+  serviceSide: SideTest,
+  mockSide: SideTest,
   settings: DriftSettings,
 ): { observations: Observation[]; compared: number } {
-  const stepsA = stepsOf(service.exchanges, settings);
-  const stepsB = stepsOf(mock.exchanges, settings);
-  const baseA = nameBase(service.exchanges);
-  const baseB = nameBase(mock.exchanges);
+  const service = serviceSide.test;
+  const mock = mockSide.test;
+  const stepsA = stepsOf(service.exchanges, settings, serviceSide.runId);
+  const stepsB = stepsOf(mock.exchanges, settings, mockSide.runId);
+  const namesA = runNames(service.exchanges, serviceSide.runId);
+  const namesB = runNames(mock.exchanges, mockSide.runId);
   const observations: Observation[] = [];
   let compared = 0;
   for (let i = 0; i < Math.max(stepsA.length, stepsB.length); i += 1) {
@@ -227,7 +250,11 @@ export function compareTest(
       break;
     }
     compared += 1;
-    for (const found of compareStep({ step: a, base: baseA }, { step: b, base: baseB }, settings))
+    for (const found of compareStep(
+      { step: a, names: namesA, runId: serviceSide.runId },
+      { step: b, names: namesB, runId: mockSide.runId },
+      settings,
+    ))
       observations.push({
         ...head,
         request: a.request,
