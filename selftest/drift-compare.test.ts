@@ -6,6 +6,7 @@ import { compareRuns, type RunSide } from '../helpers/drift/differences.ts';
 import { renderDriftPage } from '../helpers/drift/drift-page.ts';
 import { stepsOf } from '../helpers/drift/steps.ts';
 import type { RecordedExchange, TestExchanges } from '../helpers/evidence/exchange-detail.ts';
+import { readsOfTheShop } from '../helpers/evidence/list-reads.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 
 const SETTINGS = {
@@ -80,6 +81,23 @@ describe('steps', () => {
       ['GET zones.json', 1],
       ['DELETE zones/<id1>.json', 1],
     ]);
+  });
+
+  test("under drift the model's budget counts reads of the shop: a list of any number of pages is one, a 429 none", () => {
+    // A service holding others' zones reads two pages where its empty mock reads one; counting
+    // requests ended their model-based sequences at different operations.
+    const operations = (pagesOfEachList: number) => [
+      created(1, 'zc-20261126t120000-aaaa-bbbb-1'),
+      exchange('GET', 'zones.json', 429),
+      exchange('GET', 'zones.json', 200, { zones: [] }),
+      ...Array.from({ length: pagesOfEachList - 1 }, (_, page) =>
+        exchange('GET', `zones.json?page=${page + 2}`, 200, { zones: [] }),
+      ),
+      exchange('GET', 'zones.json', 200, { zones: [] }),
+      exchange('DELETE', 'zones/1.json', 200, {}),
+    ];
+    expect(readsOfTheShop(operations(1), SETTINGS)).toBe(3);
+    expect(readsOfTheShop(operations(2), SETTINGS)).toBe(3);
   });
 
   test('ids are named by their first use in a path, the run names by their order in the test', () => {

@@ -4,6 +4,7 @@
 // rather than the shop (429s, a gateway's 502 to 504, the pages of one list, the re-reads of a list
 // that lags) would make the two runs' steps fall out of line.
 import type { RecordedExchange } from '../evidence/exchange-detail.ts';
+import { continuesListRead, isPagingParam, isTheShopsAnswer, type PagingParams } from '../evidence/list-reads.ts';
 
 export type Operation = 'list' | 'create' | 'update' | 'delete';
 
@@ -19,9 +20,7 @@ export interface Step {
 }
 
 /** Where the drift comparer needs the settings: how to tell a list's next page from a new list read. */
-export interface PagingSettings {
-  pageParam: string;
-  cursorParam: string;
+export interface PagingSettings extends PagingParams {
   statusParam: string;
 }
 
@@ -38,8 +37,6 @@ function runNamePattern(runId: string): RegExp {
 
 /** The status ROBUST-05 and the filter hints ask for, random each time. */
 const NO_SUCH_STATUS = /zc-no-such-status-[0-9a-f]{8}/g;
-/** Answers that are the way to the shop, not the shop: a pace to keep, or a gateway with nothing behind it. */
-const NOT_THE_SHOPS = new Set([429, 502, 503, 504]);
 
 export function operationOf(method: string): Operation {
   return OPERATION[method] ?? 'list';
@@ -50,22 +47,6 @@ function pathOf(url: string): { path: string; query: URLSearchParams } {
   const parsed = new URL(url);
   const path = parsed.pathname.replace(/^.*?\/admin\/api\/[^/]+\//, '');
   return { path, query: parsed.searchParams };
-}
-
-function isPaging(name: string, settings: PagingSettings): boolean {
-  return name === settings.pageParam || name === settings.cursorParam;
-}
-
-/**
- * A GET that carries on the list read just before it: it follows a successful GET of the collection
- * whose answer named a next page (a Link header), or it carries the page or cursor parameter.
- */
-function continuesList(previous: RecordedExchange | undefined, next: RecordedExchange, settings: PagingSettings) {
-  if (previous === undefined || previous.method !== 'GET' || next.method !== 'GET') return false;
-  if (previous.status === undefined || previous.status < 200 || previous.status > 299) return false;
-  const { path, query } = pathOf(next.url);
-  if (path !== pathOf(previous.url).path) return false;
-  return previous.pagingHeaders.includes('link') || [...query.keys()].some((name) => isPaging(name, settings));
 }
 
 /** How a run's names are told apart and numbered in one test: its run id and the first number it sent there. */
@@ -115,7 +96,7 @@ function requestWords(exchange: RecordedExchange, ids: IdNames, names: RunNames,
   const { path, query } = pathOf(exchange.url);
   const one = /^zones\/(.+?)(\.json)?$/.exec(path);
   const shownPath = one ? `zones/${ids.nameOf(decodeURIComponent(one[1]!))}${one[2] ?? ''}` : path;
-  const kept = [...query.entries()].filter(([name]) => !isPaging(name, settings));
+  const kept = [...query.entries()].filter(([name]) => !isPagingParam(name, settings));
   const search = kept.length === 0 ? '' : `?${new URLSearchParams(kept).toString()}`;
   const credential =
     exchange.auth === 'valid' ? '' : exchange.auth === 'none' ? ' without a credential' : ' with a wrong credential';
@@ -161,15 +142,12 @@ function inOrderSent(exchanges: RecordedExchange[], names: RunNames): RecordedEx
 export function stepsOf(exchanges: readonly RecordedExchange[], settings: PagingSettings, runId: string): Step[] {
   const names = runNames(exchanges, runId);
   const ids = new IdNames();
-  const own = inOrderSent(
-    exchanges.filter((exchange) => exchange.status === undefined || !NOT_THE_SHOPS.has(exchange.status)),
-    names,
-  );
+  const own = inOrderSent(exchanges.filter(isTheShopsAnswer), names);
   const steps: Step[] = [];
   let previous: RecordedExchange | undefined;
   for (const exchange of own) {
     const last = steps.at(-1);
-    if (last && continuesList(previous, exchange, settings)) {
+    if (last && continuesListRead(previous, exchange, settings)) {
       last.pages += 1;
       previous = exchange;
       continue;

@@ -1,0 +1,64 @@
+// Which recorded exchanges are one read of the shop, told the same way wherever it matters: drift
+// lines two runs up by these reads (helpers/drift/steps.ts), and under drift the model-based budget
+// counts them (helpers/harness/model), so that a shop holding more zones, or pacing harder, spends
+// no more of the budget than its mock for the same scenario.
+import type { ExchangeDetail } from './exchange-detail.ts';
+
+/** Answers that are the way to the shop, not the shop: a pace to keep, or a gateway with nothing behind it. */
+const NOT_THE_SHOPS = new Set([429, 502, 503, 504]);
+
+/** What tells a list's next page from a new list read: the paging parameters the settings name. */
+export interface PagingParams {
+  pageParam: string;
+  cursorParam: string;
+}
+
+export function isTheShopsAnswer(exchange: Pick<ExchangeDetail, 'status'>): boolean {
+  return exchange.status === undefined || !NOT_THE_SHOPS.has(exchange.status);
+}
+
+export function isPagingParam(name: string, paging: PagingParams): boolean {
+  return name === paging.pageParam || name === paging.cursorParam;
+}
+
+function isSuccessfulGet(exchange: ExchangeDetail): boolean {
+  return exchange.method === 'GET' && exchange.status !== undefined && exchange.status >= 200 && exchange.status <= 299;
+}
+
+/**
+ * A GET that carries on the list read just before it: it follows a successful GET of the collection
+ * whose answer named a next page (a Link header), or it carries the page or cursor parameter.
+ */
+export function continuesListRead(
+  previous: ExchangeDetail | undefined,
+  next: ExchangeDetail,
+  paging: PagingParams,
+): boolean {
+  if (previous === undefined || next.method !== 'GET' || !isSuccessfulGet(previous)) return false;
+  const at = new URL(next.url);
+  if (at.pathname !== new URL(previous.url).pathname) return false;
+  return (
+    previous.pagingHeaders.includes('link') || [...at.searchParams.keys()].some((name) => isPagingParam(name, paging))
+  );
+}
+
+/**
+ * How many reads of the shop the exchanges are: each request once, but the pages of one list read
+ * are one read, a list read again at once (waiting for a write to show) is the same read, and an
+ * answer that is the way to the shop (waited out and sent again) is none.
+ */
+export function readsOfTheShop(exchanges: readonly ExchangeDetail[], paging: PagingParams): number {
+  let reads = 0;
+  let previous: ExchangeDetail | undefined;
+  let listStart: ExchangeDetail | undefined;
+  for (const exchange of exchanges) {
+    if (!isTheShopsAnswer(exchange)) continue;
+    const continues = continuesListRead(previous, exchange, paging);
+    const readAgain = !continues && exchange.method === 'GET' && listStart?.url === exchange.url;
+    previous = exchange;
+    if (continues) continue;
+    listStart = exchange.method === 'GET' ? exchange : undefined;
+    if (!readAgain) reads += 1;
+  }
+  return reads;
+}
