@@ -77,7 +77,7 @@ describe('steps', () => {
       SETTINGS,
       SERVICE_RUN,
     );
-    expect(steps.map((step) => [step.request, step.pages])).toEqual([
+    expect(steps.map((step) => [step.request, step.pages.length])).toEqual([
       ['GET zones.json', 1],
       ['DELETE zones/<id1>.json', 1],
     ]);
@@ -229,6 +229,34 @@ describe('differences', () => {
     const comparison = compareRuns(service, mock, SETTINGS);
     expect(comparison.differences).toEqual([]);
     expect(comparison.comparedSteps).toBe(3);
+  });
+
+  test("listed zones are shaped from the run's own, across every page of the read; a side with none of its own there is not compared", () => {
+    // Decided from the issue: list contents are never compared, since a real shop holds other
+    // people's zones; only the run's own zones say what shape the shop gives a zone.
+    const others = { id: 900, name: 'another team', coverage: { provinces: ['BY'] } };
+    const own = (run: string) => ({
+      id: 1,
+      name: `zc-${run}-1234-1`,
+      coverage: { countries: ['DE'] },
+      status: 'draft',
+    });
+    const listed = (pages: unknown[][]) =>
+      pages.map((zones, n) => exchange('GET', n === 0 ? 'zones.json' : `zones.json?page=${n + 1}`, 200, { zones }));
+    // The service's first page holds only others' zones; its own zone is on the second.
+    const service = side([test1(listed([[others], [own(SERVICE_RUN)], []]))]);
+    const mock = mockSide([test1(listed([[own(MOCK_RUN)], []]))]);
+    const comparison = compareRuns(service, mock, SETTINGS);
+    expect(comparison.differences).toEqual([]);
+    expect(comparison.comparedSteps).toBe(1);
+    // A mock whose zones carry another field is still found from its own zones...
+    const tagged = mockSide([test1(listed([[{ ...own(MOCK_RUN), tags: [] }], []]))]);
+    expect(compareRuns(service, tagged, SETTINGS).differences.map((d) => [d.aspect, d.subject])).toEqual([
+      ['shape', '<zone>.tags'],
+    ]);
+    // ...and a read in which a side showed none of its own zones says nothing of a zone's shape.
+    const onlyOthers = side([test1(listed([[others]]))]);
+    expect(compareRuns(onlyOthers, mock, SETTINGS).differences).toEqual([]);
   });
 
   test("a paging header on one side's lists, and a field every zone carries on one side only, are one difference each", () => {

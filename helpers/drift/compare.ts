@@ -4,7 +4,7 @@
 // no two shops share (ids, times, other people's zones) is never compared.
 import { canonicalJson, parseJson } from '../client/json.ts';
 import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
-import { type Shape, shapeDifferences, shapeOf } from './shape.ts';
+import { mergedShape, type Shape, shapeDifferences, shapeOf } from './shape.ts';
 import {
   type Operation,
   type PagingSettings,
@@ -100,8 +100,15 @@ function ownZoneOf(runId: string): (item: unknown) => boolean {
   };
 }
 
-function answerShape(exchange: RecordedExchange, runId: string): Shape {
-  return shapeOf(parsed(exchange.answer), ownZoneOf(runId));
+/**
+ * The shape of a step's answer: of a list read, every page's, its zones read from the run's own only
+ * (on whichever page they came); of a create or update, the zone the run made.
+ */
+function answerShape(side: SideStep, settings: DriftSettings): Shape {
+  const at = side.step.operation === 'list' ? zonePath(settings, 'list')?.replace(/\[\]$/, '') : undefined;
+  const ownItems = at === undefined ? undefined : { at, isOwn: ownZoneOf(side.runId) };
+  const kept = side.step.pages.filter((page) => page.answer !== undefined);
+  return mergedShape(kept.map((page) => shapeOf(parsed(page.answer), ownItems)));
 }
 
 /** What a body is when it is no JSON to take the shape of: none, not JSON, not read whole. */
@@ -170,7 +177,7 @@ function compareStep(
     if (bodyKind(a) !== bodyKind(b))
       found.push({ aspect: 'shape', subject: '(the body)', service: bodyKind(a), mock: bodyKind(b) });
   } else
-    for (const part of shapeDifferences(answerShape(a, service.runId), answerShape(b, mock.runId))) {
+    for (const part of shapeDifferences(answerShape(service, settings), answerShape(mock, settings))) {
       const path = fromZone(part.path, zonePath(settings, operation));
       found.push({
         aspect: 'shape',

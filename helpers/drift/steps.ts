@@ -14,9 +14,10 @@ export interface Step {
   operation: Operation;
   /** What was asked, the same words on both targets while they do the same: `PUT zones/<id1>.json`. */
   request: string;
-  /** The exchange compared: a list's first page (its others are counted in `pages`). */
+  /** The exchange compared: a list's first page, whose status, headers and content type stand for the read. */
   exchange: RecordedExchange;
-  pages: number;
+  /** Every page of a list read, the first included; the one exchange of any other step. */
+  pages: RecordedExchange[];
 }
 
 /** Where the drift comparer needs the settings: how to tell a list's next page from a new list read. */
@@ -148,7 +149,7 @@ export function stepsOf(exchanges: readonly RecordedExchange[], settings: Paging
   for (const exchange of own) {
     const last = steps.at(-1);
     if (last && continuesListRead(previous, exchange, settings)) {
-      last.pages += 1;
+      last.pages.push(exchange);
       previous = exchange;
       continue;
     }
@@ -157,10 +158,16 @@ export function stepsOf(exchanges: readonly RecordedExchange[], settings: Paging
     // A list read again at once is waiting for a write to show (ZONES_CONSISTENCY_TIMEOUT_MS): the last read is the one the test used.
     if (last && last.operation === 'list' && exchange.method === 'GET' && last.request === request) {
       last.exchange = exchange;
-      last.pages = 1;
+      last.pages = [exchange];
       continue;
     }
-    steps.push({ index: steps.length + 1, operation: operationOf(exchange.method), request, exchange, pages: 1 });
+    steps.push({
+      index: steps.length + 1,
+      operation: operationOf(exchange.method),
+      request,
+      exchange,
+      pages: [exchange],
+    });
   }
   return steps;
 }
