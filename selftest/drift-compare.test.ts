@@ -6,7 +6,7 @@ import { compareRuns, type RunSide } from '../helpers/drift/differences.ts';
 import { renderDriftPage } from '../helpers/drift/drift-page.ts';
 import { stepsOf } from '../helpers/drift/steps.ts';
 import type { RecordedExchange, TestExchanges } from '../helpers/evidence/exchange-detail.ts';
-import { readsOfTheShop } from '../helpers/evidence/list-reads.ts';
+import { linkedNextPage, readsOfTheShop } from '../helpers/evidence/list-reads.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 
 const SETTINGS = {
@@ -68,7 +68,13 @@ describe('steps', () => {
     const steps = stepsOf(
       [
         exchange('GET', 'zones.json', 429),
-        exchange('GET', 'zones.json', 200, { zones: [] }, { pagingHeaders: ['link'] }),
+        exchange(
+          'GET',
+          'zones.json',
+          200,
+          { zones: [] },
+          { pagingHeaders: ['link'], nextPage: `${SHOP}/zones.json?page_info=abc` },
+        ),
         exchange('GET', 'zones.json?page_info=abc', 200, { zones: [] }),
         exchange('GET', 'zones.json', 503),
         exchange('GET', 'zones.json', 200, { zones: [] }),
@@ -81,6 +87,35 @@ describe('steps', () => {
       ['GET zones.json', 1],
       ['DELETE zones/<id1>.json', 1],
     ]);
+  });
+
+  test('a GET carries on a list read only at the next page the answer named, or with only the paging parameter changed', () => {
+    // Decided from the issue: the pages of one list read are one step; any other GET is a step of
+    // its own. A Link header naming only rel="first", and a filtered read, are no next page.
+    const next = `${SHOP}/zones.json?page_info=abc`;
+    const steps = stepsOf(
+      [
+        exchange('GET', 'zones.json', 200, { zones: [] }, { pagingHeaders: ['link'], nextPage: next }),
+        exchange('GET', 'zones.json?page_info=abc', 200, { zones: [] }, { pagingHeaders: ['link'] }),
+        exchange('GET', 'zones.json?status=draft', 200, { zones: [] }, { pagingHeaders: ['link'] }),
+        exchange('GET', 'zones.json?status=draft&page=2', 200, { zones: [] }),
+        exchange('GET', 'zones.json?status=published&page=2', 200, { zones: [] }),
+      ],
+      SETTINGS,
+      SERVICE_RUN,
+    );
+    expect(steps.map((step) => [step.request, step.pages.length])).toEqual([
+      ['GET zones.json', 2],
+      ['GET zones.json?status=draft', 2],
+      ['GET zones.json?status=published', 1],
+    ]);
+  });
+
+  test('the next page recorded is the one a Link header names rel="next", and only that one', () => {
+    const page = `${SHOP}/zones.json`;
+    expect(linkedNextPage('<?page=3>; rel="last", <?page=2>; rel="next"', page)).toBe(`${page}?page=2`);
+    expect(linkedNextPage('<https://shop.test/z?p=2>; rel="next prefetch"', page)).toBe('https://shop.test/z?p=2');
+    expect(linkedNextPage('<?page=1>; rel="first"', page)).toBeUndefined();
   });
 
   test("under drift the model's budget counts reads of the shop: a list of any number of pages is one, a 429 none", () => {

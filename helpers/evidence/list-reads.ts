@@ -26,8 +26,36 @@ function isSuccessfulGet(exchange: ExchangeDetail): boolean {
 }
 
 /**
- * A GET that carries on the list read just before it: it follows a successful GET of the collection
- * whose answer named a next page (a Link header), or it carries the page or cursor parameter.
+ * The address a Link header names rel="next" (a rel may hold several words), resolved against the
+ * page it came with. Other rels (first, last, prev) name no page still to read.
+ */
+export function linkedNextPage(link: string | undefined, url: string): string | undefined {
+  if (link === undefined) return undefined;
+  for (const part of link.split(/,(?=\s*<)/)) {
+    const match = /^\s*<([^>]*)>(.*)$/.exec(part);
+    const rel = match ? /;\s*rel\s*=\s*"?([^";]*)"?/i.exec(match[2]!) : null;
+    if (match && rel?.[1]?.toLowerCase().split(/\s+/).includes('next')) {
+      try {
+        return new URL(match[1]!, url).toString();
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The query without the paging parameters, in a fixed order: what stays the same from page to page. */
+function queryBesidesPaging(url: URL, paging: PagingParams): string {
+  const kept = [...url.searchParams.entries()].filter(([name]) => !isPagingParam(name, paging));
+  return new URLSearchParams(kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString();
+}
+
+/**
+ * A GET that carries on the list read just before it: it asks for the page that answer named
+ * rel="next", or it asks the same path with the same query but for the paging parameters, and
+ * carries one of them (page numbers, cursors). A filtered read, or a read after an answer whose Link
+ * named only its first or last page, is a read of its own.
  */
 export function continuesListRead(
   previous: ExchangeDetail | undefined,
@@ -36,10 +64,11 @@ export function continuesListRead(
 ): boolean {
   if (previous === undefined || next.method !== 'GET' || !isSuccessfulGet(previous)) return false;
   const at = new URL(next.url);
-  if (at.pathname !== new URL(previous.url).pathname) return false;
-  return (
-    previous.pagingHeaders.includes('link') || [...at.searchParams.keys()].some((name) => isPagingParam(name, paging))
-  );
+  if (previous.nextPage !== undefined && new URL(previous.nextPage).toString() === at.toString()) return true;
+  const before = new URL(previous.url);
+  if (at.origin !== before.origin || at.pathname !== before.pathname) return false;
+  if (![...at.searchParams.keys()].some((name) => isPagingParam(name, paging))) return false;
+  return queryBesidesPaging(at, paging) === queryBesidesPaging(before, paging);
 }
 
 /**
