@@ -222,6 +222,23 @@ describe('differences', () => {
     expect(differences[0]!.exchanges.mock?.curl).toContain('"$ZONES_MOCK_ACCESS_TOKEN"');
   });
 
+  test("an error body's shape below its keys is compared: its paths and JSON types, not its words", () => {
+    // Decided from the issue ("the error body's shape"): a client that reads errors.base[0] breaks on
+    // a mock that answers {"errors": "Not Found"}, whatever the words.
+    const missing = (body: unknown) => [exchange('GET', 'zones/404.json', 404, body)];
+    const found = (service: unknown, mock: unknown) =>
+      compareRuns(side([test1(missing(service))]), side([test1(missing(mock))]), SETTINGS).differences.map((d) => [
+        d.aspect,
+        d.subject,
+        d.service,
+        d.mock,
+      ]);
+    expect(found({ errors: 'Not Found' }, { errors: { base: ['Not Found'] } })).toEqual([
+      ['error-body', 'errors', 'string', 'object'],
+    ]);
+    expect(found({ errors: { base: ['Not Found'] } }, { errors: { base: ['Zone 404 not found'] } })).toEqual([]);
+  });
+
   test('a verdict that moves with a step difference is told with it; one no step shows is a difference of its own', () => {
     const rules = (status: string) => [
       { id: 'CREATE-01', status },

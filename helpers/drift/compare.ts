@@ -123,7 +123,10 @@ function bodyKind(exchange: RecordedExchange): string {
   return exchange.answerNote ?? 'no body';
 }
 
-/** An error body's top-level keys: what a client reads the reason from (`errors`, `error`, `message`). */
+/**
+ * An error body's top-level keys: what a client reads the reason from (`errors`, `error`, `message`).
+ * Keys that differ are one difference, whatever lies under them; the same keys are compared below.
+ */
 function errorBodyForm(exchange: RecordedExchange): string {
   if (exchange.answer === undefined) return exchange.answerNote ?? 'no body';
   const body = parsed(exchange.answer);
@@ -177,6 +180,10 @@ function compareStep(
     const formA = errorBodyForm(a);
     const formB = errorBodyForm(b);
     if (formA !== formB) found.push({ aspect: 'error-body', service: formA, mock: formB });
+    // The same keys: what is under them, by path and JSON type (errors.base[] as strings, or errors as one string).
+    else if (a.answer !== undefined && b.answer !== undefined)
+      for (const part of shapeDifferences(shapeOf(parsed(a.answer)), shapeOf(parsed(b.answer))))
+        found.push({ aspect: 'error-body', subject: part.path, service: part.service, mock: part.mock });
     return found;
   }
   if (a.answer === undefined || b.answer === undefined) {
