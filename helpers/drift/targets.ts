@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { ConfigError, type Environment, readTargetConfig, type TargetConfig } from '../config.ts';
 import { EXCHANGES_FILE_VARIABLE } from '../evidence/exchange-detail.ts';
+import { TOKEN_VARIABLE_VARIABLE } from '../evidence/replay.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import { settingDefault } from '../settings.ts';
 import { exchangesPath } from './run-side.ts';
@@ -56,6 +57,8 @@ export function sideEnvironment(env: Environment, side: Side, reportsDir: string
   out.ZONES_ACCESS_TOKEN = env[own.ZONES_ACCESS_TOKEN!];
   out.ZONES_REPORTS_DIR = sideReportsDir(reportsDir, side);
   out[EXCHANGES_FILE_VARIABLE] = exchangesPath(sideReportsDir(reportsDir, side));
+  // Every replay a run writes reads the token from the variable the operator keeps that target's in.
+  out[TOKEN_VARIABLE_VARIABLE] = own.ZONES_ACCESS_TOKEN;
   return out;
 }
 

@@ -1,18 +1,39 @@
 // A recorded exchange as a curl command that sends the same request again, for the reader of a
 // report who wants to see the shop answer it once more. Built from the client's record, so the
-// credential is never in it: the command reads it from ZONES_ACCESS_TOKEN when it runs.
+// credential is never in it: the command reads it from an environment variable when it runs,
+// ZONES_ACCESS_TOKEN, or the one the drift launcher names for its mock's run.
 import type { TargetConfig } from '../config.ts';
 import type { Exchange } from './exchange.ts';
 
+/**
+ * An internal switch, not a setting: the variable the replays read the token from. Drift's mock run
+ * knows its target as ZONES_BASE_URL and ZONES_ACCESS_TOKEN, but the operator's shell holds the
+ * service's staging token there and the mock's in ZONES_MOCK_ACCESS_TOKEN; a replay of the mock's
+ * must not send the service's token to the mock.
+ */
+export const TOKEN_VARIABLE_VARIABLE = 'ZC_REPLAY_TOKEN_VARIABLE';
+
+export const DEFAULT_TOKEN_VARIABLE = 'ZONES_ACCESS_TOKEN';
+
+/** The name of the variable the replays read the token from; only a plain shell name is taken. */
+export function tokenVariable(env: NodeJS.ProcessEnv = process.env): string {
+  const name = env[TOKEN_VARIABLE_VARIABLE]?.trim() ?? '';
+  return /^[A-Z_][A-Z0-9_]*$/.test(name) ? name : DEFAULT_TOKEN_VARIABLE;
+}
+
 /** How the command names the token: the shell fills it in, so no report ever holds its value. */
-export const TOKEN_IN_SHELL = '"$ZONES_ACCESS_TOKEN"';
+function tokenInShell(): string {
+  return `"$${tokenVariable()}"`;
+}
 
 /**
  * The suite's wrong credential is the token with its last character changed (helpers/evidence/secrets.ts).
  * Which character it became would give the token's last one away, so the command makes its own wrong
  * token of the same length at run time: the last character becomes 0, or 1 where it was 0.
  */
-const WRONG_TOKEN_IN_SHELL = `"$(printf %s ${TOKEN_IN_SHELL} | sed -e 's/0$/1/' -e t -e 's/.$/0/')"`;
+function wrongTokenInShell(): string {
+  return `"$(printf %s ${tokenInShell()} | sed -e 's/0$/1/' -e t -e 's/.$/0/')"`;
+}
 
 /** One word for a POSIX shell: single quotes keep everything as it is, a quote itself is closed, escaped and reopened. */
 export function shellQuote(text: string): string {
@@ -51,6 +72,6 @@ export function curlCommand(exchange: Exchange, settings: ReplaySettings, bodyFi
 function credentialOf(exchange: Exchange, settings: ReplaySettings): string | undefined {
   if (exchange.auth === 'none') return undefined;
   const scheme = settings.authScheme === '' ? '' : `${settings.authScheme} `;
-  const token = exchange.auth === 'valid' ? TOKEN_IN_SHELL : WRONG_TOKEN_IN_SHELL;
+  const token = exchange.auth === 'valid' ? tokenInShell() : wrongTokenInShell();
   return `${shellQuote(`${settings.authHeader}: ${scheme}`)}${token}`;
 }
