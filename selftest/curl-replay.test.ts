@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
 import type { Exchange } from '../helpers/client/zones-client.ts';
 import { sideEnvironment } from '../helpers/drift/targets.ts';
-import { curlCommand, shellQuote, TOKEN_VARIABLE_VARIABLE } from '../helpers/evidence/replay.ts';
+import { OPERATOR_PREFIX_VARIABLE } from '../helpers/evidence/operator-variables.ts';
+import { curlCommand, shellQuote } from '../helpers/evidence/replay.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { CHILD_LIMIT_MS, runEntry } from './run-node.ts';
 
@@ -138,8 +139,7 @@ describe.skipIf(noCurl)(`${inShell}: against a server that records what arrives`
   test("drift's mock run replays with the mock's token: in the operator's shell ZONES_ACCESS_TOKEN is the service's", async () => {
     // The drift launcher names the variable for each run; the mock's is ZONES_MOCK_ACCESS_TOKEN.
     const mockEnvironment = sideEnvironment({ ZONES_MOCK_ACCESS_TOKEN: 'x' }, 'mock', '/tmp/reports');
-    expect(mockEnvironment[TOKEN_VARIABLE_VARIABLE]).toBe('ZONES_MOCK_ACCESS_TOKEN');
-    vi.stubEnv(TOKEN_VARIABLE_VARIABLE, mockEnvironment[TOKEN_VARIABLE_VARIABLE]);
+    vi.stubEnv(OPERATOR_PREFIX_VARIABLE, mockEnvironment[OPERATOR_PREFIX_VARIABLE]);
     try {
       const mockToken = 'mock_token_for_replays_0123';
       const shell = { ZONES_MOCK_ACCESS_TOKEN: mockToken };

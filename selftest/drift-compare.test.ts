@@ -1,13 +1,18 @@
 // How drift lines two runs up and what it counts as one difference, without any target: steps made
 // from recorded exchanges, names and ids normalised, the way to the shop left out, and observations
 // grouped. Each case is what the specification of drift (docs/drift.md) says, decided before a run.
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { compareRuns, type RunSide } from '../helpers/drift/differences.ts';
+import { renderDriftMarkdown } from '../helpers/drift/drift-markdown.ts';
 import { renderDriftPage } from '../helpers/drift/drift-page.ts';
+import type { DriftReport } from '../helpers/drift/drift-report.ts';
 import { stepsOf } from '../helpers/drift/steps.ts';
+import { sideEnvironment } from '../helpers/drift/targets.ts';
 import type { RecordedExchange, TestExchanges } from '../helpers/evidence/exchange-detail.ts';
 import { linkedNextPage, readsOfTheShop } from '../helpers/evidence/list-reads.ts';
+import { OPERATOR_PREFIX_VARIABLE } from '../helpers/evidence/operator-variables.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
+import { sweepCommand } from '../helpers/ownership/sweep-command.ts';
 
 const SETTINGS = {
   envelope: 'wrapped' as const,
@@ -391,10 +396,43 @@ test('drift.html shows what a shop answered as text: markup in a value is escape
       },
     ],
     rules: [],
+    leftBehind: { service: [], mock: [{ id: hostile, name: hostile, reason: hostile, removeWith: hostile }] },
   });
   expect(page).not.toMatch(/<script|<img/i);
   expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;');
   expect(page).toContain(
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
   );
+});
+
+test("the mock's run tells how to sweep what it left with the mock's address and token, and drift.md lists each side's with its command", () => {
+  // In the operator's drift shell ZONES_BASE_URL and ZONES_ACCESS_TOKEN are the service's.
+  const ledger = 'reports/drift/mock/ledgers/20261126t130000-cccc.jsonl';
+  const plain = sweepCommand(ledger, '/nowhere');
+  vi.stubEnv(OPERATOR_PREFIX_VARIABLE, sideEnvironment({}, 'mock', 'reports')[OPERATOR_PREFIX_VARIABLE]);
+  let forMock: string;
+  try {
+    forMock = sweepCommand(ledger, '/nowhere');
+  } finally {
+    vi.unstubAllEnvs();
+  }
+  expect(plain).toBe(`npx zones-conformance sweep --ledger ${ledger}`);
+  expect(forMock).toBe(
+    `ZONES_BASE_URL="$ZONES_MOCK_BASE_URL" ZONES_ACCESS_TOKEN="$ZONES_MOCK_ACCESS_TOKEN" npx zones-conformance sweep --ledger ${ledger}`,
+  );
+  const report = {
+    verdict: 'same',
+    compared: { tests: 1, steps: 1 },
+    targets: {
+      service: { baseUrl: 'http://service.test', verdict: 'conformant', exitCode: 0, reportsDir: 'a' },
+      mock: { baseUrl: 'http://mock.test', verdict: 'conformant', exitCode: 0, reportsDir: 'b' },
+    },
+    differences: [],
+    rules: [],
+    leftBehind: { service: [], mock: [{ id: '7', name: 'zc-x', reason: 'answered 500', removeWith: forMock }] },
+  } as unknown as DriftReport;
+  const markdown = renderDriftMarkdown(report);
+  expect(markdown).toContain('## Zones left behind\n\nOn the mock:\n\n- 7 zc-x: answered 500');
+  expect(markdown).toContain(forMock);
+  expect(markdown).not.toContain('On the service:');
 });

@@ -1,29 +1,14 @@
 // A recorded exchange as a curl command that sends the same request again, for the reader of a
 // report who wants to see the shop answer it once more. Built from the client's record, so the
 // credential is never in it: the command reads it from an environment variable when it runs,
-// ZONES_ACCESS_TOKEN, or the one the drift launcher names for its mock's run.
+// ZONES_ACCESS_TOKEN, or ZONES_MOCK_ACCESS_TOKEN in drift's mock run (operator-variables.ts).
 import type { TargetConfig } from '../config.ts';
 import type { Exchange } from './exchange.ts';
-
-/**
- * An internal switch, not a setting: the variable the replays read the token from. Drift's mock run
- * knows its target as ZONES_BASE_URL and ZONES_ACCESS_TOKEN, but the operator's shell holds the
- * service's staging token there and the mock's in ZONES_MOCK_ACCESS_TOKEN; a replay of the mock's
- * must not send the service's token to the mock.
- */
-export const TOKEN_VARIABLE_VARIABLE = 'ZC_REPLAY_TOKEN_VARIABLE';
-
-export const DEFAULT_TOKEN_VARIABLE = 'ZONES_ACCESS_TOKEN';
-
-/** The name of the variable the replays read the token from; only a plain shell name is taken. */
-export function tokenVariable(env: NodeJS.ProcessEnv = process.env): string {
-  const name = env[TOKEN_VARIABLE_VARIABLE]?.trim() ?? '';
-  return /^[A-Z_][A-Z0-9_]*$/.test(name) ? name : DEFAULT_TOKEN_VARIABLE;
-}
+import { operatorVariable } from './operator-variables.ts';
 
 /** How the command names the token: the shell fills it in, so no report ever holds its value. */
 function tokenInShell(): string {
-  return `"$${tokenVariable()}"`;
+  return `"$${operatorVariable('ACCESS_TOKEN')}"`;
 }
 
 /**
