@@ -54,6 +54,7 @@ function cannotRun(reason: string, env: Environment, startedAt: Date): never {
     compared: { tests: 0, steps: 0 },
     differences: [],
     rules: [],
+    leftBehind: { service: [], mock: [] },
   };
   let line = `zones-conformance drift: cannot run: ${secrets.mask(reason)}`;
   try {

@@ -8,9 +8,11 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
 import type { Exchange } from '../helpers/client/zones-client.ts';
+import { sideEnvironment } from '../helpers/drift/targets.ts';
+import { OPERATOR_PREFIX_VARIABLE } from '../helpers/evidence/operator-variables.ts';
 import { curlCommand, shellQuote } from '../helpers/evidence/replay.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { CHILD_LIMIT_MS, runEntry } from './run-node.ts';
@@ -20,8 +22,12 @@ const noCurl = spawnSync('sh', ['-c', 'command -v curl']).status !== 0;
 const inShell = `curl commands run in bash${noCurl ? ' (skipped: no curl on this machine; apt-get install -y curl, as .ci/run does)' : ''}`;
 
 /** A command as a reader runs it: bash, with the token in the environment (or not) and nothing else of ours. */
-async function runInShell(command: string, withToken = true): Promise<{ status: number; out: string }> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+async function runInShell(
+  command: string,
+  withToken = true,
+  more: Record<string, string> = {},
+): Promise<{ status: number; out: string }> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', ...more };
   if (withToken) env.ZONES_ACCESS_TOKEN = TOKEN;
   // Not spawnSync: the servers the command talks to answer on this process's event loop.
   const child = spawn('bash', ['-c', command], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: CHILD_LIMIT_MS });
@@ -77,11 +83,11 @@ describe.skipIf(noCurl)(`${inShell}: against a server that records what arrives`
       ...fields,
     };
   }
-  async function replay(recorded: Exchange): Promise<Arrived> {
+  async function replay(recorded: Exchange, more: Record<string, string> = {}): Promise<Arrived> {
     arrived.length = 0;
     const command = curlCommand(recorded, settings);
     expect(command).not.toContain(TOKEN);
-    expect((await runInShell(command)).status).toBe(201);
+    expect((await runInShell(command, true, more)).status).toBe(201);
     expect(arrived).toHaveLength(1);
     return arrived[0]!;
   }
@@ -128,6 +134,24 @@ describe.skipIf(noCurl)(`${inShell}: against a server that records what arrives`
     );
     expect(none.method).toBe('DELETE');
     expect(none.headers['x-api-key']).toBeUndefined();
+  });
+
+  test("drift's mock run replays with the mock's token: in the operator's shell ZONES_ACCESS_TOKEN is the service's", async () => {
+    // The drift launcher names the variable for each run; the mock's is ZONES_MOCK_ACCESS_TOKEN.
+    const mockEnvironment = sideEnvironment({ ZONES_MOCK_ACCESS_TOKEN: 'x' }, 'mock', '/tmp/reports');
+    vi.stubEnv(OPERATOR_PREFIX_VARIABLE, mockEnvironment[OPERATOR_PREFIX_VARIABLE]);
+    try {
+      const mockToken = 'mock_token_for_replays_0123';
+      const shell = { ZONES_MOCK_ACCESS_TOKEN: mockToken };
+      const valid = await replay(exchange({ method: 'GET' }), shell);
+      expect(valid.headers['x-api-key']).toBe(`Bearer ${mockToken}`);
+      const wrong = String((await replay(exchange({ method: 'GET', auth: 'wrong' }), shell)).headers['x-api-key']);
+      expect(wrong).toHaveLength(`Bearer ${mockToken}`.length);
+      expect([`Bearer ${mockToken}`, `Bearer ${TOKEN}`]).not.toContain(wrong);
+      expect(curlCommand(exchange({ method: 'GET' }), settings)).not.toContain('ZONES_ACCESS_TOKEN"');
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
 

@@ -1,12 +1,18 @@
 // How drift lines two runs up and what it counts as one difference, without any target: steps made
 // from recorded exchanges, names and ids normalised, the way to the shop left out, and observations
 // grouped. Each case is what the specification of drift (docs/drift.md) says, decided before a run.
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { compareRuns, type RunSide } from '../helpers/drift/differences.ts';
+import { renderDriftMarkdown } from '../helpers/drift/drift-markdown.ts';
 import { renderDriftPage } from '../helpers/drift/drift-page.ts';
+import type { DriftReport } from '../helpers/drift/drift-report.ts';
 import { stepsOf } from '../helpers/drift/steps.ts';
+import { sideEnvironment } from '../helpers/drift/targets.ts';
 import type { RecordedExchange, TestExchanges } from '../helpers/evidence/exchange-detail.ts';
+import { linkedNextPage, readsOfTheShop } from '../helpers/evidence/list-reads.ts';
+import { OPERATOR_PREFIX_VARIABLE } from '../helpers/evidence/operator-variables.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
+import { sweepCommand } from '../helpers/ownership/sweep-command.ts';
 
 const SETTINGS = {
   envelope: 'wrapped' as const,
@@ -45,9 +51,15 @@ const zone = (id: number | string, name: string, extra: Record<string, unknown> 
 const created = (id: number | string, name: string, status = 201, extra = {}) =>
   exchange('POST', 'zones.json', status, zone(id, name, extra), { request: JSON.stringify({ zone: { name } }) });
 
-function side(tests: TestExchanges[], rules: { id: string; status: string }[] = []): RunSide {
-  return { tests, rules };
+/** The run ids the hand-made names below carry: the service's run and the mock's. */
+const SERVICE_RUN = '20261126t120000-aaaa';
+const MOCK_RUN = '20261126t130000-cccc';
+
+function side(tests: TestExchanges[], rules: { id: string; status: string }[] = [], runId = SERVICE_RUN): RunSide {
+  return { tests, rules, runId };
 }
+
+const mockSide = (tests: TestExchanges[], rules: { id: string; status: string }[] = []) => side(tests, rules, MOCK_RUN);
 
 const test1 = (exchanges: RecordedExchange[], state = 'passed'): TestExchanges => ({
   title: 'CREATE-01 a created zone is listed with its name and coverage',
@@ -61,18 +73,71 @@ describe('steps', () => {
     const steps = stepsOf(
       [
         exchange('GET', 'zones.json', 429),
-        exchange('GET', 'zones.json', 200, { zones: [] }, { pagingHeaders: ['link'] }),
+        exchange(
+          'GET',
+          'zones.json',
+          200,
+          { zones: [] },
+          { pagingHeaders: ['link'], nextPage: `${SHOP}/zones.json?page_info=abc` },
+        ),
         exchange('GET', 'zones.json?page_info=abc', 200, { zones: [] }),
         exchange('GET', 'zones.json', 503),
         exchange('GET', 'zones.json', 200, { zones: [] }),
         exchange('DELETE', 'zones/7.json', 200, {}),
       ],
       SETTINGS,
+      SERVICE_RUN,
     );
-    expect(steps.map((step) => [step.request, step.pages])).toEqual([
+    expect(steps.map((step) => [step.request, step.pages.length])).toEqual([
       ['GET zones.json', 1],
       ['DELETE zones/<id1>.json', 1],
     ]);
+  });
+
+  test('a GET carries on a list read only at the next page the answer named, or with only the paging parameter changed', () => {
+    // Decided from the issue: the pages of one list read are one step; any other GET is a step of
+    // its own. A Link header naming only rel="first", and a filtered read, are no next page.
+    const next = `${SHOP}/zones.json?page_info=abc`;
+    const steps = stepsOf(
+      [
+        exchange('GET', 'zones.json', 200, { zones: [] }, { pagingHeaders: ['link'], nextPage: next }),
+        exchange('GET', 'zones.json?page_info=abc', 200, { zones: [] }, { pagingHeaders: ['link'] }),
+        exchange('GET', 'zones.json?status=draft', 200, { zones: [] }, { pagingHeaders: ['link'] }),
+        exchange('GET', 'zones.json?status=draft&page=2', 200, { zones: [] }),
+        exchange('GET', 'zones.json?status=published&page=2', 200, { zones: [] }),
+      ],
+      SETTINGS,
+      SERVICE_RUN,
+    );
+    expect(steps.map((step) => [step.request, step.pages.length])).toEqual([
+      ['GET zones.json', 2],
+      ['GET zones.json?status=draft', 2],
+      ['GET zones.json?status=published', 1],
+    ]);
+  });
+
+  test('the next page recorded is the one a Link header names rel="next", and only that one', () => {
+    const page = `${SHOP}/zones.json`;
+    expect(linkedNextPage('<?page=3>; rel="last", <?page=2>; rel="next"', page)).toBe(`${page}?page=2`);
+    expect(linkedNextPage('<https://shop.test/z?p=2>; rel="next prefetch"', page)).toBe('https://shop.test/z?p=2');
+    expect(linkedNextPage('<?page=1>; rel="first"', page)).toBeUndefined();
+  });
+
+  test("under drift the model's budget counts reads of the shop: a list of any number of pages is one, a 429 none", () => {
+    // A service holding others' zones reads two pages where its empty mock reads one; counting
+    // requests ended their model-based sequences at different operations.
+    const operations = (pagesOfEachList: number) => [
+      created(1, 'zc-20261126t120000-aaaa-bbbb-1'),
+      exchange('GET', 'zones.json', 429),
+      exchange('GET', 'zones.json', 200, { zones: [] }),
+      ...Array.from({ length: pagesOfEachList - 1 }, (_, page) =>
+        exchange('GET', `zones.json?page=${page + 2}`, 200, { zones: [] }),
+      ),
+      exchange('GET', 'zones.json', 200, { zones: [] }),
+      exchange('DELETE', 'zones/1.json', 200, {}),
+    ];
+    expect(readsOfTheShop(operations(1), SETTINGS)).toBe(3);
+    expect(readsOfTheShop(operations(2), SETTINGS)).toBe(3);
   });
 
   test('ids are named by their first use in a path, the run names by their order in the test', () => {
@@ -83,6 +148,7 @@ describe('steps', () => {
         exchange('DELETE', 'zones/41.json', 200, {}),
       ],
       SETTINGS,
+      SERVICE_RUN,
     );
     const b = stepsOf(
       [
@@ -91,6 +157,7 @@ describe('steps', () => {
         exchange('DELETE', 'zones/zn_9.json', 200, {}),
       ],
       SETTINGS,
+      MOCK_RUN,
     );
     expect(a.map((step) => step.request)).toEqual(b.map((step) => step.request));
     expect(a.map((step) => step.request)).toEqual([
@@ -105,7 +172,7 @@ describe('steps', () => {
       exchange('PUT', 'zones/1.json', 200, zone(1, `zc-20261126t120000-aaaa-bbbb-${n}`), {
         request: JSON.stringify({ zone: { name: `zc-20261126t120000-aaaa-bbbb-${n}` } }),
       });
-    const steps = stepsOf([put(4), put(2), put(5), put(3)], SETTINGS);
+    const steps = stepsOf([put(4), put(2), put(5), put(3)], SETTINGS, SERVICE_RUN);
     expect(steps.map((step) => JSON.parse(step.exchange.request!).zone.name.at(-1))).toEqual(['2', '3', '4', '5']);
   });
 });
@@ -115,7 +182,7 @@ describe('differences', () => {
     const service = side([
       test1([created(1, 'zc-20261126t120000-aaaa-bbbb-1', 201, { created_at: '2026-11-26T12:00:00Z' })]),
     ]);
-    const mock = side([
+    const mock = mockSide([
       test1([created('a1', 'zc-20261126t130000-cccc-dddd-5', 201, { created_at: '2020-01-01T00:00:00Z' })]),
     ]);
     const comparison = compareRuns(service, mock, SETTINGS);
@@ -125,7 +192,7 @@ describe('differences', () => {
     ]);
     const same = compareRuns(
       service,
-      side([test1([created(2, 'zc-20261126t130000-cccc-dddd-5', 201, { created_at: 'x' })])]),
+      mockSide([test1([created(2, 'zc-20261126t130000-cccc-dddd-5', 201, { created_at: 'x' })])]),
       SETTINGS,
     );
     expect(same.differences).toEqual([]);
@@ -160,6 +227,23 @@ describe('differences', () => {
     expect(differences[0]!.exchanges.mock?.curl).toContain('"$ZONES_MOCK_ACCESS_TOKEN"');
   });
 
+  test("an error body's shape below its keys is compared: its paths and JSON types, not its words", () => {
+    // Decided from the issue ("the error body's shape"): a client that reads errors.base[0] breaks on
+    // a mock that answers {"errors": "Not Found"}, whatever the words.
+    const missing = (body: unknown) => [exchange('GET', 'zones/404.json', 404, body)];
+    const found = (service: unknown, mock: unknown) =>
+      compareRuns(side([test1(missing(service))]), side([test1(missing(mock))]), SETTINGS).differences.map((d) => [
+        d.aspect,
+        d.subject,
+        d.service,
+        d.mock,
+      ]);
+    expect(found({ errors: 'Not Found' }, { errors: { base: ['Not Found'] } })).toEqual([
+      ['error-body', 'errors', 'string', 'object'],
+    ]);
+    expect(found({ errors: { base: ['Not Found'] } }, { errors: { base: ['Zone 404 not found'] } })).toEqual([]);
+  });
+
   test('a verdict that moves with a step difference is told with it; one no step shows is a difference of its own', () => {
     const rules = (status: string) => [
       { id: 'CREATE-01', status },
@@ -183,6 +267,71 @@ describe('differences', () => {
     expect(extra.differences.map((d) => [d.aspect, d.service, d.mock])).toEqual([
       ['step', 'GET zones.json', '(no such step)'],
     ]);
+  });
+
+  test("zones an earlier run left on the service neither move the names' numbering nor count as the run's own", () => {
+    // Decided from the issue: ids, generated names and other people's zones are normalised away, so
+    // two shops that answer alike are the same whatever an earlier run left behind on one of them.
+    const leftover = { id: 900, name: 'zc-20250101t000000-abcd-ef01-1', coverage: { provinces: ['BY'] } };
+    const own = (run: string, n: number) => `zc-${run}-1234-${n}`;
+    const scenario = (run: string, others: unknown[]) => [
+      created(1, own(run, 5)),
+      exchange('PUT', 'zones/1.json', 200, zone(1, own(run, 6)), {
+        request: JSON.stringify({ zone: { name: own(run, 6) } }),
+      }),
+      exchange('GET', 'zones.json', 200, { zones: [...others, zone(1, own(run, 6)).zone] }),
+    ];
+    const service = side([test1(scenario(SERVICE_RUN, [leftover]))]);
+    const mock = mockSide([test1(scenario(MOCK_RUN, []))]);
+    const comparison = compareRuns(service, mock, SETTINGS);
+    expect(comparison.differences).toEqual([]);
+    expect(comparison.comparedSteps).toBe(3);
+  });
+
+  test("listed zones are shaped from the run's own, across every page of the read; a side with none of its own there is not compared", () => {
+    // Decided from the issue: list contents are never compared, since a real shop holds other
+    // people's zones; only the run's own zones say what shape the shop gives a zone.
+    const others = { id: 900, name: 'another team', coverage: { provinces: ['BY'] } };
+    const own = (run: string) => ({
+      id: 1,
+      name: `zc-${run}-1234-1`,
+      coverage: { countries: ['DE'] },
+      status: 'draft',
+    });
+    const listed = (pages: unknown[][]) =>
+      pages.map((zones, n) => exchange('GET', n === 0 ? 'zones.json' : `zones.json?page=${n + 1}`, 200, { zones }));
+    // The service's first page holds only others' zones; its own zone is on the second.
+    const service = side([test1(listed([[others], [own(SERVICE_RUN)], []]))]);
+    const mock = mockSide([test1(listed([[own(MOCK_RUN)], []]))]);
+    const comparison = compareRuns(service, mock, SETTINGS);
+    expect(comparison.differences).toEqual([]);
+    expect(comparison.comparedSteps).toBe(1);
+    // A mock whose zones carry another field is still found from its own zones...
+    const tagged = mockSide([test1(listed([[{ ...own(MOCK_RUN), tags: [] }], []]))]);
+    expect(compareRuns(service, tagged, SETTINGS).differences.map((d) => [d.aspect, d.subject])).toEqual([
+      ['shape', '<zone>.tags'],
+    ]);
+    // ...and a read in which a side showed none of its own zones says nothing of a zone's shape.
+    const onlyOthers = side([test1(listed([[others]]))]);
+    expect(compareRuns(onlyOthers, mock, SETTINGS).differences).toEqual([]);
+  });
+
+  test('a header that only says "more pages" is compared only between reads of as many pages; a count header always', () => {
+    // Decided from the issue: the paging headers' presence is compared, but a shop sends rel="next"
+    // only on a page that has a next one, which depends on how many zones it holds, not how it pages.
+    const page = (path: string, headers: string[]) =>
+      exchange('GET', path, 200, { zones: [] }, { pagingHeaders: headers });
+    const twoPages = [page('zones.json', ['link', 'x-total-count']), page('zones.json?page=2', ['x-total-count'])];
+    const onePage = (headers: string[]) => [page('zones.json', headers)];
+    const found = (service: RecordedExchange[], mock: RecordedExchange[]) =>
+      compareRuns(side([test1(service)]), side([test1(mock)]), SETTINGS).differences.map((d) => [
+        d.subject,
+        d.service,
+        d.mock,
+      ]);
+    expect(found(twoPages, onePage(['x-total-count']))).toEqual([]);
+    expect(found(twoPages, onePage([]))).toEqual([['x-total-count', 'present', 'absent']]);
+    expect(found(onePage(['link']), onePage([]))).toEqual([['link', 'present', 'absent']]);
   });
 
   test("a paging header on one side's lists, and a field every zone carries on one side only, are one difference each", () => {
@@ -247,10 +396,43 @@ test('drift.html shows what a shop answered as text: markup in a value is escape
       },
     ],
     rules: [],
+    leftBehind: { service: [], mock: [{ id: hostile, name: hostile, reason: hostile, removeWith: hostile }] },
   });
   expect(page).not.toMatch(/<script|<img/i);
   expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;');
   expect(page).toContain(
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
   );
+});
+
+test("the mock's run tells how to sweep what it left with the mock's address and token, and drift.md lists each side's with its command", () => {
+  // In the operator's drift shell ZONES_BASE_URL and ZONES_ACCESS_TOKEN are the service's.
+  const ledger = 'reports/drift/mock/ledgers/20261126t130000-cccc.jsonl';
+  const plain = sweepCommand(ledger, '/nowhere');
+  vi.stubEnv(OPERATOR_PREFIX_VARIABLE, sideEnvironment({}, 'mock', 'reports')[OPERATOR_PREFIX_VARIABLE]);
+  let forMock: string;
+  try {
+    forMock = sweepCommand(ledger, '/nowhere');
+  } finally {
+    vi.unstubAllEnvs();
+  }
+  expect(plain).toBe(`npx zones-conformance sweep --ledger ${ledger}`);
+  expect(forMock).toBe(
+    `ZONES_BASE_URL="$ZONES_MOCK_BASE_URL" ZONES_ACCESS_TOKEN="$ZONES_MOCK_ACCESS_TOKEN" npx zones-conformance sweep --ledger ${ledger}`,
+  );
+  const report = {
+    verdict: 'same',
+    compared: { tests: 1, steps: 1 },
+    targets: {
+      service: { baseUrl: 'http://service.test', verdict: 'conformant', exitCode: 0, reportsDir: 'a' },
+      mock: { baseUrl: 'http://mock.test', verdict: 'conformant', exitCode: 0, reportsDir: 'b' },
+    },
+    differences: [],
+    rules: [],
+    leftBehind: { service: [], mock: [{ id: '7', name: 'zc-x', reason: 'answered 500', removeWith: forMock }] },
+  } as unknown as DriftReport;
+  const markdown = renderDriftMarkdown(report);
+  expect(markdown).toContain('## Zones left behind\n\nOn the mock:\n\n- 7 zc-x: answered 500');
+  expect(markdown).toContain(forMock);
+  expect(markdown).not.toContain('On the service:');
 });

@@ -62,6 +62,11 @@ test('the reference against a copy of itself is the same, exit 0, with nothing l
       .filter((t) => isModelTestTitle(t.title) && t.exchanges.length > 0);
     expect(played, side).toHaveLength(1);
   }
+  // In the operator's shell ZONES_ACCESS_TOKEN is the service's: every replay the mock's run wrote reads the mock's.
+  const mockFiles = everyFileText(join(reportsDir, 'drift', 'mock'));
+  for (const { path, text } of mockFiles) expect(text, path).not.toContain('$ZONES_ACCESS_TOKEN');
+  const mockExchanges = mockFiles.find(({ path }) => path.endsWith('exchanges.jsonl'))?.text ?? '';
+  expect(mockExchanges.includes('$ZONES_MOCK_ACCESS_TOKEN'), 'the replays read the mock token').toBe(true);
   expect(markdown).toMatch(/^# Drift: SAME\n/);
   expect(run.stdout).toContain('SAME: the mock answered as the service did');
   expectLeftAsFound(service);

@@ -133,3 +133,18 @@ test('a plain sweep deletes a zone the run renamed itself; an id under a name th
   expect(run.stdout).toContain(`leaving ${takenOver.text}: `);
   expect(run.stdout).toContain(`leaving ${plain.text}: `);
 });
+
+test("a ledger of zones made on another target is refused by name, exit 3 in one line: drift's mock ledger in a shell aimed at the service", async () => {
+  const other = await startReference({ token: 'tok-other-shop' });
+  try {
+    const before = await names();
+    const otherEnv = { ...settingsForStyle(other.style, other.url, other.token), ZONES_REPORTS_DIR: dir };
+    const run = await runEntry('bin/sweep.ts', ['--ledger', runLedgerPath(dir, threeDaysAgo)], otherEnv);
+    expect(run.code).toBe(3);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain(`records zones made on ${reference.url}`);
+    expect(await names()).toEqual(before);
+  } finally {
+    await other.close();
+  }
+});

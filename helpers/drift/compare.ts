@@ -4,8 +4,16 @@
 // no two shops share (ids, times, other people's zones) is never compared.
 import { canonicalJson, parseJson } from '../client/json.ts';
 import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
-import { type Shape, shapeDifferences, shapeOf } from './shape.ts';
-import { nameBase, type Operation, type PagingSettings, type Step, stepsOf, withoutRunNames } from './steps.ts';
+import { mergedShape, type Shape, shapeDifferences, shapeOf } from './shape.ts';
+import {
+  type Operation,
+  type PagingSettings,
+  type RunNames,
+  runNames,
+  type Step,
+  stepsOf,
+  withoutRunNames,
+} from './steps.ts';
 
 export type Aspect =
   | 'status'
@@ -44,6 +52,12 @@ export interface Observation {
 
 const ZONE = '<zone>';
 
+/**
+ * Paging headers a shop sends only on a page that has a next one (a Link header naming rel="next",
+ * the next page's number or cursor): they tell how many zones the shop holds, not how it pages.
+ */
+const MORE_PAGES_HEADERS = new Set(['link', 'x-next-page', 'x-next-cursor']);
+
 function mediaType(exchange: RecordedExchange): string {
   return exchange.contentType?.split(';')[0]?.trim().toLowerCase() || 'none';
 }
@@ -79,15 +93,28 @@ function fromZone(path: string, at: string | undefined): string {
   return inside === '' ? ZONE : `${ZONE}.${inside}`;
 }
 
-/** The suite's own zones in a list, by the names it gives them. */
-function isOwnZone(item: unknown): boolean {
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
-  const name = (item as Record<string, unknown>).name;
-  return typeof name === 'string' && name.startsWith('zc-');
+/**
+ * This run's own zones in a list, by the run id their names carry: not any suite-made name, since a
+ * shop may hold zones earlier runs left, and those are other people's zones to this run.
+ */
+function ownZoneOf(runId: string): (item: unknown) => boolean {
+  const prefix = `zc-${runId}-`;
+  return (item) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
+    const name = (item as Record<string, unknown>).name;
+    return typeof name === 'string' && name.startsWith(prefix);
+  };
 }
 
-function answerShape(exchange: RecordedExchange): Shape {
-  return shapeOf(parsed(exchange.answer), isOwnZone);
+/**
+ * The shape of a step's answer: of a list read, every page's, its zones read from the run's own only
+ * (on whichever page they came); of a create or update, the zone the run made.
+ */
+function answerShape(side: SideStep, settings: DriftSettings): Shape {
+  const at = side.step.operation === 'list' ? zonePath(settings, 'list')?.replace(/\[\]$/, '') : undefined;
+  const ownItems = at === undefined ? undefined : { at, isOwn: ownZoneOf(side.runId) };
+  const kept = side.step.pages.filter((page) => page.answer !== undefined);
+  return mergedShape(kept.map((page) => shapeOf(parsed(page.answer), ownItems)));
 }
 
 /** What a body is when it is no JSON to take the shape of: none, not JSON, not read whole. */
@@ -96,7 +123,10 @@ function bodyKind(exchange: RecordedExchange): string {
   return exchange.answerNote ?? 'no body';
 }
 
-/** An error body's top-level keys: what a client reads the reason from (`errors`, `error`, `message`). */
+/**
+ * An error body's top-level keys: what a client reads the reason from (`errors`, `error`, `message`).
+ * Keys that differ are one difference, whatever lies under them; the same keys are compared below.
+ */
 function errorBodyForm(exchange: RecordedExchange): string {
   if (exchange.answer === undefined) return exchange.answerNote ?? 'no body';
   const body = parsed(exchange.answer);
@@ -128,7 +158,8 @@ const PREDICTABLE = ['name', 'status', 'coverage'] as const;
 
 interface SideStep {
   step: Step;
-  base: number;
+  names: RunNames;
+  runId: string;
 }
 
 /** What differs at one step whose request was the same on both targets. */
@@ -149,13 +180,17 @@ function compareStep(
     const formA = errorBodyForm(a);
     const formB = errorBodyForm(b);
     if (formA !== formB) found.push({ aspect: 'error-body', service: formA, mock: formB });
+    // The same keys: what is under them, by path and JSON type (errors.base[] as strings, or errors as one string).
+    else if (a.answer !== undefined && b.answer !== undefined)
+      for (const part of shapeDifferences(shapeOf(parsed(a.answer)), shapeOf(parsed(b.answer))))
+        found.push({ aspect: 'error-body', subject: part.path, service: part.service, mock: part.mock });
     return found;
   }
   if (a.answer === undefined || b.answer === undefined) {
     if (bodyKind(a) !== bodyKind(b))
       found.push({ aspect: 'shape', subject: '(the body)', service: bodyKind(a), mock: bodyKind(b) });
   } else
-    for (const part of shapeDifferences(answerShape(a), answerShape(b))) {
+    for (const part of shapeDifferences(answerShape(service, settings), answerShape(mock, settings))) {
       const path = fromZone(part.path, zonePath(settings, operation));
       found.push({
         aspect: 'shape',
@@ -165,7 +200,10 @@ function compareStep(
       });
     }
   if (operation === 'list') {
+    const samePages = service.step.pages.length === mock.step.pages.length;
     for (const header of new Set([...a.pagingHeaders, ...b.pagingHeaders])) {
+      // A shop that holds more zones reads more pages, and says so on every page but the last.
+      if (!samePages && MORE_PAGES_HEADERS.has(header)) continue;
       const onService = a.pagingHeaders.includes(header);
       if (onService !== b.pagingHeaders.includes(header))
         found.push({
@@ -182,8 +220,8 @@ function compareStep(
     for (const field of PREDICTABLE) {
       if (zoneA === undefined || zoneB === undefined || !Object.hasOwn(zoneA, field) || !Object.hasOwn(zoneB, field))
         continue;
-      const valueA = withoutRunNames(canonicalJson(zoneA[field]), service.base);
-      const valueB = withoutRunNames(canonicalJson(zoneB[field]), mock.base);
+      const valueA = withoutRunNames(canonicalJson(zoneA[field]), service.names);
+      const valueB = withoutRunNames(canonicalJson(zoneB[field]), mock.names);
       if (valueA !== valueB) found.push({ aspect: 'value', subject: field, service: valueA, mock: valueB });
     }
   }
@@ -194,17 +232,25 @@ function stoppedEarly(test: TestExchanges): boolean {
   return test.state !== 'passed';
 }
 
+/** One side's run of a test, with the run id its names carry. */
+export interface SideTest {
+  test: TestExchanges;
+  runId: string;
+}
+
 /** Where two runs of one test part; after steps that ask different things, the rest is not compared. */
 export function compareTest(
   title: string,
-  service: TestExchanges,
-  mock: TestExchanges,
+  serviceSide: SideTest,
+  mockSide: SideTest,
   settings: DriftSettings,
 ): { observations: Observation[]; compared: number } {
-  const stepsA = stepsOf(service.exchanges, settings);
-  const stepsB = stepsOf(mock.exchanges, settings);
-  const baseA = nameBase(service.exchanges);
-  const baseB = nameBase(mock.exchanges);
+  const service = serviceSide.test;
+  const mock = mockSide.test;
+  const stepsA = stepsOf(service.exchanges, settings, serviceSide.runId);
+  const stepsB = stepsOf(mock.exchanges, settings, mockSide.runId);
+  const namesA = runNames(service.exchanges, serviceSide.runId);
+  const namesB = runNames(mock.exchanges, mockSide.runId);
   const observations: Observation[] = [];
   let compared = 0;
   for (let i = 0; i < Math.max(stepsA.length, stepsB.length); i += 1) {
@@ -227,7 +273,11 @@ export function compareTest(
       break;
     }
     compared += 1;
-    for (const found of compareStep({ step: a, base: baseA }, { step: b, base: baseB }, settings))
+    for (const found of compareStep(
+      { step: a, names: namesA, runId: serviceSide.runId },
+      { step: b, names: namesB, runId: mockSide.runId },
+      settings,
+    ))
       observations.push({
         ...head,
         request: a.request,

@@ -47,6 +47,8 @@ export interface RuleSide {
 export interface RunSide {
   tests: readonly TestExchanges[];
   rules: readonly RuleSide[];
+  /** The run id its zones' names carry: what tells the run's own zones from any other on the shop. */
+  runId: string;
 }
 
 const CASES_KEPT = 20;
@@ -157,7 +159,12 @@ export function compareRuns(service: RunSide, mock: RunSide, settings: DriftSett
       continue;
     }
     comparedTests += 1;
-    const { observations: found, compared } = compareTest(test.title, test, other, settings);
+    const { observations: found, compared } = compareTest(
+      test.title,
+      { test, runId: service.runId },
+      { test: other, runId: mock.runId },
+      settings,
+    );
     observations.push(...found);
     comparedSteps += compared;
   }

@@ -73,9 +73,31 @@ export function renderDriftMarkdown(report: DriftReport): string {
       );
     lines.push('');
   }
+  lines.push(...leftBehindLines(report));
   for (const [index, difference] of report.differences.entries())
     lines.push(...differenceDetail(difference, index + 1));
   return `${lines.join('\n')}\n`;
+}
+
+/** Each side's zones its run could not delete, with the command that sweeps them from the drift shell. */
+export function leftBehindBySide(report: DriftReport) {
+  return (['service', 'mock'] as const)
+    .map((side) => ({ side, zones: report.leftBehind[side] }))
+    .filter((group) => group.zones.length > 0);
+}
+
+function leftBehindLines(report: DriftReport): string[] {
+  const groups = leftBehindBySide(report);
+  if (groups.length === 0) return [];
+  const lines = ['## Zones left behind', ''];
+  for (const { side, zones } of groups) {
+    lines.push(`On the ${side}:`, '');
+    for (const zone of zones) lines.push(`- ${cell(zone.id)} ${cell(zone.name ?? '')}: ${cell(zone.reason)}`);
+    const commands = [...new Set(zones.flatMap((zone) => (zone.removeWith ? [zone.removeWith] : [])))];
+    if (commands.length > 0) lines.push('', '```sh', ...commands, '```');
+    lines.push('');
+  }
+  return lines;
 }
 
 function differenceDetail(difference: Difference, n: number): string[] {

@@ -2,7 +2,7 @@
 // and the Content-Security-Policy forbids scripts, so whatever the shops answered stays text.
 
 import { escapeHtml as e } from '../report/html.ts';
-import { aspectText, byOperation, verdictLine } from './drift-markdown.ts';
+import { aspectText, byOperation, leftBehindBySide, verdictLine } from './drift-markdown.ts';
 import type { DriftReport } from './drift-report.ts';
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2em;max-width:80em;color:#222}
@@ -48,6 +48,15 @@ export function renderDriftPage(report: DriftReport): string {
         `<tr${rule.service === rule.mock ? '' : ' class="differs"'}><td>${e(rule.id)}</td><td>${e(rule.level.toUpperCase())}</td><td>${e(rule.service)}</td><td>${e(rule.mock)}</td></tr>`,
       );
     parts.push('</table>');
+  }
+  const left = leftBehindBySide(report);
+  if (left.length > 0) parts.push('<h2>Zones left behind</h2>');
+  for (const { side, zones } of left) {
+    parts.push(`<h3>On the ${side}</h3><ul>`);
+    for (const zone of zones) parts.push(`<li>${e(zone.id)} ${e(zone.name ?? '')}: ${e(zone.reason)}</li>`);
+    parts.push('</ul>');
+    const commands = [...new Set(zones.flatMap((zone) => (zone.removeWith ? [zone.removeWith] : [])))];
+    if (commands.length > 0) parts.push(`<pre>${e(commands.join('\n'))}</pre>`);
   }
   report.differences.forEach((difference, index) => {
     const n = index + 1;

@@ -5,6 +5,7 @@
 import type { TargetConfig } from '../config.ts';
 import { shellQuote } from '../evidence/replay.ts';
 import { EXIT } from '../exit-codes.ts';
+import type { ConformanceReport } from '../report/conformance-report.ts';
 import type { ConformanceJson } from '../report/could-not-run.ts';
 import { ruleById, SPEC_VERSION } from '../rules.ts';
 import { compareRuns, type Difference } from './differences.ts';
@@ -40,6 +41,16 @@ export interface DriftReport {
   differences: Difference[];
   /** Every rule's verdict on each target, side by side. */
   rules: { id: string; level: string; title: string; service: string; mock: string }[];
+  /**
+   * Zones each run could not delete, with the command that sweeps them from the operator's drift
+   * shell: the mock's names the mock's address and token, since ZONES_BASE_URL there is the service.
+   */
+  leftBehind: Record<Side, ConformanceReport['leftBehind']>;
+}
+
+/** What a run's certificate says it left behind; nothing when it wrote none, or could not run. */
+function leftBehindOf(certificate: ConformanceJson | undefined): ConformanceReport['leftBehind'] {
+  return certificate !== undefined && 'leftBehind' in certificate ? certificate.leftBehind : [];
 }
 
 export interface DriftFacts {
@@ -82,6 +93,7 @@ export function buildDriftReport(facts: DriftFacts, read: (dir: string) => Confo
     finishedAt: new Date().toISOString(),
     seed: facts.seed,
     targets: { service: summary('service'), mock: summary('mock') },
+    leftBehind: { service: leftBehindOf(certificates.service), mock: leftBehindOf(certificates.mock) },
   };
   const couldNotRun = (reason: string): DriftReport => ({
     ...base,

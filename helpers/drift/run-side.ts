@@ -29,5 +29,5 @@ export function readRunSide(reportsDir: string, certificate: ConformanceJson): R
         .map((line) => JSON.parse(line) as TestExchanges)
     : [];
   const rules = 'rules' in certificate ? certificate.rules.map((rule) => ({ id: rule.id, status: rule.status })) : [];
-  return { tests, rules };
+  return { tests, rules, runId: 'runId' in certificate ? certificate.runId : '' };
 }

@@ -16,12 +16,20 @@ export function jsonTypeOf(value: unknown): JsonType {
   return typeof value === 'boolean' ? 'boolean' : 'string';
 }
 
+/** Where a list keeps the run's zones among others', and how to tell the run's own. */
+export interface OwnItems {
+  /** The path of the array, e.g. `zones`, or `` for a bare list. */
+  at: string;
+  isOwn: (item: unknown) => boolean;
+}
+
 /**
  * Every path of the value with its types. An array's items share one path (`[]`), their shapes
- * merged: a list's zones are read as one kind of thing. `ownItem` picks the items to merge when some
- * are the run's own (a real shop's list holds zones of others, which may carry other fields).
+ * merged: a list's zones are read as one kind of thing. At `ownItems.at` only the run's own items are
+ * read: a real shop's list holds zones of others, which may carry other fields, and with none of the
+ * run's own there the items' shape is not known (the path `[]` is then absent, and not compared).
  */
-export function shapeOf(value: unknown, ownItem: (item: unknown) => boolean = () => false): Shape {
+export function shapeOf(value: unknown, ownItems?: OwnItems): Shape {
   const shape: Shape = new Map();
   const add = (path: string, item: unknown): void => {
     const type = jsonTypeOf(item);
@@ -30,14 +38,21 @@ export function shapeOf(value: unknown, ownItem: (item: unknown) => boolean = ()
     shape.set(path, types);
     if (type === 'array') {
       const items = item as unknown[];
-      const own = items.filter(ownItem);
-      for (const element of own.length > 0 ? own : items) add(`${path}[]`, element);
+      for (const element of path === ownItems?.at ? items.filter(ownItems.isOwn) : items) add(`${path}[]`, element);
     } else if (type === 'object') {
       for (const [key, member] of Object.entries(item as Record<string, unknown>)) add(join(path, key), member);
     }
   };
   add('', value);
   return shape;
+}
+
+/** The shapes of several answers as one: each path with every type any of them had there (the pages of one list read). */
+export function mergedShape(shapes: readonly Shape[]): Shape {
+  const merged: Shape = new Map();
+  for (const shape of shapes)
+    for (const [path, types] of shape) merged.set(path, new Set([...(merged.get(path) ?? []), ...types]));
+  return merged;
 }
 
 function join(path: string, key: string): string {

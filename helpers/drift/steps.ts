@@ -4,6 +4,7 @@
 // rather than the shop (429s, a gateway's 502 to 504, the pages of one list, the re-reads of a list
 // that lags) would make the two runs' steps fall out of line.
 import type { RecordedExchange } from '../evidence/exchange-detail.ts';
+import { continuesListRead, isPagingParam, isTheShopsAnswer, type PagingParams } from '../evidence/list-reads.ts';
 
 export type Operation = 'list' | 'create' | 'update' | 'delete';
 
@@ -13,26 +14,30 @@ export interface Step {
   operation: Operation;
   /** What was asked, the same words on both targets while they do the same: `PUT zones/<id1>.json`. */
   request: string;
-  /** The exchange compared: a list's first page (its others are counted in `pages`). */
+  /** The exchange compared: a list's first page, whose status, headers and content type stand for the read. */
   exchange: RecordedExchange;
-  pages: number;
+  /** Every page of a list read, the first included; the one exchange of any other step. */
+  pages: RecordedExchange[];
 }
 
 /** Where the drift comparer needs the settings: how to tell a list's next page from a new list read. */
-export interface PagingSettings {
-  pageParam: string;
-  cursorParam: string;
+export interface PagingSettings extends PagingParams {
   statusParam: string;
 }
 
 const OPERATION: Record<string, Operation> = { GET: 'list', POST: 'create', PUT: 'update', DELETE: 'delete' };
 
-/** zc-<yyyymmdd>t<hhmmss>-<run tag>-<process tag>-<n>: the suite's names (helpers/ownership/run-names.ts). */
-const RUN_NAME = /zc-\d{8}t\d{6}-[0-9a-f]{4}-[0-9a-f]{4}-(\d+)/g;
+/**
+ * zc-<run id>-<process tag>-<n>: the names this run gives (helpers/ownership/run-names.ts). Only this
+ * run's: a shop may still hold zones earlier runs left, and their numbers say nothing of this run.
+ */
+function runNamePattern(runId: string): RegExp {
+  const literal = runId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`zc-${literal}-[0-9a-f]{4}-(\\d+)`, 'g');
+}
+
 /** The status ROBUST-05 and the filter hints ask for, random each time. */
 const NO_SUCH_STATUS = /zc-no-such-status-[0-9a-f]{8}/g;
-/** Answers that are the way to the shop, not the shop: a pace to keep, or a gateway with nothing behind it. */
-const NOT_THE_SHOPS = new Set([429, 502, 503, 504]);
 
 export function operationOf(method: string): Operation {
   return OPERATION[method] ?? 'list';
@@ -45,37 +50,32 @@ function pathOf(url: string): { path: string; query: URLSearchParams } {
   return { path, query: parsed.searchParams };
 }
 
-function isPaging(name: string, settings: PagingSettings): boolean {
-  return name === settings.pageParam || name === settings.cursorParam;
+/** How a run's names are told apart and numbered in one test: its run id and the first number it sent there. */
+export interface RunNames {
+  pattern: RegExp;
+  base: number;
 }
 
 /**
- * A GET that carries on the list read just before it: it follows a successful GET of the collection
- * whose answer named a next page (a Link header), or it carries the page or cursor parameter.
+ * The order of the test's names: each becomes <name+k>, k counted from the first name the test sent
+ * (in a path or a request body; an answer may show anyone's zones), so runs that made more zones
+ * before still agree.
  */
-function continuesList(previous: RecordedExchange | undefined, next: RecordedExchange, settings: PagingSettings) {
-  if (previous === undefined || previous.method !== 'GET' || next.method !== 'GET') return false;
-  if (previous.status === undefined || previous.status < 200 || previous.status > 299) return false;
-  const { path, query } = pathOf(next.url);
-  if (path !== pathOf(previous.url).path) return false;
-  return previous.pagingHeaders.includes('link') || [...query.keys()].some((name) => isPaging(name, settings));
-}
-
-/** The order of the test's names: each becomes <name+k>, k counted from the test's first, so runs that made more zones before still agree. */
-export function nameBase(exchanges: readonly RecordedExchange[]): number {
+export function runNames(exchanges: readonly RecordedExchange[], runId: string): RunNames {
+  const pattern = runNamePattern(runId);
   let base = Number.POSITIVE_INFINITY;
   for (const exchange of exchanges) {
-    for (const text of [exchange.url, exchange.request ?? '', exchange.answer ?? '']) {
-      for (const match of text.matchAll(RUN_NAME)) base = Math.min(base, Number(match[1]));
+    for (const text of [exchange.url, exchange.request ?? '']) {
+      for (const match of text.matchAll(pattern)) base = Math.min(base, Number(match[1]));
     }
   }
-  return Number.isFinite(base) ? base : 0;
+  return { pattern, base: Number.isFinite(base) ? base : 0 };
 }
 
 /** Text with the run's names and random statuses in the words both runs share. */
-export function withoutRunNames(text: string, base: number): string {
+export function withoutRunNames(text: string, names: RunNames): string {
   return text
-    .replace(RUN_NAME, (_, n: string) => `<name+${Number(n) - base}>`)
+    .replace(names.pattern, (_, n: string) => `<name+${Number(n) - names.base}>`)
     .replace(NO_SUCH_STATUS, 'zc-no-such-status-<random>');
 }
 
@@ -93,15 +93,15 @@ class IdNames {
   }
 }
 
-function requestWords(exchange: RecordedExchange, ids: IdNames, base: number, settings: PagingSettings): string {
+function requestWords(exchange: RecordedExchange, ids: IdNames, names: RunNames, settings: PagingSettings): string {
   const { path, query } = pathOf(exchange.url);
   const one = /^zones\/(.+?)(\.json)?$/.exec(path);
   const shownPath = one ? `zones/${ids.nameOf(decodeURIComponent(one[1]!))}${one[2] ?? ''}` : path;
-  const kept = [...query.entries()].filter(([name]) => !isPaging(name, settings));
+  const kept = [...query.entries()].filter(([name]) => !isPagingParam(name, settings));
   const search = kept.length === 0 ? '' : `?${new URLSearchParams(kept).toString()}`;
   const credential =
     exchange.auth === 'valid' ? '' : exchange.auth === 'none' ? ' without a credential' : ' with a wrong credential';
-  return withoutRunNames(`${exchange.method} ${shownPath}${readable(search)}${credential}`, base);
+  return withoutRunNames(`${exchange.method} ${shownPath}${readable(search)}${credential}`, names);
 }
 
 /** A query as a person reads it; left encoded where it does not decode. */
@@ -114,9 +114,8 @@ function readable(search: string): string {
 }
 
 /** The relative number of the run name in a request body, for putting writes sent together back in the order they were made. */
-function nameNumber(exchange: RecordedExchange): number {
-  const match = RUN_NAME.exec(exchange.request ?? '');
-  RUN_NAME.lastIndex = 0;
+function nameNumber(exchange: RecordedExchange, names: RunNames): number {
+  const match = exchange.request?.match(new RegExp(names.pattern.source));
   return match ? Number(match[1]) : 0;
 }
 
@@ -124,11 +123,11 @@ function nameNumber(exchange: RecordedExchange): number {
  * Writes sent together (ROBUST-07's concurrent updates) are recorded in the order their answers came,
  * which no two runs share; each carries a name made in order, which puts them back in the order sent.
  */
-function inOrderSent(exchanges: RecordedExchange[]): RecordedExchange[] {
+function inOrderSent(exchanges: RecordedExchange[], names: RunNames): RecordedExchange[] {
   const ordered: RecordedExchange[] = [];
   let run: RecordedExchange[] = [];
   const flush = () => {
-    ordered.push(...run.sort((a, b) => nameNumber(a) - nameNumber(b)));
+    ordered.push(...run.sort((a, b) => nameNumber(a, names) - nameNumber(b, names)));
     run = [];
   };
   for (const exchange of exchanges) {
@@ -141,30 +140,34 @@ function inOrderSent(exchanges: RecordedExchange[]): RecordedExchange[] {
 }
 
 /** The test's exchanges as steps: the shop's own answers, pages merged, re-reads collapsed, names and ids normalised. */
-export function stepsOf(exchanges: readonly RecordedExchange[], settings: PagingSettings): Step[] {
-  const base = nameBase(exchanges);
+export function stepsOf(exchanges: readonly RecordedExchange[], settings: PagingSettings, runId: string): Step[] {
+  const names = runNames(exchanges, runId);
   const ids = new IdNames();
-  const own = inOrderSent(
-    exchanges.filter((exchange) => exchange.status === undefined || !NOT_THE_SHOPS.has(exchange.status)),
-  );
+  const own = inOrderSent(exchanges.filter(isTheShopsAnswer), names);
   const steps: Step[] = [];
   let previous: RecordedExchange | undefined;
   for (const exchange of own) {
     const last = steps.at(-1);
-    if (last && continuesList(previous, exchange, settings)) {
-      last.pages += 1;
+    if (last && continuesListRead(previous, exchange, settings)) {
+      last.pages.push(exchange);
       previous = exchange;
       continue;
     }
     previous = exchange;
-    const request = requestWords(exchange, ids, base, settings);
+    const request = requestWords(exchange, ids, names, settings);
     // A list read again at once is waiting for a write to show (ZONES_CONSISTENCY_TIMEOUT_MS): the last read is the one the test used.
     if (last && last.operation === 'list' && exchange.method === 'GET' && last.request === request) {
       last.exchange = exchange;
-      last.pages = 1;
+      last.pages = [exchange];
       continue;
     }
-    steps.push({ index: steps.length + 1, operation: operationOf(exchange.method), request, exchange, pages: 1 });
+    steps.push({
+      index: steps.length + 1,
+      operation: operationOf(exchange.method),
+      request,
+      exchange,
+      pages: [exchange],
+    });
   }
   return steps;
 }

@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { ConfigError, type Environment, readTargetConfig, type TargetConfig } from '../config.ts';
 import { EXCHANGES_FILE_VARIABLE } from '../evidence/exchange-detail.ts';
+import { OPERATOR_PREFIX_VARIABLE } from '../evidence/operator-variables.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import { settingDefault } from '../settings.ts';
 import { exchangesPath } from './run-side.ts';
@@ -56,6 +57,8 @@ export function sideEnvironment(env: Environment, side: Side, reportsDir: string
   out.ZONES_ACCESS_TOKEN = env[own.ZONES_ACCESS_TOKEN!];
   out.ZONES_REPORTS_DIR = sideReportsDir(reportsDir, side);
   out[EXCHANGES_FILE_VARIABLE] = exchangesPath(sideReportsDir(reportsDir, side));
+  // Every command a run prints (replays, sweeps) reads the target from the variables the operator keeps it in.
+  out[OPERATOR_PREFIX_VARIABLE] = side === 'mock' ? 'ZONES_MOCK_' : 'ZONES_';
   return out;
 }
 

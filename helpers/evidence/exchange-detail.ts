@@ -6,6 +6,7 @@
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
 import { SHOWN_BODY_BYTES } from './bounded-body.ts';
 import type { AuthMode, Exchange, Method } from './exchange.ts';
+import { linkedNextPage } from './list-reads.ts';
 
 /**
  * An internal switch, not a setting: the drift launcher sets it for its two conformance runs. Outside
@@ -40,6 +41,8 @@ export interface ExchangeDetail {
   contentType?: string;
   /** The paging headers the answer carried (PAGING_HEADERS), by lower-case name. */
   pagingHeaders: string[];
+  /** The page a Link header named rel="next", as an address: what tells a list's next page from a new read. */
+  nextPage?: string;
   /** The request body as JSON text (numbers kept exactly), when it was JSON. */
   request?: string;
   /** The answer as JSON text, long lists cut down to the suite's own zones; absent when it was not JSON. */
@@ -122,10 +125,16 @@ export function exchangeDetail(exchange: Exchange): ExchangeDetail {
     ...(exchange.status === undefined ? {} : { status: exchange.status }),
     ...(headers['content-type'] === undefined ? {} : { contentType: headers['content-type'] }),
     pagingHeaders: PAGING_HEADERS.filter((name) => headers[name] !== undefined),
+    ...nextPageOf(headers.link, exchange.url),
     ...(request === undefined ? {} : { request }),
     ...(answer === undefined ? {} : { answer }),
     ...(answerNote === undefined ? {} : { answerNote }),
   };
+}
+
+function nextPageOf(link: string | undefined, url: string): { nextPage?: string } {
+  const nextPage = linkedNextPage(link, url);
+  return nextPage === undefined ? {} : { nextPage };
 }
 
 /** An exchange as the exchanges file keeps it: the data, and how the reports show and replay it. */

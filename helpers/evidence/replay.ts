@@ -1,18 +1,24 @@
 // A recorded exchange as a curl command that sends the same request again, for the reader of a
 // report who wants to see the shop answer it once more. Built from the client's record, so the
-// credential is never in it: the command reads it from ZONES_ACCESS_TOKEN when it runs.
+// credential is never in it: the command reads it from an environment variable when it runs,
+// ZONES_ACCESS_TOKEN, or ZONES_MOCK_ACCESS_TOKEN in drift's mock run (operator-variables.ts).
 import type { TargetConfig } from '../config.ts';
 import type { Exchange } from './exchange.ts';
+import { operatorVariable } from './operator-variables.ts';
 
 /** How the command names the token: the shell fills it in, so no report ever holds its value. */
-export const TOKEN_IN_SHELL = '"$ZONES_ACCESS_TOKEN"';
+function tokenInShell(): string {
+  return `"$${operatorVariable('ACCESS_TOKEN')}"`;
+}
 
 /**
  * The suite's wrong credential is the token with its last character changed (helpers/evidence/secrets.ts).
  * Which character it became would give the token's last one away, so the command makes its own wrong
  * token of the same length at run time: the last character becomes 0, or 1 where it was 0.
  */
-const WRONG_TOKEN_IN_SHELL = `"$(printf %s ${TOKEN_IN_SHELL} | sed -e 's/0$/1/' -e t -e 's/.$/0/')"`;
+function wrongTokenInShell(): string {
+  return `"$(printf %s ${tokenInShell()} | sed -e 's/0$/1/' -e t -e 's/.$/0/')"`;
+}
 
 /** One word for a POSIX shell: single quotes keep everything as it is, a quote itself is closed, escaped and reopened. */
 export function shellQuote(text: string): string {
@@ -51,6 +57,6 @@ export function curlCommand(exchange: Exchange, settings: ReplaySettings, bodyFi
 function credentialOf(exchange: Exchange, settings: ReplaySettings): string | undefined {
   if (exchange.auth === 'none') return undefined;
   const scheme = settings.authScheme === '' ? '' : `${settings.authScheme} `;
-  const token = exchange.auth === 'valid' ? TOKEN_IN_SHELL : WRONG_TOKEN_IN_SHELL;
+  const token = exchange.auth === 'valid' ? tokenInShell() : wrongTokenInShell();
   return `${shellQuote(`${settings.authHeader}: ${scheme}`)}${token}`;
 }

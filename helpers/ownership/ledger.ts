@@ -168,6 +168,13 @@ function parseLedger(text: string): LedgerEvent[] {
   return entries;
 }
 
+/** The targets a ledger says its zones were made on (older ledgers record none). */
+export function targetsRecorded(entries: readonly LedgerEvent[]): string[] {
+  const targets = new Set<string>();
+  for (const entry of entries) if ('target' in entry && entry.target !== undefined) targets.add(entry.target);
+  return [...targets];
+}
+
 /** A zone of the ledger that nothing has deleted (yet). */
 export interface OwnedZone {
   /** The name it was created (or adopted) under. */

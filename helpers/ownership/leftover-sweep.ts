@@ -19,6 +19,7 @@ import {
   readLedger,
   stillOwned,
   sweepReaderLedgerPath,
+  targetsRecorded,
 } from './ledger.ts';
 import { runIdCarriedBy, runIdOfName, runStartOfName } from './run-names.ts';
 
@@ -48,6 +49,15 @@ export interface SweepPlan {
 }
 
 export function ledgerFiles(config: TargetConfig, explicit: readonly string[]): string[] {
+  for (const path of explicit) {
+    const elsewhere = targetsRecorded(readLedger(path)).filter((target) => target !== config.baseUrl);
+    // A ledger of another shop (drift's mock, say) names its zones by that shop's ids: asked for by
+    // name, it is refused, not read as "nothing to sweep here". Found in a folder, it is skipped by zone.
+    if (elsewhere.length > 0)
+      throw new CannotRunError(
+        `the ledger ${path} records zones made on ${elsewhere.join(', ')}, not on ZONES_BASE_URL (${config.baseUrl}): set ZONES_BASE_URL and ZONES_ACCESS_TOKEN to that target`,
+      );
+  }
   return explicit.length > 0 ? [...explicit] : ledgersIn(config.reportsDir);
 }
 

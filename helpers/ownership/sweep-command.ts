@@ -3,6 +3,7 @@
 // and finds them wherever ZONES_REPORTS_DIR pointed, even when only the run's command set it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { operatorTargetPrefix } from '../evidence/operator-variables.ts';
 
 /** A script that starts the sweep: this package's own ("node bin/zones-conformance.mjs sweep") or an installer's ("zones-conformance sweep"). */
 const SWEEP_SCRIPT = /\bzones-conformance(?:\.mjs)?\s+sweep\b/;
@@ -32,8 +33,9 @@ export function shellWord(word: string): string {
 
 /**
  * The sweep of one run's ledger. It needs no `--yes`: the zones it deletes are the ones that ledger
- * proves the run's (its ids, still under the run's names), and `--yes` would add guesses by name.
+ * proves the run's (its ids, still under the run's names), and `--yes` would add guesses by name. In
+ * drift's mock run it names the mock's address and token: the operator's ZONES_BASE_URL is the service.
  */
 export function sweepCommand(ledgerPath: string, folder = process.cwd()): string {
-  return `${sweepLauncher(folder)} --ledger ${shellWord(ledgerPath)}`;
+  return `${operatorTargetPrefix()}${sweepLauncher(folder)} --ledger ${shellWord(ledgerPath)}`;
 }

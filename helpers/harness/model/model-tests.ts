@@ -6,12 +6,30 @@
 // where nothing else verified it. The first of the tests to run starts the run with its own client
 // and zones (so its requests and clean-up are counted once, there), and the others read its outcome.
 import { inject } from 'vitest';
+import type { ExchangeRecord } from '../../evidence/evidence.ts';
+import { exchangesFile } from '../../evidence/exchange-detail.ts';
+import { readsOfTheShop } from '../../evidence/list-reads.ts';
 import { notVerified } from '../not-verified.ts';
 import type { ConformanceContext } from '../rule-test.ts';
 import { type ModelOutcome, runModel } from './run-model.ts';
 
 // Keyed by run and target: in the gallery one worker runs the suites of many targets.
 const runs = new Map<string, Promise<ModelOutcome>>();
+
+/**
+ * What the budget counts. A certification counts requests, as ZONES_MODEL_MAX_REQUESTS says. Under
+ * drift it counts reads of the shop (a list of any number of pages is one, a 429 waited out is none):
+ * a service holding other people's zones reads more pages than its empty mock, and counting pages
+ * would end its sequences at another operation than the mock's, so the two would play different scenarios.
+ */
+function budgetCounter(target: ConformanceContext['target'], records: () => readonly ExchangeRecord[] | undefined) {
+  if (exchangesFile() === undefined) return undefined;
+  return () =>
+    readsOfTheShop(
+      (records() ?? []).flatMap((record) => (record.detail === undefined ? [] : [record.detail])),
+      target,
+    );
+}
 
 function outcomeFor({ api, zones, target, task }: ConformanceContext): Promise<ModelOutcome> {
   const key = `${inject('runId')} ${target.baseUrl}`;
@@ -21,6 +39,7 @@ function outcomeFor({ api, zones, target, task }: ConformanceContext): Promise<M
       { api, zones, config: target, signal: task.context.signal },
       target.model,
       () => task.meta.requests ?? 0,
+      budgetCounter(target, () => task.meta.exchanges),
     );
     // A stopped run gives up on the test at once; the sequences then end their operation and clean up first.
     zones.awaitBeforeCleanUp(run);

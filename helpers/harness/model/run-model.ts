@@ -164,9 +164,16 @@ export async function runModel(
   real: RealWorld,
   budget: ModelBudget,
   requestsSoFar: () => number,
+  spentSoFar: () => number = requestsSoFar,
 ): Promise<ModelOutcome> {
   const startedAt = requestsSoFar();
-  const session = new ModelSession(real, budget, () => requestsSoFar() - startedAt);
+  const spentAtStart = spentSoFar();
+  const session = new ModelSession(
+    real,
+    budget,
+    () => requestsSoFar() - startedAt,
+    () => spentSoFar() - spentAtStart,
+  );
   // A certification's launcher has drawn the seed already (withRunSeed); a caller that did not gets one here.
   const seed = budget.seed ?? newModelSeed();
   const storyFailures = await playStories(session, seed);

@@ -1,0 +1,93 @@
+// Which recorded exchanges are one read of the shop, told the same way wherever it matters: drift
+// lines two runs up by these reads (helpers/drift/steps.ts), and under drift the model-based budget
+// counts them (helpers/harness/model), so that a shop holding more zones, or pacing harder, spends
+// no more of the budget than its mock for the same scenario.
+import type { ExchangeDetail } from './exchange-detail.ts';
+
+/** Answers that are the way to the shop, not the shop: a pace to keep, or a gateway with nothing behind it. */
+const NOT_THE_SHOPS = new Set([429, 502, 503, 504]);
+
+/** What tells a list's next page from a new list read: the paging parameters the settings name. */
+export interface PagingParams {
+  pageParam: string;
+  cursorParam: string;
+}
+
+export function isTheShopsAnswer(exchange: Pick<ExchangeDetail, 'status'>): boolean {
+  return exchange.status === undefined || !NOT_THE_SHOPS.has(exchange.status);
+}
+
+export function isPagingParam(name: string, paging: PagingParams): boolean {
+  return name === paging.pageParam || name === paging.cursorParam;
+}
+
+function isSuccessfulGet(exchange: ExchangeDetail): boolean {
+  return exchange.method === 'GET' && exchange.status !== undefined && exchange.status >= 200 && exchange.status <= 299;
+}
+
+/**
+ * The address a Link header names rel="next" (a rel may hold several words), resolved against the
+ * page it came with. Other rels (first, last, prev) name no page still to read.
+ */
+export function linkedNextPage(link: string | undefined, url: string): string | undefined {
+  if (link === undefined) return undefined;
+  for (const part of link.split(/,(?=\s*<)/)) {
+    const match = /^\s*<([^>]*)>(.*)$/.exec(part);
+    const rel = match ? /;\s*rel\s*=\s*"?([^";]*)"?/i.exec(match[2]!) : null;
+    if (match && rel?.[1]?.toLowerCase().split(/\s+/).includes('next')) {
+      try {
+        return new URL(match[1]!, url).toString();
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The query without the paging parameters, in a fixed order: what stays the same from page to page. */
+function queryBesidesPaging(url: URL, paging: PagingParams): string {
+  const kept = [...url.searchParams.entries()].filter(([name]) => !isPagingParam(name, paging));
+  return new URLSearchParams(kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString();
+}
+
+/**
+ * A GET that carries on the list read just before it: it asks for the page that answer named
+ * rel="next", or it asks the same path with the same query but for the paging parameters, and
+ * carries one of them (page numbers, cursors). A filtered read, or a read after an answer whose Link
+ * named only its first or last page, is a read of its own.
+ */
+export function continuesListRead(
+  previous: ExchangeDetail | undefined,
+  next: ExchangeDetail,
+  paging: PagingParams,
+): boolean {
+  if (previous === undefined || next.method !== 'GET' || !isSuccessfulGet(previous)) return false;
+  const at = new URL(next.url);
+  if (previous.nextPage !== undefined && new URL(previous.nextPage).toString() === at.toString()) return true;
+  const before = new URL(previous.url);
+  if (at.origin !== before.origin || at.pathname !== before.pathname) return false;
+  if (![...at.searchParams.keys()].some((name) => isPagingParam(name, paging))) return false;
+  return queryBesidesPaging(at, paging) === queryBesidesPaging(before, paging);
+}
+
+/**
+ * How many reads of the shop the exchanges are: each request once, but the pages of one list read
+ * are one read, a list read again at once (waiting for a write to show) is the same read, and an
+ * answer that is the way to the shop (waited out and sent again) is none.
+ */
+export function readsOfTheShop(exchanges: readonly ExchangeDetail[], paging: PagingParams): number {
+  let reads = 0;
+  let previous: ExchangeDetail | undefined;
+  let listStart: ExchangeDetail | undefined;
+  for (const exchange of exchanges) {
+    if (!isTheShopsAnswer(exchange)) continue;
+    const continues = continuesListRead(previous, exchange, paging);
+    const readAgain = !continues && exchange.method === 'GET' && listStart?.url === exchange.url;
+    previous = exchange;
+    if (continues) continue;
+    listStart = exchange.method === 'GET' ? exchange : undefined;
+    if (!readAgain) reads += 1;
+  }
+  return reads;
+}
