@@ -110,6 +110,11 @@ test('a copy that answers 200 to a create, writes {"error": ...} and adds a fiel
     expect(mockCurl).not.toContain('$ZONES_ACCESS_TOKEN');
     expect(mockCurl.includes('"$ZONES_MOCK_ACCESS_TOKEN"')).toBe(serviceCurl.includes('"$ZONES_ACCESS_TOKEN"'));
   }
+  // The mock's own certificate, which shows PROFILE-02's warning with its exchanges, tells the reader
+  // the replays' token variable by the mock's name, not the service's.
+  const mockCertificate = readFileSync(join(reportsDir, 'drift', 'mock', 'conformance.md'), 'utf8');
+  expect(mockCertificate).toContain('the commands read the credential from ZONES_MOCK_ACCESS_TOKEN:');
+  expect(mockCertificate).not.toContain('from ZONES_ACCESS_TOKEN');
   // PROFILE-02 warns on the mock because of the 200: told with that difference, not as a fourth.
   expect(report.differences[0]!.verdicts).toContainEqual({ rule: 'PROFILE-02', service: 'passed', mock: 'warning' });
   expect(report.rules.find((rule) => rule.id === 'PROFILE-02')).toMatchObject({ service: 'passed', mock: 'warning' });

@@ -1,11 +1,13 @@
 // How a conformance test is declared: its title comes from the catalogue (so it always leads with a
 // known rule id), and it gets the target, a recording client and a fixture of its own zones.
+
 import * as allure from 'allure-js-commons';
 import { test as baseTest, inject, type TestContext } from 'vitest';
 import { ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import { BodyFiles } from '../evidence/bounded-body.ts';
 import { type ExchangeRecord, recordExchange } from '../evidence/evidence.ts';
+import { operatorVariable } from '../evidence/operator-variables.ts';
 import { emptyTally } from '../evidence/request-tally.ts';
 import { Secrets } from '../evidence/secrets.ts';
 import { ledgerAt } from '../ownership/ledger.ts';
@@ -110,7 +112,7 @@ async function runCheck(id: string, context: ConformanceContext, check: Check): 
 /** The test's requests as commands to paste into a shell, each under a comment saying what it got. */
 function replayScript(records: readonly ExchangeRecord[]): string {
   const commands = records.map((record, index) => `# ${index + 1}. ${record.line}\n${record.curl}`);
-  return `# Set ZONES_ACCESS_TOKEN first; the commands read the credential from it.\n\n${commands.join('\n\n')}\n`;
+  return `# Set ${operatorVariable('ACCESS_TOKEN')} first; the commands read the credential from it.\n\n${commands.join('\n\n')}\n`;
 }
 
 /**

@@ -2,6 +2,7 @@
 // warnings, each with the rule's text and source in the specification, its tests' reasons and every
 // exchange with its curl replay; then what conformance.md says after its rules: suite errors, notes,
 // the run's facts, the settings. The same data as conformance.md, from the same report.
+import { operatorVariable } from '../evidence/operator-variables.ts';
 import type { RuleResult } from '../runner/verdict.ts';
 import { comparisonLines, listed } from './comparison.ts';
 import { type ConformanceReport, isSelected, ruleNotes, runFacts, testMark } from './conformance-report.ts';
@@ -31,7 +32,7 @@ ${test.checkedWith && html`<p>Checked with: ${test.checkedWith.join('; ')}</p>`}
 <pre>${(test.reason ?? '').trim()}</pre>
 ${
   evidence.length > 0 &&
-  html`<p>Every exchange of the test, in order (${evidence.length}), each with a curl command that replays it; the commands read the credential from ZONES_ACCESS_TOKEN:</p>
+  html`<p>Every exchange of the test, in order (${evidence.length}), each with a curl command that replays it; the commands read the credential from ${operatorVariable('ACCESS_TOKEN')}:</p>
 <ol>${evidence.map(
     (record) => html`<li><code>${record.line}</code>
 <details><summary>the exchange</summary><pre>${record.shown}</pre></details>

@@ -1,9 +1,11 @@
 // The conformance certificate: built once from the run, written as conformance.json for machines
 // and conformance.md for people, with the same content. The token never appears in either.
+
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeTarget, seedReplayCommand, type TargetConfig } from '../config.ts';
 import { shownProxy } from '../connection/proxy.ts';
+import { operatorVariable } from '../evidence/operator-variables.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
 import { Secrets } from '../evidence/secrets.ts';
 import type { CleanupRecord, LeftZone } from '../ownership/cleanup-record.ts';
@@ -351,7 +353,7 @@ function testSection(test: JudgedTest, level: RuleLevel): string[] {
   const evidence = test.evidence ?? [];
   if (evidence.length === 0) return lines;
   lines.push(
-    `  Every exchange of the test, in order (${evidence.length}), each with a curl command that replays it; the commands read the credential from ZONES_ACCESS_TOKEN:`,
+    `  Every exchange of the test, in order (${evidence.length}), each with a curl command that replays it; the commands read the credential from ${operatorVariable('ACCESS_TOKEN')}:`,
     '',
   );
   evidence.forEach((record, index) => {

@@ -5,8 +5,10 @@
 // for tools that read them. Names stay the same whatever the settings, so that CI tools keep each
 // test's history; the verdict and the run go into the suite's properties. The exit code and
 // conformance.json stay the authority.
+
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { operatorVariable } from '../evidence/operator-variables.ts';
 import { Secrets } from '../evidence/secrets.ts';
 import type { RuleLevel } from '../rules.ts';
 import type { JudgedTest } from '../runner/verdict.ts';
@@ -46,7 +48,7 @@ function evidenceText(test: JudgedTest): string {
   const evidence = test.evidence ?? [];
   if (evidence.length === 0) return '';
   const each = evidence.map((record, index) => `${index + 1}. ${record.shown}\n$ ${record.curl}`);
-  return `Every exchange of the test, in order; the curl commands read the credential from ZONES_ACCESS_TOKEN:\n\n${each.join('\n\n')}`;
+  return `Every exchange of the test, in order; the curl commands read the credential from ${operatorVariable('ACCESS_TOKEN')}:\n\n${each.join('\n\n')}`;
 }
 
 function testcase(level: RuleLevel, classname: string, test: JudgedTest): string {
