@@ -11,6 +11,7 @@ import { startSides } from '../helpers/drift/side-runs.ts';
 import { type DriftTargets, readDriftTargets, SIDES } from '../helpers/drift/targets.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
+import { withoutUserInfo } from '../helpers/report/could-not-run.ts';
 import { SPEC_VERSION } from '../helpers/rules.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDefault } from '../helpers/settings.ts';
@@ -48,8 +49,18 @@ function cannotRun(reason: string, env: Environment, startedAt: Date): never {
     finishedAt: new Date().toISOString(),
     seed: 0,
     targets: {
-      service: { baseUrl: env.ZONES_BASE_URL ?? '', verdict: 'not run', exitCode: null, reportsDir: '' },
-      mock: { baseUrl: env.ZONES_MOCK_BASE_URL ?? '', verdict: 'not run', exitCode: null, reportsDir: '' },
+      service: {
+        baseUrl: withoutUserInfo(env.ZONES_BASE_URL ?? ''),
+        verdict: 'not run',
+        exitCode: null,
+        reportsDir: '',
+      },
+      mock: {
+        baseUrl: withoutUserInfo(env.ZONES_MOCK_BASE_URL ?? ''),
+        verdict: 'not run',
+        exitCode: null,
+        reportsDir: '',
+      },
     },
     compared: { tests: 0, steps: 0 },
     differences: [],

@@ -167,6 +167,12 @@ export function readTargetConfig(env: Environment): TargetConfig {
     if (url && url.protocol !== 'http:' && url.protocol !== 'https:')
       bad('ZONES_BASE_URL', 'must start with http:// or https://');
     if (url && (url.search !== '' || url.hash !== '')) bad('ZONES_BASE_URL', 'must not carry a query or fragment');
+    // A password in the address would go wherever the address goes: every report, every curl replay.
+    if (url && (url.username !== '' || url.password !== ''))
+      bad(
+        'ZONES_BASE_URL',
+        'must not carry a user name or password: give the credential in ZONES_ACCESS_TOKEN (for basic auth, ZONES_AUTH_HEADER=Authorization, ZONES_AUTH_SCHEME=Basic and the base64 of user:password)',
+      );
     baseUrl = baseUrl.replace(/\/+$/, '');
   }
   // Proxy variables are the machine's, not the suite's: read from the same environment, never refused

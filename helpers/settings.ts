@@ -15,7 +15,7 @@ export const settingDocs: readonly SettingDoc[] = [
   {
     name: 'ZONES_BASE_URL',
     default: '',
-    help: 'Address of the shop, e.g. https://staging.example.com. Unset: start the embedded reference on 127.0.0.1, certify it, stop it. The shop is reached through HTTPS_PROXY or HTTP_PROXY (either case) unless NO_PROXY names its host; redirects are never followed.',
+    help: 'Address of the shop, e.g. https://staging.example.com, with no user name or password in it (the credential goes in ZONES_ACCESS_TOKEN). Unset: start the embedded reference on 127.0.0.1, certify it, stop it. The shop is reached through HTTPS_PROXY or HTTP_PROXY (either case) unless NO_PROXY names its host; redirects are never followed.',
   },
   {
     name: 'ZONES_ACCESS_TOKEN',

@@ -78,6 +78,17 @@ describe('bad settings', () => {
     );
   });
 
+  test('a user name or password in ZONES_BASE_URL is refused, and the message does not repeat it', () => {
+    for (const userInfo of ['ops:s3cret-Pass@', 'ops@', ':s3cret-Pass@']) {
+      const problems = problemsOf({
+        ZONES_BASE_URL: `https://${userInfo}shop.example`,
+        ZONES_ACCESS_TOKEN: 'shpat_0123456789',
+      });
+      expect(problems).toEqual([expect.stringMatching(/^ZONES_BASE_URL must not carry a user name or password: /)]);
+      expect(problems.join('\n')).not.toContain('s3cret');
+    }
+  });
+
   test.for([
     [{ ZONES_BASE_URL: 'not a url', ZONES_ACCESS_TOKEN: 't' }, 'ZONES_BASE_URL'],
     [{ ZONES_BASE_URL: 'https://shop' }, 'ZONES_ACCESS_TOKEN'],

@@ -23,6 +23,13 @@ test('before the settings are valid, the raw ZONES_REPORTS_DIR is used, else the
   });
 });
 
+test('a user name and password in the raw base URL never reach the could-not-run reports', () => {
+  for (const address of ['https://ops:s3cret-Pass@shop.example/', 'https://ops:s3cret-Pass@shop example/'])
+    expect(factsFromRawSettings({ ZONES_BASE_URL: address }).baseUrl).toBe(
+      address.replace('ops:s3cret-Pass@', '').replace(/\/$/, ''),
+    );
+});
+
 test('no file carries the token, even when the reason and the base URL do', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zc-could-not-run-'));
   const baseUrl = `https://shop.example/${TOKEN}`;

@@ -1,6 +1,9 @@
 // A mock that needs other settings than its service differs from it: drift says which setting, exit 1.
 // Only a target that cannot be reached or compared at all is exit 3, and drift names which one. The
 // model-based suite is left out: these are about the preflight and the launcher, not the sequences.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles } from '../reference/styles.ts';
@@ -79,4 +82,23 @@ test('drift without a mock to compare with is exit 3, naming ZONES_MOCK_BASE_URL
   });
   expect(run.code).toBe(3);
   expect(run.stderr).toMatch(/cannot run: .*ZONES_MOCK_BASE_URL \(the mock\) is not set/);
+});
+
+test("a password in the mock's address is refused before any request, and no report or line repeats it", async () => {
+  const reportsDir = mkdtempSync(join(tmpdir(), 'zc-drift-userinfo-'));
+  const run = await runCommand(process.execPath, ['bin/zones-conformance.mjs', 'drift'], {
+    cwd: projectRoot,
+    env: {
+      ZONES_BASE_URL: 'http://127.0.0.1:1',
+      ZONES_ACCESS_TOKEN: 'svc_token_0123456789',
+      ZONES_MOCK_BASE_URL: 'http://ops:m0ck-Secret@127.0.0.1:1',
+      ZONES_MOCK_ACCESS_TOKEN: 'mock_token_0123456789',
+      ZONES_REPORTS_DIR: reportsDir,
+    },
+  });
+  expect(run.code).toBe(3);
+  expect(run.stderr).toMatch(/ZONES_MOCK_BASE_URL must not carry a user name or password/);
+  const written = readdirSync(reportsDir).map((name) => readFileSync(join(reportsDir, name), 'utf8'));
+  expect(written.length).toBeGreaterThan(0);
+  for (const text of [...written, run.stdout, run.stderr]) expect(text).not.toContain('m0ck-Secret');
 });

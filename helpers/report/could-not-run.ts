@@ -40,8 +40,16 @@ export function factsFromRawSettings(env: Record<string, string | undefined>): L
   return {
     reportsDir: raw('ZONES_REPORTS_DIR') || settingDefault('ZONES_REPORTS_DIR'),
     token: raw('ZONES_ACCESS_TOKEN'),
-    baseUrl: raw('ZONES_BASE_URL').replace(/\/+$/, '') || null,
+    baseUrl: withoutUserInfo(raw('ZONES_BASE_URL')).replace(/\/+$/, '') || null,
   };
+}
+
+/**
+ * An address as a report may show it before the settings are checked: a user name and password in it
+ * (which the settings refuse) are dropped, whether or not the rest parses as a URL.
+ */
+export function withoutUserInfo(address: string): string {
+  return address.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
 }
 
 export function factsFromConfig(config: TargetConfig): LauncherFacts {
