@@ -227,6 +227,35 @@ describe('differences', () => {
     expect(differences[0]!.exchanges.mock?.curl).toContain('"$ZONES_MOCK_ACCESS_TOKEN"');
   });
 
+  test('a mock that keeps the earlier name on every update is one value difference, whatever the name was', () => {
+    // Each test creates `before` zones, then one more, and renames that one: the service answers the
+    // new name, the mock the old one. Numbered from each test's first name, the mock's answers would
+    // read <name+0>, <name+1>, <name+2>: one difference per test for one behaviour.
+    const renamed = (runId: string, before: number, keepsOld: boolean) => {
+      const name = (n: number) => `zc-${runId}-eeee-${n}`;
+      const id = 10 + before;
+      const update = exchange('PUT', `zones/${id}.json`, 200, zone(id, name(keepsOld ? before : before + 1)), {
+        request: JSON.stringify({ zone: { name: name(before + 1) } }),
+      });
+      const earlier = Array.from({ length: before }, (_, n) => created(n + 1, name(n)));
+      return [...earlier, created(id, name(before)), update];
+    };
+    const tests = (runId: string, keepsOld: boolean) =>
+      [0, 1, 2].map((before) => ({
+        ...test1(renamed(runId, before, keepsOld)),
+        title: `UPDATE-01 case ${before}`,
+        ruleId: 'UPDATE-01',
+      }));
+    const differences = compareRuns(
+      side(tests(SERVICE_RUN, false)),
+      mockSide(tests(MOCK_RUN, true)),
+      SETTINGS,
+    ).differences;
+    expect(differences.map((d) => [d.operation, d.aspect, d.subject, d.service, d.mock, d.count])).toEqual([
+      ['update', 'value', 'name', 'as sent', '"<a name of this run>"', 3],
+    ]);
+  });
+
   test("an error body's shape below its keys is compared: its paths and JSON types, not its words", () => {
     // Decided from the issue ("the error body's shape"): a client that reads errors.base[0] breaks on
     // a mock that answers {"errors": "Not Found"}, whatever the words.

@@ -138,7 +138,39 @@ function errorBodyForm(exchange: RecordedExchange): string {
 
 /** The zone a create or update answered with, where the envelope puts it. */
 function answeredZone(exchange: RecordedExchange, settings: DriftSettings): Record<string, unknown> | undefined {
-  const body = parsed(exchange.answer);
+  return zoneIn(exchange.answer, settings);
+}
+
+/** The zone a create or update sent, where the envelope puts it. */
+function sentZone(exchange: RecordedExchange, settings: DriftSettings): Record<string, unknown> | undefined {
+  return exchange.request === undefined ? undefined : zoneIn(exchange.request, settings);
+}
+
+/**
+ * A predictable value as a reader compares it. A status or a coverage is itself ("draft"). A value
+ * that holds a name of the run is "as sent" where the answer gives back what the request sent, and
+ * otherwise says "a name of this run" without its number: numbered, a mock that keeps the earlier name
+ * would differ from its service once per update, each time by another number, where it is one
+ * behaviour, told as one difference.
+ */
+function valueAsRead(
+  answered: unknown,
+  sent: Record<string, unknown> | undefined,
+  field: string,
+  names: RunNames,
+): string {
+  const value = canonicalJson(answered);
+  const shown = withoutRunNames(value, names);
+  if (!RUN_NAME_SHOWN.test(shown)) return shown;
+  if (sent !== undefined && Object.hasOwn(sent, field) && canonicalJson(sent[field]) === value) return 'as sent';
+  return shown.replace(new RegExp(RUN_NAME_SHOWN.source, 'g'), '<a name of this run>');
+}
+
+/** A run name as withoutRunNames writes it. */
+const RUN_NAME_SHOWN = /<name\+-?\d+>/;
+
+function zoneIn(text: string | undefined, settings: DriftSettings): Record<string, unknown> | undefined {
+  const body = parsed(text);
   let zone = body;
   if (settings.envelope === 'wrapped') {
     for (const key of settings.zoneKey.split('.')) {
@@ -220,8 +252,8 @@ function compareStep(
     for (const field of PREDICTABLE) {
       if (zoneA === undefined || zoneB === undefined || !Object.hasOwn(zoneA, field) || !Object.hasOwn(zoneB, field))
         continue;
-      const valueA = withoutRunNames(canonicalJson(zoneA[field]), service.names);
-      const valueB = withoutRunNames(canonicalJson(zoneB[field]), mock.names);
+      const valueA = valueAsRead(zoneA[field], sentZone(a, settings), field, service.names);
+      const valueB = valueAsRead(zoneB[field], sentZone(b, settings), field, mock.names);
       if (valueA !== valueB) found.push({ aspect: 'value', subject: field, service: valueA, mock: valueB });
     }
   }
