@@ -7,7 +7,7 @@ import { renderDriftMarkdown } from '../helpers/drift/drift-markdown.ts';
 import { renderDriftPage } from '../helpers/drift/drift-page.ts';
 import type { DriftReport } from '../helpers/drift/drift-report.ts';
 import { stepsOf } from '../helpers/drift/steps.ts';
-import { sideEnvironment } from '../helpers/drift/targets.ts';
+import { inSideNames, sideEnvironment } from '../helpers/drift/targets.ts';
 import type { RecordedExchange, TestExchanges } from '../helpers/evidence/exchange-detail.ts';
 import { linkedNextPage, readsOfTheShop } from '../helpers/evidence/list-reads.ts';
 import { OPERATOR_PREFIX_VARIABLE } from '../helpers/evidence/operator-variables.ts';
@@ -256,6 +256,72 @@ describe('differences', () => {
     ]);
   });
 
+  test("a zone's coverage is the client's data: which written coverage a shop kept is no difference of shape", () => {
+    // ROBUST-07's concurrent updates: the service kept the second coverage sent, the mock the first.
+    const listed = (runId: string, coverage: unknown) =>
+      exchange('GET', 'zones.json', 200, {
+        zones: [{ id: 1, name: `zc-${runId}-ffff-1`, coverage, status: 'draft' }],
+      });
+    const tests = (runId: string, coverage: unknown) => [
+      {
+        ...test1([created(1, `zc-${runId}-ffff-1`), listed(runId, coverage)]),
+        title: 'ROBUST-07 x',
+        ruleId: 'ROBUST-07',
+      },
+    ];
+    const differences = compareRuns(
+      side(tests(SERVICE_RUN, { countries: ['FR'], provinces: ['IDF'] })),
+      mockSide(tests(MOCK_RUN, { countries: ['DE', 'AT'] })),
+      SETTINGS,
+    ).differences;
+    expect(differences).toEqual([]);
+    // A coverage of another JSON type on one side is still a difference of the zone's shape.
+    const typed = compareRuns(
+      side(tests(SERVICE_RUN, { countries: ['FR'] })),
+      mockSide(tests(MOCK_RUN, 'FR')),
+      SETTINGS,
+    );
+    expect(typed.differences.map((d) => [d.aspect, d.subject, d.service, d.mock])).toEqual([
+      ['shape', '<zone>.coverage', 'object', 'string'],
+    ]);
+  });
+
+  test('a verdict is told with the difference only its differing test shows, not with one every test shows', () => {
+    // The mock's zones lack created_at (seen in the create that starts every test) and it lets a list
+    // without a credential through: AUTH-01 fails there for the second, not the first.
+    const make = (runId: string, isMock: boolean) => {
+      const name = `zc-${runId}-gggg-1`;
+      const made = exchange('POST', 'zones.json', 201, zone(1, name, isMock ? {} : { created_at: 'x' }), {
+        request: JSON.stringify({ zone: { name } }),
+      });
+      const unauthenticated = exchange(
+        'GET',
+        'zones.json',
+        isMock ? 200 : 401,
+        isMock ? { zones: [] } : { errors: 'no' },
+        {
+          auth: 'none',
+        },
+      );
+      return [
+        { ...test1([made, unauthenticated], isMock ? 'failed' : 'passed'), title: 'AUTH-01 x', ruleId: 'AUTH-01' },
+        { ...test1([made]), title: 'CREATE-01 x', ruleId: 'CREATE-01' },
+      ];
+    };
+    const rules = (auth01: string) => [
+      { id: 'AUTH-01', status: auth01 },
+      { id: 'CREATE-01', status: 'passed' },
+    ];
+    const { differences } = compareRuns(
+      side(make(SERVICE_RUN, false), rules('passed')),
+      mockSide(make(MOCK_RUN, true), rules('failed')),
+      SETTINGS,
+    );
+    const toldWith = differences.find((d) => d.verdicts?.some((v) => v.rule === 'AUTH-01'));
+    expect([toldWith?.aspect, toldWith?.service, toldWith?.mock]).toEqual(['status', '401', '200']);
+    expect(differences.find((d) => d.aspect === 'shape')?.verdicts).toBeUndefined();
+  });
+
   test("an error body's shape below its keys is compared: its paths and JSON types, not its words", () => {
     // Decided from the issue ("the error body's shape"): a client that reads errors.base[0] breaks on
     // a mock that answers {"errors": "Not Found"}, whatever the words.
@@ -448,6 +514,14 @@ test("the mock's run tells how to sweep what it left with the mock's address and
   expect(plain).toBe(`npx zones-conformance sweep --ledger ${ledger}`);
   expect(forMock).toBe(
     `ZONES_BASE_URL="$ZONES_MOCK_BASE_URL" ZONES_ACCESS_TOKEN="$ZONES_MOCK_ACCESS_TOKEN" npx zones-conformance sweep --ledger ${ledger}`,
+  );
+  // Drift relays the mock's console in the operator's names; a command the run already wrote for the
+  // operator keeps its assignments, or it would set the mock's variables and sweep the service.
+  expect(inSideNames(`delete them with the run's settings: ${forMock}`, 'mock')).toBe(
+    `delete them with the run's settings: ${forMock}`,
+  );
+  expect(inSideNames('check ZONES_ACCESS_TOKEN and ZONES_AUTH_HEADER', 'mock')).toBe(
+    'check ZONES_MOCK_ACCESS_TOKEN and ZONES_AUTH_HEADER',
   );
   const report = {
     verdict: 'same',

@@ -114,7 +114,11 @@ function answerShape(side: SideStep, settings: DriftSettings): Shape {
   const at = side.step.operation === 'list' ? zonePath(settings, 'list')?.replace(/\[\]$/, '') : undefined;
   const ownItems = at === undefined ? undefined : { at, isOwn: ownZoneOf(side.runId) };
   const kept = side.step.pages.filter((page) => page.answer !== undefined);
-  return mergedShape(kept.map((page) => shapeOf(parsed(page.answer), ownItems)));
+  // A coverage is the client's opaque JSON, sent back as sent (the value aspect compares it): which of
+  // two concurrent writes a shop kept, or a write one side refused, must not read as a shape of its zones.
+  const zone = zonePath(settings, side.step.operation);
+  const opaque = new Set(zone === undefined ? [] : [zone === '' ? 'coverage' : `${zone}.coverage`]);
+  return mergedShape(kept.map((page) => shapeOf(parsed(page.answer), ownItems, opaque)));
 }
 
 /** What a body is when it is no JSON to take the shape of: none, not JSON, not read whole. */

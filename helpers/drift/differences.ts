@@ -182,17 +182,17 @@ export function compareRuns(service: RunSide, mock: RunSide, settings: DriftSett
   const outcomeDiffers = new Set(
     service.tests.filter((test) => mockTests.get(test.title)?.state !== test.state).map((test) => test.title),
   );
+  // A difference also seen in a test whose outcome is the same on both sides cannot be why an outcome
+  // differs: a field every zone lacks shows in the first step of nearly every test.
+  const seenWhereOutcomesAgree = new Set(
+    observations
+      .filter((observation) => !outcomeDiffers.has(observation.test) && observation.step > 0)
+      .map((observation) => keyOf(observation)),
+  );
   for (const rule of rules) {
     if (rule.service === rule.mock) continue;
     const verdict = { rule: rule.id, service: rule.service, mock: rule.mock };
-    // The difference a step showed in the rule's test whose outcome differs explains the verdict; else
-    // one shown anywhere in the rule's tests.
-    const explains = (observation: Observation, difference: Difference) =>
-      observation.ruleId === rule.id && keyOf(observation) === keyOfDifference(difference);
-    const explained =
-      differences.find((difference) =>
-        observations.some((observation) => outcomeDiffers.has(observation.test) && explains(observation, difference)),
-      ) ?? differences.find((difference) => observations.some((observation) => explains(observation, difference)));
+    const explained = explanationOf(rule.id, differences, observations, outcomeDiffers, seenWhereOutcomesAgree);
     if (explained) explained.verdicts = [...(explained.verdicts ?? []), verdict];
     else alone.push(verdict);
   }
@@ -202,6 +202,49 @@ export function compareRuns(service: RunSide, mock: RunSide, settings: DriftSett
     comparedTests,
     rules,
   };
+}
+
+/** Which aspects say most of why a check came out otherwise: an answer's status before its body's shape. */
+const EXPLAINS_FIRST: readonly Aspect[] = [
+  'status',
+  'value',
+  'step',
+  'error-body',
+  'content-type',
+  'header',
+  'shape',
+  'setting',
+  'verdict',
+];
+
+/**
+ * The difference that explains why a rule's verdict differs: one a step showed in a test of the rule
+ * whose outcome differs, and not also in tests whose outcomes agree. Failing that, any in a test of the
+ * rule whose outcome differs; then any in the rule's tests. None: the verdict is a difference of its own.
+ */
+function explanationOf(
+  ruleId: string,
+  differences: readonly Difference[],
+  observations: readonly Observation[],
+  outcomeDiffers: ReadonlySet<string>,
+  seenWhereOutcomesAgree: ReadonlySet<string>,
+): Difference | undefined {
+  const ofRule = observations.filter((observation) => observation.ruleId === ruleId);
+  const differenceOf = (observation: Observation) =>
+    differences.find((difference) => keyOfDifference(difference) === keyOf(observation));
+  const byAspect = (a: Observation, b: Observation) =>
+    EXPLAINS_FIRST.indexOf(a.aspect) - EXPLAINS_FIRST.indexOf(b.aspect);
+  const best = (candidates: readonly Observation[], order: (a: Observation, b: Observation) => number) =>
+    [...candidates].sort(order)[0];
+  const inDifferingTests = ofRule.filter((observation) => outcomeDiffers.has(observation.test));
+  const telling = inDifferingTests.filter((observation) => !seenWhereOutcomesAgree.has(keyOf(observation)));
+  // Among differences only the differing tests show, the latest step's is nearest the check; among
+  // those every test shows, the aspect says more than the place.
+  const chosen =
+    best(telling, (a, b) => b.step - a.step || byAspect(a, b)) ??
+    best(inDifferingTests, (a, b) => byAspect(a, b) || a.step - b.step) ??
+    best(ofRule, (a, b) => byAspect(a, b) || a.step - b.step);
+  return chosen === undefined ? undefined : differenceOf(chosen);
 }
 
 function keyOfDifference(difference: Difference): string {

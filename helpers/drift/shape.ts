@@ -24,18 +24,20 @@ export interface OwnItems {
 }
 
 /**
- * Every path of the value with its types. An array's items share one path (`[]`), their shapes
- * merged: a list's zones are read as one kind of thing. At `ownItems.at` only the run's own items are
+ * Every path of the value with its types, down to the `opaque` paths, which are typed but not entered.
+ * An array's items share one path (`[]`), their shapes merged: a list's zones are read as one kind of thing. At `ownItems.at` only the run's own items are
  * read: a real shop's list holds zones of others, which may carry other fields, and with none of the
  * run's own there the items' shape is not known (the path `[]` is then absent, and not compared).
  */
-export function shapeOf(value: unknown, ownItems?: OwnItems): Shape {
+export function shapeOf(value: unknown, ownItems?: OwnItems, opaque: ReadonlySet<string> = new Set()): Shape {
   const shape: Shape = new Map();
   const add = (path: string, item: unknown): void => {
     const type = jsonTypeOf(item);
     const types = shape.get(path) ?? new Set<JsonType>();
     types.add(type);
     shape.set(path, types);
+    // The client's own data sent back (a zone's coverage) has the shape the client gave it, not one of the shop's.
+    if (opaque.has(path)) return;
     if (type === 'array') {
       const items = item as unknown[];
       for (const element of path === ownItems?.at ? items.filter(ownItems.isOwn) : items) add(`${path}[]`, element);

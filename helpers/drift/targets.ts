@@ -88,10 +88,15 @@ export function readDriftTargets(env: Environment): DriftTargets {
   return { ...configs, reportsDir };
 }
 
-/** A message of the mock's run, with the names of its own settings as the operator set them. */
+/**
+ * A message of the mock's run, with the names of its own settings as the operator set them. A name
+ * being assigned is left alone: the run writes its commands for the operator already (`ZONES_BASE_URL=
+ * "$ZONES_MOCK_BASE_URL" npx zones-conformance sweep ...`), and renamed, such a command would set the
+ * mock's variables and sweep the service.
+ */
 export function inSideNames(text: string, side: Side): string {
   if (side === 'service') return text;
-  return text.replace(/\bZONES_(BASE_URL|ACCESS_TOKEN)\b/g, (_, name: string) => `ZONES_MOCK_${name}`);
+  return text.replace(/\bZONES_(BASE_URL|ACCESS_TOKEN)\b(?!=)/g, (_, name: string) => `ZONES_MOCK_${name}`);
 }
 
 /** The settings a could-not-run reason names, in the operator's names for that side. */
