@@ -78,7 +78,12 @@ test('a service that cannot be reached is exit 3, naming the service, whatever t
 test('drift without a mock to compare with is exit 3, naming ZONES_MOCK_BASE_URL, before any request', async () => {
   const run = await runCommand(process.execPath, ['bin/zones-conformance.mjs', 'drift'], {
     cwd: projectRoot,
-    env: { ZONES_BASE_URL: 'http://127.0.0.1:1', ZONES_ACCESS_TOKEN: 'svc_token_0123456789' },
+    // Its could-not-run reports go to a folder of the test's own, never into the project's reports/.
+    env: {
+      ZONES_BASE_URL: 'http://127.0.0.1:1',
+      ZONES_ACCESS_TOKEN: 'svc_token_0123456789',
+      ZONES_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'zc-drift-no-mock-')),
+    },
   });
   expect(run.code).toBe(3);
   expect(run.stderr).toMatch(/cannot run: .*ZONES_MOCK_BASE_URL \(the mock\) is not set/);
