@@ -5,10 +5,11 @@ import { parseArgs } from 'node:util';
 import { type Environment, loadEnvironment, newModelSeed } from '../helpers/config.ts';
 import { removePreviousDriftReports, writeDriftReports } from '../helpers/drift/drift-files.ts';
 import { verdictLine } from '../helpers/drift/drift-markdown.ts';
-import { buildDriftReport, type DriftReport } from '../helpers/drift/drift-report.ts';
+import { buildDriftReport, type DriftReport, preflightRefusalReport } from '../helpers/drift/drift-report.ts';
+import { preflightBoth } from '../helpers/drift/preflight-both.ts';
 import { readCertificate } from '../helpers/drift/run-side.ts';
-import { startSides } from '../helpers/drift/side-runs.ts';
-import { type DriftTargets, readDriftTargets, SIDES } from '../helpers/drift/targets.ts';
+import { type StartedSides, startSides } from '../helpers/drift/side-runs.ts';
+import { type DriftTargets, inSideNames, readDriftTargets, SIDES } from '../helpers/drift/targets.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { withoutUserInfo } from '../helpers/report/could-not-run.ts';
@@ -131,23 +132,18 @@ async function main(): Promise<void> {
     ),
   );
 
-  const sides = startSides(SIDES, {
-    env,
-    reportsDir: targets.reportsDir,
-    seed,
-    quiet,
-    secrets,
-    print: (side, line, stream) => (stream === 'stderr' ? console.error : console.log)(`[${side}] ${line}`),
-  });
+  // Listening before the preflights: a signal during them lets them finish (each deletes its own
+  // zone) and starts no run; one during the runs reaches both, which delete theirs.
+  let sides: StartedSides | undefined;
   let interrupted: NodeJS.Signals | undefined;
   const onSignal = readStopSignals({
     stop: (signal) => {
       interrupted = signal;
       console.error(`\nzones-conformance drift: ${signal}: stopping both runs; each deletes its zones first`);
-      sides.signal(signal);
+      sides?.signal(signal);
     },
     leave: (signal) => {
-      sides.signal(signal);
+      sides?.signal(signal);
       console.error(
         `zones-conformance drift: ${signal} again: leaving; run npm run sweep for each target to remove what is left`,
       );
@@ -157,14 +153,45 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  const runs = await sides.done;
+  // Both preflights first: a target that refuses the settings stops drift before any run starts.
+  const refusals = await preflightBoth({ service: targets.service, mock: targets.mock }, (side, line) =>
+    console.error(secrets.mask(`[${side}] ${inSideNames(line, side)}`)),
+  );
+  if (interrupted) {
+    console.error('zones-conformance drift: stopped before either run started; no comparison was made');
+    process.exitCode = exitCodeForSignal(interrupted);
+    return;
+  }
+  if (refusals.service !== undefined || refusals.mock !== undefined) {
+    const masked = {
+      service: refusals.service === undefined ? undefined : secrets.mask(refusals.service),
+      mock: refusals.mock === undefined ? undefined : secrets.mask(refusals.mock),
+    };
+    finish(preflightRefusalReport({ startedAt, seed, configs: targets }, masked), targets.reportsDir);
+    return;
+  }
+
+  const started = startSides(SIDES, {
+    env,
+    reportsDir: targets.reportsDir,
+    seed,
+    quiet,
+    secrets,
+    print: (side, line, stream) => (stream === 'stderr' ? console.error : console.log)(`[${side}] ${line}`),
+  });
+  sides = started;
+  const runs = await started.done;
   if (interrupted) {
     console.error('zones-conformance drift: both runs stopped; no comparison was made');
     process.exitCode = exitCodeForSignal(interrupted);
     return;
   }
-  const report = buildDriftReport({ startedAt, seed, runs, configs: targets }, readCertificate);
-  const files = writeDriftReports(report, targets.reportsDir, secrets);
+  finish(buildDriftReport({ startedAt, seed, runs, configs: targets }, readCertificate), targets.reportsDir);
+}
+
+/** Writes the drift reports, says the verdict and the differences, and sets the exit code. */
+function finish(report: DriftReport, reportsDir: string): void {
+  const files = writeDriftReports(report, reportsDir, secrets);
   const line = secrets.mask(verdictLine(report));
   if (report.verdict === 'could-not-run') console.error(`zones-conformance drift: cannot run: ${line}`);
   else console.log(`zones-conformance drift: ${line}`);

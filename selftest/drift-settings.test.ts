@@ -1,7 +1,7 @@
 // A mock that needs other settings than its service differs from it: drift says which setting, exit 1.
 // Only a target that cannot be reached or compared at all is exit 3, and drift names which one. The
 // model-based suite is left out: these are about the preflight and the launcher, not the sequences.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -38,7 +38,7 @@ test.for([
 ])('a mock that needs $label than the service drifts, exit 1, naming $setting', async ({ style, setting }) => {
   const service = await shop();
   const mock = await shop(style);
-  const { run, report, markdown } = await runDrift(service, mock, WITHOUT_MODEL);
+  const { run, report, markdown, reportsDir } = await runDrift(service, mock, WITHOUT_MODEL);
   expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
   expect(report.verdict).toBe('drifted');
   expect(report.differences).toHaveLength(1);
@@ -47,9 +47,12 @@ test.for([
   expect(difference.subject?.split(', ')).toContain(setting);
   expect(difference.exchanges.mock?.curl).toContain(mock.url);
   expect(markdown).toContain(setting);
-  // The service's run went on to its tests: its verdict is there beside the mock's "not run".
-  expect(report.targets.service.verdict).toBe('conformant');
-  expect(report.rules.every((rule) => rule.mock === 'not run')).toBe(true);
+  // Drift's own preflights decided it: the service's passed, the mock's refused the setting, and
+  // neither conformance run started, so the service's suite made no zone on it for nothing.
+  expect(report.targets.service.verdict).toBe('not run (its preflight passed)');
+  expect(report.rules.every((rule) => rule.service === 'not run' && rule.mock === 'not run')).toBe(true);
+  for (const side of ['service', 'mock'])
+    expect(existsSync(join(reportsDir, 'drift', side, 'conformance.json')), side).toBe(false);
   expect(mock.backdoor.all()).toEqual([]);
   expect(service.backdoor.all()).toEqual([]);
 });
@@ -58,11 +61,14 @@ test('a mock that cannot be reached is exit 3, naming the mock', async () => {
   const service = await shop();
   const gone = await startReference();
   await gone.close();
-  const { run, report } = await runDrift(service, gone, WITHOUT_MODEL);
+  const { run, report, reportsDir } = await runDrift(service, gone, WITHOUT_MODEL);
   expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(3);
   expect(report.verdict).toBe('could-not-run');
   expect(report.reason).toMatch(/^the mock could not run: /);
   expect(run.stderr).toContain('the mock could not run');
+  // Known at the preflights: the service's suite never ran, and its preflight's zone is gone.
+  expect(existsSync(join(reportsDir, 'drift', 'service', 'conformance.json'))).toBe(false);
+  expect(service.backdoor.all()).toEqual([]);
 });
 
 test('a service that cannot be reached is exit 3, naming the service, whatever the mock did', async () => {

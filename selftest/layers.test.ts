@@ -66,7 +66,7 @@ const MAY_IMPORT: Record<Layer, readonly Layer[] | 'anything'> = {
   report: ['helpers', 'client', 'connection', 'evidence', 'ownership'],
   // Drift starts two conformance runs as child processes and reads what they wrote: it needs the
   // certificate's types and the client's JSON reader, never the runner or the harness.
-  drift: ['helpers', 'client', 'evidence', 'report'],
+  drift: ['helpers', 'client', 'evidence', 'report', 'runner'],
 };
 
 /** Single files a layer may reach although the layer as a whole is out of bounds, and why. */

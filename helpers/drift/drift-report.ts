@@ -7,7 +7,7 @@ import { shellQuote } from '../evidence/replay.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { ConformanceReport } from '../report/conformance-report.ts';
 import type { ConformanceJson } from '../report/could-not-run.ts';
-import { ruleById, SPEC_VERSION } from '../rules.ts';
+import { rules as catalogue, ruleById, SPEC_VERSION } from '../rules.ts';
 import { compareRuns, type Difference } from './differences.ts';
 import { readRunSide } from './run-side.ts';
 import type { SideRun } from './side-runs.ts';
@@ -109,30 +109,11 @@ export function buildDriftReport(facts: DriftFacts, read: (dir: string) => Confo
     service: whyNoRun(bySide.service, certificates.service),
     mock: whyNoRun(bySide.mock, certificates.mock),
   };
-  if (whyNot.service !== undefined) {
-    const also =
-      whyNot.mock === undefined ? '' : `; the mock could not run either: ${inSideNames(whyNot.mock, 'mock')}`;
-    return couldNotRun(`the service could not run: ${whyNot.service}${also}`);
-  }
   const service = certificates.service as Extract<ConformanceJson, { rules: unknown }>;
-  if (whyNot.mock !== undefined) {
-    const named = certificates.mock?.verdict === 'could-not-run' ? styleSettingsNamed(whyNot.mock, 'mock') : [];
-    if (named.length === 0) return couldNotRun(`the mock could not run: ${inSideNames(whyNot.mock, 'mock')}`);
-    return {
-      ...base,
-      verdict: 'drifted',
-      exitCode: EXIT.failed,
-      compared: { tests: 0, steps: 0 },
-      differences: [settingDifference(named, inSideNames(whyNot.mock, 'mock'), facts.configs)],
-      rules: service.rules.map((rule) => ({
-        id: rule.id,
-        level: rule.level,
-        title: rule.title,
-        service: rule.status,
-        mock: 'not run',
-      })),
-    };
-  }
+  const refused = refusal(base, whyNot, certificates.mock?.verdict === 'could-not-run', facts.configs, (rule) => {
+    return service.rules.find((known) => known.id === rule)?.status ?? 'not run';
+  });
+  if (refused) return refused;
 
   const mock = certificates.mock as Extract<ConformanceJson, { rules: unknown }>;
   const serviceSide = readRunSide(bySide.service.reportsDir, service);
@@ -156,6 +137,82 @@ export function buildDriftReport(facts: DriftFacts, read: (dir: string) => Confo
   };
 }
 
+type ReportBase = Omit<DriftReport, 'verdict' | 'exitCode' | 'reason' | 'compared' | 'differences' | 'rules'>;
+
+/**
+ * The report when a side could not run: could-not-run naming the side, unless only the mock stopped at
+ * its preflight, on a setting that describes the shop: then the setting is the difference (exit 1).
+ * `atPreflight`: the mock's reason is its preflight's; `serviceStatus`: each rule's status on the
+ * service, or "not run".
+ */
+function refusal(
+  base: ReportBase,
+  whyNot: Record<Side, string | undefined>,
+  atPreflight: boolean,
+  configs: Record<Side, TargetConfig>,
+  serviceStatus: (rule: string) => string,
+): DriftReport | undefined {
+  const couldNotRun = (reason: string): DriftReport => ({
+    ...base,
+    verdict: 'could-not-run',
+    exitCode: EXIT.cannotRun,
+    reason,
+    compared: { tests: 0, steps: 0 },
+    differences: [],
+    rules: [],
+  });
+  if (whyNot.service !== undefined) {
+    const also =
+      whyNot.mock === undefined ? '' : `; the mock could not run either: ${inSideNames(whyNot.mock, 'mock')}`;
+    return couldNotRun(`the service could not run: ${whyNot.service}${also}`);
+  }
+  if (whyNot.mock === undefined) return undefined;
+  const named = atPreflight ? styleSettingsNamed(whyNot.mock, 'mock') : [];
+  if (named.length === 0) return couldNotRun(`the mock could not run: ${inSideNames(whyNot.mock, 'mock')}`);
+  return {
+    ...base,
+    verdict: 'drifted',
+    exitCode: EXIT.failed,
+    compared: { tests: 0, steps: 0 },
+    differences: [settingDifference(named, inSideNames(whyNot.mock, 'mock'), configs)],
+    rules: catalogue.map((rule) => ({
+      id: rule.id,
+      level: rule.level,
+      title: rule.title,
+      service: serviceStatus(rule.id),
+      mock: 'not run',
+    })),
+  };
+}
+
+/**
+ * Drift's own preflight of both targets, before either run starts, refused one of them (`whyNot`): the
+ * report from what the preflights said, with no run on either target.
+ */
+export function preflightRefusalReport(
+  facts: { startedAt: Date; seed: number; configs: Record<Side, TargetConfig> },
+  whyNot: Record<Side, string | undefined>,
+): DriftReport {
+  const summary = (side: Side): SideSummary => ({
+    baseUrl: facts.configs[side].baseUrl,
+    verdict: whyNot[side] === undefined ? 'not run (its preflight passed)' : 'could-not-run (at its preflight)',
+    exitCode: null,
+    reportsDir: '',
+  });
+  const base: ReportBase = {
+    tool: 'zones-conformance drift',
+    specification: `Zone Management Service, API version ${SPEC_VERSION}`,
+    startedAt: facts.startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    seed: facts.seed,
+    targets: { service: summary('service'), mock: summary('mock') },
+    leftBehind: { service: [], mock: [] },
+  };
+  const report = refusal(base, whyNot, true, facts.configs, () => 'not run');
+  if (report === undefined) throw new Error('preflightRefusalReport needs a side that was refused');
+  return report;
+}
+
 /**
  * The mock stopped at its preflight on a setting the service took: the difference is the setting. The
  * preflight's first request is given for both targets to replay: the list read it starts with.
@@ -172,8 +229,8 @@ function settingDifference(named: string[], reason: string, configs: Record<Side
     operations: [operation],
     aspect: 'setting',
     subject: named.join(', '),
-    case: "the preflight, before any test: the mock does not take the settings the service's run took",
-    service: `takes these settings (its run went on to the tests)`,
+    case: 'the preflight, before any test: the mock does not take the settings the service took',
+    service: 'takes these settings (its preflight passed)',
     mock: reason,
     count: 1,
     cases: ['the preflight'],
