@@ -95,15 +95,7 @@ export function buildDriftReport(facts: DriftFacts, read: (dir: string) => Confo
     targets: { service: summary('service'), mock: summary('mock') },
     leftBehind: { service: leftBehindOf(certificates.service), mock: leftBehindOf(certificates.mock) },
   };
-  const couldNotRun = (reason: string): DriftReport => ({
-    ...base,
-    verdict: 'could-not-run',
-    exitCode: EXIT.cannotRun,
-    reason,
-    compared: { tests: 0, steps: 0 },
-    differences: [],
-    rules: [],
-  });
+  const couldNotRun = (reason: string) => couldNotRunReport(base, reason);
 
   const whyNot = {
     service: whyNoRun(bySide.service, certificates.service),
@@ -139,6 +131,19 @@ export function buildDriftReport(facts: DriftFacts, read: (dir: string) => Confo
 
 type ReportBase = Omit<DriftReport, 'verdict' | 'exitCode' | 'reason' | 'compared' | 'differences' | 'rules'>;
 
+/** No comparison, and why, naming the target. */
+function couldNotRunReport(base: ReportBase, reason: string): DriftReport {
+  return {
+    ...base,
+    verdict: 'could-not-run',
+    exitCode: EXIT.cannotRun,
+    reason,
+    compared: { tests: 0, steps: 0 },
+    differences: [],
+    rules: [],
+  };
+}
+
 /**
  * The report when a side could not run: could-not-run naming the side, unless only the mock stopped at
  * its preflight, on a setting that describes the shop: then the setting is the difference (exit 1).
@@ -152,15 +157,7 @@ function refusal(
   configs: Record<Side, TargetConfig>,
   serviceStatus: (rule: string) => string,
 ): DriftReport | undefined {
-  const couldNotRun = (reason: string): DriftReport => ({
-    ...base,
-    verdict: 'could-not-run',
-    exitCode: EXIT.cannotRun,
-    reason,
-    compared: { tests: 0, steps: 0 },
-    differences: [],
-    rules: [],
-  });
+  const couldNotRun = (reason: string) => couldNotRunReport(base, reason);
   if (whyNot.service !== undefined) {
     const also =
       whyNot.mock === undefined ? '' : `; the mock could not run either: ${inSideNames(whyNot.mock, 'mock')}`;
