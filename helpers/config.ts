@@ -109,6 +109,15 @@ const MIN_BODY_BYTES = 1024;
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const PATH_SEGMENT = /^[A-Za-z0-9._~-]+$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+/** Settings whose values may span lines: shell commands, and JSON a person may lay out over lines. */
+const MULTI_LINE_SETTINGS = new Set([
+  'ZONES_BOOKING_HOOK',
+  'ZONES_BOOKING_CLEANUP_HOOK',
+  'ZONES_EXTRA_FIELDS',
+  'ZONES_COVERAGE_SAMPLES',
+]);
 
 export function readTargetConfig(env: Environment): TargetConfig {
   const problems: string[] = [];
@@ -128,6 +137,16 @@ export function readTargetConfig(env: Environment): TargetConfig {
   const bad = (name: string, why: string) =>
     problems.push(fromProfile(name) ? `${name} (${profileKey(name)} in ${profile!.path}) ${why}` : `${name} ${why}`);
   const isSet = (name: string) => fromVariable(name) || (fromProfile(name) && profile!.settings[name]!.trim() !== '');
+
+  // A value is one line of text: a line break or another control character in it would end up in the
+  // reports' titles and tables (a status name is in test titles) and start a heading or a row of its
+  // own there. Shell commands and JSON may span lines: their line breaks are part of what they say.
+  for (const name of knownSettingNames) {
+    if (MULTI_LINE_SETTINGS.has(name) || (!fromVariable(name) && !fromProfile(name))) continue;
+    const text = fromVariable(name) ? env[name]!.trim() : profile!.settings[name]!.trim();
+    if (CONTROL_CHARACTER.test(text))
+      bad(name, 'must be one line of text, with no line break, tab or other control character in it');
+  }
 
   for (const name of Object.keys(env)) {
     if (knownSettingNames.has(name) || RETIRED_SETTINGS[name] !== undefined) continue;

@@ -78,6 +78,25 @@ describe('bad settings', () => {
     );
   });
 
+  test('a value with a line break is refused (it would start a heading in the reports); a hook may span lines', () => {
+    const shop = { ZONES_BASE_URL: 'https://shop.example', ZONES_ACCESS_TOKEN: 'shpat_0123456789' };
+    expect(problemsOf({ ...shop, ZONES_STATUSES: 'draft,live\n# INJECTED HEADING' })).toEqual([
+      'ZONES_STATUSES must be one line of text, with no line break, tab or other control character in it',
+    ]);
+    expect(problemsOf({ ...shop, ZONES_STATUS_PARAM: 'sta\ttus' }).map((p) => p.split(' ')[0])).toContain(
+      'ZONES_STATUS_PARAM',
+    );
+    // A trailing line break (how a pasted CI secret often ends) is trimmed, not refused.
+    expect(problemsOf({ ...shop, ZONES_ACCESS_TOKEN: 'shpat_0123456789\n' })).toEqual([]);
+    expect(
+      problemsOf({
+        ...shop,
+        ZONES_BOOKING_HOOK: 'set -e\ncurl -fsS -X POST "$ZONES_BASE_URL/book/$ZONE_ID"',
+        ZONES_BOOKING_CLEANUP_HOOK: 'true',
+      }),
+    ).toEqual([]);
+  });
+
   test('a user name or password in ZONES_BASE_URL is refused, and the message does not repeat it', () => {
     for (const userInfo of ['ops:s3cret-Pass@', 'ops@', ':s3cret-Pass@']) {
       const problems = problemsOf({
