@@ -3,7 +3,7 @@
 // on the third night; and, given a rewrite, a shop whose answers carry what the test chooses (markup
 // in a zone name or an error body), since the suite names its own zones and sends no markup itself.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listening, upstreamFailed } from './fronts.ts';
 
 export interface Answer {
   status: number;
@@ -55,25 +55,17 @@ export async function startRewritingFront(
         const { 'content-length': _length, 'transfer-encoding': _chunked, ...headers } = shown.headers;
         res.writeHead(shown.status, { ...headers, 'content-length': Buffer.byteLength(shown.body) }).end(shown.body);
       })
-      .catch(() => {
-        if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-        res.end('the front could not reach its upstream');
-      });
+      .catch(() => upstreamFailed(res));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url, close } = await listening(server, 'http');
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     get upstream() {
       return front.upstream;
     },
     set upstream(next: string) {
       front.upstream = next;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+    close,
   };
 }
