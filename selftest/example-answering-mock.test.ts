@@ -14,11 +14,21 @@ import { type Answer, type RewritingFront, startRewritingFront } from './support
 
 const TOKEN = 'shpat_selftest_example_mock_0123456789';
 
+/** What the front changed: without both kinds of rewrite the test would prove nothing. */
+const rewritten = { names: 0, refusals: 0 };
+
 /** Every "name" in a JSON answer becomes "string", and every refusal's body {"errors":"string"}. */
 function asExamples(answer: Answer): Answer {
-  if (answer.status === 401 || answer.status === 403) return { ...answer, body: '{"errors":"string"}' };
+  if (answer.status === 401 || answer.status === 403) {
+    rewritten.refusals += 1;
+    return { ...answer, body: '{"errors":"string"}' };
+  }
   if (!String(answer.headers['content-type'] ?? '').includes('json')) return answer;
-  return { ...answer, body: answer.body.replace(/"name":"[^"]*"/g, '"name":"string"') };
+  const body = answer.body.replace(/"name":"[^"]*"/g, () => {
+    rewritten.names += 1;
+    return '"name":"string"';
+  });
+  return { ...answer, body };
 }
 
 let reference: RunningReference;
@@ -43,6 +53,8 @@ afterAll(async () => {
 test('AUTH-01 passes on a mock whose refusal text is the same word as every zone name it answers', () => {
   const auth01 = report.rules.find((rule) => rule.id === 'AUTH-01')!;
   expect([auth01.status, auth01.reason], run.stdout + run.stderr).toEqual(['passed', undefined]);
-  // The front did rewrite: the zones it answered carried the example name, never the one sent.
+  // The front did rewrite: the zones it answered carried the example name, and its refusals the same word.
   expect(auth01.tests.length).toBeGreaterThan(0);
+  expect(rewritten.names, 'no zone name was rewritten: the test proves nothing').toBeGreaterThan(0);
+  expect(rewritten.refusals, 'no refusal was rewritten: the test proves nothing').toBeGreaterThan(0);
 });

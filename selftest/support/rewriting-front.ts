@@ -3,6 +3,7 @@
 // on the third night; and, given a rewrite, a shop whose answers carry what the test chooses (markup
 // in a zone name or an error body), since the suite names its own zones and sends no markup itself.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
+import { buffer } from 'node:stream/consumers';
 import { listening, upstreamFailed } from './fronts.ts';
 
 export interface Answer {
@@ -18,19 +19,10 @@ export interface RewritingFront {
   close(): Promise<void>;
 }
 
-function bodyOf(message: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    message.on('data', (chunk: Buffer) => chunks.push(chunk));
-    message.on('end', () => resolve(Buffer.concat(chunks)));
-    message.on('error', reject);
-  });
-}
-
 function forward(upstream: string, req: IncomingMessage, body: Buffer): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const onward = request(`${upstream}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-      bodyOf(answer).then(
+      buffer(answer).then(
         (bytes) => resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: bytes.toString('utf8') }),
         reject,
       );
@@ -47,7 +39,7 @@ export async function startRewritingFront(
 ): Promise<RewritingFront> {
   const front = { upstream };
   const server = createServer((req, res) => {
-    bodyOf(req)
+    buffer(req)
       .then((body) => forward(front.upstream, req, body))
       .then((answer) => {
         const shown = rewrite(answer, { method: req.method ?? '', path: req.url ?? '/' });
