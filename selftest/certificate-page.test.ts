@@ -6,8 +6,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import { STRIP_NIGHTS } from '../helpers/report/certificate-page.ts';
@@ -17,43 +16,17 @@ import { rules, SPEC_VERSION } from '../helpers/rules.ts';
 import { resolveFault } from '../reference/faults.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { projectRoot, runEntry } from './run-node.ts';
+import { fileUrl, launchChromium, openOffline, skipChromium } from './support/chromium.ts';
 import { type Answer, type RewritingFront, startRewritingFront } from './support/rewriting-front.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const TOKEN = 'shpat_selftest_certificate_page_0123456789';
-const noChromium = !existsChromium();
-const skipNote = noChromium ? ` (skipped: no ${CHROMIUM}; apt-get install -y chromium, as .ci/run does)` : '';
+const noChromium = skipChromium('the certificate page in Chromium');
 /** The release of the third night: a filtered list answers without a credential. */
 const THIRD_NIGHT_FAULT = resolveFault('filtered-list-open')!;
 
-function existsChromium(): boolean {
-  try {
-    readFileSync(CHROMIUM);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-}
-
-/** A page at a screen's size (a laptop's unless given) that may fetch nothing but files: the certificate must stand alone. */
-async function openFile(
-  browser: Browser,
-  path: string,
-  viewport = { width: 1440, height: 900 },
-): Promise<{ page: Page; console: string[] }> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  page.setDefaultTimeout(120_000);
-  const console: string[] = [];
-  page.on('console', (message) => console.push(`${message.type()}: ${message.text()}`));
-  page.on('pageerror', (error) => console.push(`pageerror: ${error.message}`));
-  await page.route(/^(?!file:)/, (route) => route.abort());
-  await page.goto(pathToFileURL(path).href);
-  return { page, console };
+/** The certificate page at a screen's size (a laptop's unless given): it must stand alone. */
+function openFile(browser: Browser, path: string, viewport = { width: 1440, height: 900 }) {
+  return openOffline(browser, fileUrl(path), viewport);
 }
 
 /** Settings for the suite against a front of a reference, with the reference's booking hooks (DELETE-02). */
@@ -96,7 +69,7 @@ async function keepScreenshot(
   await annotate(`the first screen, ${name}, also in ${path}`, { contentType: 'image/png', body: screenshot });
 }
 
-describe.skipIf(noChromium)(`three nights of one shop, the third breaking AUTH-01, in Chromium${skipNote}`, () => {
+describe.skipIf(noChromium)(`three nights of one shop, the third breaking AUTH-01, in Chromium`, () => {
   let healthy: RunningReference;
   let broken: RunningReference;
   let front: RewritingFront;
@@ -118,7 +91,7 @@ describe.skipIf(noChromium)(`three nights of one shop, the third breaking AUTH-0
       codes.push(run.code);
       expect(run.code, `night ${night}: ${run.stderr}`).not.toBe(3);
     }
-    browser = await launch();
+    browser = await launchChromium();
     ({ page, console: consoleSeen } = await openFile(browser, join(reportsDir, 'conformance.html')));
   });
 
@@ -229,7 +202,7 @@ const overlap = (a: DOMRectReadOnly, b: DOMRectReadOnly) =>
   a.top < b.bottom - 0.5 &&
   b.top < a.bottom - 0.5;
 
-describe.skipIf(noChromium)(`a month of nights, on a laptop's screen and a phone's, in Chromium${skipNote}`, () => {
+describe.skipIf(noChromium)(`a month of nights, on a laptop's screen and a phone's, in Chromium`, () => {
   const EARLIER = STRIP_NIGHTS - 1;
   let reference: RunningReference;
   let front: RewritingFront;
@@ -261,7 +234,7 @@ describe.skipIf(noChromium)(`a month of nights, on a laptop's screen and a phone
     writeFileSync(join(reportsDir, HISTORY_FILE), earlier.map((night) => `${JSON.stringify(night)}\n`).join(''));
     const run = await runEntry('bin/conformance.ts', [], env);
     expect(run.code, run.stderr).toBe(0);
-    browser = await launch();
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -352,7 +325,7 @@ function withMarkup(answer: Answer): Answer {
   return { ...answer, body: renamed };
 }
 
-describe.skipIf(noChromium)(`a shop whose answers carry markup and a script, in Chromium${skipNote}`, () => {
+describe.skipIf(noChromium)(`a shop whose answers carry markup and a script, in Chromium`, () => {
   let reference: RunningReference;
   let front: RewritingFront;
   let reportsDir: string;
@@ -369,7 +342,7 @@ describe.skipIf(noChromium)(`a shop whose answers carry markup and a script, in 
       settingsFor(reference, front, reportsDir),
     );
     expect(run.code, run.stderr).toBe(1);
-    browser = await launch();
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -4,23 +4,22 @@
 // rule not verified. `npm run report` builds the report after each night, and headless Chromium opens
 // the file itself, as a downloaded CI artifact is opened: no server. Each state is the certificate's:
 // a MUST failure is failed, a warning passed with no error box.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
 import { MODEL_TEST_LABEL } from '../helpers/harness/model/title.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { killGroup, runEntry, startNpmRun } from './run-node.ts';
+import { fileUrl, launchChromium, openOffline, skipChromium } from './support/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const EXAMPLE_FAILURE = 'UPDATE-01 an update changes the name';
 const MODEL_FAILURE = `${EXAMPLE_FAILURE}: ${MODEL_TEST_LABEL}`;
 const TOKEN = 'shpat_selftest_html_0123456789abcdef';
-const noChromium = !existsSync(CHROMIUM);
-const inChromium = `the HTML report in headless Chromium${noChromium ? ` (skipped: no ${CHROMIUM}; apt-get install -y chromium, as .ci/run does)` : ''}`;
+const inChromium = 'the HTML report in headless Chromium';
+const noChromium = skipChromium(inChromium);
 
 async function npmRunReport(env: Record<string, string>): Promise<void> {
   const started = startNpmRun('report', [], env);
@@ -86,10 +85,7 @@ describe.skipIf(noChromium)(inChromium, () => {
       expect(night.code, night.stderr).toBe(1);
       await npmRunReport(env);
     }
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -97,7 +93,7 @@ describe.skipIf(noChromium)(inChromium, () => {
     await reference?.close();
   });
 
-  const reportUrl = () => pathToFileURL(join(reportsDir, 'allure-report', 'index.html')).href;
+  const reportUrl = () => fileUrl(join(reportsDir, 'allure-report', 'index.html'));
   /**
    * The report as a reader opens it first, at one of its pages (a test's, say) if given. Each test
    * gets a fresh browser context: the report keeps its view (the tab last chosen, the folders and
@@ -107,12 +103,8 @@ describe.skipIf(noChromium)(inChromium, () => {
   async function openReport(hash = ''): Promise<void> {
     await page?.context().close();
     // Tall enough that the report's fixed footer never covers the row a click aims at.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 2400 } });
-    page = await context.newPage();
-    page.setDefaultTimeout(120_000);
     // The report must stand on its own: nothing is fetched from anywhere but the file.
-    await page.route(/^(?!file:)/, (route) => route.abort());
-    await page.goto(`${reportUrl()}${hash}`);
+    ({ page } = await openOffline(browser, `${reportUrl()}${hash}`, { width: 1280, height: 2400 }));
     // Beside the rest of npm test, a load now and then never lays the report out (seen once in a few
     // fresh-clone runs, in any of these tests; the same page loads in a second or two otherwise). It
     // gets one more load; a report that cannot show itself twice still fails the test's own waits.
