@@ -5,6 +5,7 @@
 // failed wherever it shows, a suite defect broken, a rule not verified skipped, and a warning passed
 // with nothing on its page drawn as an error: what the target did is its description, in words.
 
+import { fenced } from './markdown-code.ts';
 import { OUTCOMES, type Outcome } from './outcomes.ts';
 
 type AllureStatus = 'failed' | 'broken' | 'passed' | 'skipped';
@@ -93,9 +94,7 @@ function forgivenSteps(steps: AllureStep[] | undefined, messages: string[]): All
  * masked the secrets in these files, which an escaping made here could hide from the masker.
  */
 function codeBlock(text: string): string {
-  const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(Math.max(3, longestRun + 1));
-  return `${fence}text\n${text}\n${fence}`;
+  return fenced(text, 'text').join('\n');
 }
 
 /**

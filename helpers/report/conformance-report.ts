@@ -23,6 +23,7 @@ import {
 } from '../runner/verdict.ts';
 import { type Comparison, renderComparison } from './comparison.ts';
 import { leftoverMarkdown } from './leftovers.ts';
+import { code, fenced } from './markdown-code.ts';
 import { warningPrefix } from './outcomes.ts';
 import { accountRequests, type RequestBreakdown, requestTables } from './request-accounting.ts';
 import { markdownStatusMark } from './rule-states.ts';
@@ -326,20 +327,6 @@ const TEST_MARK: Record<Exclude<JudgedState, 'warning'>, string> = {
 /** What a test that did not pass is called after its title, in conformance.md and on the certificate page. */
 export function testMark(test: Pick<JudgedTest, 'state'>, level: RuleLevel): string {
   return test.state === 'warning' ? warningPrefix(level) : TEST_MARK[test.state];
-}
-
-/** A code fence longer than any run of backticks in the text, so that the text cannot close it. */
-function fenced(text: string, info = ''): string[] {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return [`${fence}${info}`, ...text.split('\n'), fence];
-}
-
-/** Inline code that survives backticks in the text. */
-export function code(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
-  const ticks = '`'.repeat(longest + 1);
-  return longest === 0 ? `${ticks}${text}${ticks}` : `${ticks} ${text} ${ticks}`;
 }
 
 /**

@@ -10,16 +10,10 @@ import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { Secrets } from '../evidence/secrets.ts';
 import { renderComparison } from './comparison.ts';
-import {
-  type ConformanceReport,
-  code,
-  isSelected,
-  markdownParts,
-  outageLine,
-  stoppedLine,
-} from './conformance-report.ts';
+import { type ConformanceReport, isSelected, markdownParts, outageLine, stoppedLine } from './conformance-report.ts';
 import { changesSince, nightOf, previousNight, stateOn, stripNights, type TargetHistory } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
+import { code } from './markdown-code.ts';
 import { GLYPH_KEY, markdownStatusMark, NOT_SELECTED, STATE_GLYPHS, STATE_WORDS } from './rule-states.ts';
 
 /** Half of GitHub's limit: room for what else a job writes to its summary, and far below GitLab's. */
