@@ -6,7 +6,8 @@ import type { Verdict } from '../runner/verdict.ts';
 
 export type BadgeVerdict = Verdict | 'could-not-run';
 
-const LOOK: Record<BadgeVerdict, { text: string; colour: string }> = {
+/** How each verdict looks, in words and colour: on the badge, and at the head of the certificate page. */
+export const VERDICT_LOOK: Record<BadgeVerdict, { text: string; colour: string }> = {
   conformant: { text: 'conformant', colour: '#2e7d32' },
   'non-conformant': { text: 'non-conformant', colour: '#c62828' },
   incomplete: { text: 'incomplete', colour: '#b8860b' },
@@ -21,7 +22,7 @@ const CHAR_WIDTH = 7;
 const PADDING = 10;
 
 export function badgeSvg(verdict: BadgeVerdict): string {
-  const { text, colour } = LOOK[verdict];
+  const { text, colour } = VERDICT_LOOK[verdict];
   const left = LABEL.length * CHAR_WIDTH + PADDING;
   const right = text.length * CHAR_WIDTH + PADDING;
   const width = left + right;

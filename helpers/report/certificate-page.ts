@@ -4,12 +4,14 @@
 // all on the first screen of a laptop; below, what failed or warned and why, exchange by exchange.
 // Every text from the shop or the run enters through html.ts, which escapes it; the page's policy
 // (certificate-style.ts) would stop a script even if one got through.
+
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { Secrets } from '../evidence/secrets.ts';
 import { inProject } from '../project-root.ts';
 import type { RuleResult } from '../runner/verdict.ts';
+import { VERDICT_LOOK } from './badge.ts';
 import { detailAnchor, hasDetail, renderDetail, ruleAnchor } from './certificate-detail.ts';
 import { contentSecurityPolicy, pageStyle } from './certificate-style.ts';
 import { type ConformanceReport, isSelected, outageLine, stoppedLine } from './conformance-report.ts';
@@ -75,7 +77,7 @@ ${body}
 
 function verdictHeader(verdict: keyof typeof VERDICT_MEANING, line: string): Html {
   return html`<header class="verdict v-${verdict}" id="verdict">
-<h1>${verdict === 'could-not-run' ? 'COULD NOT RUN' : verdict.toUpperCase()}</h1>
+<h1>${VERDICT_LOOK[verdict].text.toUpperCase()}</h1>
 <p>Conformance certificate: ${VERDICT_MEANING[verdict]}. ${line}</p>
 </header>`;
 }

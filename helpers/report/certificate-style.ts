@@ -2,7 +2,9 @@
 // script and needs none; its Content-Security-Policy allows no script at all, no request to anywhere
 // (default-src 'none'), and no style but this block, named by its hash. So even a tag that slipped
 // past the escaping (html.ts) could neither run nor fetch anything: two locks, either one enough.
+
 import { createHash } from 'node:crypto';
+import { VERDICT_LOOK } from './badge.ts';
 import type { ShownState } from './rule-states.ts';
 
 /** The colours of the states, the same wherever a state is shown: a grid cell, a night, a heading. */
@@ -14,15 +16,6 @@ const STATE_COLOURS: Record<ShownState | 'absent' | 'not-selected', string> = {
   'suite-defect': '#6a1b9a',
   absent: '#c9ced6',
   'not-selected': '#a3abb6',
-};
-
-/** The badge's colours (badge.ts), so that the page and the badge agree at a glance. */
-const VERDICT_COLOURS: Record<string, string> = {
-  conformant: '#2e7d32',
-  'non-conformant': '#c62828',
-  incomplete: '#b8860b',
-  'could-not-complete': '#757575',
-  'could-not-run': '#757575',
 };
 
 /**
@@ -59,8 +52,8 @@ export function pageStyle(gridRows: number): string {
   const states = Object.entries(STATE_COLOURS)
     .map(([state, colour]) => `.s-${state}{--c:${colour}}`)
     .join('\n');
-  const verdicts = Object.entries(VERDICT_COLOURS)
-    .map(([verdict, colour]) => `.v-${verdict}{--v:${colour}}`)
+  const verdicts = Object.entries(VERDICT_LOOK)
+    .map(([verdict, { colour }]) => `.v-${verdict}{--v:${colour}}`)
     .join('\n');
   return `
 *{box-sizing:border-box}
