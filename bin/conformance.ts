@@ -1,6 +1,5 @@
 // `npm run conformance`: certify the target named by the settings, or the embedded reference when
 // there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run or could not complete.
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   ConfigError,
@@ -11,7 +10,7 @@ import {
 } from '../helpers/config.ts';
 import { Secrets, shortTokenWarning } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
-import { inProject } from '../helpers/project-root.ts';
+import { suitePackage } from '../helpers/project-root.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { completeAllureResults, maskAllureResults } from '../helpers/report/allure-results.ts';
 import { writeBadge } from '../helpers/report/badge.ts';
@@ -79,15 +78,6 @@ function usage(): string {
     'A run of every rule that judged the shop (not stopped by a signal, not cut short by an outage) adds a line',
     'to ZONES_REPORTS_DIR/conformance-history.jsonl, the nights the page shows: keep that file between runs.',
   ].join('\n');
-}
-
-/** For --version: the package's own name and version, read from its package.json wherever it is installed. */
-function packageVersion(): string {
-  const { name, version } = JSON.parse(readFileSync(inProject('package.json'), 'utf8')) as {
-    name: string;
-    version: string;
-  };
-  return `${name} ${version}`;
 }
 
 /** The catalogue, for --list: one rule a line. */
@@ -174,7 +164,8 @@ async function main(): Promise<void> {
     return;
   }
   if (args.version) {
-    console.log(packageVersion());
+    const { name, version } = suitePackage();
+    console.log(`${name} ${version}`);
     return;
   }
   const quiet = args.quiet === true;

@@ -3,6 +3,7 @@
 // output (tsconfig.build.json), which the launcher runs when it is current. The suites, the contract,
 // the setup files, the profiles and allurerc.ts are only ever in the source tree, so a path to any of
 // them starts here rather than at a module's own import.meta.url, which in the build is under dist/.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,4 +16,13 @@ export const projectRoot = fileURLToPath(new URL(runsFromBuild ? '../..' : '..',
 /** A file or folder of the source tree, from its path relative to the project's folder. */
 export function inProject(path: string): string {
   return join(projectRoot, path);
+}
+
+/** The suite's own name and version, from its package.json wherever it is installed. */
+export function suitePackage(): { name: string; version: string } {
+  const { name, version } = JSON.parse(readFileSync(inProject('package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
+  return { name, version };
 }

@@ -5,11 +5,11 @@
 // Every text from the shop or the run enters through html.ts, which escapes it; the page's policy
 // (certificate-style.ts) would stop a script even if one got through.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { Secrets } from '../evidence/secrets.ts';
-import { inProject } from '../project-root.ts';
+import { suitePackage } from '../project-root.ts';
 import type { RuleResult } from '../runner/verdict.ts';
 import { VERDICT_LOOK } from './badge.ts';
 import { detailAnchor, hasDetail, renderDetail, ruleAnchor } from './certificate-detail.ts';
@@ -45,11 +45,6 @@ const VERDICT_MEANING: Record<ConformanceReport['verdict'] | 'could-not-run', st
   'could-not-complete': 'the shop stopped answering partway: no verdict on the shop was given',
   'could-not-run': 'the run could not start: no rule was checked',
 };
-
-/** The package's version, as --version prints it: which suite wrote the certificate. */
-export function suiteVersion(): string {
-  return (JSON.parse(readFileSync(inProject('package.json'), 'utf8')) as { version: string }).version;
-}
 
 /** An ISO time as a reader scans it: date, hours and minutes, UTC. */
 const shownTime = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
@@ -246,7 +241,7 @@ export function writeCertificatePage(report: ConformanceReport, config: TargetCo
   const path = join(config.reportsDir, PAGE_FILE);
   const secrets = new Secrets(config);
   const page = renderCertificatePage(secrets.maskAll(report), {
-    suiteVersion: suiteVersion(),
+    suiteVersion: suitePackage().version,
     history: secrets.maskAll(history),
   });
   writeFileSync(path, secrets.mask(page));

@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { Secrets } from '../evidence/secrets.ts';
 import { EXIT } from '../exit-codes.ts';
+import { suitePackage } from '../project-root.ts';
 import { SPEC_VERSION } from '../rules.ts';
 import { settingDefault } from '../settings.ts';
-import { PAGE_FILE, renderCouldNotRunPage, suiteVersion } from './certificate-page.ts';
+import { PAGE_FILE, renderCouldNotRunPage } from './certificate-page.ts';
 import { type ConformanceReport, removePreviousReports } from './conformance-report.ts';
 import { xml } from './junit.ts';
 
@@ -138,6 +139,6 @@ export function writeCouldNotRun(
   writeFileSync(files.summary, markdown);
   // Masked before it is rendered, so that the mask is escaped like any text and the XML stays well-formed.
   writeFileSync(files.junit, secrets.mask(renderCouldNotRunJunit(secrets.maskAll(report))));
-  writeFileSync(files.page, secrets.mask(renderCouldNotRunPage(secrets.maskAll(report), suiteVersion())));
+  writeFileSync(files.page, secrets.mask(renderCouldNotRunPage(secrets.maskAll(report), suitePackage().version)));
   return files;
 }
