@@ -141,12 +141,10 @@ export function readTargetConfig(env: Environment): TargetConfig {
   // A value is one line of text: a line break or another control character in it would end up in the
   // reports' titles and tables (a status name is in test titles) and start a heading or a row of its
   // own there. Shell commands and JSON may span lines: their line breaks are part of what they say.
-  for (const name of knownSettingNames) {
-    if (MULTI_LINE_SETTINGS.has(name) || (!fromVariable(name) && !fromProfile(name))) continue;
-    const text = fromVariable(name) ? env[name]!.trim() : profile!.settings[name]!.trim();
-    if (CONTROL_CHARACTER.test(text))
+  // A default is one line, so a value that is not comes from a variable or the profile.
+  for (const name of knownSettingNames)
+    if (!MULTI_LINE_SETTINGS.has(name) && CONTROL_CHARACTER.test(value(name)))
       bad(name, 'must be one line of text, with no line break, tab or other control character in it');
-  }
 
   for (const name of Object.keys(env)) {
     if (knownSettingNames.has(name) || RETIRED_SETTINGS[name] !== undefined) continue;
@@ -356,12 +354,8 @@ export function readTargetConfig(env: Environment): TargetConfig {
     );
   }
 
-  const outageText = value('ZONES_OUTAGE_BUDGET_MS');
-  const outageBudgetMs = Number(outageText);
   // Under a second no back-off fits in it; past an hour a nightly job is better told and run again.
-  if (!Number.isInteger(outageBudgetMs) || outageBudgetMs < 1000 || outageBudgetMs > 3_600_000) {
-    bad('ZONES_OUTAGE_BUDGET_MS', `must be a whole number of milliseconds from 1000 to 3600000 (got "${outageText}")`);
-  }
+  const outageBudgetMs = wholeSetting(value, bad)('ZONES_OUTAGE_BUDGET_MS', 1000, 3_600_000, 'milliseconds');
 
   const model = readModelBudget(value, bad);
 
@@ -431,13 +425,18 @@ export function seedReplayCommand(seed: number, rule?: string): string {
   return `npm run conformance -- --seed=${seed}${rule === undefined ? '' : ` --rule ${rule}`}`;
 }
 
-function readModelBudget(value: (name: string) => string, bad: (name: string, why: string) => void): ModelBudget {
-  const whole = (name: string, min: number, max: number, what: string): number => {
+/** A reader of whole-number settings within bounds: a value out of them is named, with what it counts. */
+function wholeSetting(value: (name: string) => string, bad: (name: string, why: string) => void) {
+  return (name: string, min: number, max: number, what: string): number => {
     const number = Number(value(name));
     if (!Number.isInteger(number) || number < min || number > max)
       bad(name, `must be a whole number of ${what} from ${min} to ${max} (got "${value(name)}")`);
     return number;
   };
+}
+
+function readModelBudget(value: (name: string) => string, bad: (name: string, why: string) => void): ModelBudget {
+  const whole = wholeSetting(value, bad);
   const runs = whole('ZONES_MODEL_RUNS', 0, 1000, 'sequences');
   const steps = whole('ZONES_MODEL_STEPS', 1, 1000, 'operations');
   const maxRequests = whole('ZONES_MODEL_MAX_REQUESTS', 10, 100_000, 'requests');
