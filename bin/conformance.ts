@@ -284,7 +284,6 @@ async function main(): Promise<void> {
     // Tonight joins the nights history once judged, and the page and the summary show it as the last night.
     const history = recordNight(report, {
       reportsDir: config.reportsDir,
-      interrupted: interrupted !== undefined,
       secrets,
     });
     if (history.problem !== undefined)

@@ -141,7 +141,7 @@ describe('a run in the history', () => {
       night('embedded', { baseUrl: 'http://127.0.0.1:4000', embedded: true, apiVersion: '2026-07' }),
       secrets,
     );
-    const history = recordNight(reportOf('https://shop.example/admin'), { reportsDir, interrupted: false, secrets });
+    const history = recordNight(reportOf('https://shop.example/admin'), { reportsDir, secrets });
     expect(history.tonightKept).toBe(true);
     expect(history.nights.map((each) => each.runId)).toEqual(['same-shop', '20261122t000000-abcd']);
     expect(history.path).toBe(path);
@@ -151,15 +151,15 @@ describe('a run in the history', () => {
     const reportsDir = mkdtempSync(join(tmpdir(), 'zc-history-'));
     const partial = reportOf('https://shop.example');
     partial.selection = { rule: 'AUTH', rules: ['AUTH-01'] };
-    expect(recordNight(partial, { reportsDir, interrupted: false, secrets }).tonightKept).toBe(false);
-    expect(recordNight(reportOf('https://shop.example'), { reportsDir, interrupted: true, secrets }).tonightKept).toBe(
-      false,
-    );
+    expect(recordNight(partial, { reportsDir, secrets }).tonightKept).toBe(false);
+    const stopped = reportOf('https://shop.example');
+    stopped.stopped = { signal: 'SIGTERM', exitCode: 143 };
+    expect(recordNight(stopped, { reportsDir, secrets }).tonightKept).toBe(false);
     // The shop went away partway: no verdict on the shop was given, and the rules it did not reach
     // would read as changed beside the next night.
     const shopGone = reportOf('https://shop.example', {}, { outage: OUTAGE });
     expect(shopGone.verdict).toBe('could-not-complete');
-    expect(recordNight(shopGone, { reportsDir, interrupted: false, secrets }).tonightKept).toBe(false);
+    expect(recordNight(shopGone, { reportsDir, secrets }).tonightKept).toBe(false);
     expect(readNights(join(reportsDir, HISTORY_FILE))).toEqual([]);
   });
 
@@ -172,7 +172,7 @@ describe('a run in the history', () => {
       { ...night('shop-gone', SHOP, undefined, '2026-11-21T00:00:00.000Z'), verdict: 'could-not-complete' },
       secrets,
     );
-    const history = recordNight(reportOf('https://shop.example/admin'), { reportsDir, interrupted: false, secrets });
+    const history = recordNight(reportOf('https://shop.example/admin'), { reportsDir, secrets });
     expect(history.nights.map((each) => each.runId)).toEqual(['judged', '20261122t000000-abcd']);
   });
 
@@ -192,7 +192,7 @@ describe('a run in the history', () => {
       ].join('\n'),
     );
     const tonight = reportOf('https://shop.example/admin');
-    const history = recordNight(tonight, { reportsDir, interrupted: false, secrets });
+    const history = recordNight(tonight, { reportsDir, secrets });
     expect(history.nights.map((each) => each.runId)).toEqual(['first', 'second', 'third', tonight.runId]);
     expect(history.unreadable).toBe(2);
     expect(history.problem).toBeUndefined();
@@ -205,7 +205,7 @@ describe('a run in the history', () => {
     appendNight(path, night('earlier-2', SHOP, undefined, '2026-11-21T00:00:00.000Z'), secrets);
     const before = readFileSync(path, 'utf8');
     const history = withRenameFailing(() =>
-      recordNight(reportOf('https://shop.example/admin'), { reportsDir, interrupted: false, secrets }),
+      recordNight(reportOf('https://shop.example/admin'), { reportsDir, secrets }),
     );
     expect(history).toMatchObject({
       tonightKept: false,
@@ -220,7 +220,7 @@ describe('a run in the history', () => {
     const reportsDir = mkdtempSync(join(tmpdir(), 'zc-history-'));
     // A folder where the file should be: reading it fails as an unreadable file would.
     mkdirSync(join(reportsDir, HISTORY_FILE));
-    const history = recordNight(reportOf('https://shop.example'), { reportsDir, interrupted: false, secrets });
+    const history = recordNight(reportOf('https://shop.example'), { reportsDir, secrets });
     expect(history).toMatchObject({ nights: [], tonightKept: false, problem: { during: 'reading' } });
     expect(readdirSync(join(reportsDir, HISTORY_FILE))).toEqual([]);
   });

@@ -24,6 +24,7 @@ import {
   stateOn,
   stripNights,
   type TargetHistory,
+  whyNotKept,
 } from './history.ts';
 import { Html, html } from './html.ts';
 import { leftoverGroups } from './leftovers.ts';
@@ -114,12 +115,10 @@ ${
 </div>`;
 }
 
-/** Why tonight is not among the nights the file keeps (history.ts says why such runs are not kept). */
+/** Why tonight is not among the nights the file keeps: the history says, or the file could not be written. */
 function notKeptBecause(report: ConformanceReport, history: TargetHistory): string {
   if (history.problem?.during === 'writing') return `the file could not be written (${history.problem.message})`;
-  if (report.selection) return `a partial run (--rule ${report.selection.rule}) does not judge the shop as a whole`;
-  if (report.verdict === 'could-not-complete') return 'a run the shop went away from partway gave no verdict on it';
-  return 'a run stopped before every test had run does not judge the shop as a whole';
+  return whyNotKept(report) ?? 'it is not a run the history keeps';
 }
 
 function changesSentence(report: ConformanceReport, nights: GridNights): string | undefined {

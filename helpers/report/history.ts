@@ -35,7 +35,7 @@ export interface TargetHistory {
   path: string;
   /** This target's nights, oldest first by when each started; tonight last when it was kept. */
   nights: Night[];
-  /** Tonight is in `nights`: false for a run not kept (isKept), or when the file could not be written. */
+  /** Tonight is in `nights`: false for a run not kept (whyNotKept), or when the file could not be written. */
   tonightKept: boolean;
   /** Lines of the file that were not a night (a torn write, an edit, another tool's line), skipped. */
   unreadable?: number;
@@ -55,7 +55,7 @@ export function historyPath(reportsDir: string): string {
   return join(reportsDir, HISTORY_FILE);
 }
 
-/** Tonight as a line of the history; the run need not be one the history keeps (see isKept). */
+/** Tonight as a line of the history; the run need not be one the history keeps (see whyNotKept). */
 export function nightOf(report: ConformanceReport): Night {
   const apiVersion = report.target.settings.apiVersion;
   return {
@@ -72,9 +72,15 @@ export function nightOf(report: ConformanceReport): Night {
   };
 }
 
-/** Whether a run judged the shop as a whole: not a --rule run, not one stopped by a signal, not one the shop left. */
-export function isKept(report: ConformanceReport, interrupted: boolean): boolean {
-  return report.selection === undefined && !interrupted && report.verdict !== 'could-not-complete';
+/**
+ * Why a run is not one the history keeps, in the words the page says it; none for a run that judged
+ * the shop as a whole (not a --rule run, not one stopped by a signal, not one the shop went away from).
+ */
+export function whyNotKept(report: ConformanceReport): string | undefined {
+  if (report.selection) return `a partial run (--rule ${report.selection.rule}) does not judge the shop as a whole`;
+  if (report.verdict === 'could-not-complete') return 'a run the shop went away from partway gave no verdict on it';
+  if (report.stopped) return 'a run stopped before every test had run does not judge the shop as a whole';
+  return undefined;
 }
 
 const STATUSES: readonly string[] = ['passed', 'failed', 'warning', 'not-verified'];
@@ -189,14 +195,14 @@ function ofTarget(nights: readonly Night[], tonight: Night, kept: boolean): Nigh
 
 /**
  * What the reports show of the history after tonight's run: the file read first, then tonight
- * appended when the run is one to keep, then this target's nights. A file that cannot be read or
+ * appended when the run is one to keep (whyNotKept), then this target's nights. A file that cannot be read or
  * written costs the strips, never the reports: the problem is said on the page. One that cannot be
  * read is not written either, since that would replace the nights in it with tonight alone; one that
  * cannot be written still shows the nights it holds.
  */
 export function recordNight(
   report: ConformanceReport,
-  options: { reportsDir: string; interrupted: boolean; secrets: Secrets },
+  options: { reportsDir: string; secrets: Secrets },
 ): TargetHistory {
   const path = historyPath(options.reportsDir);
   const tonight = nightOf(report);
@@ -207,7 +213,7 @@ export function recordNight(
     return { path, nights: [], tonightKept: false, problem: { during: 'reading', message: (error as Error).message } };
   }
   const read = { path, unreadable: file.unreadable };
-  if (!isKept(report, options.interrupted))
+  if (whyNotKept(report) !== undefined)
     return { ...read, nights: ofTarget(file.nights, tonight, false), tonightKept: false };
   try {
     const written = writeNights(path, [...file.nights, tonight], options.secrets);
