@@ -53,11 +53,6 @@ export interface RunSide {
 
 const CASES_KEPT = 20;
 
-/** A curl command that reads the mock's token, not the service's: the reader replays each against its own target. */
-function forMock(exchange: ShownExchange): ShownExchange {
-  return { ...exchange, curl: exchange.curl.split('$ZONES_ACCESS_TOKEN').join('$ZONES_MOCK_ACCESS_TOKEN') };
-}
-
 function shown(exchange: RecordedExchange | undefined): ShownExchange | undefined {
   return exchange === undefined ? undefined : { line: exchange.line, curl: exchange.curl };
 }
@@ -84,7 +79,6 @@ function group(observations: readonly Observation[]): Difference[] {
       if (!known.operations.includes(observation.operation)) known.operations.push(observation.operation);
       continue;
     }
-    const mockExchange = shown(observation.exchanges.mock);
     byKey.set(key, {
       operation: observation.operation,
       operations: [observation.operation],
@@ -97,7 +91,7 @@ function group(observations: readonly Observation[]): Difference[] {
       cases: [caseOf(observation)],
       exchanges: {
         service: shown(observation.exchanges.service),
-        mock: mockExchange && forMock(mockExchange),
+        mock: shown(observation.exchanges.mock),
       },
     });
   }
@@ -122,7 +116,6 @@ function verdictDifferences(verdicts: readonly RuleVerdicts[], service: RunSide,
     const deciding = testsA.find((test) => testB(test.title)?.state !== test.state) ?? testsA[0];
     const a = deciding?.exchanges.at(-1);
     const b = deciding === undefined ? undefined : testB(deciding.title)?.exchanges.at(-1);
-    const mockExchange = shown(b);
     const operation = FAMILY_OPERATION[verdict.rule.split('-')[0]!] ?? 'any';
     return {
       operation,
@@ -134,7 +127,7 @@ function verdictDifferences(verdicts: readonly RuleVerdicts[], service: RunSide,
       mock: verdict.mock,
       count: 1,
       cases: [deciding?.title ?? verdict.rule],
-      exchanges: { service: shown(a), mock: mockExchange && forMock(mockExchange) },
+      exchanges: { service: shown(a), mock: shown(b) },
     };
   });
 }

@@ -3,15 +3,17 @@
 // header) is not "could not run": the mock needs another setting than the service, and that is the
 // first difference a team wants to know of.
 import type { TargetConfig } from '../config.ts';
-import { shellQuote } from '../evidence/replay.ts';
+import type { Exchange } from '../evidence/exchange.ts';
+import { OPERATOR_PREFIX_VARIABLE } from '../evidence/operator-variables.ts';
+import { curlCommand } from '../evidence/replay.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { ConformanceReport } from '../report/conformance-report.ts';
 import type { ConformanceJson } from '../report/could-not-run.ts';
 import { rules as catalogue, ruleById, SPEC_VERSION } from '../rules.ts';
-import { compareRuns, type Difference } from './differences.ts';
+import { compareRuns, type Difference, type ShownExchange } from './differences.ts';
 import { readRunSide } from './run-side.ts';
 import type { SideRun } from './side-runs.ts';
-import { inSideNames, type Side, styleSettingsNamed } from './targets.ts';
+import { inSideNames, OPERATOR_PREFIX, type Side, styleSettingsNamed } from './targets.ts';
 
 export type DriftVerdict = 'same' | 'drifted' | 'could-not-run';
 
@@ -215,10 +217,20 @@ export function preflightRefusalReport(
  * preflight's first request is given for both targets to replay: the list read it starts with.
  */
 function settingDifference(named: string[], reason: string, configs: Record<Side, TargetConfig>): Difference {
-  const replay = (config: TargetConfig, token: string) => {
-    const scheme = config.authScheme === '' ? '' : `${config.authScheme} `;
-    const url = `${config.baseUrl}/admin/api/${config.apiVersion}/zones.json`;
-    return `curl -sS -i -X GET ${shellQuote(url)} -H 'accept: application/json' -H ${shellQuote(`${config.authHeader}: ${scheme}`)}"${token}"`;
+  const listRead = (side: Side): ShownExchange => {
+    const config = configs[side];
+    const exchange: Exchange = {
+      method: 'GET',
+      url: `${config.baseUrl}/admin/api/${config.apiVersion}/zones.json`,
+      auth: 'valid',
+      requestHeaders: { accept: 'application/json' },
+      responseHeaders: {},
+      responseBody: '',
+      durationMs: 0,
+    };
+    // Each command reads its own target's token, under the name the operator keeps it in.
+    const env = { [OPERATOR_PREFIX_VARIABLE]: OPERATOR_PREFIX[side] };
+    return { line: `GET ${exchange.url}`, curl: curlCommand(exchange, config, undefined, env) };
   };
   const operation = /\bPOST\b/.test(reason) ? 'create' : 'list';
   return {
@@ -231,15 +243,6 @@ function settingDifference(named: string[], reason: string, configs: Record<Side
     mock: reason,
     count: 1,
     cases: ['the preflight'],
-    exchanges: {
-      service: {
-        line: `GET ${configs.service.baseUrl}/admin/api/${configs.service.apiVersion}/zones.json`,
-        curl: replay(configs.service, '$ZONES_ACCESS_TOKEN'),
-      },
-      mock: {
-        line: `GET ${configs.mock.baseUrl}/admin/api/${configs.mock.apiVersion}/zones.json`,
-        curl: replay(configs.mock, '$ZONES_MOCK_ACCESS_TOKEN'),
-      },
-    },
+    exchanges: { service: listRead('service'), mock: listRead('mock') },
   };
 }
