@@ -4,6 +4,7 @@
 // no two shops share (ids, times, other people's zones) is never compared.
 import { canonicalJson, parseJson } from '../client/json.ts';
 import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
+import { runNamePattern } from '../ownership/run-names.ts';
 import { mergedShape, type Shape, shapeDifferences, shapeOf } from './shape.ts';
 import {
   type Operation,
@@ -98,11 +99,12 @@ function fromZone(path: string, at: string | undefined): string {
  * shop may hold zones earlier runs left, and those are other people's zones to this run.
  */
 function ownZoneOf(runId: string): (item: unknown) => boolean {
-  const prefix = `zc-${runId}-`;
+  const names = runNamePattern(runId);
   return (item) => {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
     const name = (item as Record<string, unknown>).name;
-    return typeof name === 'string' && name.startsWith(prefix);
+    // search() starts at 0 whatever the pattern's lastIndex: a name that begins as the run's names do.
+    return typeof name === 'string' && name.search(names) === 0;
   };
 }
 

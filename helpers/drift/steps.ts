@@ -5,6 +5,7 @@
 // that lags) would make the two runs' steps fall out of line.
 import type { RecordedExchange } from '../evidence/exchange-detail.ts';
 import { continuesListRead, isPagingParam, isTheShopsAnswer, type PagingParams } from '../evidence/list-reads.ts';
+import { runNamePattern } from '../ownership/run-names.ts';
 
 export type Operation = 'list' | 'create' | 'update' | 'delete';
 
@@ -26,15 +27,6 @@ export interface PagingSettings extends PagingParams {
 }
 
 const OPERATION: Record<string, Operation> = { GET: 'list', POST: 'create', PUT: 'update', DELETE: 'delete' };
-
-/**
- * zc-<run id>-<process tag>-<n>: the names this run gives (helpers/ownership/run-names.ts). Only this
- * run's: a shop may still hold zones earlier runs left, and their numbers say nothing of this run.
- */
-function runNamePattern(runId: string): RegExp {
-  const literal = runId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`zc-${literal}-[0-9a-f]{4}-(\\d+)`, 'g');
-}
 
 /** The status ROBUST-05 and the filter hints ask for, random each time. */
 const NO_SUCH_STATUS = /zc-no-such-status-[0-9a-f]{8}/g;
