@@ -22,6 +22,8 @@ export interface DriftGalleryResult {
   description: string;
   aspect: DriftAspect;
   differences: Pick<Difference, 'aspect' | 'subject' | 'operations' | 'service' | 'mock' | 'verdicts'>[];
+  /** Tests found in both runs, and steps compared in them: a comparison of nothing finds no difference either. */
+  compared: { tests: number; steps: number };
   /** The mutant's own conformance run: its exit code, and the zones its store still holds afterwards. */
   exitCode: number | null;
   left: number;
@@ -80,6 +82,7 @@ export async function runDriftGallery(): Promise<{ results: DriftGalleryResult[]
                 verdicts,
               }),
             ),
+            compared: { tests: comparison.comparedTests, steps: comparison.comparedSteps },
             exitCode: mockRun.code,
             left: mock.backdoor.all().length,
           });
