@@ -23,7 +23,6 @@ const SETTINGS = {
   listKey: 'zones',
   pageParam: 'page',
   cursorParam: 'cursor',
-  statusParam: 'status',
 };
 const SHOP = 'http://shop.test/admin/api/2026-07';
 

@@ -5,17 +5,10 @@
 import { canonicalJson, parseJson } from '../client/json.ts';
 import { zoneItem } from '../client/records.ts';
 import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
+import type { PagingParams } from '../evidence/list-reads.ts';
 import { runNamePattern } from '../ownership/run-names.ts';
 import { mergedShape, type Shape, shapeDifferences, shapeOf } from './shape.ts';
-import {
-  type Operation,
-  type PagingSettings,
-  type RunNames,
-  runNames,
-  type Step,
-  stepsOf,
-  withoutRunNames,
-} from './steps.ts';
+import { type Operation, type RunNames, runNames, type Step, stepsOf, withoutRunNames } from './steps.ts';
 
 export type Aspect =
   | 'status'
@@ -28,8 +21,11 @@ export type Aspect =
   | 'step'
   | 'setting';
 
-/** The settings the comparer reads answers with: the same for both targets, by construction. */
-export interface DriftSettings extends PagingSettings {
+/**
+ * The settings the comparer reads answers with: the same for both targets, by construction. The paging
+ * ones tell a list's next page from a new list read.
+ */
+export interface DriftSettings extends PagingParams {
   envelope: 'wrapped' | 'bare';
   zoneKey: string;
   listKey: string;

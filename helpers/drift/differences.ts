@@ -64,8 +64,8 @@ function caseOf(observation: Observation): string {
 }
 
 /** One behaviour: the same aspect of the same thing, the same on each side, wherever it showed. */
-function keyOf(observation: Observation): string {
-  return JSON.stringify([observation.aspect, observation.subject ?? '', observation.service, observation.mock]);
+function keyOf(seen: Pick<Observation, 'aspect' | 'subject' | 'service' | 'mock'>): string {
+  return JSON.stringify([seen.aspect, seen.subject ?? '', seen.service, seen.mock]);
 }
 
 function group(observations: readonly Observation[]): Difference[] {
@@ -224,7 +224,7 @@ function explanationOf(
 ): Difference | undefined {
   const ofRule = observations.filter((observation) => observation.ruleId === ruleId);
   const differenceOf = (observation: Observation) =>
-    differences.find((difference) => keyOfDifference(difference) === keyOf(observation));
+    differences.find((difference) => keyOf(difference) === keyOf(observation));
   const byAspect = (a: Observation, b: Observation) =>
     EXPLAINS_FIRST.indexOf(a.aspect) - EXPLAINS_FIRST.indexOf(b.aspect);
   const best = (candidates: readonly Observation[], order: (a: Observation, b: Observation) => number) =>
@@ -238,10 +238,6 @@ function explanationOf(
     best(inDifferingTests, (a, b) => byAspect(a, b) || a.step - b.step) ??
     best(ofRule, (a, b) => byAspect(a, b) || a.step - b.step);
   return chosen === undefined ? undefined : differenceOf(chosen);
-}
-
-function keyOfDifference(difference: Difference): string {
-  return JSON.stringify([difference.aspect, difference.subject ?? '', difference.service, difference.mock]);
 }
 
 function testOnOneSide(test: TestExchanges, side: 'service' | 'mock'): Observation {

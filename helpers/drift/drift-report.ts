@@ -62,10 +62,6 @@ export interface DriftFacts {
   configs: Record<Side, TargetConfig>;
 }
 
-function certificateOf(run: SideRun, read: (dir: string) => ConformanceJson | undefined): ConformanceJson | undefined {
-  return read(run.reportsDir);
-}
-
 /** Why a side has no comparable run, or undefined when it ran: could not run, could not complete, or ended with no report. */
 function whyNoRun(run: SideRun, certificate: ConformanceJson | undefined): string | undefined {
   if (certificate === undefined)
@@ -79,8 +75,8 @@ function whyNoRun(run: SideRun, certificate: ConformanceJson | undefined): strin
 export function buildDriftReport(facts: DriftFacts, read: (dir: string) => ConformanceJson | undefined): DriftReport {
   const bySide = Object.fromEntries(facts.runs.map((run) => [run.side, run])) as Record<Side, SideRun>;
   const certificates = {
-    service: certificateOf(bySide.service, read),
-    mock: certificateOf(bySide.mock, read),
+    service: read(bySide.service.reportsDir),
+    mock: read(bySide.mock.reportsDir),
   };
   const summary = (side: Side): SideSummary => ({
     baseUrl: facts.configs[side].baseUrl,
@@ -88,15 +84,14 @@ export function buildDriftReport(facts: DriftFacts, read: (dir: string) => Confo
     exitCode: bySide[side].code,
     reportsDir: bySide[side].reportsDir,
   });
-  const base = {
-    tool: 'zones-conformance drift' as const,
-    specification: `Zone Management Service, API version ${SPEC_VERSION}`,
-    startedAt: facts.startedAt.toISOString(),
-    finishedAt: new Date().toISOString(),
-    seed: facts.seed,
-    targets: { service: summary('service'), mock: summary('mock') },
-    leftBehind: { service: leftBehindOf(certificates.service), mock: leftBehindOf(certificates.mock) },
-  };
+  const base = reportBase(
+    facts,
+    { service: summary('service'), mock: summary('mock') },
+    {
+      service: leftBehindOf(certificates.service),
+      mock: leftBehindOf(certificates.mock),
+    },
+  );
   const couldNotRun = (reason: string) => couldNotRunReport(base, reason);
 
   const whyNot = {
@@ -131,10 +126,28 @@ export function buildDriftReport(facts: DriftFacts, read: (dir: string) => Confo
   };
 }
 
-type ReportBase = Omit<DriftReport, 'verdict' | 'exitCode' | 'reason' | 'compared' | 'differences' | 'rules'>;
+/** What every drift report says whatever its verdict: when, with which seed, of which targets. */
+export type ReportBase = Omit<DriftReport, 'verdict' | 'exitCode' | 'reason' | 'compared' | 'differences' | 'rules'>;
+
+/** The report's base, finished now; nothing left behind unless told, as when neither run started. */
+export function reportBase(
+  facts: { startedAt: Date; seed: number },
+  targets: Record<Side, SideSummary>,
+  leftBehind: DriftReport['leftBehind'] = { service: [], mock: [] },
+): ReportBase {
+  return {
+    tool: 'zones-conformance drift',
+    specification: `Zone Management Service, API version ${SPEC_VERSION}`,
+    startedAt: facts.startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    seed: facts.seed,
+    targets,
+    leftBehind,
+  };
+}
 
 /** No comparison, and why, naming the target. */
-function couldNotRunReport(base: ReportBase, reason: string): DriftReport {
+export function couldNotRunReport(base: ReportBase, reason: string): DriftReport {
   return {
     ...base,
     verdict: 'could-not-run',
@@ -198,15 +211,7 @@ export function preflightRefusalReport(
     exitCode: null,
     reportsDir: '',
   });
-  const base: ReportBase = {
-    tool: 'zones-conformance drift',
-    specification: `Zone Management Service, API version ${SPEC_VERSION}`,
-    startedAt: facts.startedAt.toISOString(),
-    finishedAt: new Date().toISOString(),
-    seed: facts.seed,
-    targets: { service: summary('service'), mock: summary('mock') },
-    leftBehind: { service: [], mock: [] },
-  };
+  const base = reportBase(facts, { service: summary('service'), mock: summary('mock') });
   const report = refusal(base, whyNot, true, facts.configs, () => 'not run');
   if (report === undefined) throw new Error('preflightRefusalReport needs a side that was refused');
   return report;

@@ -21,17 +21,12 @@ export interface Step {
   pages: RecordedExchange[];
 }
 
-/** Where the drift comparer needs the settings: how to tell a list's next page from a new list read. */
-export interface PagingSettings extends PagingParams {
-  statusParam: string;
-}
-
 const OPERATION: Record<string, Operation> = { GET: 'list', POST: 'create', PUT: 'update', DELETE: 'delete' };
 
 /** The status ROBUST-05 and the filter hints ask for, random each time. */
 const NO_SUCH_STATUS = /zc-no-such-status-[0-9a-f]{8}/g;
 
-export function operationOf(method: string): Operation {
+function operationOf(method: string): Operation {
   return OPERATION[method] ?? 'list';
 }
 
@@ -85,7 +80,7 @@ class IdNames {
   }
 }
 
-function requestWords(exchange: RecordedExchange, ids: IdNames, names: RunNames, settings: PagingSettings): string {
+function requestWords(exchange: RecordedExchange, ids: IdNames, names: RunNames, settings: PagingParams): string {
   const { path, query } = pathOf(exchange.url);
   const one = /^zones\/(.+?)(\.json)?$/.exec(path);
   const shownPath = one ? `zones/${ids.nameOf(decodeURIComponent(one[1]!))}${one[2] ?? ''}` : path;
@@ -132,7 +127,7 @@ function inOrderSent(exchanges: RecordedExchange[], names: RunNames): RecordedEx
 }
 
 /** The test's exchanges as steps: the shop's own answers, pages merged, re-reads collapsed, names and ids normalised. */
-export function stepsOf(exchanges: readonly RecordedExchange[], settings: PagingSettings, runId: string): Step[] {
+export function stepsOf(exchanges: readonly RecordedExchange[], settings: PagingParams, runId: string): Step[] {
   const names = runNames(exchanges, runId);
   const ids = new IdNames();
   const own = inOrderSent(exchanges.filter(isTheShopsAnswer), names);

@@ -103,7 +103,7 @@ export function inSideNames(text: string, side: Side): string {
 }
 
 /** The settings a could-not-run reason names, in the operator's names for that side. */
-export function settingsNamed(reason: string, side: Side): string[] {
+function settingsNamed(reason: string, side: Side): string[] {
   return [...new Set([...inSideNames(reason, side).matchAll(/\bZONES_[A-Z_]+\b/g)].map((match) => match[0]))];
 }
 
