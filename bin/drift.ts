@@ -5,7 +5,13 @@ import { parseArgs } from 'node:util';
 import { type Environment, loadEnvironment, newModelSeed } from '../helpers/config.ts';
 import { removePreviousDriftReports, writeDriftReports } from '../helpers/drift/drift-files.ts';
 import { verdictLine } from '../helpers/drift/drift-markdown.ts';
-import { buildDriftReport, type DriftReport, preflightRefusalReport } from '../helpers/drift/drift-report.ts';
+import {
+  buildDriftReport,
+  couldNotRunReport,
+  type DriftReport,
+  preflightRefusalReport,
+  reportBase,
+} from '../helpers/drift/drift-report.ts';
 import { preflightBoth } from '../helpers/drift/preflight-both.ts';
 import { readCertificate } from '../helpers/drift/run-side.ts';
 import { type StartedSides, startSides } from '../helpers/drift/side-runs.ts';
@@ -13,7 +19,6 @@ import { type DriftTargets, inSideNames, readDriftTargets, SIDES } from '../help
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { withoutUserInfo } from '../helpers/report/could-not-run.ts';
-import { SPEC_VERSION } from '../helpers/rules.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDefault } from '../helpers/settings.ts';
 
@@ -40,34 +45,15 @@ let secrets = new Secrets({ token: '' });
 /** Stops before either run started: the reason, a drift.json that says so, exit 3. */
 function cannotRun(reason: string, env: Environment, startedAt: Date): never {
   const reportsDir = env.ZONES_REPORTS_DIR?.trim() || settingDefault('ZONES_REPORTS_DIR');
-  const report: DriftReport = {
-    tool: 'zones-conformance drift',
-    specification: `Zone Management Service, API version ${SPEC_VERSION}`,
-    verdict: 'could-not-run',
-    exitCode: EXIT.cannotRun,
-    reason,
-    startedAt: startedAt.toISOString(),
-    finishedAt: new Date().toISOString(),
-    seed: 0,
-    targets: {
-      service: {
-        baseUrl: withoutUserInfo(env.ZONES_BASE_URL ?? ''),
-        verdict: 'not run',
-        exitCode: null,
-        reportsDir: '',
-      },
-      mock: {
-        baseUrl: withoutUserInfo(env.ZONES_MOCK_BASE_URL ?? ''),
-        verdict: 'not run',
-        exitCode: null,
-        reportsDir: '',
-      },
-    },
-    compared: { tests: 0, steps: 0 },
-    differences: [],
-    rules: [],
-    leftBehind: { service: [], mock: [] },
-  };
+  const notRun = (baseUrl: string | undefined) => ({
+    baseUrl: withoutUserInfo(baseUrl ?? ''),
+    verdict: 'not run',
+    exitCode: null,
+    reportsDir: '',
+  });
+  const targets = { service: notRun(env.ZONES_BASE_URL), mock: notRun(env.ZONES_MOCK_BASE_URL) };
+  // No seed was drawn yet: 0 says none, as before any run.
+  const report = couldNotRunReport(reportBase({ startedAt, seed: 0 }, targets), reason);
   let line = `zones-conformance drift: cannot run: ${secrets.mask(reason)}`;
   try {
     writeDriftReports(report, reportsDir, secrets);

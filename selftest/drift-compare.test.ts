@@ -2,15 +2,18 @@
 // from recorded exchanges, names and ids normalised, the way to the shop left out, and observations
 // grouped. Each case is what the specification of drift (docs/drift.md) says, decided before a run.
 import { describe, expect, test, vi } from 'vitest';
+import { readTargetConfig } from '../helpers/config.ts';
 import { compareRuns, type RunSide } from '../helpers/drift/differences.ts';
 import { renderDriftMarkdown } from '../helpers/drift/drift-markdown.ts';
 import { renderDriftPage } from '../helpers/drift/drift-page.ts';
-import type { DriftReport } from '../helpers/drift/drift-report.ts';
+import { type DriftReport, preflightRefusalReport } from '../helpers/drift/drift-report.ts';
 import { stepsOf } from '../helpers/drift/steps.ts';
-import { inSideNames, sideEnvironment } from '../helpers/drift/targets.ts';
+import { inSideNames, OPERATOR_PREFIX, type Side, sideEnvironment } from '../helpers/drift/targets.ts';
+import type { AuthMode, Exchange } from '../helpers/evidence/exchange.ts';
 import type { RecordedExchange, TestExchanges } from '../helpers/evidence/exchange-detail.ts';
 import { linkedNextPage, readsOfTheShop } from '../helpers/evidence/list-reads.ts';
 import { OPERATOR_PREFIX_VARIABLE } from '../helpers/evidence/operator-variables.ts';
+import { curlCommand } from '../helpers/evidence/replay.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import { sweepCommand } from '../helpers/ownership/sweep-command.ts';
 
@@ -20,27 +23,47 @@ const SETTINGS = {
   listKey: 'zones',
   pageParam: 'page',
   cursorParam: 'cursor',
-  statusParam: 'status',
 };
 const SHOP = 'http://shop.test/admin/api/2026-07';
 
+/**
+ * The replay command the run on `target` records for a request, made as every run makes it (curlCommand,
+ * under the operator prefix drift gives that target's run): the mock's reads the mock's token.
+ */
+function replayOn(target: Side, method: RecordedExchange['method'], url: string, auth: AuthMode): string {
+  const request: Exchange = {
+    method,
+    url,
+    auth,
+    requestHeaders: {},
+    responseHeaders: {},
+    responseBody: '',
+    durationMs: 0,
+  };
+  const settings = { authHeader: 'X-Token', authScheme: '', tlsInsecure: false };
+  return curlCommand(request, settings, undefined, { [OPERATOR_PREFIX_VARIABLE]: OPERATOR_PREFIX[target] });
+}
+
+/** A recorded exchange as the run on `on` (the service's unless told) writes it. */
 function exchange(
   method: RecordedExchange['method'],
   path: string,
   status: number,
   answer?: unknown,
-  more: Partial<RecordedExchange> = {},
+  { on = 'service', ...more }: Partial<RecordedExchange> & { on?: Side } = {},
 ): RecordedExchange {
+  const url = `${SHOP}/${path}`;
+  const auth = more.auth ?? 'valid';
   return {
     method,
-    url: `${SHOP}/${path}`,
-    auth: 'valid',
+    url,
+    auth,
     status,
     contentType: 'application/json; charset=utf-8',
     pagingHeaders: [],
     ...(answer === undefined ? { answerNote: 'no body' } : { answer: JSON.stringify(answer) }),
     line: `${method} ${path} -> ${status}`,
-    curl: `curl -X ${method} '${SHOP}/${path}' -H 'X-Token: '"$ZONES_ACCESS_TOKEN"`,
+    curl: replayOn(on, method, url, auth),
     ...more,
   };
 }
@@ -208,13 +231,18 @@ describe('differences', () => {
   });
 
   test('one behaviour seen in many tests and operations is one difference, with its count, its cases and both exchanges', () => {
-    const refused = (method: RecordedExchange['method'], path: string, key: string) =>
-      exchange(method, path, 401, { [key]: 'no' }, { auth: 'none' });
-    const tests = (key: string) => [
-      { ...test1([refused('GET', 'zones.json', key)]), title: 'AUTH-01 x', ruleId: 'AUTH-01' },
-      { ...test1([refused('POST', 'zones.json', key)]), title: 'AUTH-02 x', ruleId: 'AUTH-02' },
+    // A wrong token, not none: the replay then reads the token, from the variable of its own target.
+    const refused = (method: RecordedExchange['method'], path: string, key: string, on: Side) =>
+      exchange(method, path, 401, { [key]: 'no' }, { auth: 'wrong', on });
+    const tests = (key: string, on: Side) => [
+      { ...test1([refused('GET', 'zones.json', key, on)]), title: 'AUTH-01 x', ruleId: 'AUTH-01' },
+      { ...test1([refused('POST', 'zones.json', key, on)]), title: 'AUTH-02 x', ruleId: 'AUTH-02' },
     ];
-    const differences = compareRuns(side(tests('errors')), side(tests('error')), SETTINGS).differences;
+    const differences = compareRuns(
+      side(tests('errors', 'service')),
+      mockSide(tests('error', 'mock')),
+      SETTINGS,
+    ).differences;
     expect(differences).toHaveLength(1);
     expect(differences[0]).toMatchObject({
       aspect: 'error-body',
@@ -538,4 +566,27 @@ test("the mock's run tells how to sweep what it left with the mock's address and
   expect(markdown).toContain('## Zones left behind\n\nOn the mock:\n\n- 7 zc-x: answered 500');
   expect(markdown).toContain(forMock);
   expect(markdown).not.toContain('On the service:');
+});
+
+test("a setting difference's replays reach each target as its own run's would: its TLS settings, and its own token", () => {
+  // A staging service behind a private CA, and a local mock with a self-signed certificate: a replay
+  // without --cacert or --insecure would be refused by curl before it reached either.
+  const target = (baseUrl: string) =>
+    readTargetConfig({ ZONES_BASE_URL: baseUrl, ZONES_ACCESS_TOKEN: 'token_0123456789abcdef' });
+  const configs = {
+    service: { ...target('https://staging.example'), caFile: '/etc/ssl/staging-ca.pem' },
+    mock: { ...target('https://localhost:8443'), tlsInsecure: true },
+  };
+  const report = preflightRefusalReport(
+    { startedAt: new Date(), seed: 1, configs },
+    { service: undefined, mock: 'GET /zones.json answered without the envelope: check ZONES_ENVELOPE' },
+  );
+  expect(report.differences.map((difference) => difference.aspect)).toEqual(['setting']);
+  const { service, mock } = report.differences[0]!.exchanges;
+  expect(service?.curl).toContain("--cacert '/etc/ssl/staging-ca.pem'");
+  expect(service?.curl).toContain('"$ZONES_ACCESS_TOKEN"');
+  expect(service?.curl).not.toContain('--insecure');
+  expect(mock?.curl).toContain('--insecure');
+  expect(mock?.curl).toContain('"$ZONES_MOCK_ACCESS_TOKEN"');
+  expect(mock?.curl).not.toContain('--cacert');
 });

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { rules as catalogue } from '../helpers/rules.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles } from '../reference/styles.ts';
 import { runDrift } from './drift/drift-run.ts';
@@ -23,6 +24,12 @@ async function shop(style?: HouseStyle): Promise<RunningReference> {
 
 const WITHOUT_MODEL = { ZONES_MODEL_RUNS: '0' };
 const reference = houseStyles.default!;
+
+/**
+ * A target nothing answers at: port 1 is never given out, where a closed server's port may be taken at
+ * once by another self-test running beside this one.
+ */
+const GONE = { url: 'http://127.0.0.1:1', token: 'gone_token_0123456789', style: reference };
 
 test.for([
   {
@@ -50,6 +57,7 @@ test.for([
   // Drift's own preflights decided it: the service's passed, the mock's refused the setting, and
   // neither conformance run started, so the service's suite made no zone on it for nothing.
   expect(report.targets.service.verdict).toBe('not run (its preflight passed)');
+  expect(report.rules.map((rule) => rule.id)).toEqual(catalogue.map((rule) => rule.id));
   expect(report.rules.every((rule) => rule.service === 'not run' && rule.mock === 'not run')).toBe(true);
   for (const side of ['service', 'mock'])
     expect(existsSync(join(reportsDir, 'drift', side, 'conformance.json')), side).toBe(false);
@@ -59,9 +67,7 @@ test.for([
 
 test('a mock that cannot be reached is exit 3, naming the mock', async () => {
   const service = await shop();
-  const gone = await startReference();
-  await gone.close();
-  const { run, report, reportsDir } = await runDrift(service, gone, WITHOUT_MODEL);
+  const { run, report, reportsDir } = await runDrift(service, GONE, WITHOUT_MODEL);
   expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(3);
   expect(report.verdict).toBe('could-not-run');
   expect(report.reason).toMatch(/^the mock could not run: /);
@@ -72,10 +78,8 @@ test('a mock that cannot be reached is exit 3, naming the mock', async () => {
 });
 
 test('a service that cannot be reached is exit 3, naming the service, whatever the mock did', async () => {
-  const gone = await startReference();
-  await gone.close();
   const mock = await shop();
-  const { run, report } = await runDrift(gone, mock, WITHOUT_MODEL);
+  const { run, report } = await runDrift(GONE, mock, WITHOUT_MODEL);
   expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(3);
   expect(report.reason).toMatch(/^the service could not run: /);
   expect(mock.backdoor.all()).toEqual([]);

@@ -59,7 +59,10 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** The zone object of a create or update answer, as the shop wrote it, or why there is none. */
-export function zoneItem(config: TargetConfig, body: unknown): Read<'item', Record<string, unknown>> {
+export function zoneItem(
+  config: Pick<TargetConfig, 'envelope' | 'zoneKey'>,
+  body: unknown,
+): Read<'item', Record<string, unknown>> {
   // Not JSON at all: say what it is, rather than blame the envelope settings.
   if (body instanceof NotJsonBody) return unreadable(body.why);
   const record = asObject(config.envelope === 'wrapped' ? valueAtPath(body, config.zoneKey) : body);

@@ -3,17 +3,12 @@
 // test. Each step is compared on what a client of the mock relies on and the suite can predict; what
 // no two shops share (ids, times, other people's zones) is never compared.
 import { canonicalJson, parseJson } from '../client/json.ts';
+import { zoneItem } from '../client/records.ts';
 import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
+import type { PagingParams } from '../evidence/list-reads.ts';
+import { runNamePattern } from '../ownership/run-names.ts';
 import { mergedShape, type Shape, shapeDifferences, shapeOf } from './shape.ts';
-import {
-  type Operation,
-  type PagingSettings,
-  type RunNames,
-  runNames,
-  type Step,
-  stepsOf,
-  withoutRunNames,
-} from './steps.ts';
+import { type Operation, type RunNames, runNames, type Step, stepsOf, withoutRunNames } from './steps.ts';
 
 export type Aspect =
   | 'status'
@@ -26,8 +21,11 @@ export type Aspect =
   | 'step'
   | 'setting';
 
-/** The settings the comparer reads answers with: the same for both targets, by construction. */
-export interface DriftSettings extends PagingSettings {
+/**
+ * The settings the comparer reads answers with: the same for both targets, by construction. The paging
+ * ones tell a list's next page from a new list read.
+ */
+export interface DriftSettings extends PagingParams {
   envelope: 'wrapped' | 'bare';
   zoneKey: string;
   listKey: string;
@@ -98,11 +96,12 @@ function fromZone(path: string, at: string | undefined): string {
  * shop may hold zones earlier runs left, and those are other people's zones to this run.
  */
 function ownZoneOf(runId: string): (item: unknown) => boolean {
-  const prefix = `zc-${runId}-`;
+  const names = runNamePattern(runId);
   return (item) => {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
     const name = (item as Record<string, unknown>).name;
-    return typeof name === 'string' && name.startsWith(prefix);
+    // search() starts at 0 whatever the pattern's lastIndex: a name that begins as the run's names do.
+    return typeof name === 'string' && name.search(names) === 0;
   };
 }
 
@@ -147,7 +146,7 @@ function answeredZone(exchange: RecordedExchange, settings: DriftSettings): Reco
 
 /** The zone a create or update sent, where the envelope puts it. */
 function sentZone(exchange: RecordedExchange, settings: DriftSettings): Record<string, unknown> | undefined {
-  return exchange.request === undefined ? undefined : zoneIn(exchange.request, settings);
+  return zoneIn(exchange.request, settings);
 }
 
 /**
@@ -173,20 +172,11 @@ function valueAsRead(
 /** A run name as withoutRunNames writes it. */
 const RUN_NAME_SHOWN = /<name\+-?\d+>/;
 
+/** The zone object of a JSON body, read as the client reads a create's or update's answer (records.ts). */
 function zoneIn(text: string | undefined, settings: DriftSettings): Record<string, unknown> | undefined {
-  const body = parsed(text);
-  let zone = body;
-  if (settings.envelope === 'wrapped') {
-    for (const key of settings.zoneKey.split('.')) {
-      zone =
-        zone !== null && typeof zone === 'object' && !Array.isArray(zone)
-          ? (zone as Record<string, unknown>)[key]
-          : undefined;
-    }
-  }
-  return zone !== null && typeof zone === 'object' && !Array.isArray(zone)
-    ? (zone as Record<string, unknown>)
-    : undefined;
+  if (text === undefined) return undefined;
+  const read = zoneItem(settings, parsed(text));
+  return read.ok ? read.item : undefined;
 }
 
 /** The values a client can count on and the suite can predict: a zone's name, status and coverage after a write. */
@@ -253,11 +243,13 @@ function compareStep(
   if (operation === 'create' || operation === 'update') {
     const zoneA = answeredZone(a, settings);
     const zoneB = answeredZone(b, settings);
+    const sentA = sentZone(a, settings);
+    const sentB = sentZone(b, settings);
     for (const field of PREDICTABLE) {
       if (zoneA === undefined || zoneB === undefined || !Object.hasOwn(zoneA, field) || !Object.hasOwn(zoneB, field))
         continue;
-      const valueA = valueAsRead(zoneA[field], sentZone(a, settings), field, service.names);
-      const valueB = valueAsRead(zoneB[field], sentZone(b, settings), field, mock.names);
+      const valueA = valueAsRead(zoneA[field], sentA, field, service.names);
+      const valueB = valueAsRead(zoneB[field], sentB, field, mock.names);
       if (valueA !== valueB) found.push({ aspect: 'value', subject: field, service: valueA, mock: valueB });
     }
   }

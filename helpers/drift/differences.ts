@@ -53,11 +53,6 @@ export interface RunSide {
 
 const CASES_KEPT = 20;
 
-/** A curl command that reads the mock's token, not the service's: the reader replays each against its own target. */
-function forMock(exchange: ShownExchange): ShownExchange {
-  return { ...exchange, curl: exchange.curl.split('$ZONES_ACCESS_TOKEN').join('$ZONES_MOCK_ACCESS_TOKEN') };
-}
-
 function shown(exchange: RecordedExchange | undefined): ShownExchange | undefined {
   return exchange === undefined ? undefined : { line: exchange.line, curl: exchange.curl };
 }
@@ -69,8 +64,8 @@ function caseOf(observation: Observation): string {
 }
 
 /** One behaviour: the same aspect of the same thing, the same on each side, wherever it showed. */
-function keyOf(observation: Observation): string {
-  return JSON.stringify([observation.aspect, observation.subject ?? '', observation.service, observation.mock]);
+function keyOf(seen: Pick<Observation, 'aspect' | 'subject' | 'service' | 'mock'>): string {
+  return JSON.stringify([seen.aspect, seen.subject ?? '', seen.service, seen.mock]);
 }
 
 function group(observations: readonly Observation[]): Difference[] {
@@ -84,7 +79,6 @@ function group(observations: readonly Observation[]): Difference[] {
       if (!known.operations.includes(observation.operation)) known.operations.push(observation.operation);
       continue;
     }
-    const mockExchange = shown(observation.exchanges.mock);
     byKey.set(key, {
       operation: observation.operation,
       operations: [observation.operation],
@@ -97,7 +91,7 @@ function group(observations: readonly Observation[]): Difference[] {
       cases: [caseOf(observation)],
       exchanges: {
         service: shown(observation.exchanges.service),
-        mock: mockExchange && forMock(mockExchange),
+        mock: shown(observation.exchanges.mock),
       },
     });
   }
@@ -122,7 +116,6 @@ function verdictDifferences(verdicts: readonly RuleVerdicts[], service: RunSide,
     const deciding = testsA.find((test) => testB(test.title)?.state !== test.state) ?? testsA[0];
     const a = deciding?.exchanges.at(-1);
     const b = deciding === undefined ? undefined : testB(deciding.title)?.exchanges.at(-1);
-    const mockExchange = shown(b);
     const operation = FAMILY_OPERATION[verdict.rule.split('-')[0]!] ?? 'any';
     return {
       operation,
@@ -134,7 +127,7 @@ function verdictDifferences(verdicts: readonly RuleVerdicts[], service: RunSide,
       mock: verdict.mock,
       count: 1,
       cases: [deciding?.title ?? verdict.rule],
-      exchanges: { service: shown(a), mock: mockExchange && forMock(mockExchange) },
+      exchanges: { service: shown(a), mock: shown(b) },
     };
   });
 }
@@ -231,7 +224,7 @@ function explanationOf(
 ): Difference | undefined {
   const ofRule = observations.filter((observation) => observation.ruleId === ruleId);
   const differenceOf = (observation: Observation) =>
-    differences.find((difference) => keyOfDifference(difference) === keyOf(observation));
+    differences.find((difference) => keyOf(difference) === keyOf(observation));
   const byAspect = (a: Observation, b: Observation) =>
     EXPLAINS_FIRST.indexOf(a.aspect) - EXPLAINS_FIRST.indexOf(b.aspect);
   const best = (candidates: readonly Observation[], order: (a: Observation, b: Observation) => number) =>
@@ -245,10 +238,6 @@ function explanationOf(
     best(inDifferingTests, (a, b) => byAspect(a, b) || a.step - b.step) ??
     best(ofRule, (a, b) => byAspect(a, b) || a.step - b.step);
   return chosen === undefined ? undefined : differenceOf(chosen);
-}
-
-function keyOfDifference(difference: Difference): string {
-  return JSON.stringify([difference.aspect, difference.subject ?? '', difference.service, difference.mock]);
 }
 
 function testOnOneSide(test: TestExchanges, side: 'service' | 'mock'): Observation {

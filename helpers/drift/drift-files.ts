@@ -6,7 +6,7 @@ import { renderDriftMarkdown } from './drift-markdown.ts';
 import { renderDriftPage } from './drift-page.ts';
 import type { DriftReport } from './drift-report.ts';
 
-export const DRIFT_FILES = ['drift.json', 'drift.md', 'drift.html'] as const;
+const DRIFT_FILES = ['drift.json', 'drift.md', 'drift.html'] as const;
 
 /** A drift run that stops before its reports must not leave the last run's to be read as its own. */
 export function removePreviousDriftReports(reportsDir: string): void {

@@ -3,15 +3,17 @@
 // header) is not "could not run": the mock needs another setting than the service, and that is the
 // first difference a team wants to know of.
 import type { TargetConfig } from '../config.ts';
-import { shellQuote } from '../evidence/replay.ts';
+import type { Exchange } from '../evidence/exchange.ts';
+import { OPERATOR_PREFIX_VARIABLE } from '../evidence/operator-variables.ts';
+import { curlCommand } from '../evidence/replay.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { ConformanceReport } from '../report/conformance-report.ts';
 import type { ConformanceJson } from '../report/could-not-run.ts';
 import { rules as catalogue, ruleById, SPEC_VERSION } from '../rules.ts';
-import { compareRuns, type Difference } from './differences.ts';
+import { compareRuns, type Difference, type ShownExchange } from './differences.ts';
 import { readRunSide } from './run-side.ts';
 import type { SideRun } from './side-runs.ts';
-import { inSideNames, type Side, styleSettingsNamed } from './targets.ts';
+import { inSideNames, OPERATOR_PREFIX, type Side, styleSettingsNamed } from './targets.ts';
 
 export type DriftVerdict = 'same' | 'drifted' | 'could-not-run';
 
@@ -60,10 +62,6 @@ export interface DriftFacts {
   configs: Record<Side, TargetConfig>;
 }
 
-function certificateOf(run: SideRun, read: (dir: string) => ConformanceJson | undefined): ConformanceJson | undefined {
-  return read(run.reportsDir);
-}
-
 /** Why a side has no comparable run, or undefined when it ran: could not run, could not complete, or ended with no report. */
 function whyNoRun(run: SideRun, certificate: ConformanceJson | undefined): string | undefined {
   if (certificate === undefined)
@@ -77,8 +75,8 @@ function whyNoRun(run: SideRun, certificate: ConformanceJson | undefined): strin
 export function buildDriftReport(facts: DriftFacts, read: (dir: string) => ConformanceJson | undefined): DriftReport {
   const bySide = Object.fromEntries(facts.runs.map((run) => [run.side, run])) as Record<Side, SideRun>;
   const certificates = {
-    service: certificateOf(bySide.service, read),
-    mock: certificateOf(bySide.mock, read),
+    service: read(bySide.service.reportsDir),
+    mock: read(bySide.mock.reportsDir),
   };
   const summary = (side: Side): SideSummary => ({
     baseUrl: facts.configs[side].baseUrl,
@@ -86,15 +84,14 @@ export function buildDriftReport(facts: DriftFacts, read: (dir: string) => Confo
     exitCode: bySide[side].code,
     reportsDir: bySide[side].reportsDir,
   });
-  const base = {
-    tool: 'zones-conformance drift' as const,
-    specification: `Zone Management Service, API version ${SPEC_VERSION}`,
-    startedAt: facts.startedAt.toISOString(),
-    finishedAt: new Date().toISOString(),
-    seed: facts.seed,
-    targets: { service: summary('service'), mock: summary('mock') },
-    leftBehind: { service: leftBehindOf(certificates.service), mock: leftBehindOf(certificates.mock) },
-  };
+  const base = reportBase(
+    facts,
+    { service: summary('service'), mock: summary('mock') },
+    {
+      service: leftBehindOf(certificates.service),
+      mock: leftBehindOf(certificates.mock),
+    },
+  );
   const couldNotRun = (reason: string) => couldNotRunReport(base, reason);
 
   const whyNot = {
@@ -129,10 +126,28 @@ export function buildDriftReport(facts: DriftFacts, read: (dir: string) => Confo
   };
 }
 
-type ReportBase = Omit<DriftReport, 'verdict' | 'exitCode' | 'reason' | 'compared' | 'differences' | 'rules'>;
+/** What every drift report says whatever its verdict: when, with which seed, of which targets. */
+export type ReportBase = Omit<DriftReport, 'verdict' | 'exitCode' | 'reason' | 'compared' | 'differences' | 'rules'>;
+
+/** The report's base, finished now; nothing left behind unless told, as when neither run started. */
+export function reportBase(
+  facts: { startedAt: Date; seed: number },
+  targets: Record<Side, SideSummary>,
+  leftBehind: DriftReport['leftBehind'] = { service: [], mock: [] },
+): ReportBase {
+  return {
+    tool: 'zones-conformance drift',
+    specification: `Zone Management Service, API version ${SPEC_VERSION}`,
+    startedAt: facts.startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    seed: facts.seed,
+    targets,
+    leftBehind,
+  };
+}
 
 /** No comparison, and why, naming the target. */
-function couldNotRunReport(base: ReportBase, reason: string): DriftReport {
+export function couldNotRunReport(base: ReportBase, reason: string): DriftReport {
   return {
     ...base,
     verdict: 'could-not-run',
@@ -196,15 +211,7 @@ export function preflightRefusalReport(
     exitCode: null,
     reportsDir: '',
   });
-  const base: ReportBase = {
-    tool: 'zones-conformance drift',
-    specification: `Zone Management Service, API version ${SPEC_VERSION}`,
-    startedAt: facts.startedAt.toISOString(),
-    finishedAt: new Date().toISOString(),
-    seed: facts.seed,
-    targets: { service: summary('service'), mock: summary('mock') },
-    leftBehind: { service: [], mock: [] },
-  };
+  const base = reportBase(facts, { service: summary('service'), mock: summary('mock') });
   const report = refusal(base, whyNot, true, facts.configs, () => 'not run');
   if (report === undefined) throw new Error('preflightRefusalReport needs a side that was refused');
   return report;
@@ -215,10 +222,20 @@ export function preflightRefusalReport(
  * preflight's first request is given for both targets to replay: the list read it starts with.
  */
 function settingDifference(named: string[], reason: string, configs: Record<Side, TargetConfig>): Difference {
-  const replay = (config: TargetConfig, token: string) => {
-    const scheme = config.authScheme === '' ? '' : `${config.authScheme} `;
-    const url = `${config.baseUrl}/admin/api/${config.apiVersion}/zones.json`;
-    return `curl -sS -i -X GET ${shellQuote(url)} -H 'accept: application/json' -H ${shellQuote(`${config.authHeader}: ${scheme}`)}"${token}"`;
+  const listRead = (side: Side): ShownExchange => {
+    const config = configs[side];
+    const exchange: Exchange = {
+      method: 'GET',
+      url: `${config.baseUrl}/admin/api/${config.apiVersion}/zones.json`,
+      auth: 'valid',
+      requestHeaders: { accept: 'application/json' },
+      responseHeaders: {},
+      responseBody: '',
+      durationMs: 0,
+    };
+    // Each command reads its own target's token, under the name the operator keeps it in.
+    const env = { [OPERATOR_PREFIX_VARIABLE]: OPERATOR_PREFIX[side] };
+    return { line: `GET ${exchange.url}`, curl: curlCommand(exchange, config, undefined, env) };
   };
   const operation = /\bPOST\b/.test(reason) ? 'create' : 'list';
   return {
@@ -231,15 +248,6 @@ function settingDifference(named: string[], reason: string, configs: Record<Side
     mock: reason,
     count: 1,
     cases: ['the preflight'],
-    exchanges: {
-      service: {
-        line: `GET ${configs.service.baseUrl}/admin/api/${configs.service.apiVersion}/zones.json`,
-        curl: replay(configs.service, '$ZONES_ACCESS_TOKEN'),
-      },
-      mock: {
-        line: `GET ${configs.mock.baseUrl}/admin/api/${configs.mock.apiVersion}/zones.json`,
-        curl: replay(configs.mock, '$ZONES_MOCK_ACCESS_TOKEN'),
-      },
-    },
+    exchanges: { service: listRead('service'), mock: listRead('mock') },
   };
 }

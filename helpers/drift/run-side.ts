@@ -6,7 +6,7 @@ import type { TestExchanges } from '../evidence/exchange-detail.ts';
 import type { ConformanceJson } from '../report/could-not-run.ts';
 import type { RunSide } from './differences.ts';
 
-export const EXCHANGES_FILE = 'exchanges.jsonl';
+const EXCHANGES_FILE = 'exchanges.jsonl';
 
 export function exchangesPath(reportsDir: string): string {
   return join(reportsDir, EXCHANGES_FILE);

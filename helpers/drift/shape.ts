@@ -8,7 +8,7 @@ export type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'obj
 /** Path to the set of JSON types found there, e.g. `zone.id` -> number, `zones[].name` -> string. */
 export type Shape = Map<string, Set<JsonType>>;
 
-export function jsonTypeOf(value: unknown): JsonType {
+function jsonTypeOf(value: unknown): JsonType {
   if (value === null) return 'null';
   if (isLosslessNumber(value) || typeof value === 'number') return 'number';
   if (Array.isArray(value)) return 'array';
@@ -61,7 +61,7 @@ function join(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;
 }
 
-export function typesText(types: Set<JsonType> | undefined): string {
+function typesText(types: Set<JsonType> | undefined): string {
   return types === undefined ? 'absent' : [...types].sort().join(' or ');
 }
 

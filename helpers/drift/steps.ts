@@ -5,6 +5,7 @@
 // that lags) would make the two runs' steps fall out of line.
 import type { RecordedExchange } from '../evidence/exchange-detail.ts';
 import { continuesListRead, isPagingParam, isTheShopsAnswer, type PagingParams } from '../evidence/list-reads.ts';
+import { runNamePattern } from '../ownership/run-names.ts';
 
 export type Operation = 'list' | 'create' | 'update' | 'delete';
 
@@ -20,26 +21,12 @@ export interface Step {
   pages: RecordedExchange[];
 }
 
-/** Where the drift comparer needs the settings: how to tell a list's next page from a new list read. */
-export interface PagingSettings extends PagingParams {
-  statusParam: string;
-}
-
 const OPERATION: Record<string, Operation> = { GET: 'list', POST: 'create', PUT: 'update', DELETE: 'delete' };
-
-/**
- * zc-<run id>-<process tag>-<n>: the names this run gives (helpers/ownership/run-names.ts). Only this
- * run's: a shop may still hold zones earlier runs left, and their numbers say nothing of this run.
- */
-function runNamePattern(runId: string): RegExp {
-  const literal = runId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`zc-${literal}-[0-9a-f]{4}-(\\d+)`, 'g');
-}
 
 /** The status ROBUST-05 and the filter hints ask for, random each time. */
 const NO_SUCH_STATUS = /zc-no-such-status-[0-9a-f]{8}/g;
 
-export function operationOf(method: string): Operation {
+function operationOf(method: string): Operation {
   return OPERATION[method] ?? 'list';
 }
 
@@ -93,7 +80,7 @@ class IdNames {
   }
 }
 
-function requestWords(exchange: RecordedExchange, ids: IdNames, names: RunNames, settings: PagingSettings): string {
+function requestWords(exchange: RecordedExchange, ids: IdNames, names: RunNames, settings: PagingParams): string {
   const { path, query } = pathOf(exchange.url);
   const one = /^zones\/(.+?)(\.json)?$/.exec(path);
   const shownPath = one ? `zones/${ids.nameOf(decodeURIComponent(one[1]!))}${one[2] ?? ''}` : path;
@@ -140,7 +127,7 @@ function inOrderSent(exchanges: RecordedExchange[], names: RunNames): RecordedEx
 }
 
 /** The test's exchanges as steps: the shop's own answers, pages merged, re-reads collapsed, names and ids normalised. */
-export function stepsOf(exchanges: readonly RecordedExchange[], settings: PagingSettings, runId: string): Step[] {
+export function stepsOf(exchanges: readonly RecordedExchange[], settings: PagingParams, runId: string): Step[] {
   const names = runNames(exchanges, runId);
   const ids = new IdNames();
   const own = inOrderSent(exchanges.filter(isTheShopsAnswer), names);

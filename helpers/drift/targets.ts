@@ -18,6 +18,9 @@ const OWN_SETTINGS: Record<Side, Record<string, string>> = {
   mock: { ZONES_BASE_URL: 'ZONES_MOCK_BASE_URL', ZONES_ACCESS_TOKEN: 'ZONES_MOCK_ACCESS_TOKEN' },
 };
 
+/** What the names of each target's variables begin with in the operator's shell (operator-variables.ts). */
+export const OPERATOR_PREFIX: Record<Side, string> = { service: 'ZONES_', mock: 'ZONES_MOCK_' };
+
 /**
  * Settings a run's preflight may name that are about reaching one target, or about one run's
  * patience, not about how the shop spells its interface. A mock that stops the run on one of these
@@ -58,7 +61,7 @@ export function sideEnvironment(env: Environment, side: Side, reportsDir: string
   out.ZONES_REPORTS_DIR = sideReportsDir(reportsDir, side);
   out[EXCHANGES_FILE_VARIABLE] = exchangesPath(sideReportsDir(reportsDir, side));
   // Every command a run prints (replays, sweeps) reads the target from the variables the operator keeps it in.
-  out[OPERATOR_PREFIX_VARIABLE] = side === 'mock' ? 'ZONES_MOCK_' : 'ZONES_';
+  out[OPERATOR_PREFIX_VARIABLE] = OPERATOR_PREFIX[side];
   return out;
 }
 
@@ -100,7 +103,7 @@ export function inSideNames(text: string, side: Side): string {
 }
 
 /** The settings a could-not-run reason names, in the operator's names for that side. */
-export function settingsNamed(reason: string, side: Side): string[] {
+function settingsNamed(reason: string, side: Side): string[] {
   return [...new Set([...inSideNames(reason, side).matchAll(/\bZONES_[A-Z_]+\b/g)].map((match) => match[0]))];
 }
 

@@ -20,7 +20,7 @@ export function exchangesFile(env: NodeJS.ProcessEnv = process.env): string | un
 }
 
 /** Headers that say how a list pages; only whether each is there is kept, since their values name one shop's addresses. */
-export const PAGING_HEADERS = [
+const PAGING_HEADERS = [
   'link',
   'x-total-count',
   'x-total',

@@ -1,7 +1,15 @@
 // Recognising the suite's own zones from earlier runs. A name is only ever matched against the exact
 // pattern the suite gives its zones (never as a substring), and its age is read from the run id in it.
-/** zc-<yyyymmdd>t<hhmmss>-<4 hex>-<4 hex>-<n>: run id, process tag, counter. */
-const RUN_NAME = /^zc-(\d{8}t\d{6})-[0-9a-f]{4}-[0-9a-f]{4}-\d+$/;
+/** A process's tag in a name, and the random end of a run id: four hex digits. */
+const TAG = '[0-9a-f]{4}';
+
+/** The pattern of the names zoneName gives, around the pattern of their run id: the counter is its last group. */
+function namesOf(runIdPattern: string): string {
+  return `zc-${runIdPattern}-${TAG}-(\\d+)`;
+}
+
+/** zc-<yyyymmdd>t<hhmmss>-<4 hex>-<4 hex>-<n>: run id (its start time the first group), process tag, counter. */
+const RUN_NAME = new RegExp(`^${namesOf(`(\\d{8}t\\d{6})-${TAG}`)}$`);
 
 /** The tag of the preflight's one zone; the workers' random tags never take it. */
 export const PREFLIGHT_TAG = '0000';
@@ -9,6 +17,14 @@ export const PREFLIGHT_TAG = '0000';
 /** The name of the n-th zone a process of a run makes: `npm run sweep --by-prefix` parses it back. */
 export function zoneName(runId: string, tag: string, n: number): string {
   return `zc-${runId}-${tag}-${n}`;
+}
+
+/**
+ * The names one run gives, wherever they stand in a text (a path, a body), the counter n as the first
+ * group; global, for matchAll and replace. Only that run's: a shop may hold zones earlier runs left.
+ */
+export function runNamePattern(runId: string): RegExp {
+  return new RegExp(namesOf(runId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'g');
 }
 
 /** When the run that made a zone of this name started, or undefined if the name is not the suite's. */

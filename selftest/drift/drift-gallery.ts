@@ -9,12 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { settingsForStyle } from '../../bin/reference-settings.ts';
 import { readTargetConfig } from '../../helpers/config.ts';
-import { compareRuns, type Difference } from '../../helpers/drift/differences.ts';
-import { readCertificate, readRunSide } from '../../helpers/drift/run-side.ts';
+import { compareRuns, type Difference, type RunSide } from '../../helpers/drift/differences.ts';
+import { exchangesPath, readCertificate, readRunSide } from '../../helpers/drift/run-side.ts';
 import { EXCHANGES_FILE_VARIABLE } from '../../helpers/evidence/exchange-detail.ts';
 import { type DriftAspect, driftMutants } from '../../reference/drift-mutants.ts';
 import { type RunningReference, startReference } from '../../reference/server.ts';
 import { houseStyles } from '../../reference/styles.ts';
+import { cell } from '../catalogue/between-markers.ts';
 import { runEntry } from '../run-node.ts';
 
 export interface DriftGalleryResult {
@@ -22,6 +23,8 @@ export interface DriftGalleryResult {
   description: string;
   aspect: DriftAspect;
   differences: Pick<Difference, 'aspect' | 'subject' | 'operations' | 'service' | 'mock' | 'verdicts'>[];
+  /** Tests found in both runs, and steps compared in them: a comparison of nothing finds no difference either. */
+  compared: { tests: number; steps: number };
   /** The mutant's own conformance run: its exit code, and the zones its store still holds afterwards. */
   exitCode: number | null;
   left: number;
@@ -42,10 +45,20 @@ async function recordRun(
     ZONES_ACCESS_TOKEN: reference.token,
     ZONES_MODEL_RUNS: '0',
     ZONES_REPORTS_DIR: dir,
-    [EXCHANGES_FILE_VARIABLE]: join(dir, 'exchanges.jsonl'),
+    [EXCHANGES_FILE_VARIABLE]: exchangesPath(dir),
   });
   if (run.code === 3) throw new Error(`a drift gallery run could not run:\n${run.stderr}`);
   return { dir, code: run.code };
+}
+
+/** A run's recorded side, or an error that says which run wrote no certificate, how it ended and where its reports are. */
+function recordedSide(run: { dir: string; code: number | null }, which: string): RunSide {
+  const certificate = readCertificate(run.dir);
+  if (certificate === undefined)
+    throw new Error(
+      `the drift gallery's run of ${which} ended (exit ${run.code}) without writing conformance.json in ${run.dir}`,
+    );
+  return readRunSide(run.dir, certificate);
 }
 
 export async function runDriftGallery(): Promise<{ results: DriftGalleryResult[]; seconds: number }> {
@@ -58,14 +71,14 @@ export async function runDriftGallery(): Promise<{ results: DriftGalleryResult[]
   const results: DriftGalleryResult[] = [];
   try {
     const serviceRun = await recordRun(service, settings);
-    const serviceSide = readRunSide(serviceRun.dir, readCertificate(serviceRun.dir)!);
+    const serviceSide = recordedSide(serviceRun, 'the reference (the service)');
     const queue = [...driftMutants];
     const worker = async () => {
       for (let mutant = queue.shift(); mutant !== undefined; mutant = queue.shift()) {
         const mock = await startReference({ style: mutant.style, fault: mutant.fault });
         try {
           const mockRun = await recordRun(mock, settings);
-          const comparison = compareRuns(serviceSide, readRunSide(mockRun.dir, readCertificate(mockRun.dir)!), config);
+          const comparison = compareRuns(serviceSide, recordedSide(mockRun, `the mutant ${mutant.name}`), config);
           results.push({
             name: mutant.name,
             description: mutant.description,
@@ -80,6 +93,7 @@ export async function runDriftGallery(): Promise<{ results: DriftGalleryResult[]
                 verdicts,
               }),
             ),
+            compared: { tests: comparison.comparedTests, steps: comparison.comparedSteps },
             exitCode: mockRun.code,
             left: mock.backdoor.all().length,
           });
@@ -119,13 +133,9 @@ export function renderDriftMatrix(results: readonly DriftGalleryResult[]): strin
           : `${difference.aspect}${difference.subject ? ` (${difference.subject})` : ''} in ${difference.operations.join(', ')}`;
       const verdicts = (difference?.verdicts ?? []).map((v) => `${v.rule}: ${v.service} / ${v.mock}`).join('; ');
       lines.push(
-        `| ${result.name} | ${result.description} | ${result.aspect} | ${cell(aspect)} | ${cell(difference?.service ?? '')} | ${cell(difference?.mock ?? '')} | ${verdicts} |`,
+        `| ${[result.name, result.description, result.aspect, aspect, difference?.service ?? '', difference?.mock ?? '', verdicts].map(cell).join(' | ')} |`,
       );
     }
   }
   return `${lines.join('\n')}\n`;
-}
-
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|');
 }

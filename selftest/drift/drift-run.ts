@@ -18,7 +18,7 @@ export interface DriftRun {
 
 /** Runs drift with the service's settings and the mock's address and token; `env` adds or overrides settings. */
 export async function runDrift(
-  service: RunningReference,
+  service: Pick<RunningReference, 'url' | 'token' | 'style'>,
   mock: { url: string; token: string },
   env: Record<string, string | undefined> = {},
 ): Promise<DriftRun> {
