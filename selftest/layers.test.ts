@@ -65,8 +65,9 @@ const MAY_IMPORT: Record<Layer, readonly Layer[] | 'anything'> = {
   runner: ['helpers', 'client', 'connection', 'pacing', 'evidence', 'ownership', 'report'],
   report: ['helpers', 'client', 'connection', 'evidence', 'ownership'],
   // Drift starts two conformance runs as child processes and reads what they wrote: it needs the
-  // certificate's types and the client's JSON reader, never the runner or the harness. It tells a
-  // run's own zones by the names the ownership layer gives them.
+  // certificate's types and the client's JSON reader, and the runner only for the preflight it makes
+  // of both targets first; never the harness. It tells a run's own zones by the names the ownership
+  // layer gives them.
   drift: ['helpers', 'client', 'evidence', 'ownership', 'report', 'runner'],
 };
 
