@@ -61,7 +61,8 @@ const MAY_IMPORT: Record<Layer, readonly Layer[] | 'anything'> = {
   // The client writes each zone it creates to the ledger at once, so a crash still leaves a trace.
   client: ['helpers', 'connection', 'pacing', 'evidence', 'ownership'],
   ownership: ['helpers', 'client', 'connection', 'evidence'],
-  harness: ['helpers', 'client', 'evidence', 'ownership'],
+  // The worker's throttle begins where the preflight's left off (current-target.ts).
+  harness: ['helpers', 'client', 'pacing', 'evidence', 'ownership'],
   runner: ['helpers', 'client', 'connection', 'pacing', 'evidence', 'ownership', 'report'],
   report: ['helpers', 'client', 'connection', 'evidence', 'ownership'],
   // Drift starts two conformance runs as child processes and reads what they wrote: it needs the

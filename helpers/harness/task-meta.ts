@@ -5,12 +5,14 @@ import type { TargetConfig } from '../config.ts';
 import type { ExchangeRecord } from '../evidence/evidence.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
+import type { PaceState } from '../pacing/throttle.ts';
 
 declare module 'vitest' {
   interface ProvidedContext {
     zonesTarget: TargetConfig;
     runId: string;
     ledgerPath: string;
+    pacing?: PaceState;
   }
 }
 

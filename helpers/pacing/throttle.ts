@@ -2,17 +2,15 @@
 // (Retry-After, fractional seconds allowed, else exponential back-off) and sent again; inside that
 // window nothing at all goes to the target. ZONES_MAX_RPS paces requests before any 429 comes.
 //
-// The throttle also learns the shop's pace, so that one 429 is not followed by a hundred more:
-// - A 429 closes a cycle that began when the shop last let requests through again (or at the first
-//   request) and ends when it will again (its Retry-After). The requests it took over that span are
-//   the rate it allows, and later requests are paced a little under it. Right after a burst has
-//   emptied a token bucket the first cycle still holds the burst, so it overestimates; the next 429
-//   then comes soon, and its cycle, from empty bucket to empty bucket, is the refill rate itself.
-//   Learning 1/Retry-After instead would make a fixed window (Retry-After up to a minute) crawl;
-//   a cycle counts everything the window let through, so the pace never drops below what the run
-//   measured the shop to take.
-// - Rate-limit headers (rate-limit-headers.ts) say so before any 429: no request goes out while an
-//   announced quota is used up, nor while a Shopify bucket is full.
+// The throttle also learns the shop's pace, by one rule (docs/design.md, "How the throttle learns"):
+// a 429 closes a cycle, from the end of the shop's previous window to the end of this one, and what
+// the shop let through in it is the rate it allows. Requests are paced a hair under that rate, and
+// the pace climbs while no 429 comes, so that a rate measured while somebody else shared the limit is
+// a floor and not a ceiling; the next 429 measures again. A cycle that did not begin at a window's
+// end (the process's first, which may find the bucket full or spent by the preflight, another job or
+// another team) measures nothing; the preflight hands what it learned to the worker (`state`).
+// Rate-limit headers (rate-limit-headers.ts) say so before any 429: no request goes out while an
+// announced quota is used up, nor while a Shopify bucket is full.
 //
 // One throttle per target and process. A certification sends its requests to one target from one
 // worker, one test at a time (see helpers/runner/run-suites.ts), so this one throttle sees every
@@ -24,11 +22,22 @@ import { type BucketHint, readRateLimitHeaders } from './rate-limit-headers.ts';
 const SAFETY_MARGIN_MS = 25;
 const MAX_BACKOFF_MS = 30_000;
 /**
- * How far under the learned rate requests are paced. A cycle's ends are known to within the few
- * milliseconds an answer takes to come back, about 1% of the half-second cycle behind a limit of 2
- * requests per second; every 1% costs that much of a run's time, so no more.
+ * How far under the measured rate requests are paced at first. A cycle's ends are known to within
+ * the few milliseconds an answer takes to come back, about 1% of the half-second cycle behind a limit
+ * of 2 requests per second; every 1% costs that much of a run's time, so no more.
  */
 const HEADROOM = 0.01;
+/**
+ * How the pace climbs while no 429 comes, from a hair under the measured rate: by one request per
+ * cycle every CLIMB_CYCLES cycles' time when a rounded Retry-After closed the cycle, since it then
+ * measures to within a request (2 requests over a whole-second Retry-After may be a third off), and
+ * by (quiet time ÷ CLIMB_DOUBLES_MS)³ of the rate,
+ * which is slow for the first minute and doubles the pace in four, so that a rate measured while
+ * somebody else shared the limit is a floor and not a ceiling. A shop paced at its true rate meets a
+ * 429 a minute or two, each waited out while its bucket refills.
+ */
+const CLIMB_CYCLES = 30;
+const CLIMB_DOUBLES_MS = 240_000;
 /**
  * A 503's Retry-After announces an outage, and an outage can last hours. One wait is at most this
  * long, so that the shop is asked again now and then; how long the whole outage is waited for is
@@ -43,36 +52,69 @@ const MIN_LEAK_EVIDENCE = 3;
 interface Cycle {
   start: number;
   accepted: number;
+  /** Began at the first request rather than at a window's end: what the bucket held then is unknown. */
+  blind: boolean;
+}
+
+/**
+ * Everything the throttle has learned of a shop, as plain data: the preflight's, in the launcher, is
+ * where the worker's begins (`throttleFor`), so the worker neither starts blind nor inside a window.
+ */
+export interface PaceState {
+  blockedUntil: number;
+  nextSlot: number;
+  /** Requests per second the last true cycle measured, 0 until one did. */
+  measuredRps: number;
+  /** When that rate was measured (the cycle's end), and over how long: the pace climbs from then on. */
+  measuredAt: number;
+  measuredOverMs: number;
+  /** The Retry-After that closed the cycle was rounded (whole seconds, or none), so the rate is known to within a request. */
+  measuredRoughly: boolean;
+  cycle?: Cycle;
+  closedCycle?: Cycle;
+  /** Where counting a Shopify bucket's leak began: its fill then, and the requests answered since. */
+  leakCount?: { at: number; used: number; answered: number };
+  leakIntervalMs: number;
+  /** The shop has shown a limit (or ZONES_MAX_RPS set one): from then on, one request at a time. */
+  limitSeen: boolean;
 }
 
 export class Throttle {
-  private blockedUntil = 0;
-  private nextSlot = 0;
-  /** Requests per second the shop was measured to take, 0 until a 429 closed a cycle. */
-  private measuredRps = 0;
-  private cycle: Cycle | undefined;
-  private closedCycle: Cycle | undefined;
-  /** Where counting a Shopify bucket's leak began: its fill then, and the requests answered since. */
-  private leakCount: { at: number; used: number; answered: number } | undefined;
-  private leakIntervalMs = 0;
-  /** 429 answers received. */
+  private readonly s: PaceState;
+  /** 429 answers received, by this process. */
   throttled = 0;
   private inFlight = 0;
   private readonly waitingForSlot: (() => void)[] = [];
-  /** The shop has shown a limit (or ZONES_MAX_RPS set one): from then on, one request at a time. */
-  private limitSeen: boolean;
   private lastTurn: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly maxRps: number,
     private readonly clock: () => number = Date.now,
+    from?: PaceState,
   ) {
-    this.limitSeen = maxRps > 0;
+    this.s = from
+      ? structuredClone(from)
+      : {
+          blockedUntil: 0,
+          nextSlot: 0,
+          measuredRps: 0,
+          measuredAt: 0,
+          measuredOverMs: 0,
+          measuredRoughly: false,
+          leakIntervalMs: 0,
+          limitSeen: false,
+        };
+    this.s.limitSeen ||= maxRps > 0;
+  }
+
+  /** What it has learned, to hand to another process's throttle for the same shop. */
+  get state(): PaceState {
+    return structuredClone(this.s);
   }
 
   /** How many requests may be under way at once, now. */
   get inFlightLimit(): number {
-    return this.limitSeen ? 1 : Number.POSITIVE_INFINITY;
+    return this.s.limitSeen ? 1 : Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -94,9 +136,9 @@ export class Throttle {
     this.waitingForSlot.shift()?.();
   }
 
-  /** The rate learned from the shop's 429s, in requests per second; 0 while none came. */
+  /** The rate the last true cycle measured, in requests per second; 0 while none did. */
   get learnedRps(): number {
-    return this.measuredRps;
+    return this.s.measuredRps;
   }
 
   /** Resolves when a request may be sent: outside any announced window, and on pace. */
@@ -111,36 +153,38 @@ export class Throttle {
 
   /** The earliest moment the next request may go out. */
   nextSendAt(): number {
-    return Math.max(this.blockedUntil, this.nextSlot);
+    return Math.max(this.s.blockedUntil, this.s.nextSlot);
   }
 
   /** A request goes out now. */
   sending(): void {
     const now = this.clock();
-    this.cycle ??= { start: now, accepted: 0 };
-    const interval = this.intervalMs();
-    if (interval > 0) this.nextSlot = now + interval;
+    this.s.cycle ??= { start: now, accepted: 0, blind: true };
+    const interval = this.intervalMs(now);
+    if (interval > 0) this.s.nextSlot = now + interval;
   }
 
   /** A 429 arrived: block for its Retry-After (else an exhausted quota's reset, else back-off), and learn the pace. */
   tooManyRequests(headers: Record<string, string>, attempt: number): number {
     this.throttled += 1;
-    this.limitSeen = true;
+    this.s.limitSeen = true;
     const now = this.clock();
     const quota = readRateLimitHeaders(headers).quota;
     const announced = retryAfterMs(headers['retry-after'], now) ?? (quota?.remaining === 0 ? quota.resetMs : undefined);
     const waitMs = announced ?? Math.min(500 * 2 ** attempt, MAX_BACKOFF_MS);
-    this.closeCycle(now + waitMs);
+    // A wait to the millisecond ("0.473") ends as the bucket holds a request again; "1", "2.0", a date
+    // or a guess may end later, and the refill in between lands in the next cycle.
+    this.closeCycle(now + waitMs, !/\.\d*[1-9]/.test(headers['retry-after'] ?? ''));
     this.block(now + waitMs);
     return waitMs;
   }
 
   /** Any other answer, or none at all: the request got past the limit, and the headers may say how close it is. */
   answered(headers: Record<string, string>): void {
-    if (this.cycle) this.cycle.accepted += 1;
+    if (this.s.cycle) this.s.cycle.accepted += 1;
     const now = this.clock();
     const { quota, bucket } = readRateLimitHeaders(headers);
-    if (quota || bucket) this.limitSeen = true;
+    if (quota || bucket) this.s.limitSeen = true;
     // "Spend the quota, then wait for the reset", one of the client behaviours the drafts name.
     if (quota?.remaining === 0 && quota.resetMs !== undefined)
       this.block(now + Math.min(quota.resetMs, MAX_HINTED_HOLD_MS));
@@ -155,49 +199,59 @@ export class Throttle {
     const now = this.clock();
     const announced = retryAfterMs(headers['retry-after'], now);
     if (announced === undefined) return undefined;
-    this.limitSeen = true;
+    this.s.limitSeen = true;
     const waitMs = Math.min(announced, MAX_UNAVAILABLE_WAIT_MS, leftMs);
     this.block(now + waitMs);
     return waitMs;
   }
 
-  private intervalMs(): number {
+  private intervalMs(now: number): number {
     const configured = this.maxRps > 0 ? 1000 / this.maxRps : 0;
-    const learned = this.measuredRps > 0 ? (1000 / this.measuredRps) * (1 + HEADROOM) : 0;
+    const { measuredRps, measuredAt, measuredOverMs: span, measuredRoughly } = this.s;
+    const quiet = Math.max(0, now - measuredAt);
+    const oneMore = measuredRoughly ? (1000 * quiet) / (CLIMB_CYCLES * span * span) : 0;
+    const climb = oneMore + measuredRps * (quiet / CLIMB_DOUBLES_MS) ** 3;
+    const learned = measuredRps > 0 ? 1000 / (measuredRps * (1 - HEADROOM) + climb) : 0;
     return Math.max(configured, learned);
   }
 
   private block(until: number): void {
-    this.blockedUntil = Math.max(this.blockedUntil, until + SAFETY_MARGIN_MS);
+    this.s.blockedUntil = Math.max(this.s.blockedUntil, until + SAFETY_MARGIN_MS);
   }
 
   /** The shop will take requests again at `end`: what it took since it last said so is its rate. */
-  private closeCycle(end: number): void {
-    if (this.cycle === undefined) return;
+  private closeCycle(end: number, rounded: boolean): void {
+    const { cycle, closedCycle } = this.s;
+    if (cycle === undefined) return;
     // Nothing got through since the last window ended, so that window was longer than announced:
     // the cycle before it runs on to this end.
-    const measured = this.cycle.accepted === 0 && this.closedCycle ? this.closedCycle : this.cycle;
-    if (measured.accepted > 0 && end > measured.start)
-      this.measuredRps = (measured.accepted * 1000) / (end - measured.start);
-    this.closedCycle = measured;
-    this.cycle = { start: end, accepted: 0 };
+    const measured = cycle.accepted === 0 && closedCycle ? closedCycle : cycle;
+    if (!measured.blind && measured.accepted > 0 && end > measured.start) {
+      this.s.measuredOverMs = end - measured.start;
+      this.s.measuredRps = (measured.accepted * 1000) / this.s.measuredOverMs;
+      this.s.measuredAt = end;
+      this.s.measuredRoughly = rounded;
+    }
+    this.s.closedCycle = measured;
+    this.s.cycle = { start: end, accepted: 0, blind: false };
   }
 
   /** Shopify's header names the bucket's fill but not its leak rate, so the rate is read off the fills over time. */
   private watchBucket({ used, size }: BucketHint, now: number): void {
     // An empty bucket leaks nothing, so the count starts again wherever it may have been empty.
-    if (this.leakCount === undefined || used <= 1) {
-      this.leakCount = { at: now, used, answered: 0 };
+    const count = this.s.leakCount;
+    if (count === undefined || used <= 1) {
+      this.s.leakCount = { at: now, used, answered: 0 };
     } else {
-      this.leakCount.answered += 1;
+      count.answered += 1;
       // Fills are whole numbers: one request of what seems to have leaked may not have.
-      const leaked = this.leakCount.used + this.leakCount.answered - used - 1;
-      if (leaked >= MIN_LEAK_EVIDENCE) this.leakIntervalMs = (now - this.leakCount.at) / leaked;
+      const leaked = count.used + count.answered - used - 1;
+      if (leaked >= MIN_LEAK_EVIDENCE) this.s.leakIntervalMs = (now - count.at) / leaked;
     }
     if (used < size) return;
     // Full: the next request waits until one has leaked. Not yet knowing how long that takes, it is
     // sent, and the 429 it may meet teaches the pace.
-    const perRequest = this.measuredRps > 0 ? this.intervalMs() : this.leakIntervalMs;
+    const perRequest = this.s.measuredRps > 0 ? this.intervalMs(now) : this.s.leakIntervalMs;
     if (perRequest > 0) this.block(now + Math.min(perRequest, MAX_HINTED_HOLD_MS));
   }
 }
@@ -220,10 +274,11 @@ const shared = globalThis as { __zonesThrottles?: Map<string, Throttle> };
 shared.__zonesThrottles ??= new Map();
 const registry = shared.__zonesThrottles;
 
-export function throttleFor(baseUrl: string, maxRps: number): Throttle {
+/** This process's throttle for the target; the first call may give what another process learned of it. */
+export function throttleFor(baseUrl: string, maxRps: number, learned?: PaceState): Throttle {
   const known = registry.get(baseUrl);
   if (known) return known;
-  const throttle = new Throttle(maxRps, Date.now);
+  const throttle = new Throttle(maxRps, Date.now, learned);
   registry.set(baseUrl, throttle);
   return throttle;
 }

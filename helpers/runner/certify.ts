@@ -8,7 +8,7 @@ import { emptyTally, type RequestTally } from '../evidence/request-tally.ts';
 import { sweepLedger } from '../ownership/final-sweep.ts';
 import { ledgerAt, runLedgerPath } from '../ownership/ledger.ts';
 import { outageFor } from '../pacing/outage.ts';
-import { throttleFor } from '../pacing/throttle.ts';
+import { type PaceState, throttleFor } from '../pacing/throttle.ts';
 import { buildReport, type ConformanceReport, type RunOutage } from '../report/conformance-report.ts';
 import type { CollectedRun } from './collector.ts';
 import { preflight } from './preflight.ts';
@@ -43,6 +43,7 @@ export interface PreparedTarget extends CertifyTarget {
   ledgerPath: string;
   preflightRequests: number;
   preflightTally: RequestTally;
+  pacing: PaceState;
 }
 
 /**
@@ -76,7 +77,9 @@ export async function prepareTarget(
     tallyFor: () => preflightTally,
   });
   await preflight(api, { runId: options.runId, onWaiting: options.onWaiting });
-  return { ...target, config, ledgerPath, preflightRequests, preflightTally };
+  // The preflight may have spent the shop's bucket, or met a window still open: the worker goes on from here.
+  const pacing = throttleFor(config.baseUrl, config.maxRps).state;
+  return { ...target, config, ledgerPath, preflightRequests, preflightTally, pacing };
 }
 
 /** After the tests: the final sweep of the target's ledger, then its certificate. */

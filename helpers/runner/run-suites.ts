@@ -5,6 +5,7 @@
 import type { Reporter, TestSequencer, TestSpecification, TestUserConfig, Vitest } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
 import { EXIT } from '../exit-codes.ts';
+import type { PaceState } from '../pacing/throttle.ts';
 import { inProject, projectRoot } from '../project-root.ts';
 import { type CollectedRun, OutcomeCollector } from './collector.ts';
 import { moduleCacheDir } from './module-cache.ts';
@@ -23,6 +24,8 @@ export interface SuiteTarget {
   name: string;
   config: TargetConfig;
   ledgerPath: string;
+  /** What the preflight's throttle learned of the shop: where the worker's begins. */
+  pacing?: PaceState;
 }
 
 export interface SuiteRunOptions {
@@ -98,7 +101,12 @@ export async function runSuites(target: SuiteTarget, options: SuiteRunOptions): 
       suiteProject({
         name: target.name,
         include: options.include ?? [SUITE_FILES],
-        provide: { zonesTarget: target.config, runId: options.runId, ledgerPath: target.ledgerPath },
+        provide: {
+          zonesTarget: target.config,
+          runId: options.runId,
+          ledgerPath: target.ledgerPath,
+          pacing: target.pacing,
+        },
         allure: options.allure,
         timeoutMs: testTimeoutFor(target.config),
       }),

@@ -11,9 +11,18 @@ export type RateLimitHeaders = 'shopify' | 'ietf' | 'ietf-combined';
 export interface RateLimit {
   perSecond: number;
   burst: number;
+  /** Tokens when the bucket starts: all `burst` unless said; 0 when the preflight, another job or another team spent it. */
+  startTokens?: number;
+  /**
+   * Retry-After as the shop words it: the exact wait in fractional seconds (the default, so a client
+   * that parses it as an integer is caught here), rounded up to whole seconds as most servers send it,
+   * or always this many seconds, as Shopify's "2.0".
+   */
+  retryAfter?: 'exact' | 'whole' | number;
 }
 
-export type Admission = { allowed: true } | { allowed: false; waitMs: number; violation: boolean };
+/** A refusal's `waitMs` is the window it announces in `retryAfter`: a request inside it is a violation. */
+export type Admission = { allowed: true } | { allowed: false; waitMs: number; retryAfter: string; violation: boolean };
 
 export interface TokenBucket {
   admit(): Admission;
@@ -22,13 +31,14 @@ export interface TokenBucket {
 }
 
 /** `clock` is Date.now but for simulations in virtual time. */
-export function createTokenBucket({ perSecond, burst }: RateLimit, clock: () => number = Date.now): TokenBucket {
+export function createTokenBucket(limit: RateLimit, clock: () => number = Date.now): TokenBucket {
+  const { perSecond, burst } = limit;
   if (!(perSecond > 0) || !(burst >= 1)) {
     throw new RangeError(`rateLimit needs perSecond > 0 and burst >= 1, got ${perSecond} and ${burst}`);
   }
-  let tokens = burst;
+  let tokens = limit.startTokens ?? burst;
+  let announcedUntil = 0;
   let refilledAt = clock();
-  let blockedUntil = 0;
   const refill = (now: number) => {
     tokens = Math.min(burst, tokens + ((now - refilledAt) * perSecond) / 1000);
     refilledAt = now;
@@ -36,7 +46,7 @@ export function createTokenBucket({ perSecond, burst }: RateLimit, clock: () => 
   return {
     admit() {
       const now = clock();
-      if (now < blockedUntil) return { allowed: false, waitMs: blockedUntil - now, violation: true };
+      if (now < announcedUntil) return announce(announcedUntil - now, limit.retryAfter, true);
       refill(now);
       // Sums of partial refills can land a hair under 1 at the very moment the announced wait ends.
       if (tokens >= 1 - 1e-9) {
@@ -44,9 +54,9 @@ export function createTokenBucket({ perSecond, burst }: RateLimit, clock: () => 
         return { allowed: true };
       }
       // Rounded up to whole milliseconds, so a client that waits exactly as told finds a token.
-      const waitMs = Math.ceil(((1 - tokens) * 1000) / perSecond);
-      blockedUntil = now + waitMs;
-      return { allowed: false, waitMs, violation: false };
+      const refusal = announce(Math.ceil(((1 - tokens) * 1000) / perSecond), limit.retryAfter);
+      announcedUntil = now + refusal.waitMs;
+      return refusal;
     },
     peek() {
       refill(clock());
@@ -56,9 +66,18 @@ export function createTokenBucket({ perSecond, burst }: RateLimit, clock: () => 
   };
 }
 
-// Fractional on purpose: real shops send "2.0", and a client that parses Retry-After as an integer
-// must be caught here rather than in staging.
-export const retryAfterSeconds = (waitMs: number): string => (waitMs / 1000).toFixed(3);
+type Refusal = Extract<Admission, { allowed: false }>;
+
+/** The refusal of a request that needs `neededMs` more, worded as the shop words Retry-After. */
+function announce(neededMs: number, form: RateLimit['retryAfter'] = 'exact', violation = false): Refusal {
+  const seconds =
+    form === 'exact'
+      ? (neededMs / 1000).toFixed(3)
+      : form === 'whole'
+        ? String(Math.ceil(neededMs / 1000))
+        : form.toFixed(1);
+  return { allowed: false, waitMs: Math.max(neededMs, Number(seconds) * 1000), retryAfter: seconds, violation };
+}
 
 /** The bucket as a shop would show it right after admitting (or refusing) a request. */
 export function announceBucket(form: RateLimitHeaders, bucket: TokenBucket, burst: number): Record<string, string> {

@@ -13,13 +13,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cursorFor, type Envelope, offsetFrom, PAGE_PARAM, readList, writeList } from './list-pages.ts';
-import {
-  announceBucket,
-  createTokenBucket,
-  type RateLimit,
-  type RateLimitHeaders,
-  retryAfterSeconds,
-} from './token-bucket.ts';
+import { announceBucket, createTokenBucket, type RateLimit, type RateLimitHeaders } from './token-bucket.ts';
 
 export type { RateLimitHeaders } from './token-bucket.ts';
 
@@ -250,7 +244,7 @@ export async function startUnrulyProxy(options: UnrulyOptions): Promise<UnrulyPr
         {
           errors: `Exceeded ${perSecond} calls per second for api client. Reduce request rates to resume uninterrupted service.`,
         },
-        { ...announced, 'retry-after': retryAfterSeconds(admission.waitMs) },
+        { ...announced, 'retry-after': admission.retryAfter },
       );
     }
     const answered = await answerAdmitted(req, target, method);
