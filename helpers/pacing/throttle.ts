@@ -4,12 +4,10 @@
 //
 // The throttle also learns the shop's pace, by one rule (docs/design.md, "How the throttle learns"):
 // a 429 closes a cycle, from the end of the shop's previous window to the end of this one, and what
-// the shop let through in it is the rate it allows. Requests are paced a hair under that rate, and
-// the pace climbs while no 429 comes, so that a rate measured while somebody else shared the limit is
-// a floor and not a ceiling; the next 429 measures again. A cycle that did not begin at a window's
-// end (the process's first, which may find the bucket full or spent by the preflight, another job or
-// another team) measures nothing; the preflight hands what it learned to the worker (`state`).
-// Rate-limit headers (rate-limit-headers.ts) say so before any 429: no request goes out while an
+// the shop let through in it is the rate it allows. Requests are paced a hair under it, the pace
+// climbs while no 429 comes, and the next 429 measures again. A cycle that did not begin at a
+// window's end (a process's first: the bucket may be full, or spent by somebody else) measures
+// nothing. The preflight hands what it learned to the worker (`state`). Rate-limit headers (rate-limit-headers.ts) say so before any 429: no request goes out while an
 // announced quota is used up, nor while a Shopify bucket is full.
 //
 // One throttle per target and process. A certification sends its requests to one target from one
@@ -28,13 +26,10 @@ const MAX_BACKOFF_MS = 30_000;
  */
 const HEADROOM = 0.01;
 /**
- * How the pace climbs while no 429 comes, from a hair under the measured rate: by one request per
- * cycle every CLIMB_CYCLES cycles' time when a rounded Retry-After closed the cycle, since it then
- * measures to within a request (2 requests over a whole-second Retry-After may be a third off), and
- * by (quiet time ÷ CLIMB_DOUBLES_MS)³ of the rate,
- * which is slow for the first minute and doubles the pace in four, so that a rate measured while
- * somebody else shared the limit is a floor and not a ceiling. A shop paced at its true rate meets a
- * 429 a minute or two, each waited out while its bucket refills.
+ * How the pace climbs while no 429 comes: by one request per cycle every CLIMB_CYCLES cycles' time
+ * after a rounded Retry-After, which measures to within a request (2 requests over "1" may be a third
+ * off), and by (quiet time ÷ CLIMB_DOUBLES_MS)³ of the rate: slow for a minute, double in four, so a
+ * rate measured while somebody else shared the limit is a floor, not a ceiling.
  */
 const CLIMB_CYCLES = 30;
 const CLIMB_DOUBLES_MS = 240_000;
@@ -63,13 +58,8 @@ interface Cycle {
 export interface PaceState {
   blockedUntil: number;
   nextSlot: number;
-  /** Requests per second the last true cycle measured, 0 until one did. */
-  measuredRps: number;
-  /** When that rate was measured (the cycle's end), and over how long: the pace climbs from then on. */
-  measuredAt: number;
-  measuredOverMs: number;
-  /** The Retry-After that closed the cycle was rounded (whole seconds, or none), so the rate is known to within a request. */
-  measuredRoughly: boolean;
+  /** The last true cycle: requests per second, its end and length, and whether a rounded Retry-After closed it. */
+  measured?: { rps: number; at: number; overMs: number; roughly: boolean };
   cycle?: Cycle;
   closedCycle?: Cycle;
   /** Where counting a Shopify bucket's leak began: its fill then, and the requests answered since. */
@@ -92,18 +82,7 @@ export class Throttle {
     private readonly clock: () => number = Date.now,
     from?: PaceState,
   ) {
-    this.s = from
-      ? structuredClone(from)
-      : {
-          blockedUntil: 0,
-          nextSlot: 0,
-          measuredRps: 0,
-          measuredAt: 0,
-          measuredOverMs: 0,
-          measuredRoughly: false,
-          leakIntervalMs: 0,
-          limitSeen: false,
-        };
+    this.s = from ? structuredClone(from) : { blockedUntil: 0, nextSlot: 0, leakIntervalMs: 0, limitSeen: false };
     this.s.limitSeen ||= maxRps > 0;
   }
 
@@ -138,7 +117,7 @@ export class Throttle {
 
   /** The rate the last true cycle measured, in requests per second; 0 while none did. */
   get learnedRps(): number {
-    return this.s.measuredRps;
+    return this.s.measured?.rps ?? 0;
   }
 
   /** Resolves when a request may be sent: outside any announced window, and on pace. */
@@ -207,11 +186,10 @@ export class Throttle {
 
   private intervalMs(now: number): number {
     const configured = this.maxRps > 0 ? 1000 / this.maxRps : 0;
-    const { measuredRps, measuredAt, measuredOverMs: span, measuredRoughly } = this.s;
-    const quiet = Math.max(0, now - measuredAt);
-    const oneMore = measuredRoughly ? (1000 * quiet) / (CLIMB_CYCLES * span * span) : 0;
-    const climb = oneMore + measuredRps * (quiet / CLIMB_DOUBLES_MS) ** 3;
-    const learned = measuredRps > 0 ? 1000 / (measuredRps * (1 - HEADROOM) + climb) : 0;
+    const { rps, at, overMs, roughly } = this.s.measured ?? { rps: 0, at: now, overMs: 1, roughly: false };
+    const quiet = Math.max(0, now - at);
+    const oneMore = roughly ? (1000 * quiet) / (CLIMB_CYCLES * overMs * overMs) : 0;
+    const learned = rps > 0 ? 1000 / (rps * (1 - HEADROOM + (quiet / CLIMB_DOUBLES_MS) ** 3) + oneMore) : 0;
     return Math.max(configured, learned);
   }
 
@@ -226,12 +204,9 @@ export class Throttle {
     // Nothing got through since the last window ended, so that window was longer than announced:
     // the cycle before it runs on to this end.
     const measured = cycle.accepted === 0 && closedCycle ? closedCycle : cycle;
-    if (!measured.blind && measured.accepted > 0 && end > measured.start) {
-      this.s.measuredOverMs = end - measured.start;
-      this.s.measuredRps = (measured.accepted * 1000) / this.s.measuredOverMs;
-      this.s.measuredAt = end;
-      this.s.measuredRoughly = rounded;
-    }
+    const overMs = end - measured.start;
+    if (!measured.blind && measured.accepted > 0 && overMs > 0)
+      this.s.measured = { rps: (measured.accepted * 1000) / overMs, at: end, overMs, roughly: rounded };
     this.s.closedCycle = measured;
     this.s.cycle = { start: end, accepted: 0, blind: false };
   }
@@ -251,7 +226,7 @@ export class Throttle {
     if (used < size) return;
     // Full: the next request waits until one has leaked. Not yet knowing how long that takes, it is
     // sent, and the 429 it may meet teaches the pace.
-    const perRequest = this.s.measuredRps > 0 ? this.intervalMs(now) : this.s.leakIntervalMs;
+    const perRequest = this.s.measured ? this.intervalMs(now) : this.s.leakIntervalMs;
     if (perRequest > 0) this.block(now + Math.min(perRequest, MAX_HINTED_HOLD_MS));
   }
 }
