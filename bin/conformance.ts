@@ -1,13 +1,7 @@
 // `npm run conformance`: certify the target named by the settings, or the embedded reference when
 // there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run or could not complete.
 import { parseArgs } from 'node:util';
-import {
-  ConfigError,
-  loadEnvironment,
-  readTargetConfig,
-  seedReplayCommand,
-  type TargetConfig,
-} from '../helpers/config.ts';
+import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { Secrets, shortTokenWarning } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { suitePackage } from '../helpers/project-root.ts';
@@ -15,13 +9,8 @@ import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { completeAllureResults, maskAllureResults } from '../helpers/report/allure-results.ts';
 import { writeBadge } from '../helpers/report/badge.ts';
 import { writeCertificatePage } from '../helpers/report/certificate-page.ts';
-import { type Baseline, compare, readBaseline, refuseOtherTarget } from '../helpers/report/comparison.ts';
-import {
-  type ConformanceReport,
-  outageLine,
-  removePreviousReports,
-  writeReport,
-} from '../helpers/report/conformance-report.ts';
+import { type Baseline, readBaseline, refuseOtherTarget } from '../helpers/report/comparison.ts';
+import { outageLine, removePreviousReports, writeReport } from '../helpers/report/conformance-report.ts';
 import { outliveOutputReaders, Progress, printSummary } from '../helpers/report/console-output.ts';
 import {
   buildCouldNotRun,
@@ -86,28 +75,6 @@ function catalogue(): string {
   return rules
     .map((rule) => `${rule.id.padEnd(width)}${rule.level.toUpperCase().padEnd(8)}${rule.title}  [${rule.source}]`)
     .join('\n');
-}
-
-/**
- * With --rule, the rules left out are not verified (the run says nothing about them), and say
- * why: not selected, rather than a bare "did not run". The report and console show them so.
- */
-function markNotSelected(report: ConformanceReport, asked: string, selected: readonly string[]): void {
-  const why = `not selected (--rule ${asked})`;
-  report.selection = { rule: asked, rules: [...selected] };
-  // A replay runs what the night ran, the same tests before the sequences included; the items of
-  // --rule are trimmed when read, so its spaces can go and the command needs no quotes.
-  if (report.model) report.model.replay = seedReplayCommand(report.model.seed, asked.replace(/\s+/g, ''));
-  report.notes.push(
-    `a partial run: only ${selected.join(', ')} (--rule ${asked}); the other ${report.rules.length - selected.length} rules are not verified, as not selected`,
-  );
-  for (const rule of report.rules) {
-    if (selected.includes(rule.id)) continue;
-    rule.reason = why;
-    // Its model-based test did not run either: nothing to note beyond "not selected".
-    rule.notes = undefined;
-    for (const test of rule.tests) test.reason = why;
-  }
 }
 
 function cannotRun(message: string): never {
@@ -265,21 +232,15 @@ async function main(): Promise<void> {
           // A signal during preflight or start-up: stop before the first test.
           if (interrupted) void stop();
         },
+        // The certificate is built once, with all of it, and names the process's exit code.
+        launcherFacts: () => ({
+          stoppedBy: interrupted,
+          selection: args.rule !== undefined && selected ? { rule: args.rule, rules: selected } : undefined,
+          baseline: baseline && { baseline, failOn: args['fail-on'] === 'new' ? 'new' : null },
+        }),
       },
     );
     progress.finish();
-    if (interrupted) {
-      report.suiteErrors.push(`the run was stopped by ${interrupted} before every test had run`);
-      // The reports' own exit code is the verdict's; the process leaves with the signal's, and they say so.
-      report.stopped = { signal: interrupted, exitCode: exitCodeForSignal(interrupted) };
-    }
-    if (args.rule !== undefined && selected) markNotSelected(report, args.rule, selected);
-    if (baseline) {
-      const notSelected = new Set(
-        report.rules.map((rule) => rule.id).filter((id) => selected && !selected.includes(id)),
-      );
-      report.comparison = compare(report, baseline, args['fail-on'] === 'new' ? 'new' : null, notSelected);
-    }
     const files = writeReport(report, config);
     // Tonight joins the nights history once judged, and the page and the summary show it as the last night.
     const history = recordNight(report, {
@@ -308,12 +269,7 @@ async function main(): Promise<void> {
     // On stderr, --quiet or not: a night that could not complete is no verdict, and a person should know why.
     if (report.outage)
       console.error(secrets.mask(`zones-conformance: could not complete: ${outageLine(report.outage)}`));
-    // An outage is exit 3 even under --fail-on new: no rule failed or was fixed tonight, the shop was gone.
-    process.exitCode = interrupted
-      ? exitCodeForSignal(interrupted)
-      : report.outage
-        ? report.exitCode
-        : (report.comparison?.exitCode ?? report.exitCode);
+    process.exitCode = report.exitCode;
   } catch (error) {
     if (error instanceof CannotRunError) cannotRun(error.message);
     throw error;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import { renderCertificatePage, writeCertificatePage } from '../helpers/report/certificate-page.ts';
-import { buildReport, type ConformanceReport } from '../helpers/report/conformance-report.ts';
+import { buildReport, type ConformanceReport, type RunFacts } from '../helpers/report/conformance-report.ts';
 import { type Night, nightOf, type TargetHistory } from '../helpers/report/history.ts';
 import { rules } from '../helpers/rules.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
@@ -20,6 +20,7 @@ const MARKUP = '<script>alert(1)</script>';
 function reportWith(
   states: Record<string, 'failed' | 'suite-error' | 'not-verified'>,
   reportsDir = 'reports',
+  launcher: Pick<RunFacts, 'stoppedBy'> = {},
 ): ConformanceReport {
   const config = readTargetConfig({
     ZONES_BASE_URL: 'https://shop.example',
@@ -35,7 +36,7 @@ function reportWith(
   facts.cleanup.leftBehind = [
     { id: '42', name: `zone ${MARKUP}`, reason: 'DELETE answered 409', removeWith: 'npm run sweep -- --yes' },
   ];
-  return buildReport(facts);
+  return buildReport({ ...facts, ...launcher });
 }
 
 const firstNight = (report: ConformanceReport): TargetHistory => ({
@@ -140,14 +141,13 @@ describe('the certificate page', () => {
   });
 
   test('of a run stopped by a signal, says so on the first screen with the exit code the process left with', () => {
-    const report = reportWith({});
-    report.stopped = { signal: 'SIGTERM', exitCode: 143 };
+    const report = reportWith({}, 'reports', { stoppedBy: 'SIGTERM' });
     const page = render(report, { path: 'reports/h.jsonl', nights: [], tonightKept: false });
     const firstScreen = page.slice(0, page.indexOf('<div class="grid"'));
     expect(firstScreen).toContain(
       '<p class="alert">The run was stopped by SIGTERM before every test had run; exit code 143.</p>',
     );
-    expect(firstScreen).toMatch(/<header class="verdict[\s\S]*Exit code 143 \(stopped by SIGTERM\)\./);
+    expect(firstScreen).toMatch(/<header class="verdict[\s\S]*Exit code 143, stopped by SIGTERM\./);
     expect(historyText(page)).toContain(
       'tonight is not kept there: a run stopped before every test had run does not judge the shop as a whole',
     );

@@ -30,12 +30,23 @@ test.for([
     expect(ended.code).toBe(code);
     expect(ended.stderr).toContain(`${signal}: stopping the tests, then deleting this run's zones`);
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
-    expect(report.suiteErrors).toContain(`the run was stopped by ${signal} before every test had run`);
-    // The reports say what the process did: stopped, and with which exit code, first thing under the verdict.
+    // A stop is not a defect of the suite: the reports say what the process did, and with which exit
+    // code, first thing under the verdict, and every output names that one code.
+    expect(report.suiteErrors.join('\n')).not.toContain(signal);
     expect(report.stopped).toEqual({ signal, exitCode: code });
+    expect(report.exitCode).toBe(code);
     const stopped = `The run was stopped by ${signal} before every test had run; exit code ${code}.`;
-    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain(`**${stopped}**`);
-    expect(readFileSync(join(dir, 'conformance.html'), 'utf8')).toContain(`<p class="alert">${stopped}</p>`);
+    const named = `exit code ${code}, stopped by ${signal}`;
+    const md = readFileSync(join(dir, 'conformance.md'), 'utf8');
+    expect(md).toContain(`**${stopped}**`);
+    expect(md).toContain(`(${named}) |`);
+    const page = readFileSync(join(dir, 'conformance.html'), 'utf8');
+    expect(page).toContain(`<p class="alert">${stopped}</p>`);
+    expect(page).toContain(`E${named.slice(1)}.`);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain(`(${named})`);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain(`<property name="exit code" value="${code}"/>`);
+    expect(ended.stdout).toContain(`(${named})`);
+    expect(ended.stdout).not.toMatch(/SUITE ERROR/);
     expect(report.cleanup.leftBehind).toEqual([]);
     expect(await suiteZonesOn(reference)).toEqual([]);
   } finally {

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import { compare, type readBaseline } from '../helpers/report/comparison.ts';
-import { buildReport, type ConformanceReport } from '../helpers/report/conformance-report.ts';
+import { buildReport, type ConformanceReport, type RunFacts } from '../helpers/report/conformance-report.ts';
 import { type Night, nightOf, type TargetHistory } from '../helpers/report/history.ts';
 import { renderJobSummary } from '../helpers/report/job-summary.ts';
 import { rules } from '../helpers/rules.ts';
@@ -14,7 +14,7 @@ const TOKEN = 'shpat_selftest_job_summary_0123456789';
 const PATH = 'reports/conformance-history.jsonl';
 
 /** Tonight: every rule passed but UPDATE-01, which failed; one zone left behind. */
-function tonight(): ConformanceReport {
+function tonight(launcher: Pick<RunFacts, 'stoppedBy'> = {}): ConformanceReport {
   const config = readTargetConfig({ ZONES_BASE_URL: 'https://shop.example', ZONES_ACCESS_TOKEN: TOKEN });
   const outcomes = rules.map((rule) =>
     rule.id === 'UPDATE-01'
@@ -25,7 +25,7 @@ function tonight(): ConformanceReport {
   facts.cleanup.leftBehind = [
     { id: '42', name: 'zc-left', reason: 'DELETE answered 409', removeWith: 'npm run sweep -- --yes' },
   ];
-  return buildReport(facts);
+  return buildReport({ ...facts, ...launcher });
 }
 
 /** An earlier night of the same shop: every rule passed. */
@@ -153,10 +153,9 @@ describe('the job summary', () => {
   });
 
   test('of a run stopped by a signal, says so under the verdict with the exit code the process left with', () => {
-    const report = tonight();
-    report.stopped = { signal: 'SIGINT', exitCode: 130 };
+    const report = tonight({ stoppedBy: 'SIGINT' });
     const summary = renderJobSummary(report);
-    expect(summary).toContain('**non-conformant** (exit code 130)');
+    expect(summary).toContain('**non-conformant** (exit code 130, stopped by SIGINT)');
     const at = order(summary, [
       '**The run was stopped by SIGINT before every test had run; exit code 130.**',
       '## Rules',

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
 import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
 import { type AllureResult, type JudgedShowing as Judged, shownAsJudged } from './allure-states.ts';
-import type { ConformanceReport } from './conformance-report.ts';
+import { type ConformanceReport, exitCodeText } from './conformance-report.ts';
 import { leftoverProperties } from './leftovers.ts';
 import { OUTCOMES, outcomeOf, warningPrefix } from './outcomes.ts';
 
@@ -62,7 +62,7 @@ export function renderEnvironment(report: ConformanceReport): string {
   const entries: [string, unknown][] = [
     ['target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],
     ['specification', report.specification],
-    ['verdict', `${report.verdict} (exit code ${report.exitCode})`],
+    ['verdict', `${report.verdict} (exit code ${exitCodeText(report)})`],
     ...leftoverProperties(report.leftBehind),
     ['run', `${report.runId}, ${report.startedAt} to ${report.finishedAt}`],
     ['tls', report.target.tls],

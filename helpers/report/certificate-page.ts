@@ -14,7 +14,7 @@ import type { RuleResult } from '../runner/verdict.ts';
 import { VERDICT_LOOK } from './badge.ts';
 import { detailAnchor, hasDetail, renderDetail, ruleAnchor } from './certificate-detail.ts';
 import { contentSecurityPolicy, pageStyle } from './certificate-style.ts';
-import { type ConformanceReport, isSelected, outageLine, stoppedLine } from './conformance-report.ts';
+import { type ConformanceReport, exitCodeText, isSelected, outageLine, stoppedLine } from './conformance-report.ts';
 import type { CouldNotRunReport } from './could-not-run.ts';
 import {
   changesSince,
@@ -197,7 +197,7 @@ export function renderCertificatePage(
   const apiVersion = report.target.settings.apiVersion;
   const body = html`${verdictHeader(
     report.verdict,
-    `Exit code ${report.stopped ? `${report.stopped.exitCode} (stopped by ${report.stopped.signal})` : report.exitCode}. MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).`,
+    `Exit code ${exitCodeText(report)}. MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).`,
   )}
 ${factsLine([
   ['Target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],

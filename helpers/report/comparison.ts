@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { CannotRunError, EXIT } from '../exit-codes.ts';
 import type { RuleLevel } from '../rules.ts';
-import type { RuleStatus } from '../runner/verdict.ts';
+import { exitCodeOf, type RuleStatus } from '../runner/verdict.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 
 export type Change =
@@ -39,7 +39,7 @@ export interface Comparison {
   newlyVerified: RuleChange[];
   /** `new` with `--fail-on new`: the exit code then rests on new MUST failures. */
   failOn: 'new' | null;
-  /** The code the process exits with; the verdict's own stays in the report's `exitCode`. */
+  /** The code the comparison gives the run: the verdict's own, or by `--fail-on new`. The run's `exitCode` follows it unless a signal or an outage ended the run. */
   exitCode: number;
 }
 
@@ -157,7 +157,7 @@ function changeOf(before: RuleStatus | 'absent', now: RuleStatus): Change {
  * verified or the suite erred, as without a baseline, else 0.
  */
 function exitCodeFor(report: ConformanceReport, newFailures: readonly RuleChange[], failOn: 'new' | null): number {
-  if (failOn === null) return report.exitCode;
+  if (failOn === null) return exitCodeOf(report.verdict);
   if (newFailures.some((rule) => rule.level === 'must')) return EXIT.failed;
   const open = report.rules.some((rule) => rule.level === 'must' && rule.status === 'not-verified');
   return open || report.suiteErrors.length > 0 ? EXIT.incomplete : EXIT.ok;
@@ -208,7 +208,7 @@ export function comparisonLines(comparison: Comparison): { label: string; rules:
 /** The exit code and why, in the words of the console and the md: "exit code " comes before it. */
 export function exitCodeNote(report: ConformanceReport, comparison: Comparison): string {
   if (comparison.failOn === null) return `${comparison.exitCode}, the verdict's`;
-  return `${comparison.exitCode} by --fail-on new (new MUST failures only; the verdict's own is ${report.exitCode})`;
+  return `${comparison.exitCode} by --fail-on new (new MUST failures only; the verdict's own is ${exitCodeOf(report.verdict)})`;
 }
 
 export function renderComparison(report: ConformanceReport, comparison: Comparison): string[] {

@@ -8,6 +8,7 @@ import { shownProxy } from '../connection/proxy.ts';
 import { operatorVariable } from '../evidence/operator-variables.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
 import { Secrets } from '../evidence/secrets.ts';
+import { exitCodeForSignal } from '../exit-codes.ts';
 import type { CleanupRecord, LeftZone } from '../ownership/cleanup-record.ts';
 import { rules as catalogue, otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
 import {
@@ -21,7 +22,7 @@ import {
   type Verdict,
   verdictOf,
 } from '../runner/verdict.ts';
-import { type Comparison, renderComparison } from './comparison.ts';
+import { type Baseline, type Comparison, compare, exitCodeNote, renderComparison } from './comparison.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code, fenced } from './markdown-code.ts';
 import { warningPrefix } from './outcomes.ts';
@@ -32,6 +33,10 @@ export interface ConformanceReport {
   suite: 'zones-conformance';
   specification: string;
   verdict: Verdict;
+  /**
+   * The code the process exits with, which every output names: the verdict's (exitCodeOf), unless a
+   * signal stopped the run (130, 143), the shop went away (3), or `--fail-on new` decided it.
+   */
   exitCode: number;
   /**
    * The zones this run left on the shop, each with the command that deletes it: the same as
@@ -86,10 +91,7 @@ export interface ConformanceReport {
    * keep their status, and the rest are not verified.
    */
   outage?: RunOutage;
-  /**
-   * The run was stopped by a signal before every test had run, and the process exits with the
-   * signal's code rather than the verdict's `exitCode`: set by the launcher, which alone knows it.
-   */
+  /** The run was stopped by a signal before every test had run; its code is the run's `exitCode`. */
   stopped?: RunStopped;
 }
 
@@ -121,8 +123,13 @@ export interface RunFacts {
   };
   /** The run was stopped because the shop stopped answering for itself (see ConformanceReport.outage). */
   outage?: RunOutage;
+  /** What the launcher knows and the run does not: a signal that stopped it, --rule, --baseline. */
+  stoppedBy?: NodeJS.Signals;
+  selection?: NonNullable<ConformanceReport['selection']>;
+  baseline?: { baseline: Baseline; failOn: 'new' | null };
 }
 
+/** The certificate of a run, built once from everything known of it; nothing edits it afterwards. */
 export function buildReport(facts: RunFacts): ConformanceReport {
   const rules = judgeRules(facts.outcomes);
   const suiteErrors = [
@@ -130,6 +137,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     ...facts.outcomes.filter((o) => o.state === 'suite-error').map((o) => `${o.title}: ${o.reason}`),
   ];
   if (facts.outage) for (const rule of rules) markUnreached(rule, outageLine(facts.outage));
+  if (facts.selection) for (const rule of rules) markNotSelected(rule, facts.selection);
   const verdict = facts.outage ? 'could-not-complete' : verdictOf(rules, suiteErrors);
   const count = (level: RuleLevel, status: RuleStatus) =>
     rules.filter((rule) => rule.level === level && rule.status === status).length;
@@ -137,7 +145,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
   const tests = sent.reduce((sum, o) => sum + o.requests, 0);
   const lags = facts.outcomes.flatMap((o) => o.lagMs);
   const cleanup = sent.reduce((sum, o) => sum + o.cleanupRequests, 0) + facts.requests.sweep;
-  return {
+  const report: ConformanceReport = {
     suite: 'zones-conformance',
     specification: `Zone Management Service, API version ${SPEC_VERSION}`,
     verdict,
@@ -195,15 +203,47 @@ export function buildReport(facts: RunFacts): ConformanceReport {
       facts.outage && `the run could not complete: ${outageLine(facts.outage)}`,
       otherVersionNote(facts.config.apiVersion),
       insecureNote(facts.config),
-    ].filter((note) => note !== undefined),
-    ...modelSeedOf(facts.config),
+      facts.selection &&
+        `a partial run: only ${facts.selection.rules.join(', ')} (--rule ${facts.selection.rule}); the other ${rules.length - facts.selection.rules.length} rules are not verified, as not selected`,
+    ].filter((note) => typeof note === 'string'),
+    ...modelSeedOf(facts.config, facts.selection),
     ...(facts.outage ? { outage: facts.outage } : {}),
+    ...(facts.selection ? { selection: facts.selection } : {}),
   };
+  if (facts.baseline) {
+    const notSelected = new Set(rules.filter((rule) => !isSelected(report, rule.id)).map((rule) => rule.id));
+    report.comparison = compare(report, facts.baseline.baseline, facts.baseline.failOn, notSelected);
+  }
+  // One exit code for the run, the process's: a signal's first, then an outage's (exit 3 even under
+  // --fail-on new: no rule failed or was fixed tonight, the shop was gone), then --fail-on new's.
+  if (facts.stoppedBy) {
+    report.stopped = { signal: facts.stoppedBy, exitCode: exitCodeForSignal(facts.stoppedBy) };
+    report.exitCode = report.stopped.exitCode;
+  } else if (!facts.outage && report.comparison) report.exitCode = report.comparison.exitCode;
+  return report;
+}
+
+/**
+ * With --rule, the rules left out are not verified (the run says nothing about them), and say why:
+ * not selected, rather than a bare "did not run". Their model-based notes go too: that test did not run.
+ */
+function markNotSelected(rule: RuleResult, selection: NonNullable<RunFacts['selection']>): void {
+  if (selection.rules.includes(rule.id)) return;
+  rule.reason = `not selected (--rule ${selection.rule})`;
+  rule.notes = undefined;
+  for (const test of rule.tests) test.reason = rule.reason;
 }
 
 /** Since when the shop did not answer for itself, and for how long it was waited for. */
 export function outageLine(outage: RunOutage): string {
   return `the shop stopped answering for itself at ${outage.since} (${outage.what}) and did not come back within ZONES_OUTAGE_BUDGET_MS=${outage.budgetMs}; the rules decided before then keep their status, the rest are not verified`;
+}
+
+/** The run's exit code and, where it is not the verdict's own, why: the same words in every output. */
+export function exitCodeText(report: ConformanceReport): string {
+  if (report.stopped) return `${report.exitCode}, stopped by ${report.stopped.signal}`;
+  if (report.comparison && !report.outage) return exitCodeNote(report, report.comparison);
+  return String(report.exitCode);
 }
 
 /** A stopped run in the words of every report, first thing under the verdict. */
@@ -224,10 +264,12 @@ function markUnreached(rule: RuleResult, line: string): void {
   for (const test of rule.tests) if (NEVER_RAN.has(test.reason ?? '')) test.reason = rule.reason;
 }
 
-function modelSeedOf(config: TargetConfig): Pick<ConformanceReport, 'model'> {
+/** A replay runs what the night ran: a --rule run's selection too, its spaces gone so the command needs no quotes. */
+function modelSeedOf(config: TargetConfig, selection: RunFacts['selection']): Pick<ConformanceReport, 'model'> {
   const { runs, seed, seedDrawn } = config.model;
   if (runs === 0 || seed === undefined) return {};
-  return { model: { seed, drawn: seedDrawn === true, replay: seedReplayCommand(seed) } };
+  const replay = seedReplayCommand(seed, selection?.rule.replace(/\s+/g, ''));
+  return { model: { seed, drawn: seedDrawn === true, replay } };
 }
 
 /** Where a seed came from, as the console and the certificate say it. */
@@ -276,7 +318,7 @@ export function runFacts(report: ConformanceReport): [string, FactPart[]][] {
     ['Target', [`${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`]],
     ['TLS', TLS_SHOWN[report.target.tls]],
     ...(report.target.proxy === null ? [] : [['Proxy', [report.target.proxy]] as [string, FactPart[]]]),
-    ['Verdict', [{ strong: report.verdict }, ` (exit code ${report.exitCode})`]],
+    ['Verdict', [{ strong: report.verdict }, ` (exit code ${exitCodeText(report)})`]],
     ['MUST rules', [`${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified`]],
     ['SHOULD rules', [`${should.passed} passed, ${should.warnings} warnings, ${should.notVerified} not verified`]],
     ['MAY rules (robustness)', [`${may.passed} passed, ${may.warnings} warnings, ${may.notVerified} not verified`]],

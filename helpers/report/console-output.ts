@@ -6,8 +6,8 @@ import { basename } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
 import { findRule } from '../rules.ts';
 import { failureOf, type RuleStatus, type TestOutcome } from '../runner/verdict.ts';
-import { comparisonLines, exitCodeNote, listed } from './comparison.ts';
-import { type ConformanceReport, ruleNotes, seedOrigin } from './conformance-report.ts';
+import { comparisonLines, listed } from './comparison.ts';
+import { type ConformanceReport, exitCodeText, ruleNotes, seedOrigin } from './conformance-report.ts';
 import { leftoverLines } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
 
@@ -148,7 +148,7 @@ export function printSummary(
   if (report.model)
     say(`model-based seed ${report.model.seed} (${seedOrigin(report.model)}); replay: ${report.model.replay}`);
   say(
-    `report: ${files.page === undefined ? '' : `${files.page} (open this first), `}${files.markdown} and ${files.json} (exit code ${comparison ? exitCodeNote(report, comparison) : report.exitCode})`,
+    `report: ${files.page === undefined ? '' : `${files.page} (open this first), `}${files.markdown} and ${files.json} (exit code ${exitCodeText(report)})`,
   );
 }
 

@@ -10,7 +10,14 @@ import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { Secrets } from '../evidence/secrets.ts';
 import { renderComparison } from './comparison.ts';
-import { type ConformanceReport, isSelected, markdownParts, outageLine, stoppedLine } from './conformance-report.ts';
+import {
+  type ConformanceReport,
+  exitCodeText,
+  isSelected,
+  markdownParts,
+  outageLine,
+  stoppedLine,
+} from './conformance-report.ts';
 import { changesSince, nightOf, previousNight, stateOn, stripNights, type TargetHistory } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code } from './markdown-code.ts';
@@ -31,7 +38,7 @@ function verdictLines(report: ConformanceReport): string[] {
   return [
     `# Conformance certificate: ${report.verdict.toUpperCase()}`,
     '',
-    `**${report.verdict}** (exit code ${report.stopped?.exitCode ?? report.exitCode}): MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).${left > 0 ? ` **${left} zone(s) left behind**: see the end.` : ''}`,
+    `**${report.verdict}** (exit code ${exitCodeText(report)}): MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).${left > 0 ? ` **${left} zone(s) left behind**: see the end.` : ''}`,
     '',
     `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}, API version ${String(apiVersion)}, run ${report.runId} of ${report.startedAt}. The certificate page: conformance.html in the reports artifact.`,
     '',

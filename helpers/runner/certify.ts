@@ -9,7 +9,7 @@ import { sweepLedger } from '../ownership/final-sweep.ts';
 import { ledgerAt, runLedgerPath } from '../ownership/ledger.ts';
 import { outageFor } from '../pacing/outage.ts';
 import { type PaceState, throttleFor } from '../pacing/throttle.ts';
-import { buildReport, type ConformanceReport, type RunOutage } from '../report/conformance-report.ts';
+import { buildReport, type ConformanceReport, type RunFacts, type RunOutage } from '../report/conformance-report.ts';
 import type { CollectedRun } from './collector.ts';
 import { preflight } from './preflight.ts';
 import { runSuites, type SuiteRunOptions } from './run-suites.ts';
@@ -36,7 +36,11 @@ export interface CertifyOptions extends Omit<SuiteRunOptions, 'runId'> {
   runId?: string;
   /** A line to show while the preflight waits for an answer. */
   onWaiting?: (line: string) => void;
+  /** What the launcher knows of the run, read once the tests are over: a signal that stopped it, --rule, --baseline. */
+  launcherFacts?: () => LauncherRunFacts;
 }
+
+export type LauncherRunFacts = Pick<RunFacts, 'stoppedBy' | 'selection' | 'baseline'>;
 
 /** A target that passed its preflight, with what the preflight cost. */
 export interface PreparedTarget extends CertifyTarget {
@@ -86,21 +90,19 @@ export async function prepareTarget(
 export async function concludeTarget(
   target: PreparedTarget,
   run: CollectedRun,
-  facts: { runId: string; startedAt: Date; outage?: RunOutage },
+  facts: { runId: string; startedAt: Date; outage?: RunOutage } & LauncherRunFacts,
 ): Promise<ConformanceReport> {
   // The worker waited out the budget already: a shop still down is not waited for a second time here.
   if (facts.outage) outageFor(target.config.baseUrl).adopt(facts.outage);
   const swept = await sweepLedger(target.config, target.ledgerPath, facts.runId);
   const { requests: sweepRequests, tally: sweepTally, ...cleanup } = swept;
   return buildReport({
+    ...facts,
     config: target.config,
-    runId: facts.runId,
-    startedAt: facts.startedAt,
     finishedAt: new Date(),
     outcomes: run.outcomes.get(target.name) ?? [],
     runErrors: run.errors,
     cleanup,
-    outage: facts.outage,
     // The main process's own throttle saw the 429s of the preflight and the sweep.
     requests: {
       preflight: target.preflightRequests,
@@ -134,5 +136,5 @@ export async function certify(target: CertifyTarget, options: CertifyOptions = {
       void stop?.();
     },
   });
-  return concludeTarget(prepared, run, { runId, startedAt, outage });
+  return concludeTarget(prepared, run, { runId, startedAt, outage, ...options.launcherFacts?.() });
 }
