@@ -103,10 +103,7 @@ function cursorIn(body: unknown, field: string): string | undefined {
   );
 }
 
-/**
- * The page a Link header names rel="next", for the client to follow. An address that is no URL is the
- * shop's error, and the list is not read past it.
- */
+/** The page a Link header names rel="next"; one that is no URL is the shop's error, not read past. */
 export function nextPageUrl(link: string | undefined, current: string): string | undefined {
   const found = nextPageLink(link, current);
   if (!found.ok) throw new TypeError(found.problem);

@@ -5,25 +5,15 @@
 /** Where a list goes on, as a Link header says: a next page (or none), or an address that is no URL. */
 export type NextPageLink = { ok: true; next?: string } | { ok: false; target: string; problem: string };
 
-/** One link-value: `<target>` and its parameters, up to the comma before the next one. */
-const LINK_VALUE = /^\s*<([^>]*)>(.*)$/s;
-/** The rel parameter, quoted or bare: a space-separated list of relation types. */
-const REL_PARAM = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;"]+))/i;
-
-function relationTypes(params: string): string[] {
-  const rel = REL_PARAM.exec(params);
-  return (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
-}
-
 /**
  * The page a Link header names with the relation type `next`, resolved against the page it came with.
- * Other types (first, last, prev, or a word that merely begins with next) name no page still to read.
+ * rel is a space-separated list of types, quoted or bare; first, last, prev or nextpage name no page.
  */
 export function nextPageLink(link: string | undefined, base: string): NextPageLink {
   for (const value of link?.split(/,(?=\s*<)/) ?? []) {
-    const parts = LINK_VALUE.exec(value);
-    if (!parts || !relationTypes(parts[2]!).includes('next')) continue;
-    const target = parts[1]!;
+    const [, target, params] = /^\s*<([^>]*)>(.*)$/s.exec(value) ?? [];
+    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;"]+))/i.exec(params ?? '');
+    if (target === undefined || !(rel?.[1] ?? rel?.[2])?.toLowerCase().split(/\s+/).includes('next')) continue;
     try {
       return { ok: true, next: new URL(target, base).toString() };
     } catch (error) {
