@@ -1,6 +1,5 @@
-// The Link response header (RFC 8288) read once, the same way for the client that follows a list's
-// pages and for the evidence that tells a list's next page from a new read: if the two read it
-// differently, drift would line up pages the client never asked for.
+// The Link response header (RFC 8288), read one way for the client that follows a list's pages and for
+// the evidence that tells a next page from a new read: read two ways, drift lines up pages never asked for.
 
 /** Where a list goes on, as a Link header says: a next page (or none), or an address that is no URL. */
 export type NextPageLink = { ok: true; next?: string } | { ok: false; target: string; problem: string };
