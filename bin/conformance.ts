@@ -1,7 +1,7 @@
 // `npm run conformance`: certify the target named by the settings, or the embedded reference when
 // there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run or could not complete.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import { loadEnvironment, readTargetConfig } from '../helpers/config.ts';
 import { Secrets, shortTokenWarning } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { suitePackage } from '../helpers/project-root.ts';
@@ -138,35 +138,20 @@ async function main(): Promise<void> {
   const quiet = args.quiet === true;
   let selected: string[] | undefined;
   let baseline: Baseline | undefined;
-  try {
-    if (args.rule !== undefined) selected = selectRules(args.rule);
-    if (args['fail-on'] !== undefined && args['fail-on'] !== 'new')
-      throw new CannotRunError(`--fail-on takes only "new", not "${args['fail-on']}" (see --help)`);
-    if (args['fail-on'] !== undefined && args.baseline === undefined)
-      throw new CannotRunError('--fail-on new needs --baseline PATH, the conformance.json to compare with');
-    if (args.baseline !== undefined) baseline = readBaseline(args.baseline);
-  } catch (error) {
-    if (error instanceof CannotRunError) cannotRun(error.message);
-    throw error;
-  }
+  // What refuses an option or a setting throws: main's catch says it as "cannot run", with the reports.
+  if (args.rule !== undefined) selected = selectRules(args.rule);
+  if (args['fail-on'] !== undefined && args['fail-on'] !== 'new')
+    throw new CannotRunError(`--fail-on takes only "new", not "${args['fail-on']}" (see --help)`);
+  if (args['fail-on'] !== undefined && args.baseline === undefined)
+    throw new CannotRunError('--fail-on new needs --baseline PATH, the conformance.json to compare with');
+  if (args.baseline !== undefined) baseline = readBaseline(args.baseline);
 
   // The option is the setting spelled on the command line, validated with the other settings.
   if (args.seed !== undefined) env.ZONES_MODEL_SEED = args.seed;
-  let config: TargetConfig;
-  try {
-    config = readTargetConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) cannotRun(error.message);
-    throw error;
-  }
+  let config = readTargetConfig(env);
   known = factsFromConfig(config);
-  try {
-    // Checked before a request, once the target is known: the embedded reference's address is not yet.
-    if (baseline) refuseOtherTarget(baseline, config);
-  } catch (error) {
-    if (error instanceof CannotRunError) cannotRun(error.message);
-    throw error;
-  }
+  // Checked before a request, once the target is known: the embedded reference's address is not yet.
+  if (baseline) refuseOtherTarget(baseline, config);
   removePreviousReports(config.reportsDir);
   // A retired setting is said, once, and the run goes on: never a reason to stop a nightly job.
   for (const notice of config.notices) console.error(`zones-conformance: ${notice}`);

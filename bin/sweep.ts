@@ -3,7 +3,7 @@
 // prove their runs' own, as each run's final sweep does; zones known by name alone wait for --yes;
 // --dry-run lists only. Exit codes: 0 done, 1 some deletes failed, 3 could not run.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadEnvironment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import { loadEnvironment, readTargetConfig } from '../helpers/config.ts';
 import { insecureWarning } from '../helpers/connection/transport.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT } from '../helpers/exit-codes.ts';
@@ -84,13 +84,8 @@ async function main(): Promise<void> {
 
   const env = loadEnvironment();
   secrets = new Secrets({ token: env.ZONES_ACCESS_TOKEN?.trim() ?? '' });
-  let config: TargetConfig;
-  try {
-    config = readTargetConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) cannotRun(error.message);
-    throw error;
-  }
+  // A setting refused (ConfigError) ends main, whose catch says it as "cannot run".
+  const config = readTargetConfig(env);
   secrets = new Secrets(config);
   if (config.embedded) cannotRun('ZONES_BASE_URL is not set: there is no shop to sweep');
   const warning = insecureWarning(config);

@@ -5,9 +5,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { BodyLimitError, type Exchange, ZonesClient } from '../helpers/client/zones-client.ts';
+import { BodyLimitError } from '../helpers/client/shop-transport.ts';
+import { ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { formatExchange, summarizeExchange } from '../helpers/evidence/evidence.ts';
+import type { Exchange } from '../helpers/evidence/exchange.ts';
 import { Ledger } from '../helpers/ownership/ledger.ts';
 import { classify } from '../helpers/runner/verdict.ts';
 import { listening } from './support/fronts.ts';

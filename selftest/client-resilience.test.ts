@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
-import { type Exchange, ShopUnavailableError, TransportError, ZonesClient } from '../helpers/client/zones-client.ts';
+import { ShopUnavailableError, TransportError } from '../helpers/client/shop-transport.ts';
+import { ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import type { Exchange } from '../helpers/evidence/exchange.ts';
 import { Ledger, readLedger } from '../helpers/ownership/ledger.ts';
 import { retryAfterMs, Throttle } from '../helpers/pacing/throttle.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
@@ -133,7 +135,7 @@ test('an outage ends with any answer of the shop: the budget starts again at the
   const { api } = client(config);
   expect((await api.listZones()).status).toBe(200);
   expect((await api.listZones()).status).toBe(200);
-  expect(api.spentOutage()).toBeUndefined();
+  expect(api.transport.spentOutage()).toBeUndefined();
 });
 
 test('a 503 with Retry-After holds every request until then; a GET is sent again after it, a DELETE is not', async () => {

@@ -11,7 +11,8 @@ import { stepsOf } from '../helpers/drift/steps.ts';
 import { inSideNames, OPERATOR_PREFIX, type Side, sideEnvironment } from '../helpers/drift/targets.ts';
 import type { AuthMode, Exchange } from '../helpers/evidence/exchange.ts';
 import type { RecordedExchange, TestExchanges } from '../helpers/evidence/exchange-detail.ts';
-import { linkedNextPage, readsOfTheShop } from '../helpers/evidence/list-reads.ts';
+import { nextPageLink } from '../helpers/evidence/link-header.ts';
+import { readsOfTheShop } from '../helpers/evidence/list-reads.ts';
 import { OPERATOR_PREFIX_VARIABLE } from '../helpers/evidence/operator-variables.ts';
 import { curlCommand } from '../helpers/evidence/replay.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
@@ -139,11 +140,20 @@ describe('steps', () => {
     ]);
   });
 
-  test('the next page recorded is the one a Link header names rel="next", and only that one', () => {
+  test('the next page recorded is the one a Link header names rel="next", and only that one, if it is a URL', () => {
     const page = `${SHOP}/zones.json`;
-    expect(linkedNextPage('<?page=3>; rel="last", <?page=2>; rel="next"', page)).toBe(`${page}?page=2`);
-    expect(linkedNextPage('<https://shop.test/z?p=2>; rel="next prefetch"', page)).toBe('https://shop.test/z?p=2');
-    expect(linkedNextPage('<?page=1>; rel="first"', page)).toBeUndefined();
+    const nextOf = (link: string) => nextPageLink(link, page);
+    expect(nextOf('<?page=3>; rel="last", <?page=2>; rel="next"')).toEqual({ ok: true, next: `${page}?page=2` });
+    expect(nextOf('<https://shop.test/z?p=2>; rel="next prefetch"')).toEqual({
+      ok: true,
+      next: 'https://shop.test/z?p=2',
+    });
+    expect(nextOf('<?page=1>; rel="first", <?page=2>; rel="nextpage"')).toEqual({ ok: true });
+    expect(nextOf('<http://shop .test/z>; rel="next"')).toEqual({
+      ok: false,
+      target: 'http://shop .test/z',
+      problem: 'Invalid URL',
+    });
   });
 
   test("under drift the model's budget counts reads of the shop: a list of any number of pages is one, a 429 none", () => {

@@ -10,6 +10,8 @@ import { afterEach, expect, test } from 'vitest';
 import { PreconditionError } from '../helpers/client/precondition.ts';
 import { type ListAnswer, ZonesClient } from '../helpers/client/zones-client.ts';
 import { type Environment, readTargetConfig } from '../helpers/config.ts';
+import type { Exchange } from '../helpers/evidence/exchange.ts';
+import { type ExchangeDetail, exchangeDetail } from '../helpers/evidence/exchange-detail.ts';
 import { CannotRunError } from '../helpers/exit-codes.ts';
 import { Ledger } from '../helpers/ownership/ledger.ts';
 import { preflight } from '../helpers/runner/preflight.ts';
@@ -50,9 +52,10 @@ async function scriptedShop(
   return { url: origin, asked };
 }
 
-function clientFor(shop: ScriptedShop, settings: Environment): ZonesClient {
+function clientFor(shop: ScriptedShop, settings: Environment, onExchange?: (exchange: Exchange) => void): ZonesClient {
   const config = readTargetConfig({ ZONES_BASE_URL: shop.url, ZONES_ACCESS_TOKEN: 'shpat_walk_0123', ...settings });
-  return new ZonesClient(config, { ledger: new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-paging-')), 'run.jsonl')) });
+  const ledger = new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-paging-')), 'run.jsonl'));
+  return new ZonesClient(config, { ledger, onExchange });
 }
 
 const records = (ids: (number | string)[]) =>
@@ -127,6 +130,30 @@ test('page numbers: a Link header is not followed, so no page is read twice', as
   }));
   await clientFor(shop, { ZONES_PAGING: 'page' }).listZones();
   expect(shop.asked).toEqual([LIST, `${LIST}?page=2`]);
+});
+
+// Drift reads the exchanges the client recorded: both must take the same page for the next one, or
+// it lines up pages the client never asked for. rel is a list of relation types, of which only `next` is.
+test.for([
+  { label: 'rel="nextpage" names no next page', link: `<${LIST}?page_info=2>; rel="nextpage"`, pages: 1 },
+  { label: 'rel="prev next" names the next page', link: `<${LIST}?page_info=2>; rel="prev next"`, pages: 2 },
+  { label: 'a bare rel=NEXT names it too', link: `<${LIST}?page_info=2>; rel=NEXT`, pages: 2 },
+  { label: 'an address that is no URL is refused', link: '<http://shop .test/z>; rel="next"', pages: 1, refused: true },
+])('link: the client and the evidence agree on where a list goes on: $label', async ({ link, pages, refused }) => {
+  const shop = await scriptedShop((url) =>
+    url.searchParams.has('page_info')
+      ? { body: `{"zones":[${records([2])}]}` }
+      : { body: `{"zones":[${records([1])}]}`, headers: { link } },
+  );
+  const details: ExchangeDetail[] = [];
+  const read = clientFor(shop, {}, (exchange) => details.push(exchangeDetail(exchange))).listZones();
+  if (refused) {
+    await expect(read).rejects.toMatchObject({ name: 'TypeError', message: 'Invalid URL' });
+    expect(details[0]).toMatchObject({ unreadableNextPage: 'http://shop .test/z' });
+  } else expect(idsOf(await read)).toEqual(['1', '2'].slice(0, pages));
+  expect(shop.asked).toHaveLength(pages);
+  const followed = details.slice(1).map((detail) => detail.url);
+  expect(details.flatMap((detail) => detail.nextPage ?? [])).toEqual(followed);
 });
 
 test('cursor: the cursor at a dotted path goes back in its parameter beside the filter, until it is null', async () => {

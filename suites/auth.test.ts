@@ -2,8 +2,9 @@
 // without it is not a valid call. A wrong credential counts as no credential.
 import { expect } from 'vitest';
 import { readZoneList } from '../helpers/client/records.ts';
-import type { AuthMode, ZonesClient } from '../helpers/client/zones-client.ts';
+import type { ZonesClient } from '../helpers/client/zones-client.ts';
 import { formatAnswers } from '../helpers/evidence/evidence.ts';
+import type { AuthMode } from '../helpers/evidence/exchange.ts';
 import { expectZoneUnchanged } from '../helpers/harness/list-checks.ts';
 import type { OwnZones } from '../helpers/harness/own-zones.ts';
 import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';

@@ -1,7 +1,7 @@
 // Paths, spec Endpoints and Versioning: all four operations live under {base_url}/admin/api/{version}/,
 // the collection at zones.json and one zone at zones/{zone_id}.json.
 import { expect } from 'vitest';
-import type { Answer } from '../helpers/client/zones-client.ts';
+import type { Answer } from '../helpers/evidence/exchange.ts';
 import { notVerified } from '../helpers/harness/not-verified.ts';
 import { type ConformanceContext, ruleCases } from '../helpers/harness/rule-test.ts';
 import { otherVersionNote } from '../helpers/rules.ts';

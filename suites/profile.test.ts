@@ -2,7 +2,7 @@
 // codes, so these are SHOULD checks: a failure is a warning and never changes the verdict.
 import { expect } from 'vitest';
 import type { ZoneRecord } from '../helpers/client/records.ts';
-import type { Answer } from '../helpers/client/zones-client.ts';
+import type { Answer } from '../helpers/evidence/exchange.ts';
 import { currentTarget } from '../helpers/harness/current-target.ts';
 import { notVerified } from '../helpers/harness/not-verified.ts';
 import { type ConformanceContext, ruleCases } from '../helpers/harness/rule-test.ts';

@@ -17,8 +17,9 @@ import {
 } from '../helpers/client/list-lookups.ts';
 import { PreconditionError } from '../helpers/client/precondition.ts';
 import type { ZoneRecord } from '../helpers/client/records.ts';
-import { type Answer, isRefusal, isSuccess, type ZonesClient } from '../helpers/client/zones-client.ts';
+import { isRefusal, isSuccess, type ZonesClient } from '../helpers/client/zones-client.ts';
 import { formatAnswers } from '../helpers/evidence/evidence.ts';
+import type { Answer } from '../helpers/evidence/exchange.ts';
 import { expectZoneShown, requireReadable } from '../helpers/harness/list-checks.ts';
 import { type ConformanceContext, ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
 

@@ -2,6 +2,7 @@
 // the manner is a setting (ZONES_PAGING): a Link header (the default profile), page numbers, or a
 // next cursor in the body. Each walk says which records a page adds and where the list goes on.
 import type { Paging, TargetConfig } from '../config.ts';
+import { nextPageLink } from '../evidence/link-header.ts';
 import { valueAtPath } from './dotted-path.ts';
 import { isLosslessNumber, stringifyJson } from './json.ts';
 import { PreconditionError } from './precondition.ts';
@@ -102,14 +103,9 @@ function cursorIn(body: unknown, field: string): string | undefined {
   );
 }
 
-/** The rel="next" target of a Link header, resolved against the page it came with. */
+/** The page a Link header names rel="next"; one that is no URL is the shop's error, not read past. */
 export function nextPageUrl(link: string | undefined, current: string): string | undefined {
-  if (!link) return undefined;
-  for (const part of link.split(/,(?=\s*<)/)) {
-    const match = /^\s*<([^>]*)>(.*)$/.exec(part);
-    if (match && /;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?/i.test(match[2]!)) {
-      return new URL(match[1]!, current).toString();
-    }
-  }
-  return undefined;
+  const found = nextPageLink(link, current);
+  if (!found.ok) throw new TypeError(found.problem);
+  return found.next;
 }

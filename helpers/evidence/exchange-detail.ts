@@ -6,7 +6,7 @@
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
 import { SHOWN_BODY_BYTES } from './bounded-body.ts';
 import type { AuthMode, Exchange, Method } from './exchange.ts';
-import { linkedNextPage } from './list-reads.ts';
+import { nextPageLink } from './link-header.ts';
 
 /**
  * An internal switch, not a setting: the drift launcher sets it for its two conformance runs. Outside
@@ -43,6 +43,8 @@ export interface ExchangeDetail {
   pagingHeaders: string[];
   /** The page a Link header named rel="next", as an address: what tells a list's next page from a new read. */
   nextPage?: string;
+  /** The address a Link header named rel="next" when it is no URL: the list could not be read past this page. */
+  unreadableNextPage?: string;
   /** The request body as JSON text (numbers kept exactly), when it was JSON. */
   request?: string;
   /** The answer as JSON text, long lists cut down to the suite's own zones; absent when it was not JSON. */
@@ -132,9 +134,10 @@ export function exchangeDetail(exchange: Exchange): ExchangeDetail {
   };
 }
 
-function nextPageOf(link: string | undefined, url: string): { nextPage?: string } {
-  const nextPage = linkedNextPage(link, url);
-  return nextPage === undefined ? {} : { nextPage };
+function nextPageOf(link: string | undefined, url: string): Pick<ExchangeDetail, 'nextPage' | 'unreadableNextPage'> {
+  const found = nextPageLink(link, url);
+  if (!found.ok) return { unreadableNextPage: found.target };
+  return found.next === undefined ? {} : { nextPage: found.next };
 }
 
 /** An exchange as the exchanges file keeps it: the data, and how the reports show and replay it. */

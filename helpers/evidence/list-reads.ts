@@ -25,26 +25,6 @@ function isSuccessfulGet(exchange: ExchangeDetail): boolean {
   return exchange.method === 'GET' && exchange.status !== undefined && exchange.status >= 200 && exchange.status <= 299;
 }
 
-/**
- * The address a Link header names rel="next" (a rel may hold several words), resolved against the
- * page it came with. Other rels (first, last, prev) name no page still to read.
- */
-export function linkedNextPage(link: string | undefined, url: string): string | undefined {
-  if (link === undefined) return undefined;
-  for (const part of link.split(/,(?=\s*<)/)) {
-    const match = /^\s*<([^>]*)>(.*)$/.exec(part);
-    const rel = match ? /;\s*rel\s*=\s*"?([^";]*)"?/i.exec(match[2]!) : null;
-    if (match && rel?.[1]?.toLowerCase().split(/\s+/).includes('next')) {
-      try {
-        return new URL(match[1]!, url).toString();
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
-}
-
 /** The query without the paging parameters, in a fixed order: what stays the same from page to page. */
 function queryBesidesPaging(url: URL, paging: PagingParams): string {
   const kept = [...url.searchParams.entries()].filter(([name]) => !isPagingParam(name, paging));

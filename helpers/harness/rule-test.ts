@@ -60,7 +60,7 @@ export const test = baseTest.extend<ConformanceFixtures>({
     await use(api);
     // After the test's own clean-up (the zones fixture tears down first): an outage that outlasted the
     // budget by now stops the run, rather than letting every test after it wait the budget again.
-    const outage = api.spentOutage();
+    const outage = api.transport.spentOutage();
     if (outage !== undefined) task.meta.outage = outage;
   },
   zones: async ({ api, task }, use) => {

@@ -1,10 +1,10 @@
 // What crosses between the runner and the test workers: the target going in (provide/inject),
 // and what a test tells the reporter beyond pass and fail coming out (task.meta).
-import type { OutageStart } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import type { ExchangeRecord } from '../evidence/evidence.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
+import type { OutageStart } from '../pacing/outage.ts';
 import type { PaceState } from '../pacing/throttle.ts';
 
 declare module 'vitest' {

@@ -8,19 +8,17 @@ import { parseJson } from '../client/json.ts';
 import { findZone, namedIn, zonesOf } from '../client/list-lookups.ts';
 import { PreconditionError } from '../client/precondition.ts';
 import { SETTABLE_FIELDS, type ZoneId, zoneIdOf, zoneItem } from '../client/records.ts';
-import { NotJsonBody } from '../client/what-came-back.ts';
 import {
-  type Answer,
   BodyLimitError,
   cameBack,
-  isSuccess,
-  type ListAnswer,
   ranOutOfTime,
   ShopUnavailableError,
   TransportError,
-  type ZonesClient,
-} from '../client/zones-client.ts';
+} from '../client/shop-transport.ts';
+import { NotJsonBody } from '../client/what-came-back.ts';
+import { isSuccess, type ListAnswer, type ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
+import type { Answer } from '../evidence/exchange.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import { outageFor } from '../pacing/outage.ts';

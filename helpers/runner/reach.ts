@@ -1,10 +1,10 @@
 // What the preflight says when the shop cannot be reached as configured: a certificate the suite does
 // not trust, a proxy in the way, or an address that redirects. Each names the setting that fixes it.
 
-import type { Answer, Exchange } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import { shownProxy } from '../connection/proxy.ts';
 import { certificateAdvice, isCertificateCode } from '../connection/trust.ts';
+import type { Answer, Exchange } from '../evidence/exchange.ts';
 
 const NOT_FOLLOWED =
   'the suite follows no redirect, since a write must not be replayed at another address and a certificate must name the address it certified';

@@ -7,8 +7,10 @@
 import { jsonEqual } from '../../client/json.ts';
 import { readableZones } from '../../client/list-lookups.ts';
 import { PreconditionError } from '../../client/precondition.ts';
-import { type Answer, isRefusal, isSuccess, type ListAnswer, TransportError } from '../../client/zones-client.ts';
+import { TransportError } from '../../client/shop-transport.ts';
+import { isRefusal, isSuccess, type ListAnswer } from '../../client/zones-client.ts';
 import { formatAnswers } from '../../evidence/evidence.ts';
+import type { Answer } from '../../evidence/exchange.ts';
 import { runBookingHook } from '../../ownership/booking-hooks.ts';
 import { requireReadable } from '../list-checks.ts';
 import { type Finding, firstFinding, judgeList, learnFrom } from './judge.ts';

@@ -3,7 +3,7 @@
 // shortest sequence that still breaks the same rule. The seed replays it all.
 import fc from 'fast-check';
 import { PreconditionError } from '../../client/precondition.ts';
-import { TransportError } from '../../client/zones-client.ts';
+import { TransportError } from '../../client/shop-transport.ts';
 import { type ModelBudget, newModelSeed, seedReplayCommand, type TargetConfig } from '../../config.ts';
 import { commandArbitrary, type SequenceState, type ZoneCommand } from './commands.ts';
 import { cleanUpSequence, listZones, newSequence } from './operations.ts';
