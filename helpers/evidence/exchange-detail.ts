@@ -109,6 +109,7 @@ export function exchangeDetail(exchange: Exchange): ExchangeDetail {
   const parsed = exchange.bodyLimit || exchange.notJson ? undefined : jsonText(exchange.responseBody);
   const tooLong = parsed !== undefined && Buffer.byteLength(parsed) > LONGEST_ANSWER_KEPT;
   const answer = tooLong ? undefined : parsed;
+  const nextPage = linkedNextPage(headers.link, exchange.url);
   const answerNote = exchange.bodyLimit
     ? 'not read whole'
     : exchange.notJson
@@ -125,16 +126,11 @@ export function exchangeDetail(exchange: Exchange): ExchangeDetail {
     ...(exchange.status === undefined ? {} : { status: exchange.status }),
     ...(headers['content-type'] === undefined ? {} : { contentType: headers['content-type'] }),
     pagingHeaders: PAGING_HEADERS.filter((name) => headers[name] !== undefined),
-    ...nextPageOf(headers.link, exchange.url),
+    ...(nextPage === undefined ? {} : { nextPage }),
     ...(request === undefined ? {} : { request }),
     ...(answer === undefined ? {} : { answer }),
     ...(answerNote === undefined ? {} : { answerNote }),
   };
-}
-
-function nextPageOf(link: string | undefined, url: string): { nextPage?: string } {
-  const nextPage = linkedNextPage(link, url);
-  return nextPage === undefined ? {} : { nextPage };
 }
 
 /** An exchange as the exchanges file keeps it: the data, and how the reports show and replay it. */

@@ -310,7 +310,8 @@ function markdownPart(part: FactPart): string {
   return 'strong' in part ? `**${part.strong}**` : code(part.code);
 }
 
-const STATUS_HEADING: Record<RuleStatus, string> = {
+/** A rule's status as conformance.md's headings and the console's table show it: what needs a look, in capitals. */
+export const LOUD_STATUS: Record<RuleStatus, string> = {
   passed: 'passed',
   failed: 'FAILED',
   warning: 'WARNING',
@@ -410,7 +411,7 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
   if (open.length > 0) {
     detail.push(['## What broke, warned or could not be checked', '']);
     for (const rule of open) {
-      detail.push([`### ${rule.id} ${STATUS_HEADING[rule.status]} (${rule.level.toUpperCase()})`, '', rule.title, '']);
+      detail.push([`### ${rule.id} ${LOUD_STATUS[rule.status]} (${rule.level.toUpperCase()})`, '', rule.title, '']);
       for (const test of rule.tests.filter((t) => t.state !== 'passed')) detail.push(testSection(test, rule.level));
       if (rule.tests.length === 0) detail.push([`- ${rule.reason}`, '']);
     }

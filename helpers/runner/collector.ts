@@ -28,7 +28,8 @@ export class OutcomeCollector implements Reporter {
   onTestCaseResult(testCase: TestCase): void {
     const outcome = outcomeOf(testCase);
     const target = this.targetOf(testCase);
-    listIn(this.run.outcomes, target).push(outcome);
+    if (!this.run.outcomes.has(target)) this.run.outcomes.set(target, []);
+    this.run.outcomes.get(target)!.push(outcome);
     const file = exchangesFile();
     if (file !== undefined) appendFileSync(file, `${JSON.stringify(testExchanges(outcome, testCase))}\n`);
     this.onOutcome?.(target, outcome);
@@ -40,15 +41,6 @@ export class OutcomeCollector implements Reporter {
     }
     for (const error of unhandledErrors) this.run.errors.push(`unhandled: ${error.message ?? String(error)}`);
   }
-}
-
-function listIn<T>(map: Map<string, T[]>, key: string): T[] {
-  let list = map.get(key);
-  if (list === undefined) {
-    list = [];
-    map.set(key, list);
-  }
-  return list;
 }
 
 function testExchanges(outcome: TestOutcome, testCase: TestCase): TestExchanges {
