@@ -4,7 +4,7 @@ import { appendFileSync } from 'node:fs';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import '../harness/task-meta.ts';
 import type { ExchangeRecord } from '../evidence/evidence.ts';
-import { exchangesFile, type TestExchanges } from '../evidence/exchange-detail.ts';
+import type { TestExchanges } from '../evidence/exchange-detail.ts';
 import { emptyTally } from '../evidence/request-tally.ts';
 import { ruleIdOfTitle } from '../rules.ts';
 import { classify, type TestOutcome } from './verdict.ts';
@@ -23,6 +23,8 @@ export class OutcomeCollector implements Reporter {
     private readonly onOutcome?: (target: string, outcome: TestOutcome) => void,
     /** Which target a test certified: its project's name, where each target has a project of its own. */
     private readonly targetOf: (testCase: TestCase) => string = (testCase) => testCase.project.name,
+    /** Where each test's exchanges go, one line a test, when drift records them. */
+    private readonly exchangesFile?: string,
   ) {}
 
   onTestCaseResult(testCase: TestCase): void {
@@ -30,8 +32,8 @@ export class OutcomeCollector implements Reporter {
     const target = this.targetOf(testCase);
     if (!this.run.outcomes.has(target)) this.run.outcomes.set(target, []);
     this.run.outcomes.get(target)!.push(outcome);
-    const file = exchangesFile();
-    if (file !== undefined) appendFileSync(file, `${JSON.stringify(testExchanges(outcome, testCase))}\n`);
+    if (this.exchangesFile !== undefined)
+      appendFileSync(this.exchangesFile, `${JSON.stringify(testExchanges(outcome, testCase))}\n`);
     this.onOutcome?.(target, outcome);
   }
 
