@@ -56,6 +56,9 @@ function usage(): string {
     `                   baseline; else ${EXIT.incomplete} if a MUST rule is not verified, else 0. The verdict is unchanged`,
     "  --seed=N         the model-based suite's seed, as the reports name it: replays its sequences (ZONES_MODEL_SEED).",
     '                   Without it, each run draws a new one. Write it with =, so that a negative seed is read as one',
+    "  --record-exchanges FILE    every test's exchanges as data, a line a test, in FILE: npm run drift compares two",
+    '  --target-variables PREFIX  where the commands the reports print read the target from: ZONES_MOCK_ for',
+    "                   ZONES_MOCK_BASE_URL and ZONES_MOCK_ACCESS_TOKEN, as in drift's mock run. Default ZONES_",
     "  --version        print the package's name and version and exit",
     '  --help           this text',
     '',
@@ -104,6 +107,8 @@ async function main(): Promise<void> {
     seed?: string;
     baseline?: string;
     'fail-on'?: string;
+    'record-exchanges'?: string;
+    'target-variables'?: string;
   };
   try {
     args = parseArgs({
@@ -116,6 +121,8 @@ async function main(): Promise<void> {
         seed: { type: 'string' },
         baseline: { type: 'string' },
         'fail-on': { type: 'string' },
+        'record-exchanges': { type: 'string' },
+        'target-variables': { type: 'string' },
       },
       strict: true,
     }).values;
@@ -209,6 +216,8 @@ async function main(): Promise<void> {
       {
         testNamePattern: selected && testNamePatternFor(selected),
         allure: true,
+        recordExchanges: args['record-exchanges'],
+        targetVariables: args['target-variables'],
         reporters: [['allure-vitest/reporter', { resultsDir: allureLocations(config.reportsDir).results }]],
         onOutcome: (_project, outcome) => progress.outcome(outcome),
         onWaiting: (line) => console.error(secrets.mask(line)),

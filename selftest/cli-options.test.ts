@@ -1,11 +1,13 @@
 // The options of `npm run conformance` a nightly job and a person at a terminal lean on: --rule by
 // rule ids and families, --list, --quiet, and night over night with --baseline and --fail-on new,
-// played against the reference with a real fault and baselines edited from a real certificate.
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// played against the reference with a real fault and baselines edited from a real certificate; and
+// drift's --record-exchanges and --target-variables, which its two runs are started with.
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
+import type { TestExchanges } from '../helpers/evidence/exchange-detail.ts';
 import type { Comparison } from '../helpers/report/comparison.ts';
 import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
 import { rules } from '../helpers/rules.ts';
@@ -282,5 +284,61 @@ describe('night over night: --baseline and --fail-on new', () => {
     const alone = await conformance({ ...settings, ZONES_REPORTS_DIR: reportsDir() }, ['--fail-on', 'new']);
     expect(alone.code).toBe(3);
     expect(alone.stderr).toMatch(/--fail-on new needs --baseline/);
+  });
+});
+
+describe("drift's options: --record-exchanges and --target-variables", () => {
+  let reference: RunningReference;
+  let settings: Record<string, string>;
+
+  beforeAll(async () => {
+    reference = await startReference({ token: TOKEN, fault: 'update-ignores-name' });
+    settings = { ...settingsForStyle(reference.style, reference.url, TOKEN), ZONES_MODEL_RUNS: '0' };
+  });
+  afterAll(() => reference.close());
+
+  test("a run given both writes each test's exchanges to the file, and every command it prints reads the mock's names", async () => {
+    const dir = reportsDir();
+    const file = join(reportsDir(), 'exchanges.jsonl');
+    const options = ['--record-exchanges', file, '--target-variables', 'ZONES_MOCK_'];
+    const run = await conformance({ ...settings, ZONES_REPORTS_DIR: dir }, ['--rule', 'UPDATE-01', ...options]);
+    expect(run.code, run.stderr).toBe(1);
+    const tests = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as TestExchanges);
+    const sent = tests.filter((t) => t.ruleId === 'UPDATE-01').flatMap((t) => t.exchanges);
+    const withToken = sent.filter((exchange) => exchange.auth === 'valid');
+    expect(withToken.length, 'UPDATE-01 sent requests with the token').toBeGreaterThan(0);
+    for (const exchange of withToken) expect(exchange.curl).toContain('"$ZONES_MOCK_ACCESS_TOKEN"');
+    expect(sent.some((exchange) => exchange.status !== undefined && exchange.answer !== undefined)).toBe(true);
+    // The reports written in the launcher say so, from the certificate, and the worker's Allure attachment too.
+    for (const name of ['conformance.md', 'junit.xml', 'conformance.html'])
+      expect(readFileSync(join(dir, name), 'utf8'), name).toContain(
+        'read the credential from ZONES_MOCK_ACCESS_TOKEN:',
+      );
+    const results = join(dir, 'allure-results');
+    const attachments = readdirSync(results).map((name) => readFileSync(join(results, name), 'utf8'));
+    expect(attachments.some((text) => text.startsWith('# Set ZONES_MOCK_ACCESS_TOKEN first'))).toBe(true);
+    expect(readReport(dir).target.variables).toBe('ZONES_MOCK_');
+  });
+
+  test('without them a run records nothing and its commands read ZONES_ACCESS_TOKEN', async () => {
+    const dir = reportsDir();
+    const run = await conformance({ ...settings, ZONES_REPORTS_DIR: dir }, ['--rule', 'UPDATE-01']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.jsonl'))).toEqual([]);
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('read the credential from ZONES_ACCESS_TOKEN:');
+    expect(readReport(dir).target.variables).toBeUndefined();
+  });
+
+  test('a prefix that is not the start of a plain shell name is exit 3, naming the option', async () => {
+    const run = await conformance({ ...settings, ZONES_REPORTS_DIR: reportsDir() }, [
+      '--target-variables',
+      'ZONES_$(id)_',
+    ]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('--target-variables takes a prefix like ZONES_MOCK_');
+    expect(run.stderr).toContain('not "ZONES_$(id)_"');
   });
 });

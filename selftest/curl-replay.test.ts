@@ -8,11 +8,10 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
-import { sideEnvironment } from '../helpers/drift/targets.ts';
+import { OPERATOR_PREFIX } from '../helpers/drift/targets.ts';
 import type { Exchange } from '../helpers/evidence/exchange.ts';
-import { OPERATOR_PREFIX_VARIABLE } from '../helpers/evidence/operator-variables.ts';
 import { curlCommand, shellQuote } from '../helpers/evidence/replay.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { CHILD_LIMIT_MS, runEntry } from './run-node.ts';
@@ -83,9 +82,9 @@ describe.skipIf(noCurl)(`${inShell}: against a server that records what arrives`
       ...fields,
     };
   }
-  async function replay(recorded: Exchange, more: Record<string, string> = {}): Promise<Arrived> {
+  async function replay(recorded: Exchange, more: Record<string, string> = {}, prefix?: string): Promise<Arrived> {
     arrived.length = 0;
-    const command = curlCommand(recorded, settings);
+    const command = curlCommand(recorded, settings, undefined, prefix);
     expect(command).not.toContain(TOKEN);
     expect((await runInShell(command, true, more)).status).toBe(201);
     expect(arrived).toHaveLength(1);
@@ -137,21 +136,16 @@ describe.skipIf(noCurl)(`${inShell}: against a server that records what arrives`
   });
 
   test("drift's mock run replays with the mock's token: in the operator's shell ZONES_ACCESS_TOKEN is the service's", async () => {
-    // The drift launcher names the variable for each run; the mock's is ZONES_MOCK_ACCESS_TOKEN.
-    const mockEnvironment = sideEnvironment({ ZONES_MOCK_ACCESS_TOKEN: 'x' }, 'mock', '/tmp/reports');
-    vi.stubEnv(OPERATOR_PREFIX_VARIABLE, mockEnvironment[OPERATOR_PREFIX_VARIABLE]);
-    try {
-      const mockToken = 'mock_token_for_replays_0123';
-      const shell = { ZONES_MOCK_ACCESS_TOKEN: mockToken };
-      const valid = await replay(exchange({ method: 'GET' }), shell);
-      expect(valid.headers['x-api-key']).toBe(`Bearer ${mockToken}`);
-      const wrong = String((await replay(exchange({ method: 'GET', auth: 'wrong' }), shell)).headers['x-api-key']);
-      expect(wrong).toHaveLength(`Bearer ${mockToken}`.length);
-      expect([`Bearer ${mockToken}`, `Bearer ${TOKEN}`]).not.toContain(wrong);
-      expect(curlCommand(exchange({ method: 'GET' }), settings)).not.toContain('ZONES_ACCESS_TOKEN"');
-    } finally {
-      vi.unstubAllEnvs();
-    }
+    // The drift launcher names the variables' prefix for each run (--target-variables); the mock's is ZONES_MOCK_.
+    const mock = OPERATOR_PREFIX.mock;
+    const mockToken = 'mock_token_for_replays_0123';
+    const shell = { ZONES_MOCK_ACCESS_TOKEN: mockToken };
+    const valid = await replay(exchange({ method: 'GET' }), shell, mock);
+    expect(valid.headers['x-api-key']).toBe(`Bearer ${mockToken}`);
+    const wrong = String((await replay(exchange({ method: 'GET', auth: 'wrong' }), shell, mock)).headers['x-api-key']);
+    expect(wrong).toHaveLength(`Bearer ${mockToken}`.length);
+    expect([`Bearer ${mockToken}`, `Bearer ${TOKEN}`]).not.toContain(wrong);
+    expect(curlCommand(exchange({ method: 'GET' }), settings, undefined, mock)).not.toContain('ZONES_ACCESS_TOKEN"');
   });
 });
 

@@ -1,19 +1,18 @@
 // How drift lines two runs up and what it counts as one difference, without any target: steps made
 // from recorded exchanges, names and ids normalised, the way to the shop left out, and observations
 // grouped. Each case is what the specification of drift (docs/drift.md) says, decided before a run.
-import { describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import { compareRuns, type RunSide } from '../helpers/drift/differences.ts';
 import { renderDriftMarkdown } from '../helpers/drift/drift-markdown.ts';
 import { renderDriftPage } from '../helpers/drift/drift-page.ts';
 import { type DriftReport, preflightRefusalReport } from '../helpers/drift/drift-report.ts';
 import { stepsOf } from '../helpers/drift/steps.ts';
-import { inSideNames, OPERATOR_PREFIX, type Side, sideEnvironment } from '../helpers/drift/targets.ts';
+import { inSideNames, OPERATOR_PREFIX, type Side } from '../helpers/drift/targets.ts';
 import type { AuthMode, Exchange } from '../helpers/evidence/exchange.ts';
 import type { RecordedExchange, TestExchanges } from '../helpers/evidence/exchange-detail.ts';
 import { nextPageLink } from '../helpers/evidence/link-header.ts';
 import { readsOfTheShop } from '../helpers/evidence/list-reads.ts';
-import { OPERATOR_PREFIX_VARIABLE } from '../helpers/evidence/operator-variables.ts';
 import { curlCommand } from '../helpers/evidence/replay.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import { sweepCommand } from '../helpers/ownership/sweep-command.ts';
@@ -42,7 +41,7 @@ function replayOn(target: Side, method: RecordedExchange['method'], url: string,
     durationMs: 0,
   };
   const settings = { authHeader: 'X-Token', authScheme: '', tlsInsecure: false };
-  return curlCommand(request, settings, undefined, { [OPERATOR_PREFIX_VARIABLE]: OPERATOR_PREFIX[target] });
+  return curlCommand(request, settings, undefined, OPERATOR_PREFIX[target]);
 }
 
 /** A recorded exchange as the run on `on` (the service's unless told) writes it. */
@@ -542,13 +541,8 @@ test("the mock's run tells how to sweep what it left with the mock's address and
   // In the operator's drift shell ZONES_BASE_URL and ZONES_ACCESS_TOKEN are the service's.
   const ledger = 'reports/drift/mock/ledgers/20261126t130000-cccc.jsonl';
   const plain = sweepCommand(ledger, '/nowhere');
-  vi.stubEnv(OPERATOR_PREFIX_VARIABLE, sideEnvironment({}, 'mock', 'reports')[OPERATOR_PREFIX_VARIABLE]);
-  let forMock: string;
-  try {
-    forMock = sweepCommand(ledger, '/nowhere');
-  } finally {
-    vi.unstubAllEnvs();
-  }
+  // Drift's mock run is told the mock's names with --target-variables.
+  const forMock = sweepCommand(ledger, '/nowhere', OPERATOR_PREFIX.mock);
   expect(plain).toBe(`npx zones-conformance sweep --ledger ${ledger}`);
   expect(forMock).toBe(
     `ZONES_BASE_URL="$ZONES_MOCK_BASE_URL" ZONES_ACCESS_TOKEN="$ZONES_MOCK_ACCESS_TOKEN" npx zones-conformance sweep --ledger ${ledger}`,

@@ -230,3 +230,27 @@ describe('the layers', () => {
     expect(stale, 'remove an exception nothing uses any more').toEqual([]);
   });
 });
+
+/** The internal switches a file names (ZC_...): an input of a run that no reader of its command sees. */
+function switchesNamed(source: string): string[] {
+  return [...source.matchAll(/\bZC_[A-Z0-9_]+/g)].map((match) => match[0]);
+}
+
+describe('options, not switches', () => {
+  test('the scan finds a switch however it is read', () => {
+    const source = "const a = process.env.ZC_ONE;\nconst b = env['ZC_TWO'];\nconst NAME = 'ZC_THREE';";
+    expect(switchesNamed(source)).toEqual(['ZC_ONE', 'ZC_TWO', 'ZC_THREE']);
+  });
+
+  test('no code of the suite, the harness or the launchers reads an environment switch named ZC_*', () => {
+    // What changes a run is an option of the command that starts it (e.g. drift's --record-exchanges),
+    // carried to the worker by provide/inject. The launchers' .mjs files are read as well as the tree's .ts.
+    const scripts = readdirSync(join(projectRoot, 'bin')).filter((name) => name.endsWith('.mjs'));
+    const sources: [string, string][] = [
+      ...Object.entries(tree).filter(([file]) => /^(helpers|suites|bin)\//.test(file)),
+      ...scripts.map((name): [string, string] => [`bin/${name}`, readFileSync(join(projectRoot, 'bin', name), 'utf8')]),
+    ];
+    const named = sources.flatMap(([file, source]) => switchesNamed(source).map((name) => `${file}: ${name}`));
+    expect(named, 'make it an option of the run (SuiteRunOptions, provided to the worker)').toEqual([]);
+  });
+});

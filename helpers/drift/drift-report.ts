@@ -4,7 +4,6 @@
 // first difference a team wants to know of.
 import type { TargetConfig } from '../config.ts';
 import type { Exchange } from '../evidence/exchange.ts';
-import { OPERATOR_PREFIX_VARIABLE } from '../evidence/operator-variables.ts';
 import { curlCommand } from '../evidence/replay.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { ConformanceReport } from '../report/conformance-report.ts';
@@ -234,8 +233,7 @@ function settingDifference(named: string[], reason: string, configs: Record<Side
       durationMs: 0,
     };
     // Each command reads its own target's token, under the name the operator keeps it in.
-    const env = { [OPERATOR_PREFIX_VARIABLE]: OPERATOR_PREFIX[side] };
-    return { line: `GET ${exchange.url}`, curl: curlCommand(exchange, config, undefined, env) };
+    return { line: `GET ${exchange.url}`, curl: curlCommand(exchange, config, undefined, OPERATOR_PREFIX[side]) };
   };
   const operation = /\bPOST\b/.test(reason) ? 'create' : 'list';
   return {

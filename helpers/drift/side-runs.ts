@@ -9,7 +9,7 @@ import type { Environment } from '../config.ts';
 import type { Secrets } from '../evidence/secrets.ts';
 import { inProject } from '../project-root.ts';
 import { exchangesPath } from './run-side.ts';
-import { inSideNames, type Side, sideEnvironment, sideReportsDir } from './targets.ts';
+import { inSideNames, OPERATOR_PREFIX, type Side, sideEnvironment, sideReportsDir } from './targets.ts';
 
 export interface SideRun {
   side: Side;
@@ -61,6 +61,9 @@ export function startSides(sides: readonly Side[], options: SideRunOptions): Sta
     // Only this run's exchanges: the file is appended to, test by test.
     rmSync(exchangesPath(reportsDir), { force: true });
     const args = [launcher, 'conformance', `--seed=${options.seed}`, ...(options.quiet ? ['--quiet'] : [])];
+    // Every exchange as data, for the comparison; every command the run prints (replays, sweeps) reads the
+    // target from the variables the operator keeps it in.
+    args.push('--record-exchanges', exchangesPath(reportsDir), '--target-variables', OPERATOR_PREFIX[side]);
     const child = spawn(process.execPath, args, {
       cwd: process.cwd(),
       env: sideEnvironment(options.env, side, options.reportsDir),

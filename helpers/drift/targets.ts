@@ -3,22 +3,14 @@
 // so that a mock which needs other settings than its service is found to differ, not configured away.
 import { join } from 'node:path';
 import { ConfigError, type Environment, readTargetConfig, type TargetConfig } from '../config.ts';
-import { EXCHANGES_FILE_VARIABLE } from '../evidence/exchange-detail.ts';
-import { OPERATOR_PREFIX_VARIABLE } from '../evidence/operator-variables.ts';
+import { operatorVariable } from '../evidence/operator-variables.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import { settingDefault } from '../settings.ts';
-import { exchangesPath } from './run-side.ts';
 
 export type Side = 'service' | 'mock';
 export const SIDES: readonly Side[] = ['service', 'mock'];
 
-/** The settings that say where one target is and how to reach it: each target has its own. */
-const OWN_SETTINGS: Record<Side, Record<string, string>> = {
-  service: { ZONES_BASE_URL: 'ZONES_BASE_URL', ZONES_ACCESS_TOKEN: 'ZONES_ACCESS_TOKEN' },
-  mock: { ZONES_BASE_URL: 'ZONES_MOCK_BASE_URL', ZONES_ACCESS_TOKEN: 'ZONES_MOCK_ACCESS_TOKEN' },
-};
-
-/** What the names of each target's variables begin with in the operator's shell (operator-variables.ts). */
+/** How the operator's shell names each target's own address and token: the names' prefix (operator-variables.ts). */
 export const OPERATOR_PREFIX: Record<Side, string> = { service: 'ZONES_', mock: 'ZONES_MOCK_' };
 
 /**
@@ -52,16 +44,12 @@ export function sideReportsDir(reportsDir: string, side: Side): string {
 
 /** The environment a side's conformance run gets: the one set of settings, with that side's address and token. */
 export function sideEnvironment(env: Environment, side: Side, reportsDir: string): Environment {
-  const own = OWN_SETTINGS[side];
   const out: Environment = { ...env };
   delete out.ZONES_MOCK_BASE_URL;
   delete out.ZONES_MOCK_ACCESS_TOKEN;
-  out.ZONES_BASE_URL = env[own.ZONES_BASE_URL!];
-  out.ZONES_ACCESS_TOKEN = env[own.ZONES_ACCESS_TOKEN!];
+  out.ZONES_BASE_URL = env[operatorVariable('BASE_URL', OPERATOR_PREFIX[side])];
+  out.ZONES_ACCESS_TOKEN = env[operatorVariable('ACCESS_TOKEN', OPERATOR_PREFIX[side])];
   out.ZONES_REPORTS_DIR = sideReportsDir(reportsDir, side);
-  out[EXCHANGES_FILE_VARIABLE] = exchangesPath(sideReportsDir(reportsDir, side));
-  // Every command a run prints (replays, sweeps) reads the target from the variables the operator keeps it in.
-  out[OPERATOR_PREFIX_VARIABLE] = OPERATOR_PREFIX[side];
   return out;
 }
 

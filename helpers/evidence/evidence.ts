@@ -2,7 +2,7 @@
 // answer, credential already masked by the client, long bodies cut (bounded-body.ts).
 import { type BodyFiles, shownBody } from './bounded-body.ts';
 import type { Answer, Exchange } from './exchange.ts';
-import { type ExchangeDetail, exchangeDetail, exchangesFile } from './exchange-detail.ts';
+import { type ExchangeDetail, exchangeDetail } from './exchange-detail.ts';
 import { curlCommand, type ReplaySettings } from './replay.ts';
 
 export function formatExchange(exchange: Exchange): string {
@@ -60,8 +60,14 @@ export interface ExchangeRecord {
  * `bodies` keeps a body too long to show in a file of its own, masked: the record then shows its first
  * part with the file's name, and the curl command sends the file rather than a megabyte on one line.
  * The record is what conformance.md, conformance.json, junit.xml and the Allure attachments all show.
+ * `run` is what the run's options ask: the operator's names for the target, and drift's exchanges as data.
  */
-export function recordExchange(exchange: Exchange, settings: ReplaySettings, bodies: BodyFiles): ExchangeRecord {
+export function recordExchange(
+  exchange: Exchange,
+  settings: ReplaySettings,
+  bodies: BodyFiles,
+  run: { targetVariables?: string; detailed: boolean },
+): ExchangeRecord {
   const request = exchange.requestBody === undefined ? undefined : bodies.keep(exchange.requestBody);
   const kept: Exchange = {
     ...exchange,
@@ -71,7 +77,7 @@ export function recordExchange(exchange: Exchange, settings: ReplaySettings, bod
   return {
     line: summarizeExchange(kept),
     shown: formatExchange(kept),
-    curl: curlCommand(kept, settings, request?.path),
-    ...(exchangesFile() === undefined ? {} : { detail: exchangeDetail(kept) }),
+    curl: curlCommand(kept, settings, request?.path, run.targetVariables),
+    ...(run.detailed ? { detail: exchangeDetail(kept) } : {}),
   };
 }

@@ -1,23 +1,12 @@
 // Every exchange of every test as data, for comparing two runs step by step (helpers/drift): what was
 // asked, what came back and in what shape. Kept only when the drift launcher asks for it, by naming
-// the file its run writes them to (EXCHANGES_FILE_VARIABLE): a certificate keeps whole exchanges only
+// the file its run writes them to (`--record-exchanges FILE`): a certificate keeps whole exchanges only
 // for the tests that did not pass. Made in the worker, where the whole body is known, from the same
 // masked text the reports show.
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
 import { SHOWN_BODY_BYTES } from './bounded-body.ts';
 import type { AuthMode, Exchange, Method } from './exchange.ts';
 import { nextPageLink } from './link-header.ts';
-
-/**
- * An internal switch, not a setting: the drift launcher sets it for its two conformance runs. Outside
- * the ZONES_ names, which the settings validator keeps to the documented ones.
- */
-export const EXCHANGES_FILE_VARIABLE = 'ZC_DRIFT_EXCHANGES';
-
-export function exchangesFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const path = env[EXCHANGES_FILE_VARIABLE]?.trim();
-  return path === undefined || path === '' ? undefined : path;
-}
 
 /** Headers that say how a list pages; only whether each is there is kept, since their values name one shop's addresses. */
 const PAGING_HEADERS = [

@@ -4,11 +4,11 @@
 // ZONES_ACCESS_TOKEN, or ZONES_MOCK_ACCESS_TOKEN in drift's mock run (operator-variables.ts).
 import type { TargetConfig } from '../config.ts';
 import type { Exchange } from './exchange.ts';
-import { operatorVariable } from './operator-variables.ts';
+import { DEFAULT_PREFIX, operatorVariable } from './operator-variables.ts';
 
 /** How the command names the token: the shell fills it in, so no report ever holds its value. */
-function tokenInShell(env: NodeJS.ProcessEnv): string {
-  return `"$${operatorVariable('ACCESS_TOKEN', env)}"`;
+function tokenInShell(prefix: string): string {
+  return `"$${operatorVariable('ACCESS_TOKEN', prefix)}"`;
 }
 
 /**
@@ -16,8 +16,8 @@ function tokenInShell(env: NodeJS.ProcessEnv): string {
  * Which character it became would give the token's last one away, so the command makes its own wrong
  * token of the same length at run time: the last character becomes 0, or 1 where it was 0.
  */
-function wrongTokenInShell(env: NodeJS.ProcessEnv): string {
-  return `"$(printf %s ${tokenInShell(env)} | sed -e 's/0$/1/' -e t -e 's/.$/0/')"`;
+function wrongTokenInShell(prefix: string): string {
+  return `"$(printf %s ${tokenInShell(prefix)} | sed -e 's/0$/1/' -e t -e 's/.$/0/')"`;
 }
 
 /** One word for a POSIX shell: single quotes keep everything as it is, a quote itself is closed, escaped and reopened. */
@@ -32,14 +32,14 @@ export type ReplaySettings = Pick<TargetConfig, 'authHeader' | 'authScheme' | 't
  * environment) and body byte for byte. `-i` shows the answer's status line and headers with its body.
  * An argument cannot hold a NUL byte, so a body with one is piped in from printf instead. A body kept
  * in a file (`bodyFile`, bounded-body.ts) is sent from it: the command stays one line a person can read.
- * `env` says which operator variable holds the token (operator-variables.ts): this run's, unless a
- * command is written for another target's run, as drift writes the mock's.
+ * `prefix` begins the name of the operator variable that holds the token (operator-variables.ts): the
+ * run's own, or the mock's where drift writes a command for its mock's run.
  */
 export function curlCommand(
   exchange: Exchange,
   settings: ReplaySettings,
   bodyFile?: string,
-  env: NodeJS.ProcessEnv = process.env,
+  prefix = DEFAULT_PREFIX,
 ): string {
   const words = ['curl', '-sS', '-i', '-X', exchange.method, shellQuote(exchange.url)];
   if (settings.tlsInsecure) words.push('--insecure');
@@ -49,7 +49,7 @@ export function curlCommand(
     if (name === credentialHeader) continue;
     words.push('-H', shellQuote(`${name}: ${value}`));
   }
-  const credential = credentialOf(exchange, settings, env);
+  const credential = credentialOf(exchange, settings, prefix);
   if (credential !== undefined) words.push('-H', credential);
   const body = exchange.requestBody;
   if (body === undefined) return words.join(' ');
@@ -61,9 +61,9 @@ export function curlCommand(
 }
 
 /** The credential header as the exchange sent it, with the token left to the shell; none when none was sent. */
-function credentialOf(exchange: Exchange, settings: ReplaySettings, env: NodeJS.ProcessEnv): string | undefined {
+function credentialOf(exchange: Exchange, settings: ReplaySettings, prefix: string): string | undefined {
   if (exchange.auth === 'none') return undefined;
   const scheme = settings.authScheme === '' ? '' : `${settings.authScheme} `;
-  const token = exchange.auth === 'valid' ? tokenInShell(env) : wrongTokenInShell(env);
+  const token = exchange.auth === 'valid' ? tokenInShell(prefix) : wrongTokenInShell(prefix);
   return `${shellQuote(`${settings.authHeader}: ${scheme}`)}${token}`;
 }

@@ -41,6 +41,7 @@ export const test = baseTest.extend<ConformanceFixtures>({
     const { tally, cleanupTally } = task.meta;
     // Bodies too long to show go whole into the reports folder, masked like the reports themselves.
     const bodies = new BodyFiles(target.reportsDir, new Secrets(target));
+    const recording = { targetVariables: inject('targetVariables'), detailed: inject('recordExchanges') !== undefined };
     const api = new ZonesClient(target, {
       ledger: ledgerAt(currentLedgerPath()),
       tallyFor: () => (cleaningUp.has(task) ? cleanupTally : tally),
@@ -54,7 +55,7 @@ export const test = baseTest.extend<ConformanceFixtures>({
           return;
         }
         task.meta.requests = (task.meta.requests ?? 0) + 1;
-        task.meta.exchanges = [...(task.meta.exchanges ?? []), recordExchange(exchange, target, bodies)];
+        task.meta.exchanges = [...(task.meta.exchanges ?? []), recordExchange(exchange, target, bodies, recording)];
       },
     });
     await use(api);
@@ -112,7 +113,7 @@ async function runCheck(id: string, context: ConformanceContext, check: Check): 
 /** The test's requests as commands to paste into a shell, each under a comment saying what it got. */
 function replayScript(records: readonly ExchangeRecord[]): string {
   const commands = records.map((record, index) => `# ${index + 1}. ${record.line}\n${record.curl}`);
-  return `# Set ${operatorVariable('ACCESS_TOKEN')} first; the commands read the credential from it.\n\n${commands.join('\n\n')}\n`;
+  return `# Set ${operatorVariable('ACCESS_TOKEN', inject('targetVariables'))} first; the commands read the credential from it.\n\n${commands.join('\n\n')}\n`;
 }
 
 /**

@@ -13,6 +13,9 @@ declare module 'vitest' {
     runId: string;
     ledgerPath: string;
     pacing?: PaceState;
+    /** The run's options (SuiteRunOptions): whether drift records every exchange, and its operator's names. */
+    recordExchanges?: string;
+    targetVariables?: string;
   }
 }
 

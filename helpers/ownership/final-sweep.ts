@@ -17,7 +17,12 @@ export interface SweepResult extends CleanupRecord {
   tally: RequestTally;
 }
 
-export async function sweepLedger(config: TargetConfig, ledgerPath: string, runId: string): Promise<SweepResult> {
+export async function sweepLedger(
+  config: TargetConfig,
+  ledgerPath: string,
+  runId: string,
+  targetVariables?: string,
+): Promise<SweepResult> {
   let requests = 0;
   const ledger = ledgerAt(ledgerPath);
   const tally = emptyTally();
@@ -27,7 +32,7 @@ export async function sweepLedger(config: TargetConfig, ledgerPath: string, runI
   for (const entry of entries) if (entry.event === 'left') lastLeftReason.set(entry.id, entry.reason);
   const leftBehind: LeftZone[] = [];
   // The embedded reference goes when the run ends, and what it held with it: there is nothing to sweep.
-  const removeWith = config.embedded ? {} : { removeWith: sweepCommand(ledgerPath) };
+  const removeWith = config.embedded ? {} : { removeWith: sweepCommand(ledgerPath, process.cwd(), targetVariables) };
 
   for (const [id, { names }] of stillOwned(entries, config.baseUrl)) {
     const left = (reason: string): LeftZone => ({ id, name: names[names.length - 1], reason, ...removeWith });

@@ -36,6 +36,6 @@ export function shellWord(word: string): string {
  * proves the run's (its ids, still under the run's names), and `--yes` would add guesses by name. In
  * drift's mock run it names the mock's address and token: the operator's ZONES_BASE_URL is the service.
  */
-export function sweepCommand(ledgerPath: string, folder = process.cwd()): string {
-  return `${operatorTargetPrefix()}${sweepLauncher(folder)} --ledger ${shellWord(ledgerPath)}`;
+export function sweepCommand(ledgerPath: string, folder = process.cwd(), targetVariables?: string): string {
+  return `${operatorTargetPrefix(targetVariables)}${sweepLauncher(folder)} --ledger ${shellWord(ledgerPath)}`;
 }

@@ -24,7 +24,7 @@ function sourceLine(rule: RuleResult): Html {
 ${quoted.map((quote) => html`<blockquote class="spec"><p>${quote.words.join(' ')}</p><footer>${quote.reference}</footer></blockquote>`)}`;
 }
 
-function testSection(rule: RuleResult, test: RuleResult['tests'][number]): Html {
+function testSection(rule: RuleResult, test: RuleResult['tests'][number], token: string): Html {
   const evidence = test.evidence ?? [];
   return html`<div class="test">
 <h4>${test.title}: ${testMark(test, rule.level)}</h4>
@@ -32,7 +32,7 @@ ${test.checkedWith && html`<p>Checked with: ${test.checkedWith.join('; ')}</p>`}
 <pre>${(test.reason ?? '').trim()}</pre>
 ${
   evidence.length > 0 &&
-  html`<p>Every exchange of the test, in order (${evidence.length}), each with a curl command that replays it; the commands read the credential from ${operatorVariable('ACCESS_TOKEN')}:</p>
+  html`<p>Every exchange of the test, in order (${evidence.length}), each with a curl command that replays it; the commands read the credential from ${token}:</p>
 <ol>${evidence.map(
     (record) => html`<li><code>${record.line}</code>
 <details><summary>the exchange</summary><pre>${record.shown}</pre></details>
@@ -42,13 +42,13 @@ ${
 </div>`;
 }
 
-function ruleSection(rule: RuleResult): Html {
+function ruleSection(rule: RuleResult, token: string): Html {
   const state = shownStateOf(rule);
   return html`<section class="s-${state}" id="${detailAnchor(rule.id)}">
 <h3>${rule.id} ${STATE_WORDS[state]} (${rule.level.toUpperCase()})</h3>
 <p><strong>${rule.title}</strong></p>
 ${sourceLine(rule)}
-${rule.tests.filter((test) => test.state !== 'passed').map((test) => testSection(rule, test))}
+${rule.tests.filter((test) => test.state !== 'passed').map((test) => testSection(rule, test, token))}
 ${rule.tests.length === 0 && html`<pre>${rule.reason ?? ''}</pre>`}
 </section>`;
 }
@@ -96,12 +96,13 @@ export function renderDetail(report: ConformanceReport): Html {
       .map((test) => `${test.title}: ${test.checkedWith!.join('; ')}`),
   );
   const { comparison } = report;
+  const section = (rule: RuleResult) => ruleSection(rule, operatorVariable('ACCESS_TOKEN', report.target.variables));
   return html`<section class="detail">
 <h2>What failed or could not be checked</h2>
-${open.length === 0 ? html`<p>Every rule this run checked was verified.</p>` : open.map(ruleSection)}
+${open.length === 0 ? html`<p>Every rule this run checked was verified.</p>` : open.map(section)}
 <h2>Warnings</h2>
 <p>A SHOULD or MAY rule that did not hold is a warning: it never changes the verdict.</p>
-${warnings.length === 0 ? html`<p>None.</p>` : warnings.map(ruleSection)}
+${warnings.length === 0 ? html`<p>None.</p>` : warnings.map(section)}
 ${
   comparison &&
   html`<h2>Since the baseline</h2>

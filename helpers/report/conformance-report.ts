@@ -53,6 +53,8 @@ export interface ConformanceReport {
     tls: 'verified' | 'not-verified' | 'plain-http';
     /** The forward proxy the shop was reached through (no credentials), or null. */
     proxy: string | null;
+    /** What the operator's names for the target begin with, when the run was told (drift's mock run: ZONES_MOCK_). */
+    variables?: string;
     settings: Record<string, unknown>;
   };
   /** Rules by level and status: a MUST rule fails; a SHOULD or MAY rule warns, which never changes the verdict. */
@@ -127,6 +129,7 @@ export interface RunFacts {
   stoppedBy?: NodeJS.Signals;
   selection?: NonNullable<ConformanceReport['selection']>;
   baseline?: { baseline: Baseline; failOn: 'new' | null };
+  targetVariables?: string;
 }
 
 /** The certificate of a run, built once from everything known of it; nothing edits it afterwards. */
@@ -158,6 +161,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
       baseUrl: facts.config.baseUrl,
       embedded: facts.config.embedded,
       ...connectionOf(facts.config),
+      variables: facts.targetVariables,
       settings: describeTarget(facts.config),
     },
     summary: {
@@ -352,7 +356,8 @@ function markdownPart(part: FactPart): string {
   return 'strong' in part ? `**${part.strong}**` : code(part.code);
 }
 
-const STATUS_HEADING: Record<RuleStatus, string> = {
+/** A rule's status as conformance.md's headings and the console's table show it: what needs a look, in capitals. */
+export const LOUD_STATUS: Record<RuleStatus, string> = {
   passed: 'passed',
   failed: 'FAILED',
   warning: 'WARNING',
@@ -375,14 +380,14 @@ export function testMark(test: Pick<JudgedTest, 'state'>, level: RuleLevel): str
  * A test that did not pass, as the reader needs it: why, what the settings made it check with, and
  * every exchange of it in order, each whole and with the curl command that sends it again.
  */
-function testSection(test: JudgedTest, level: RuleLevel): string[] {
+function testSection(test: JudgedTest, level: RuleLevel, token: string): string[] {
   const lines = [`- ${test.title}: ${testMark(test, level)}`, ''];
   if (test.checkedWith !== undefined) lines.push(`  Checked with: ${test.checkedWith.join('; ')}`, '');
   lines.push(...fenced((test.reason ?? '').trim()), '');
   const evidence = test.evidence ?? [];
   if (evidence.length === 0) return lines;
   lines.push(
-    `  Every exchange of the test, in order (${evidence.length}), each with a curl command that replays it; the commands read the credential from ${operatorVariable('ACCESS_TOKEN')}:`,
+    `  Every exchange of the test, in order (${evidence.length}), each with a curl command that replays it; the commands read the credential from ${token}:`,
     '',
   );
   evidence.forEach((record, index) => {
@@ -452,8 +457,9 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
   if (open.length > 0) {
     detail.push(['## What broke, warned or could not be checked', '']);
     for (const rule of open) {
-      detail.push([`### ${rule.id} ${STATUS_HEADING[rule.status]} (${rule.level.toUpperCase()})`, '', rule.title, '']);
-      for (const test of rule.tests.filter((t) => t.state !== 'passed')) detail.push(testSection(test, rule.level));
+      detail.push([`### ${rule.id} ${LOUD_STATUS[rule.status]} (${rule.level.toUpperCase()})`, '', rule.title, '']);
+      for (const test of rule.tests.filter((t) => t.state !== 'passed'))
+        detail.push(testSection(test, rule.level, operatorVariable('ACCESS_TOKEN', report.target.variables)));
       if (rule.tests.length === 0) detail.push([`- ${rule.reason}`, '']);
     }
   }

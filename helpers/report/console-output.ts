@@ -7,7 +7,7 @@ import type { Secrets } from '../evidence/secrets.ts';
 import { findRule } from '../rules.ts';
 import { failureOf, type RuleStatus, type TestOutcome } from '../runner/verdict.ts';
 import { comparisonLines, listed } from './comparison.ts';
-import { type ConformanceReport, exitCodeText, ruleNotes, seedOrigin } from './conformance-report.ts';
+import { type ConformanceReport, exitCodeText, LOUD_STATUS, ruleNotes, seedOrigin } from './conformance-report.ts';
 import { leftoverLines } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
 
@@ -68,13 +68,6 @@ export class Progress {
   }
 }
 
-const TABLE_RESULT: Record<RuleStatus, string> = {
-  passed: 'passed',
-  failed: 'FAILED',
-  warning: 'WARNING',
-  'not-verified': 'NOT VERIFIED',
-};
-
 /** One line per rule: id, level, result and how its tests went. */
 function ruleTable(report: ConformanceReport, isSelected: (id: string) => boolean): string[] {
   const row = (cells: string[]) => `  ${cells[0]!.padEnd(11)}${cells[1]!.padEnd(8)}${cells[2]!.padEnd(14)}${cells[3]}`;
@@ -86,7 +79,7 @@ function ruleTable(report: ConformanceReport, isSelected: (id: string) => boolea
       return row([
         rule.id,
         rule.level.toUpperCase(),
-        TABLE_RESULT[rule.status],
+        LOUD_STATUS[rule.status],
         `${passed}/${rule.tests.length} passed`,
       ]);
     }),

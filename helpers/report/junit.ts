@@ -44,14 +44,14 @@ function properties(entries: [string, string | undefined][], indent: string): st
 const firstLine = (text: string | undefined) => (text ?? '').split('\n')[0]!;
 
 /** The test's exchanges in order, each with its curl command: what a reader replays. */
-function evidenceText(test: JudgedTest): string {
+function evidenceText(test: JudgedTest, token: string): string {
   const evidence = test.evidence ?? [];
   if (evidence.length === 0) return '';
   const each = evidence.map((record, index) => `${index + 1}. ${record.shown}\n$ ${record.curl}`);
-  return `Every exchange of the test, in order; the curl commands read the credential from ${operatorVariable('ACCESS_TOKEN')}:\n\n${each.join('\n\n')}`;
+  return `Every exchange of the test, in order; the curl commands read the credential from ${token}:\n\n${each.join('\n\n')}`;
 }
 
-function testcase(level: RuleLevel, classname: string, test: JudgedTest): string {
+function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: string): string {
   const open = `    <testcase classname="${xml(classname)}" name="${xml(test.title)}" time="${seconds(test.durationMs)}">`;
   const outcome = outcomeOf(level, test.state);
   const inner = properties(
@@ -70,7 +70,7 @@ function testcase(level: RuleLevel, classname: string, test: JudgedTest): string
     inner.push(`      <error message="suite defect" type="${type}">${xml(reason)}</error>`);
   if (test.state === 'not-verified')
     inner.push(`      <skipped message="${xml(`not verified: ${firstLine(reason)}`)}">${xml(reason)}</skipped>`);
-  const output = [test.state === 'warning' ? `${warningPrefix(level)}: ${reason}` : '', evidenceText(test)]
+  const output = [test.state === 'warning' ? `${warningPrefix(level)}: ${reason}` : '', evidenceText(test, token)]
     .filter((part) => part !== '')
     .join('\n\n');
   if (output !== '') inner.push(`      <system-out>${xml(output)}</system-out>`);
@@ -86,6 +86,7 @@ export function renderJunit(report: ConformanceReport): string {
   const testTime = seconds(tests.reduce((sum, { test }) => sum + test.durationMs, 0));
   const runTime = seconds(Date.parse(report.finishedAt) - Date.parse(report.startedAt));
   const { must, should, may } = report.summary;
+  const token = operatorVariable('ACCESS_TOKEN', report.target.variables);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="zones-conformance" ${totals} time="${runTime}">`,
@@ -105,7 +106,7 @@ export function renderJunit(report: ConformanceReport): string {
       ],
       '    ',
     ),
-    ...tests.map(({ test, level, classname }) => testcase(level, classname, test)),
+    ...tests.map(({ test, level, classname }) => testcase(level, classname, test, token)),
     '  </testsuite>',
     '</testsuites>',
     '',

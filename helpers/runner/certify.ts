@@ -4,7 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { ZonesClient } from '../client/zones-client.ts';
 import { newModelSeed, type TargetConfig } from '../config.ts';
+import { isOperatorPrefix } from '../evidence/operator-variables.ts';
 import { emptyTally, type RequestTally } from '../evidence/request-tally.ts';
+import { CannotRunError } from '../exit-codes.ts';
 import { sweepLedger } from '../ownership/final-sweep.ts';
 import { ledgerAt, runLedgerPath } from '../ownership/ledger.ts';
 import { outageFor } from '../pacing/outage.ts';
@@ -90,11 +92,11 @@ export async function prepareTarget(
 export async function concludeTarget(
   target: PreparedTarget,
   run: CollectedRun,
-  facts: { runId: string; startedAt: Date; outage?: RunOutage } & LauncherRunFacts,
+  facts: { runId: string; startedAt: Date; outage?: RunOutage; targetVariables?: string } & LauncherRunFacts,
 ): Promise<ConformanceReport> {
   // The worker waited out the budget already: a shop still down is not waited for a second time here.
   if (facts.outage) outageFor(target.config.baseUrl).adopt(facts.outage);
-  const swept = await sweepLedger(target.config, target.ledgerPath, facts.runId);
+  const swept = await sweepLedger(target.config, target.ledgerPath, facts.runId, facts.targetVariables);
   const { requests: sweepRequests, tally: sweepTally, ...cleanup } = swept;
   return buildReport({
     ...facts,
@@ -115,6 +117,9 @@ export async function concludeTarget(
 
 /** One target's whole certification: preflight, the suites one test at a time, the sweep, the report. */
 export async function certify(target: CertifyTarget, options: CertifyOptions = {}): Promise<ConformanceReport> {
+  // Written into commands a person pastes: a name the shell could read otherwise is refused before any request.
+  if (!isOperatorPrefix(options.targetVariables))
+    throw new CannotRunError(`--target-variables takes a prefix like ZONES_MOCK_, not "${options.targetVariables}"`);
   const runId = options.runId ?? newRunId();
   const startedAt = new Date();
   const prepared = await prepareTarget(target, { runId, onWaiting: options.onWaiting });
@@ -136,5 +141,11 @@ export async function certify(target: CertifyTarget, options: CertifyOptions = {
       void stop?.();
     },
   });
-  return concludeTarget(prepared, run, { runId, startedAt, outage, ...options.launcherFacts?.() });
+  return concludeTarget(prepared, run, {
+    runId,
+    startedAt,
+    outage,
+    targetVariables: options.targetVariables,
+    ...options.launcherFacts?.(),
+  });
 }

@@ -4,7 +4,7 @@ import { appendFileSync } from 'node:fs';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import '../harness/task-meta.ts';
 import type { ExchangeRecord } from '../evidence/evidence.ts';
-import { exchangesFile, type TestExchanges } from '../evidence/exchange-detail.ts';
+import type { TestExchanges } from '../evidence/exchange-detail.ts';
 import { emptyTally } from '../evidence/request-tally.ts';
 import { ruleIdOfTitle } from '../rules.ts';
 import { classify, type TestOutcome } from './verdict.ts';
@@ -23,14 +23,17 @@ export class OutcomeCollector implements Reporter {
     private readonly onOutcome?: (target: string, outcome: TestOutcome) => void,
     /** Which target a test certified: its project's name, where each target has a project of its own. */
     private readonly targetOf: (testCase: TestCase) => string = (testCase) => testCase.project.name,
+    /** Where each test's exchanges go, one line a test, when drift records them. */
+    private readonly exchangesFile?: string,
   ) {}
 
   onTestCaseResult(testCase: TestCase): void {
     const outcome = outcomeOf(testCase);
     const target = this.targetOf(testCase);
-    listIn(this.run.outcomes, target).push(outcome);
-    const file = exchangesFile();
-    if (file !== undefined) appendFileSync(file, `${JSON.stringify(testExchanges(outcome, testCase))}\n`);
+    if (!this.run.outcomes.has(target)) this.run.outcomes.set(target, []);
+    this.run.outcomes.get(target)!.push(outcome);
+    if (this.exchangesFile !== undefined)
+      appendFileSync(this.exchangesFile, `${JSON.stringify(testExchanges(outcome, testCase))}\n`);
     this.onOutcome?.(target, outcome);
   }
 
@@ -40,15 +43,6 @@ export class OutcomeCollector implements Reporter {
     }
     for (const error of unhandledErrors) this.run.errors.push(`unhandled: ${error.message ?? String(error)}`);
   }
-}
-
-function listIn<T>(map: Map<string, T[]>, key: string): T[] {
-  let list = map.get(key);
-  if (list === undefined) {
-    list = [];
-    map.set(key, list);
-  }
-  return list;
 }
 
 function testExchanges(outcome: TestOutcome, testCase: TestCase): TestExchanges {

@@ -38,6 +38,10 @@ export interface SuiteRunOptions {
   allure?: boolean;
   /** Only tests whose title matches, e.g. "CREATE" for one family. */
   testNamePattern?: string;
+  /** The file each test's exchanges are written to, as data (exchange-detail.ts): drift compares two runs' files. */
+  recordExchanges?: string;
+  /** What the operator's names for this target begin with, for the commands the reports print (operator-variables.ts). */
+  targetVariables?: string;
   onOutcome?: (target: string, outcome: TestOutcome) => void;
   /** Called with a function that stops the run early, e.g. on SIGINT. */
   onStarted?: (stop: () => Promise<void>) => void;
@@ -106,12 +110,14 @@ export async function runSuites(target: SuiteTarget, options: SuiteRunOptions): 
           runId: options.runId,
           ledgerPath: target.ledgerPath,
           pacing: target.pacing,
+          recordExchanges: options.recordExchanges,
+          targetVariables: options.targetVariables,
         },
         allure: options.allure,
         timeoutMs: testTimeoutFor(target.config),
       }),
     ],
-    collector: new OutcomeCollector(options.onOutcome),
+    collector: new OutcomeCollector(options.onOutcome, undefined, options.recordExchanges),
     reporters: options.reporters,
     testNamePattern: options.testNamePattern,
     workers: 1,

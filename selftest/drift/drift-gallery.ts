@@ -11,7 +11,6 @@ import { settingsForStyle } from '../../bin/reference-settings.ts';
 import { readTargetConfig } from '../../helpers/config.ts';
 import { compareRuns, type Difference, type RunSide } from '../../helpers/drift/differences.ts';
 import { exchangesPath, readCertificate, readRunSide } from '../../helpers/drift/run-side.ts';
-import { EXCHANGES_FILE_VARIABLE } from '../../helpers/evidence/exchange-detail.ts';
 import { type DriftAspect, driftMutants } from '../../reference/drift-mutants.ts';
 import { type RunningReference, startReference } from '../../reference/server.ts';
 import { houseStyles } from '../../reference/styles.ts';
@@ -39,13 +38,13 @@ async function recordRun(
   settings: Record<string, string>,
 ): Promise<{ dir: string; code: number | null }> {
   const dir = mkdtempSync(join(tmpdir(), 'zc-drift-gallery-'));
-  const run = await runEntry('bin/conformance.ts', ['--quiet', `--seed=${SEED}`], {
+  const recording = ['--record-exchanges', exchangesPath(dir)];
+  const run = await runEntry('bin/conformance.ts', ['--quiet', `--seed=${SEED}`, ...recording], {
     ...settings,
     ZONES_BASE_URL: reference.url,
     ZONES_ACCESS_TOKEN: reference.token,
     ZONES_MODEL_RUNS: '0',
     ZONES_REPORTS_DIR: dir,
-    [EXCHANGES_FILE_VARIABLE]: exchangesPath(dir),
   });
   if (run.code === 3) throw new Error(`a drift gallery run could not run:\n${run.stderr}`);
   return { dir, code: run.code };

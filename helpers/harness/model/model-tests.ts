@@ -7,7 +7,6 @@
 // and zones (so its requests and clean-up are counted once, there), and the others read its outcome.
 import { inject } from 'vitest';
 import type { ExchangeRecord } from '../../evidence/evidence.ts';
-import { exchangesFile } from '../../evidence/exchange-detail.ts';
 import { readsOfTheShop } from '../../evidence/list-reads.ts';
 import { notVerified } from '../not-verified.ts';
 import type { ConformanceContext } from '../rule-test.ts';
@@ -23,7 +22,7 @@ const runs = new Map<string, Promise<ModelOutcome>>();
  * would end its sequences at another operation than the mock's, so the two would play different scenarios.
  */
 function budgetCounter(target: ConformanceContext['target'], records: () => readonly ExchangeRecord[] | undefined) {
-  if (exchangesFile() === undefined) return undefined;
+  if (inject('recordExchanges') === undefined) return undefined;
   return () =>
     readsOfTheShop(
       (records() ?? []).flatMap((record) => (record.detail === undefined ? [] : [record.detail])),
