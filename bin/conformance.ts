@@ -10,7 +10,7 @@ import { completeAllureResults, maskAllureResults } from '../helpers/report/allu
 import { writeBadge } from '../helpers/report/badge.ts';
 import { writeCertificatePage } from '../helpers/report/certificate-page.ts';
 import { type Baseline, readBaseline, refuseOtherTarget } from '../helpers/report/comparison.ts';
-import { outageLine, removePreviousReports, writeReport } from '../helpers/report/conformance-report.ts';
+import { outageLine, writeReport } from '../helpers/report/conformance-report.ts';
 import { outliveOutputReaders, Progress, printSummary } from '../helpers/report/console-output.ts';
 import {
   buildCouldNotRun,
@@ -22,6 +22,7 @@ import {
 import { recordNight } from '../helpers/report/history.ts';
 import { writeJobSummary } from '../helpers/report/job-summary.ts';
 import { writeJunit } from '../helpers/report/junit.ts';
+import { setAsideReports } from '../helpers/report/previous-reports.ts';
 import { rules } from '../helpers/rules.ts';
 import { families, selectRules, testNamePatternFor } from '../helpers/runner/rule-selection.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
@@ -159,7 +160,7 @@ async function main(): Promise<void> {
   known = factsFromConfig(config);
   // Checked before a request, once the target is known: the embedded reference's address is not yet.
   if (baseline) refuseOtherTarget(baseline, config);
-  removePreviousReports(config.reportsDir);
+  setAsideReports(config.reportsDir);
   // A retired setting is said, once, and the run goes on: never a reason to stop a nightly job.
   for (const notice of config.notices) console.error(`zones-conformance: ${notice}`);
   // Said once, here: the masker then leaves such a token readable inside other text, and says nothing.

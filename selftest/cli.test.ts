@@ -147,6 +147,9 @@ describe("a run that cannot start leaves its own verdict, not the previous run's
     expect(junit).toContain(`<error message="${xml(`could not run: ${reason}`)}">`);
     expect(existsSync(join(dir, 'allure-results')), "the earlier run's allure results").toBe(false);
     expect(existsSync(join(dir, 'ledgers', 'old-run.jsonl')), 'ledgers are for npm run sweep and stay').toBe(true);
+    // The earlier certificate is not lost: it moved to previous/, whole.
+    expect(readFileSync(join(dir, 'previous', 'conformance.json'), 'utf8')).toContain('"verdict":"conformant"');
+    expect(existsSync(join(dir, 'previous', 'allure-results', 'old-result.json'))).toBe(true);
   }
 
   test('after bad settings', async () => {
@@ -226,6 +229,18 @@ describe('a full run against a target named by settings', () => {
     const files = filesUnder(dir);
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) expect(readFileSync(file, 'utf8').includes(TOKEN), file).toBe(false);
+  });
+
+  test('its certificate outlives a later run that cannot start, and another after that, under previous/', async () => {
+    const { runId } = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
+    for (const mistyped of ['boxed', 'wrappd']) {
+      const refused = await conformance({ ZONES_REPORTS_DIR: dir, ZONES_ENVELOPE: mistyped });
+      expect(refused.code).toBe(3);
+      expect(JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')).verdict).toBe('could-not-run');
+      const kept = JSON.parse(readFileSync(join(dir, 'previous', 'conformance.json'), 'utf8'));
+      expect(kept).toMatchObject({ verdict: 'conformant', runId });
+      expect(readFileSync(join(dir, 'previous', 'conformance.html'), 'utf8')).toContain(runId);
+    }
   });
 });
 

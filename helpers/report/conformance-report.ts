@@ -1,7 +1,7 @@
 // The conformance certificate: built once from the run, written as conformance.json for machines
 // and conformance.md for people, with the same content. The token never appears in either.
 
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeTarget, seedReplayCommand, type TargetConfig } from '../config.ts';
 import { shownProxy } from '../connection/proxy.ts';
@@ -481,23 +481,4 @@ export function writeReport(report: ConformanceReport, config: TargetConfig): { 
   writeFileSync(json, secrets.mask(`${JSON.stringify(report, null, 2)}\n`));
   writeFileSync(markdown, secrets.mask(renderMarkdown(report)));
   return { json, markdown };
-}
-
-/** Everything a run writes beside its ledgers. Gone before a run starts, so that a run which stops
- * early can never leave the previous run's verdict looking like its own. The nights history
- * (conformance-history.jsonl) and Allure's (allure-history.jsonl) are kept: they are the earlier nights. */
-const REPORT_FILES = [
-  'conformance.html',
-  'conformance.json',
-  'conformance.md',
-  'summary.md',
-  'bodies',
-  'junit.xml',
-  'badge.svg',
-  'allure-results',
-  'allure-report',
-];
-
-export function removePreviousReports(reportsDir: string): void {
-  for (const name of REPORT_FILES) rmSync(join(reportsDir, name), { recursive: true, force: true });
 }

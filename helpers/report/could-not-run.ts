@@ -10,8 +10,9 @@ import { suitePackage } from '../project-root.ts';
 import { SPEC_VERSION } from '../rules.ts';
 import { settingDefault } from '../settings.ts';
 import { PAGE_FILE, renderCouldNotRunPage } from './certificate-page.ts';
-import { type ConformanceReport, removePreviousReports } from './conformance-report.ts';
+import type { ConformanceReport } from './conformance-report.ts';
 import { xml } from './junit.ts';
+import { setAsideReports } from './previous-reports.ts';
 
 export interface CouldNotRunReport {
   suite: 'zones-conformance';
@@ -122,7 +123,7 @@ export function writeCouldNotRun(
   report: CouldNotRunReport,
   facts: LauncherFacts,
 ): { json: string; markdown: string; summary: string; junit: string; page: string } {
-  removePreviousReports(facts.reportsDir);
+  setAsideReports(facts.reportsDir);
   mkdirSync(facts.reportsDir, { recursive: true });
   const files = {
     json: join(facts.reportsDir, 'conformance.json'),
