@@ -15,6 +15,7 @@ import {
   RETIRED_SETTINGS,
   SEED_RANGE,
   SETTINGS,
+  type Setting,
   type SettingName,
   type SettingType,
   settingDefault,
@@ -142,17 +143,9 @@ export function readTargetConfig(env: Environment): TargetConfig {
   // reports' titles and tables (a status name is in test titles) and start a heading or a row of its
   // own there. Shell commands and JSON may span lines: their line breaks are part of what they say.
   // A default is one line, so a value that is not comes from a variable or the profile.
-  const values = new Map<SettingName, unknown>();
-  for (const { name, type = { kind: 'text' as const } } of SETTINGS) {
+  for (const { name, type = { kind: 'text' as const } } of SETTINGS)
     if (!MULTI_LINE_KINDS.includes(type.kind) && CONTROL_CHARACTER.test(value(name)))
       bad(name, 'must be one line of text, with no line break, tab or other control character in it');
-    values.set(
-      name,
-      readByType(type, value(name), (why) => bad(name, why)),
-    );
-  }
-  /** A setting's value as its type reads it. */
-  const read = <Value>(name: SettingName) => values.get(name) as Value;
 
   for (const name of Object.keys(env)) {
     if (knownSettingNames.has(name) || RETIRED_SETTINGS[name] !== undefined) continue;
@@ -222,6 +215,11 @@ export function readTargetConfig(env: Environment): TargetConfig {
     );
   const token = value('ZONES_ACCESS_TOKEN');
   if (baseUrl !== '' && token === '') bad('ZONES_ACCESS_TOKEN', 'is required when ZONES_BASE_URL is set');
+
+  // Each setting as its type says, then what one says of another.
+  const values = new Map<SettingName, unknown>();
+  for (const setting of SETTINGS) values.set(setting.name, readByType(setting, value(setting.name), bad));
+  const read = <Value>(name: SettingName) => values.get(name) as Value;
 
   const statuses = read<string[]>('ZONES_STATUSES');
   const filterValues: Record<string, string> = {};
@@ -381,8 +379,10 @@ function oneOf({ choices, meaning = {} }: Extract<SettingType, { kind: 'choice' 
   return `${said.slice(0, -1).join(', ')} or ${said.at(-1)}`;
 }
 
-/** A value read as its type says; each problem with it goes to `bad`, which names the setting. */
-function readByType(type: SettingType, text: string, bad: (why: string) => void): unknown {
+/** A setting's value read as its type says; each problem with it goes to `badSetting`. */
+function readByType(setting: Setting, text: string, badSetting: (name: string, why: string) => void): unknown {
+  const { type = { kind: 'text' } } = setting;
+  const bad = (why: string) => badSetting(setting.name, why);
   const checked = <Value>(read: Value, problem: string | undefined): Value => {
     if (problem !== undefined) bad(problem);
     return read;
