@@ -1,5 +1,4 @@
-// `npm run env-example`: write .env.example and the shop profile's JSON schema from the settings list
-// in helpers/settings.ts (and the profile's table of keys in helpers/shop-profile.ts).
+// `npm run env-example`: write .env.example and the shop profile's JSON schema from helpers/settings.ts.
 import { writeFileSync } from 'node:fs';
 import { inProject } from '../helpers/project-root.ts';
 import { renderEnvExample } from '../helpers/settings.ts';

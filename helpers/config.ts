@@ -1,20 +1,26 @@
 // Settings to a validated, typed target. Validation happens once, before any request, and names
 // every bad variable in one message: a run against a half-configured shop is worse than no run.
+// Each setting is read and checked as its type in the settings list says; what is left here is
+// what one setting says of another.
 import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
-import { dottedPathProblem } from './client/dotted-path.ts';
 import { canonicalJson, parseJson } from './client/json.ts';
-import { SETTABLE_FIELDS } from './client/records.ts';
 import { type ProxyRoute, proxyProblem, proxyRouteFor, shownProxy } from './connection/proxy.ts';
 import { caFileProblem } from './connection/trust.ts';
-import { knownSettingNames, RETIRED_SETTINGS, settingDefault } from './settings.ts';
+import {
+  type Envelope,
+  knownSettingNames,
+  type Paging,
+  RETIRED_SETTINGS,
+  SEED_RANGE,
+  SETTINGS,
+  type Setting,
+  type SettingName,
+  type SettingType,
+  settingDefault,
+} from './settings.ts';
 import { profileKey, readShopProfile, type ShopProfile } from './shop-profile.ts';
-
-export type Envelope = 'wrapped' | 'bare';
-
-export type Paging = 'link' | 'page' | 'cursor';
-const PAGING_MODES: readonly string[] = ['link', 'page', 'cursor'] satisfies Paging[];
 
 /** The target as the test workers see it. Serializable: it crosses into workers through provide(). */
 export interface TargetConfig {
@@ -105,19 +111,10 @@ export function loadEnvironment(processEnv: Environment = process.env, envFile =
   return { ...fromFile, ...processEnv };
 }
 
-const MIN_BODY_BYTES = 1024;
-const MAX_BODY_BYTES = 32 * 1024 * 1024;
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const PATH_SEGMENT = /^[A-Za-z0-9._~-]+$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
-/** Settings whose values may span lines: shell commands, and JSON a person may lay out over lines. */
-const MULTI_LINE_SETTINGS = new Set([
-  'ZONES_BOOKING_HOOK',
-  'ZONES_BOOKING_CLEANUP_HOOK',
-  'ZONES_EXTRA_FIELDS',
-  'ZONES_COVERAGE_SAMPLES',
-]);
+/** Kinds whose values may span lines: shell commands, and JSON a person may lay out over lines. */
+const MULTI_LINE_KINDS: readonly string[] = ['command', 'json'];
 
 export function readTargetConfig(env: Environment): TargetConfig {
   const problems: string[] = [];
@@ -129,21 +126,25 @@ export function readTargetConfig(env: Environment): TargetConfig {
   // A variable wins over the profile; an empty one does not, since that is how an unset CI variable arrives.
   const fromVariable = (name: string) => (env[name] ?? '').trim() !== '';
   const fromProfile = (name: string) => !fromVariable(name) && profile?.settings[name] !== undefined;
-  const value = (name: string): string => {
+  const value = (name: SettingName): string => {
     if (fromVariable(name)) return env[name]!.trim();
     if (fromProfile(name)) return profile!.settings[name]!.trim() || settingDefault(name);
     return settingDefault(name);
   };
-  const bad = (name: string, why: string) =>
+  const refused = new Set<string>();
+  const bad = (name: string, why: string) => {
+    refused.add(name);
     problems.push(fromProfile(name) ? `${name} (${profileKey(name)} in ${profile!.path}) ${why}` : `${name} ${why}`);
-  const isSet = (name: string) => fromVariable(name) || (fromProfile(name) && profile!.settings[name]!.trim() !== '');
+  };
+  const isSet = (name: SettingName) =>
+    fromVariable(name) || (fromProfile(name) && profile!.settings[name]!.trim() !== '');
 
   // A value is one line of text: a line break or another control character in it would end up in the
   // reports' titles and tables (a status name is in test titles) and start a heading or a row of its
   // own there. Shell commands and JSON may span lines: their line breaks are part of what they say.
   // A default is one line, so a value that is not comes from a variable or the profile.
-  for (const name of knownSettingNames)
-    if (!MULTI_LINE_SETTINGS.has(name) && CONTROL_CHARACTER.test(value(name)))
+  for (const { name, type = { kind: 'text' as const } } of SETTINGS)
+    if (!MULTI_LINE_KINDS.includes(type.kind) && CONTROL_CHARACTER.test(value(name)))
       bad(name, 'must be one line of text, with no line break, tab or other control character in it');
 
   for (const name of Object.keys(env)) {
@@ -162,7 +163,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
     );
   }
   if (!baseUrlSet) {
-    for (const name of SHOP_SETTINGS) {
+    for (const { name } of SETTINGS.filter((setting) => setting.onlyWithAShop)) {
       // ZONES_TLS_INSECURE=0 is the default spelled out, as a shared CI block may do: no sign of a shop.
       const asDefault = name === 'ZONES_TLS_INSECURE' && env[name]?.trim() === '0';
       if (env[name] !== undefined && !asDefault)
@@ -201,15 +202,13 @@ export function readTargetConfig(env: Environment): TargetConfig {
   const caFile = value('ZONES_CA_FILE') || undefined;
   const caProblem = caFile === undefined ? undefined : caFileProblem(caFile);
   if (caProblem) bad('ZONES_CA_FILE', caProblem);
-  const insecure = value('ZONES_TLS_INSECURE');
-  if (insecure !== '0' && insecure !== '1')
-    bad('ZONES_TLS_INSECURE', `must be 1 (do not verify the shop's certificate) or 0 (got "${insecure}")`);
-  if (insecure === '1' && caFile !== undefined)
+  const tlsInsecure = value('ZONES_TLS_INSECURE') === '1';
+  if (tlsInsecure && caFile !== undefined)
     bad(
       'ZONES_TLS_INSECURE',
       'and ZONES_CA_FILE contradict each other: with 1, no certificate is verified, so the CA would change nothing',
     );
-  if (insecure === '1' && url?.protocol === 'http:')
+  if (tlsInsecure && url?.protocol === 'http:')
     bad(
       'ZONES_TLS_INSECURE',
       'applies only to an https:// ZONES_BASE_URL: over http:// there is no certificate to verify',
@@ -217,66 +216,31 @@ export function readTargetConfig(env: Environment): TargetConfig {
   const token = value('ZONES_ACCESS_TOKEN');
   if (baseUrl !== '' && token === '') bad('ZONES_ACCESS_TOKEN', 'is required when ZONES_BASE_URL is set');
 
-  const authHeader = value('ZONES_AUTH_HEADER');
-  if (!HEADER_NAME.test(authHeader)) bad('ZONES_AUTH_HEADER', `is not a valid header name (got "${authHeader}")`);
-  const authScheme = value('ZONES_AUTH_SCHEME');
-  if (authScheme !== '' && !HEADER_NAME.test(authScheme))
-    bad('ZONES_AUTH_SCHEME', `must be one word such as Bearer (got "${authScheme}")`);
+  // Each setting as its type says, then what one says of another.
+  const values = new Map<SettingName, unknown>();
+  for (const setting of SETTINGS) values.set(setting.name, readByType(setting, value(setting.name), bad));
+  const read = <Value>(name: SettingName) => values.get(name) as Value;
 
-  const apiVersion = value('ZONES_API_VERSION');
-  if (!PATH_SEGMENT.test(apiVersion))
-    bad('ZONES_API_VERSION', `must be one path segment such as 2026-07 (got "${apiVersion}")`);
-  const statusParam = value('ZONES_STATUS_PARAM');
-
-  const statuses = value('ZONES_STATUSES')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  if (!statuses.includes('draft') || statuses.length < 2) {
-    bad('ZONES_STATUSES', `must contain draft and at least one other status (got "${statuses.join(',')}")`);
-  } else if (new Set(statuses).size !== statuses.length) {
-    bad('ZONES_STATUSES', 'must not repeat a status');
-  }
-
+  const statuses = read<string[]>('ZONES_STATUSES');
   const filterValues: Record<string, string> = {};
-  for (const pair of value('ZONES_STATUS_FILTER_VALUES')
-    .split(',')
-    .map((p) => p.trim())
-    .filter((p) => p !== '')) {
-    const [status, filterValue, ...rest] = pair.split('=').map((part) => part.trim());
-    if (!status || !filterValue || rest.length > 0)
-      bad('ZONES_STATUS_FILTER_VALUES', `must be status=value pairs separated by commas (got "${pair}")`);
-    else if (!statuses.includes(status))
+  for (const [status, filterValue] of read<[string, string][]>('ZONES_STATUS_FILTER_VALUES')) {
+    if (!statuses.includes(status))
       bad('ZONES_STATUS_FILTER_VALUES', `names "${status}", which is not in ZONES_STATUSES`);
     else filterValues[status] = filterValue;
   }
 
-  const envelope = value('ZONES_ENVELOPE');
-  if (envelope !== 'wrapped' && envelope !== 'bare')
-    bad('ZONES_ENVELOPE', `must be wrapped or bare (got "${envelope}")`);
-  const idField = value('ZONES_ID_FIELD');
-  const zoneKey = value('ZONES_ZONE_KEY');
-  const listKey = value('ZONES_LIST_KEY');
-  for (const [name, path] of [
-    ['ZONES_ZONE_KEY', zoneKey],
-    ['ZONES_LIST_KEY', listKey],
-  ] as const) {
-    const problem = dottedPathProblem(path);
-    if (problem) bad(name, problem);
-    else if (envelope === 'bare' && isSet(name))
+  const envelope = read<Envelope>('ZONES_ENVELOPE');
+  for (const name of ['ZONES_ZONE_KEY', 'ZONES_LIST_KEY'] as const)
+    if (!refused.has(name) && envelope === 'bare' && isSet(name))
       bad(name, 'applies only with ZONES_ENVELOPE=wrapped: a bare body has no key');
-  }
 
-  const paging = value('ZONES_PAGING');
-  if (!PAGING_MODES.includes(paging)) bad('ZONES_PAGING', `must be link, page or cursor (got "${paging}")`);
+  const statusParam = value('ZONES_STATUS_PARAM');
+  const paging = read<Paging>('ZONES_PAGING');
   if (paging === 'cursor' && envelope === 'bare')
     bad(
       'ZONES_PAGING',
       'cannot be cursor with ZONES_ENVELOPE=bare: a bare list is a plain array, with no place for a next cursor',
     );
-  const pageParam = value('ZONES_PAGE_PARAM');
-  const cursorField = value('ZONES_CURSOR_FIELD');
-  const cursorParam = value('ZONES_CURSOR_PARAM');
   // Set without its mode, a companion would change nothing and lists would quietly end after one page.
   const companions = [
     ['ZONES_PAGE_PARAM', 'page'],
@@ -285,117 +249,72 @@ export function readTargetConfig(env: Environment): TargetConfig {
   ] as const;
   for (const [name, mode] of companions)
     if (isSet(name) && paging !== mode) bad(name, `applies only with ZONES_PAGING=${mode} (got "${paging}")`);
-  const cursorFieldProblem = dottedPathProblem(cursorField);
-  if (cursorFieldProblem) bad('ZONES_CURSOR_FIELD', cursorFieldProblem);
   // Every page request keeps the filter, so the paging parameter cannot be the filter's.
-  const pagingParam =
-    paging === 'page'
-      ? (['ZONES_PAGE_PARAM', pageParam] as const)
-      : paging === 'cursor'
-        ? (['ZONES_CURSOR_PARAM', cursorParam] as const)
-        : undefined;
+  const pagingParamName = ({ link: undefined, page: 'ZONES_PAGE_PARAM', cursor: 'ZONES_CURSOR_PARAM' } as const)[
+    paging
+  ];
+  const pagingParam = pagingParamName && ([pagingParamName, value(pagingParamName)] as const);
   if (pagingParam && pagingParam[1] === statusParam)
     bad(pagingParam[0], `must differ from ZONES_STATUS_PARAM (both are "${statusParam}")`);
 
-  const pageSizeText = value('ZONES_PAGE_SIZE');
-  const pageSize = pageSizeText === '' ? undefined : Number(pageSizeText);
-  if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE))
-    bad(
-      'ZONES_PAGE_SIZE',
-      `must be a whole number of zones a page from 1 to ${MAX_PAGE_SIZE}, or empty for the shop's own page size (got "${pageSizeText}")`,
-    );
+  const pageSize = read<number | undefined>('ZONES_PAGE_SIZE');
   const pageSizeParam = value('ZONES_PAGE_SIZE_PARAM');
-  if (isSet('ZONES_PAGE_SIZE_PARAM') && pageSizeText === '')
+  if (isSet('ZONES_PAGE_SIZE_PARAM') && pageSize === undefined)
     bad('ZONES_PAGE_SIZE_PARAM', 'applies only with ZONES_PAGE_SIZE set: without a page size it sends nothing');
   // The page size goes beside the filter on a first page, and beside the page number or cursor after it.
-  if (pageSizeText !== '') {
+  if (pageSize !== undefined) {
     const others = [['ZONES_STATUS_PARAM', statusParam] as const, ...(pagingParam ? [pagingParam] : [])];
     for (const [name, param] of others)
       if (pageSizeParam === param) bad('ZONES_PAGE_SIZE_PARAM', `must differ from ${name} (both are "${param}")`);
   }
 
-  const coverageSamples = readCoverageSamples(value('ZONES_COVERAGE_SAMPLES'), (why) =>
-    bad('ZONES_COVERAGE_SAMPLES', why),
-  );
-  const extraFields = readExtraFields(value('ZONES_EXTRA_FIELDS'), (why) => bad('ZONES_EXTRA_FIELDS', why));
-
   const bookingHook = value('ZONES_BOOKING_HOOK') || undefined;
   const bookingCleanupHook = value('ZONES_BOOKING_CLEANUP_HOOK') || undefined;
   if (bookingCleanupHook && !bookingHook) bad('ZONES_BOOKING_CLEANUP_HOOK', 'needs ZONES_BOOKING_HOOK as well');
-
-  const timeoutText = value('ZONES_TIMEOUT_MS');
-  const timeoutMs = Number(timeoutText);
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600_000) {
-    bad('ZONES_TIMEOUT_MS', `must be a whole number of milliseconds between 100 and 600000 (got "${timeoutText}")`);
-  }
-
-  const maxBodyText = value('ZONES_MAX_BODY_BYTES');
-  const maxBodyBytes = Number(maxBodyText);
-  // Parsed, a zone list takes some 7 times its size (8 MiB: 60 MiB of heap); past 32 MiB one body
-  // alone would take the run beyond a few hundred MiB.
-  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < MIN_BODY_BYTES || maxBodyBytes > MAX_BODY_BYTES) {
-    bad(
-      'ZONES_MAX_BODY_BYTES',
-      `must be a whole number of bytes between ${MIN_BODY_BYTES} and ${MAX_BODY_BYTES} (got "${maxBodyText}")`,
-    );
-  }
-
-  const maxRps = Number(value('ZONES_MAX_RPS'));
-  if (!Number.isFinite(maxRps) || maxRps < 0 || maxRps > 1000)
-    bad(
-      'ZONES_MAX_RPS',
-      `must be a number of requests per second from 0 (off) to 1000 (got "${value('ZONES_MAX_RPS')}")`,
-    );
-  const consistencyTimeoutMs = Number(value('ZONES_CONSISTENCY_TIMEOUT_MS'));
-  if (!Number.isInteger(consistencyTimeoutMs) || consistencyTimeoutMs < 0 || consistencyTimeoutMs > 600_000) {
-    bad(
-      'ZONES_CONSISTENCY_TIMEOUT_MS',
-      `must be a whole number of milliseconds from 0 to 600000 (got "${value('ZONES_CONSISTENCY_TIMEOUT_MS')}")`,
-    );
-  }
-
-  // Under a second no back-off fits in it; past an hour a nightly job is better told and run again.
-  const outageBudgetMs = wholeSetting(value, bad)('ZONES_OUTAGE_BUDGET_MS', 1000, 3_600_000, 'milliseconds');
-
-  const model = readModelBudget(value, bad);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     baseUrl,
     token: baseUrl === '' ? '' : token,
     ...(value('ZONES_MOCK_ACCESS_TOKEN') === '' ? {} : { mockToken: value('ZONES_MOCK_ACCESS_TOKEN') }),
-    authHeader,
-    authScheme,
-    apiVersion,
+    authHeader: value('ZONES_AUTH_HEADER'),
+    authScheme: value('ZONES_AUTH_SCHEME'),
+    apiVersion: value('ZONES_API_VERSION'),
     statusParam,
     statuses,
     filterValues,
-    envelope: envelope as Envelope,
-    zoneKey,
-    listKey,
-    idField,
-    paging: paging as Paging,
-    pageParam,
-    cursorField,
-    cursorParam,
+    envelope,
+    zoneKey: value('ZONES_ZONE_KEY'),
+    listKey: value('ZONES_LIST_KEY'),
+    idField: value('ZONES_ID_FIELD'),
+    paging,
+    pageParam: value('ZONES_PAGE_PARAM'),
+    cursorField: value('ZONES_CURSOR_FIELD'),
+    cursorParam: value('ZONES_CURSOR_PARAM'),
     pageSize,
     pageSizeParam,
-    coverageSamples,
-    extraFields,
+    coverageSamples: read<unknown[]>('ZONES_COVERAGE_SAMPLES').map(canonicalJson),
+    extraFields: canonicalJson(read('ZONES_EXTRA_FIELDS') ?? {}),
     bookedZoneId: value('ZONES_BOOKED_ZONE_ID') || undefined,
     bookingHook,
     bookingCleanupHook,
-    timeoutMs,
-    maxBodyBytes,
-    maxRps,
-    consistencyTimeoutMs,
-    outageBudgetMs,
-    model,
+    timeoutMs: read('ZONES_TIMEOUT_MS'),
+    maxBodyBytes: read('ZONES_MAX_BODY_BYTES'),
+    maxRps: read('ZONES_MAX_RPS'),
+    consistencyTimeoutMs: read('ZONES_CONSISTENCY_TIMEOUT_MS'),
+    outageBudgetMs: read('ZONES_OUTAGE_BUDGET_MS'),
+    model: {
+      runs: read('ZONES_MODEL_RUNS'),
+      steps: read('ZONES_MODEL_STEPS'),
+      maxRequests: read('ZONES_MODEL_MAX_REQUESTS'),
+      shrinkRequests: read('ZONES_MODEL_SHRINK_REQUESTS'),
+      seed: read('ZONES_MODEL_SEED'),
+    },
     reportsDir: value('ZONES_REPORTS_DIR'),
     embedded: baseUrl === '',
     proxy,
     caFile,
-    tlsInsecure: insecure === '1',
+    tlsInsecure,
     ...(profile ? { profile: profile.path } : {}),
     notices: [
       ...Object.keys(env).filter((name) => RETIRED_SETTINGS[name] !== undefined && fromVariable(name)),
@@ -403,12 +322,6 @@ export function readTargetConfig(env: Environment): TargetConfig {
     ].map((name) => `${name} ${RETIRED_SETTINGS[name]}`),
   };
 }
-
-/** Past 1000 zones a page a size is more likely a slip than a shop's limit (Shopify-style shops stop at 250). */
-const MAX_PAGE_SIZE = 1000;
-
-/** fast-check takes a 32-bit seed. */
-const SEED_RANGE = 2 ** 31;
 
 /** A seed for a run that sets none, from the whole range a person may set. */
 export function newModelSeed(): number {
@@ -424,42 +337,6 @@ export function newModelSeed(): number {
 export function seedReplayCommand(seed: number, rule?: string): string {
   return `npm run conformance -- --seed=${seed}${rule === undefined ? '' : ` --rule ${rule}`}`;
 }
-
-/** A reader of whole-number settings within bounds: a value out of them is named, with what it counts. */
-function wholeSetting(value: (name: string) => string, bad: (name: string, why: string) => void) {
-  return (name: string, min: number, max: number, what: string): number => {
-    const number = Number(value(name));
-    if (!Number.isInteger(number) || number < min || number > max)
-      bad(name, `must be a whole number of ${what} from ${min} to ${max} (got "${value(name)}")`);
-    return number;
-  };
-}
-
-function readModelBudget(value: (name: string) => string, bad: (name: string, why: string) => void): ModelBudget {
-  const whole = wholeSetting(value, bad);
-  const runs = whole('ZONES_MODEL_RUNS', 0, 1000, 'sequences');
-  const steps = whole('ZONES_MODEL_STEPS', 1, 1000, 'operations');
-  const maxRequests = whole('ZONES_MODEL_MAX_REQUESTS', 10, 100_000, 'requests');
-  const shrinkRequests = whole('ZONES_MODEL_SHRINK_REQUESTS', 0, 100_000, 'requests');
-  const seedText = value('ZONES_MODEL_SEED');
-  const seed = seedText === '' ? undefined : Number(seedText);
-  if (seed !== undefined && (!Number.isInteger(seed) || seed < -SEED_RANGE || seed >= SEED_RANGE))
-    bad('ZONES_MODEL_SEED', `must be a whole number from ${-SEED_RANGE} to ${SEED_RANGE - 1} (got "${seedText}")`);
-  return { runs, steps, maxRequests, shrinkRequests, seed };
-}
-
-/** Settings that only make sense for a shop: any of them without ZONES_BASE_URL is a slip, not a choice. */
-const SHOP_SETTINGS = [
-  'ZONES_ACCESS_TOKEN',
-  'ZONES_MOCK_BASE_URL',
-  'ZONES_MOCK_ACCESS_TOKEN',
-  'ZONES_BOOKED_ZONE_ID',
-  'ZONES_BOOKING_HOOK',
-  'ZONES_BOOKING_CLEANUP_HOOK',
-  'ZONES_CA_FILE',
-  'ZONES_TLS_INSECURE',
-  'ZONES_PROFILE',
-];
 
 /** A name written as if for this suite, with a slip: the setting it was surely meant to be. */
 function nearMiss(name: string): string | undefined {
@@ -490,40 +367,78 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-function readExtraFields(text: string, bad: (why: string) => void): string {
-  if (text === '') return '{}';
-  let fields: unknown;
-  try {
-    fields = parseJson(text);
-  } catch {
-    bad('is not valid JSON');
-    return '{}';
-  }
-  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) {
-    bad('must be a JSON object, e.g. {"currency":"EUR"}');
-    return '{}';
-  }
-  // The suite's own fields are not for this setting: a value there would quietly change every check.
-  const own = Object.keys(fields).filter((key) => SETTABLE_FIELDS.includes(key));
-  if (own.length > 0) bad(`must not set ${own.join(', ')}: the suite sends those itself`);
-  return canonicalJson(fields);
+const listOf = (text: string) =>
+  text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+
+/** "wrapped or bare", "link, page or cursor", "1 (do not verify the shop's certificate) or 0". */
+function oneOf({ choices, meaning = {} }: Extract<SettingType, { kind: 'choice' }>): string {
+  const said = choices.map((choice) => (meaning[choice] === undefined ? choice : `${choice} (${meaning[choice]})`));
+  return `${said.slice(0, -1).join(', ')} or ${said.at(-1)}`;
 }
 
-function readCoverageSamples(text: string, bad: (why: string) => void): string[] {
-  let samples: unknown;
+/** A setting's value read as its type says; each problem with it goes to `badSetting`. */
+function readByType(setting: Setting, text: string, badSetting: (name: string, why: string) => void): unknown {
+  const { type = { kind: 'text' } } = setting;
+  const bad = (why: string) => badSetting(setting.name, why);
+  const checked = <Value>(read: Value, problem: string | undefined): Value => {
+    if (problem !== undefined) bad(problem);
+    return read;
+  };
+  switch (type.kind) {
+    case 'text':
+      return checked(text, type.check?.(text));
+    case 'command':
+      return text;
+    case 'choice':
+      return checked(text, type.choices.includes(text) ? undefined : `must be ${oneOf(type)} (got "${text}")`);
+    case 'number':
+      return readNumber(type, text, bad);
+    case 'names':
+      return checked(listOf(text), type.check?.(listOf(text)));
+    case 'pairs':
+      return listOf(text).flatMap((pair) => {
+        const [name, paired, ...rest] = pair.split('=').map((part) => part.trim());
+        if (name && paired && rest.length === 0) return [[name, paired]];
+        bad(`must be ${type.spelled} pairs separated by commas (got "${pair}")`);
+        return [];
+      });
+    case 'json':
+      return readJson(type, text, bad);
+  }
+}
+
+/** The one reader of numbers: whole or not, within the setting's bounds, and empty only where that means something. */
+function readNumber(type: Extract<SettingType, { kind: 'number' }>, text: string, bad: (why: string) => void) {
+  if (text === '' && type.empty !== undefined) return undefined;
+  const number = Number(text);
+  if (!(type.whole ? Number.isInteger(number) : Number.isFinite(number)) || number < type.min || number > type.max) {
+    const what = `${type.whole ? 'a whole number' : 'a number'}${type.unit === undefined ? '' : ` of ${type.unit}`}`;
+    const orEmpty = type.empty === undefined ? '' : `, or empty for ${type.empty}`;
+    bad(`must be ${what} from ${type.min} to ${type.max}${orEmpty} (got "${text}")`);
+  }
+  return number;
+}
+
+function readJson(type: Extract<SettingType, { kind: 'json' }>, text: string, bad: (why: string) => void): unknown {
+  if (text === '') return undefined;
+  let value: unknown;
   try {
-    samples = parseJson(text);
+    value = parseJson(text);
   } catch {
     bad('is not valid JSON');
-    return [];
+    return undefined;
   }
-  if (!Array.isArray(samples) || samples.length < 2) {
-    bad('must be a JSON array of at least two coverage values');
-    return [];
+  const shape = Array.isArray(value) ? 'array' : value !== null && typeof value === 'object' ? 'object' : undefined;
+  if (shape !== type.shape) {
+    bad(`must be ${type.mustBe}`);
+    return undefined;
   }
-  const texts = samples.map(canonicalJson);
-  if (new Set(texts).size !== texts.length) bad('must hold distinct values');
-  return texts;
+  const problem = type.check?.(value);
+  if (problem !== undefined) bad(problem);
+  return value;
 }
 
 /** The settings for a report: everything but the token. */

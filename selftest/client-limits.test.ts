@@ -170,6 +170,6 @@ test('ZONES_MAX_BODY_BYTES is a whole number of bytes within bounds', () => {
   expect(readTargetConfig({ ZONES_MAX_BODY_BYTES: '1048576' }).maxBodyBytes).toBe(1048576);
   for (const bad of ['8MB', '12', '1e12', '-1'])
     expect(() => readTargetConfig({ ZONES_MAX_BODY_BYTES: bad })).toThrow(
-      /ZONES_MAX_BODY_BYTES must be a whole number of bytes between 1024 and 33554432/,
+      /ZONES_MAX_BODY_BYTES must be a whole number of bytes from 1024 to 33554432/,
     );
 });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { describeTarget, readTargetConfig } from '../helpers/config.ts';
-import { renderEnvExample, settingDocs } from '../helpers/settings.ts';
+import { renderEnvExample, SETTINGS, settingDocs } from '../helpers/settings.ts';
 import { projectRoot } from './run-node.ts';
 import { problemsOf } from './support/settings-problems.ts';
 
@@ -321,5 +321,27 @@ describe('a page size, where the shop takes one', () => {
     ],
   ] as [Record<string, string>, string][])('%o is refused: %s', ([env, message]) => {
     expect(problemsOf(env)).toEqual([message]);
+  });
+});
+
+describe('numbers, each read by the one bounded reader its type in the settings list names', () => {
+  const numbers = SETTINGS.flatMap(({ name, type }) => (type?.kind === 'number' ? [{ name, ...type }] : []));
+
+  test('the list has its numbers', () => {
+    expect(numbers.map(({ name }) => name)).toEqual(expect.arrayContaining(['ZONES_TIMEOUT_MS', 'ZONES_MAX_RPS']));
+  });
+
+  test.for(numbers)('$name: past its bounds, a fraction or a word is refused in one sentence naming them', (type) => {
+    const { name, min, max, whole } = type;
+    const sentence = new RegExp(
+      `^${name} must be a (whole )?number( of [a-z ]+)? from ${min} to ${max}(, or empty for [^(]+)? \\(got "(.+)"\\)$`,
+    );
+    for (const bad of [String(min - 1), String(max + 1), 'many', ...(whole ? [String(min + 0.5)] : [])]) {
+      const problems = problemsOf({ [name]: bad });
+      expect(problems, bad).toEqual([expect.stringMatching(sentence)]);
+      expect(sentence.exec(problems[0]!)?.[4]).toBe(bad);
+    }
+    expect(problemsOf({ [name]: String(min) })).toEqual([]);
+    expect(problemsOf({ [name]: String(max) })).toEqual([]);
   });
 });

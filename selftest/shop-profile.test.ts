@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import { parseJson } from '../helpers/client/json.ts';
 import { describeTarget, type Environment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
-import { settingDocs } from '../helpers/settings.ts';
-import { NOT_IN_A_PROFILE, PROFILE_FIELDS, profileKey, profileSchema } from '../helpers/shop-profile.ts';
+import { SETTINGS } from '../helpers/settings.ts';
+import { profileKey, profileSchema } from '../helpers/shop-profile.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { houseStyles } from '../reference/styles.ts';
 import { type ChildRun, projectRoot, runCommand, runEntry } from './run-node.ts';
@@ -38,41 +38,42 @@ function configWithout(env: Environment): Omit<TargetConfig, 'profile'> {
   return config;
 }
 
+const inAProfile = SETTINGS.filter((setting) => 'inAProfile' in setting);
+
 /** A profile that says what a set of variables says: the inverse of the profile's reading. */
 function profileOf(settings: Record<string, string>): Record<string, unknown> {
   const profile: Record<string, unknown> = {};
   for (const [name, text] of Object.entries(settings)) {
-    const field = PROFILE_FIELDS[name];
-    if (!field || text === '') continue;
-    const type = field.schema.type;
-    if (name === 'ZONES_STATUS_FILTER_VALUES')
+    const setting = inAProfile.find((candidate) => candidate.name === name);
+    if (!setting || text === '') continue;
+    const kind = setting.type?.kind ?? 'text';
+    if (kind === 'pairs')
       profile[profileKey(name)] = Object.fromEntries(text.split(',').map((pair) => pair.split('=')));
-    else if (type === 'array' && name === 'ZONES_STATUSES') profile[profileKey(name)] = text.split(',');
-    else if (type === 'array' || type === 'object') profile[profileKey(name)] = parseJson(text);
-    else if (type === 'integer' || type === 'number') profile[profileKey(name)] = Number(text);
+    else if (kind === 'names') profile[profileKey(name)] = text.split(',');
+    else if (kind === 'json') profile[profileKey(name)] = parseJson(text);
+    else if (kind === 'number') profile[profileKey(name)] = Number(text);
     else profile[profileKey(name)] = text;
   }
   return profile;
 }
 
 describe('every setting is accounted for', () => {
-  test('each is a profile key or refused with its reason, and the profile names nothing else', () => {
-    const names = settingDocs.map((doc) => doc.name);
-    const inProfile = Object.keys(PROFILE_FIELDS);
-    const refused = Object.keys(NOT_IN_A_PROFILE);
+  test('each is a profile key or refused with its reason, never both, and no secret or command is a key', () => {
     expect(
-      names.filter((name) => !inProfile.includes(name) && !refused.includes(name)),
-      'a new setting: add it to PROFILE_FIELDS or NOT_IN_A_PROFILE in helpers/shop-profile.ts, then npm run env-example',
+      SETTINGS.filter((setting) => 'inAProfile' in setting === 'notInAProfile' in setting).map(({ name }) => name),
+      'say in helpers/settings.ts whether a profile holds it (inAProfile) or why not (notInAProfile)',
     ).toEqual([]);
-    expect([...inProfile, ...refused].filter((name) => !names.includes(name))).toEqual([]);
-    expect(inProfile.filter((name) => refused.includes(name))).toEqual([]);
+    expect(SETTINGS.filter((setting) => 'notInAProfile' in setting && setting.notInAProfile.trim() === '')).toEqual([]);
+    expect(
+      inAProfile.filter(({ name, type }) => /TOKEN|SECRET|PASSWORD/.test(name) || type?.kind === 'command'),
+    ).toEqual([]);
   });
 
   test('the committed schema is the one the settings make (regenerate with npm run env-example)', () => {
     const committed = JSON.parse(readFileSync(join(projectRoot, 'profiles', 'shop-profile.schema.json'), 'utf8'));
     expect(committed).toEqual(profileSchema());
     expect(Object.keys(committed.properties)).toEqual(
-      expect.arrayContaining(Object.keys(PROFILE_FIELDS).map(profileKey)),
+      expect.arrayContaining(inAProfile.map(({ name }) => profileKey(name))),
     );
   });
 });

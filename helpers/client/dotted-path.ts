@@ -1,13 +1,6 @@
 // Envelope keys and the cursor field are dotted paths into a JSON body ("data", "meta.next_cursor"):
 // each segment names a member of an object. Shops nest their envelopes; a path says where without code.
 
-/** Why a setting is not a usable dotted path, or undefined when it is. */
-export function dottedPathProblem(path: string): string | undefined {
-  if (path.split('.').some((segment) => segment === ''))
-    return `must be a key or dotted path such as data or meta.next_cursor (got "${path}")`;
-  return undefined;
-}
-
 /** The value at the path, or undefined when a step is missing or not an object. Own members only. */
 export function valueAtPath(body: unknown, path: string): unknown {
   let value = body;

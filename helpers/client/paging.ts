@@ -1,8 +1,9 @@
 // How a list goes on past its first page. The specification shows no page sizes and no paging, so
 // the manner is a setting (ZONES_PAGING): a Link header (the default profile), page numbers, or a
 // next cursor in the body. Each walk says which records a page adds and where the list goes on.
-import type { Paging, TargetConfig } from '../config.ts';
+import type { TargetConfig } from '../config.ts';
 import { nextPageLink } from '../evidence/link-header.ts';
+import type { Paging } from '../settings.ts';
 import { valueAtPath } from './dotted-path.ts';
 import { isLosslessNumber, stringifyJson } from './json.ts';
 import { PreconditionError } from './precondition.ts';

@@ -133,6 +133,3 @@ function toZoneRecord(config: TargetConfig, record: Record<string, unknown>): Zo
   };
   return { ok: true, zone };
 }
-
-/** The fields of a zone the specification lets a client set; the suite sends them itself. */
-export const SETTABLE_FIELDS: readonly string[] = ['name', 'coverage', 'status'];

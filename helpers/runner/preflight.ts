@@ -7,7 +7,7 @@
 import { parseJson } from '../client/json.ts';
 import { findZone, namedIn, zonesOf } from '../client/list-lookups.ts';
 import { PreconditionError } from '../client/precondition.ts';
-import { SETTABLE_FIELDS, type ZoneId, zoneIdOf, zoneItem } from '../client/records.ts';
+import { type ZoneId, zoneIdOf, zoneItem } from '../client/records.ts';
 import {
   BodyLimitError,
   cameBack,
@@ -22,6 +22,7 @@ import type { Answer } from '../evidence/exchange.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import { outageFor } from '../pacing/outage.ts';
+import { SETTABLE_FIELDS } from '../settings.ts';
 import { isRedirect, redirectedList, unreachable } from './reach.ts';
 
 export interface PreflightOptions {
