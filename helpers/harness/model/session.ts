@@ -6,6 +6,7 @@ import type { ZoneId } from '../../client/records.ts';
 import type { ZonesClient } from '../../client/zones-client.ts';
 import type { ModelBudget, TargetConfig } from '../../config.ts';
 import type { OwnZones } from '../own-zones.ts';
+import type { ZoneCommand } from './commands.ts';
 
 /** What the sequences act on: the shop through the test's client, and the test's own zones. */
 export interface RealWorld {
@@ -18,6 +19,8 @@ export interface RealWorld {
 
 /** The target answered something the model rules out: a failure of `rule`, with the sequence that led there. */
 export class Disagreement extends Error {
+  /** The operations that ran up to it, set by the sequence that met it: what trimming leaves out one at a time. */
+  commands: readonly ZoneCommand[] = [];
   constructor(
     readonly rule: string,
     readonly what: string,
@@ -67,10 +70,6 @@ export class ModelSession {
     return this.requestsSoFar();
   }
 
-  private get spent(): number {
-    return this.spentSoFar();
-  }
-
   /**
    * Whether one more operation may start, with `reserved` requests kept back for what must follow it:
    * the budget is checked before each operation, never in the middle of one.
@@ -80,7 +79,7 @@ export class ModelSession {
       this.stopped === undefined &&
       this.defect === undefined &&
       this.real.signal?.aborted !== true &&
-      this.spent + reserved < this.spendUntil
+      this.spentSoFar() + reserved < this.spendUntil
     );
   }
 
@@ -92,7 +91,7 @@ export class ModelSession {
   record(disagreement: Disagreement): void {
     if (this.primary === undefined) {
       this.primary = disagreement.rule;
-      this.spendUntil = this.spent + this.budget.shrinkRequests;
+      this.spendUntil = this.spentSoFar() + this.budget.shrinkRequests;
     }
     if (!this.firstFailures.has(disagreement.rule)) this.firstFailures.set(disagreement.rule, disagreement);
   }
@@ -103,6 +102,6 @@ export class ModelSession {
 
   /** A few more requests for the sequences that check what no random sequence reached. */
   allow(requests: number): void {
-    this.spendUntil = this.spent + requests;
+    this.spendUntil = this.spentSoFar() + requests;
   }
 }
