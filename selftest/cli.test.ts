@@ -91,7 +91,9 @@ describe('runs that cannot happen exit 3 with one message', () => {
   test('an unreachable target', async () => {
     const { run } = await unreachable();
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/cannot reach the target at http:\/\/127\.0\.0\.1:9/);
+    expect(run.stderr).toMatch(
+      /cannot reach the target at http:\/\/127\.0\.0\.1:9\S*: .*ECONNREFUSED.*Is the shop at ZONES_BASE_URL \(http:\/\/127\.0\.0\.1:9\) up, and reachable from here\?$/m,
+    );
     expect(run.stderr + run.stdout).not.toContain(TOKEN);
   });
 

@@ -8,7 +8,7 @@ import { renderDriftMarkdown } from '../helpers/drift/drift-markdown.ts';
 import { renderDriftPage } from '../helpers/drift/drift-page.ts';
 import { type DriftReport, preflightRefusalReport } from '../helpers/drift/drift-report.ts';
 import { stepsOf } from '../helpers/drift/steps.ts';
-import { inSideNames, OPERATOR_PREFIX, type Side } from '../helpers/drift/targets.ts';
+import { inSideNames, OPERATOR_PREFIX, readDriftTargets, type Side } from '../helpers/drift/targets.ts';
 import type { AuthMode, Exchange } from '../helpers/evidence/exchange.ts';
 import type { RecordedExchange, TestExchanges } from '../helpers/evidence/exchange-detail.ts';
 import { nextPageLink } from '../helpers/evidence/link-header.ts';
@@ -16,6 +16,7 @@ import { readsOfTheShop } from '../helpers/evidence/list-reads.ts';
 import { curlCommand } from '../helpers/evidence/replay.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import { sweepCommand } from '../helpers/ownership/sweep-command.ts';
+import { unreachable } from '../helpers/runner/reach.ts';
 
 const SETTINGS = {
   envelope: 'wrapped' as const,
@@ -570,6 +571,25 @@ test("the mock's run tells how to sweep what it left with the mock's address and
   expect(markdown).toContain('## Zones left behind\n\nOn the mock:\n\n- 7 zc-x: answered 500');
   expect(markdown).toContain(forMock);
   expect(markdown).not.toContain('On the service:');
+});
+
+test("a mock that cannot be reached is could-not-run, naming ZONES_MOCK_BASE_URL with the mock's address", () => {
+  const configs = readDriftTargets({
+    ZONES_BASE_URL: 'http://127.0.0.1:1',
+    ZONES_ACCESS_TOKEN: 'svc_token_0123456789',
+    ZONES_MOCK_BASE_URL: 'http://127.0.0.1:2',
+    ZONES_MOCK_ACCESS_TOKEN: 'mock_token_0123456789',
+  });
+  const url = 'http://127.0.0.1:2/admin/api/2026-07/zones.json';
+  const refused = { method: 'GET', url, error: 'Error: connect ECONNREFUSED 127.0.0.1:2', errorCode: 'ECONNREFUSED' };
+  // What the mock's preflight says, as preflightBoth hands it on.
+  const why = unreachable(configs.mock, url, refused as Exchange);
+  const report = preflightRefusalReport({ startedAt: new Date(), seed: 1, configs }, { service: undefined, mock: why });
+  expect(report.verdict).toBe('could-not-run');
+  expect(report.reason).toContain(
+    'Is the shop at ZONES_MOCK_BASE_URL (http://127.0.0.1:2) up, and reachable from here?',
+  );
+  expect(report.reason).not.toMatch(/\bZONES_BASE_URL\b/);
 });
 
 test("a setting difference's replays reach each target as its own run's would: its TLS settings, and its own token", () => {

@@ -55,6 +55,19 @@ const SHRINK_SEED = 2;
 const SHRINK_REQUESTS = 150;
 const shrinkTarget = (fault: string, again = false) => `${fault} on seed ${SHRINK_SEED}${again ? ' again' : ''}`;
 
+/**
+ * Failures reported with only the operations they need, on seeds where the report once kept others:
+ * fast-check never drops a sequence's last operation, so on seed 12 a create that drops the coverage
+ * was reported as create A; create B; update A, where the read after create A shows it alone; and a
+ * story's failure was reported as played, on seed 2 with create C, create D and the update of A the
+ * story is about, where two zones and the read-back of one show a store that keeps no status.
+ */
+const TRIMMED: [rule: string, fault: string, seed: number, steps: string[]][] = [
+  ['CREATE-01', 'create-drops-coverage', 12, ['1. create A', '2. list']],
+  ['CREATE-02', 'create-without-status', 2, ['1. create A', '2. create B', '3. list', '4. update A: name']],
+];
+const trimmedTarget = (fault: string) => `${fault}, trimmed`;
+
 const references: RunningReference[] = [];
 let reports: Map<string, ConformanceReport>;
 
@@ -62,6 +75,7 @@ beforeAll(async () => {
   const reportsDir = mkdtempSync(join(tmpdir(), 'zc-model-suite-'));
   const runs = [
     ...BREAKERS.map(([, fault]) => ({ name: fault, fault, seed: SEED, shrinkRequests: SMALL_SHRINK })),
+    ...TRIMMED.map(([, fault, seed]) => ({ name: trimmedTarget(fault), fault, seed, shrinkRequests: SMALL_SHRINK })),
     ...SEQUENCE_MUTANTS.flatMap(([, fault]) =>
       [false, true].map((again) => ({
         name: shrinkTarget(fault, again),
@@ -145,6 +159,12 @@ describe.for(SEQUENCE_MUTANTS)(
     });
   },
 );
+
+describe.for(TRIMMED)('the model-based test of %s against %s, on seed %i', ([rule, fault, , steps]) => {
+  test('reports the shortest sequence with no operation the failure does not need', () => {
+    expect(shortestSequence(modelTest(trimmedTarget(fault), rule).reason ?? '')).toEqual(steps);
+  });
+});
 
 test('a sequence mutant is put down to its own rule alone: no other model-based test of its run fails', () => {
   for (const [rule, fault] of SEQUENCE_MUTANTS) {

@@ -227,18 +227,24 @@ describe('the booking hooks get the environment the suite has', () => {
   });
 });
 
+/** A GET that got no answer, failing as node's fetch reports it. */
+function failedGet(url: string, error: string, errorCode: string): Exchange {
+  const noAnswer = { requestHeaders: {}, responseHeaders: {}, responseBody: '', durationMs: 3 };
+  return { method: 'GET', url, auth: 'valid', ...noAnswer, error, errorCode };
+}
+
+test('a closed port or an unknown host names ZONES_BASE_URL with its value, and asks whether the shop is up', () => {
+  const config = readTargetConfig({ ZONES_BASE_URL: 'http://127.0.0.1:1', ZONES_ACCESS_TOKEN: 'shpat_gone_0123' });
+  const url = 'http://127.0.0.1:1/admin/api/2026-07/zones.json';
+  const refused = failedGet(url, 'Error: connect ECONNREFUSED 127.0.0.1:1', 'ECONNREFUSED');
+  expect(unreachable(config, url, refused)).toBe(
+    `cannot reach the target at ${url}: Error: connect ECONNREFUSED 127.0.0.1:1. Is the shop at ZONES_BASE_URL (http://127.0.0.1:1) up, and reachable from here?`,
+  );
+});
+
 test('a certificate error behind an https:// proxy is put on the proxy, not the shop', () => {
-  const failed = (url: string): Exchange => ({
-    method: 'GET',
-    url,
-    auth: 'valid',
-    requestHeaders: {},
-    responseHeaders: {},
-    responseBody: '',
-    durationMs: 3,
-    error: 'Error: self-signed certificate in certificate chain',
-    errorCode: 'SELF_SIGNED_CERT_IN_CHAIN',
-  });
+  const failed = (url: string) =>
+    failedGet(url, 'Error: self-signed certificate in certificate chain', 'SELF_SIGNED_CERT_IN_CHAIN');
   const overHttp = readTargetConfig({
     ZONES_BASE_URL: 'http://shop.example',
     ZONES_ACCESS_TOKEN: 'shpat_proxy_0123',

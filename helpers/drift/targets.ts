@@ -90,15 +90,11 @@ export function inSideNames(text: string, side: Side): string {
   return text.replace(/\bZONES_(BASE_URL|ACCESS_TOKEN)\b(?!=)/g, (_, name: string) => `ZONES_MOCK_${name}`);
 }
 
-/** The settings a could-not-run reason names, in the operator's names for that side. */
-function settingsNamed(reason: string, side: Side): string[] {
-  return [...new Set([...inSideNames(reason, side).matchAll(/\bZONES_[A-Z_]+\b/g)].map((match) => match[0]))];
-}
-
 /**
  * The shared settings (how the shop spells its interface) a could-not-run reason names: where the
  * mock disagrees with what the service takes. Empty when it names only how to reach the mock.
  */
 export function styleSettingsNamed(reason: string, side: Side): string[] {
-  return settingsNamed(reason, side).filter((name) => !REACHING.has(name.replace(/^ZONES_MOCK_/, 'ZONES_')));
+  const named = new Set([...inSideNames(reason, side).matchAll(/\bZONES_[A-Z_]+\b/g)].map((match) => match[0]));
+  return [...named].filter((name) => !REACHING.has(name.replace(/^ZONES_MOCK_/, 'ZONES_')));
 }

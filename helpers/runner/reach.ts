@@ -53,7 +53,11 @@ export function unreachable(config: TargetConfig, url: string, exchange: Exchang
   if (isCertificateCode(exchange.errorCode)) {
     return `the target's TLS certificate is not accepted: ${exchange.method} ${url} failed with ${exchange.errorCode} (${said}): ${certificateAdvice(exchange.errorCode!, config.caFile)}`;
   }
-  if (config.embedded || config.proxy === undefined) return `cannot reach the target at ${url}: ${exchange.error}`;
+  if (config.embedded) return `cannot reach the target at ${url}: ${exchange.error}`;
+  // A closed port or an unknown host: the address is the setting to look at. Named without "=", so that
+  // drift puts the mock's own variable in its place (inSideNames).
+  if (config.proxy === undefined)
+    return `cannot reach the target at ${url}: ${exchange.error}. Is the shop at ZONES_BASE_URL (${config.baseUrl}) up, and reachable from here?`;
   const proxy = `${shownProxy(config.proxy.url)} (${config.proxy.variable})`;
   const fix = /\b407\b/.test(said)
     ? `the proxy asks for credentials: give them in ${config.proxy.variable} as http://user:password@host:port`

@@ -179,7 +179,10 @@ export function judgeFiltered(model: ZoneModel, records: readonly ZoneRecord[], 
       judgement.findings.push({
         rule: membershipRule,
         rank: RANK.plain,
-        what: `${nameOf(zone)}, in status ${status}, is missing from ${where}`,
+        // A zone listed with no status is in no status the shop shows: say what it did show.
+        what: zone.showsStatus
+          ? `${nameOf(zone)}, in status ${status}, is missing from ${where}`
+          : `the shop lists ${nameOf(zone)} with no status, and leaves it out of ${where}, though it should be in status ${status}`,
       });
     } else if (known && zone.seen) {
       judgement.checked.push(membershipRule);

@@ -1,11 +1,12 @@
 // The model-based run: fast-check draws sequences of operations, each runs against the shop from
 // no zone of its own, and the first one the shop answers against the model is shrunk to the
-// shortest sequence that still breaks the same rule. The seed replays it all.
+// shortest sequence that still breaks the same rule; every failure reported then loses the
+// operations it does not need. The seed replays it all.
 import fc from 'fast-check';
 import { PreconditionError } from '../../client/precondition.ts';
 import { TransportError } from '../../client/shop-transport.ts';
 import { type ModelBudget, newModelSeed, seedReplayCommand, type TargetConfig } from '../../config.ts';
-import { commandArbitrary, type SequenceState, type ZoneCommand } from './commands.ts';
+import { commandArbitrary, type ZoneCommand } from './commands.ts';
 import { cleanUpSequence, listZones, newSequence } from './operations.ts';
 import { Disagreement, ModelSession, type RealWorld } from './session.ts';
 import { stories } from './stories.ts';
@@ -31,14 +32,27 @@ export interface ModelOutcome {
   defect?: unknown;
 }
 
-async function runSequence(session: ModelSession, commands: Iterable<fc.AsyncCommand<SequenceState, ModelSession>>) {
+/** The operations that ran up to each failure: what trimming leaves out one at a time. */
+const ranUpTo = new WeakMap<Disagreement, readonly ZoneCommand[]>();
+
+async function runSequence(session: ModelSession, commands: Iterable<ZoneCommand>) {
   const sequence = newSequence(emptyModel());
+  const state = { sequence, session };
   session.sequences += 1;
+  const ran: ZoneCommand[] = [];
   try {
-    await fc.asyncModelRun(() => ({ model: { sequence, session }, real: session }), commands);
+    // As fast-check's asyncModelRun plays them, keeping the operations that ran for a failure to name.
+    for (const command of commands) {
+      if (!command.check(state)) continue;
+      ran.push(command);
+      await command.run(state, session);
+    }
     // Whatever a sequence's last writes did is looked at once more before its zones go.
     if (sequence.model.steps.length > 0 && session.real.signal?.aborted !== true)
       await listZones(sequence, session, undefined);
+  } catch (error) {
+    if (error instanceof Disagreement) ranUpTo.set(error, ran);
+    throw error;
   } finally {
     await cleanUpSequence(sequence, session);
   }
@@ -112,7 +126,7 @@ export function modelRules(config: TargetConfig): string[] {
 }
 
 /**
- * Plays one sequence written in advance (a top-up or a story) and says what it found: the
+ * Plays one sequence written in advance (a top-up, a story, a failure trimmed) and says what it found: the
  * disagreement, if the shop gave one. A shop that stops answering stops the run; anything else
  * is the suite's own defect.
  */
@@ -142,19 +156,34 @@ async function topUp(session: ModelSession, seed: number): Promise<Map<string, s
 }
 
 /**
- * The stories (stories.ts), within the run's budget, before the random sequences. A story is short
- * already: its failure is reported as found, naming the kind of defect it looks for, and the random
- * search still runs, unshrunk by it.
+ * The stories (stories.ts), within the run's budget, before the random sequences: each rule's first
+ * failure, and what the story looks for. The random search still runs, unshrunk by them.
  */
-async function playStories(session: ModelSession, seed: number): Promise<Map<string, string>> {
-  const failures = new Map<string, string>();
+async function playStories(session: ModelSession): Promise<Map<string, { found: Disagreement; about: string }>> {
+  const failures = new Map<string, { found: Disagreement; about: string }>();
   for (const story of stories()) {
     if (session.stopped || session.defect) break;
     const found = await playWritten(session, story.commands);
-    if (found && !failures.has(found.rule))
-      failures.set(found.rule, `${failureMessage(found, seed)}\n\nplayed on every run: it looks for ${story.about}`);
+    if (found && !failures.has(found.rule)) failures.set(found.rule, { found, about: story.about });
   }
   return failures;
+}
+
+/**
+ * The failure without the operations it does not need. fast-check never drops a sequence's last
+ * operation, taking it for the one that failed, where here the read after it may be; and a story, or
+ * a rule met while another was shrunk, is as found. So each operation is left out in turn, and stays
+ * out when the others still break the same rule, until none can go or shrinking's budget is spent.
+ */
+async function withoutUnneeded(session: ModelSession, found: Disagreement): Promise<Disagreement> {
+  let kept = found;
+  for (let at = 0; at < (ranUpTo.get(kept)?.length ?? 0) && session.mayStart(); ) {
+    const ran = ranUpTo.get(kept)!;
+    const shorter = await playWritten(session, [...ran.slice(0, at), ...ran.slice(at + 1)]);
+    // Left out, an operation can make one before it unneeded too: each is tried again.
+    [kept, at] = shorter?.rule === found.rule ? [shorter, 0] : [kept, at + 1];
+  }
+  return kept;
 }
 
 /** Room for one top-up sequence: a few operations, each with a read, on a list of a few pages. */
@@ -176,15 +205,22 @@ export async function runModel(
   );
   // A certification's launcher has drawn the seed already (withRunSeed); a caller that did not gets one here.
   const seed = budget.seed ?? newModelSeed();
-  const storyFailures = await playStories(session, seed);
+  const played = await playStories(session);
   const details = await fc.check(sequenceProperty(session), { numRuns: budget.runs, seed });
+  // Each rule's failure as found: the first seen, the one fast-check shrank, then the stories'.
+  const found = new Map(session.firstFailures);
+  if (details.failed && details.errorInstance instanceof Disagreement)
+    found.set(details.errorInstance.rule, details.errorInstance);
+  for (const [rule, story] of played) if (!found.has(rule)) found.set(rule, story.found);
   const failures = new Map<string, string>();
-  for (const [rule, first] of session.firstFailures) failures.set(rule, failureMessage(first, seed));
-  if (details.failed && details.errorInstance instanceof Disagreement) {
-    const shrunk = details.errorInstance;
-    failures.set(shrunk.rule, failureMessage(shrunk, seed, session.firstFailures.get(shrunk.rule)));
+  for (const [rule, disagreement] of found) {
+    // What one shrinking may spend, each: fast-check's shrinking spends its budget whole.
+    session.allow(budget.shrinkRequests);
+    const first = session.firstFailures.get(rule);
+    const message = failureMessage(await withoutUnneeded(session, disagreement), seed, first ?? disagreement);
+    const story = first ? undefined : played.get(rule);
+    failures.set(rule, story ? `${message}\n\nplayed on every run: it looks for ${story.about}` : message);
   }
-  for (const [rule, message] of storyFailures) if (!failures.has(rule)) failures.set(rule, message);
   // After a failure too: the search ended there, and the other rules deserve a check of their own.
   for (const [rule, message] of await topUp(session, seed)) if (!failures.has(rule)) failures.set(rule, message);
   return {

@@ -67,10 +67,6 @@ export class ModelSession {
     return this.requestsSoFar();
   }
 
-  private get spent(): number {
-    return this.spentSoFar();
-  }
-
   /**
    * Whether one more operation may start, with `reserved` requests kept back for what must follow it:
    * the budget is checked before each operation, never in the middle of one.
@@ -80,7 +76,7 @@ export class ModelSession {
       this.stopped === undefined &&
       this.defect === undefined &&
       this.real.signal?.aborted !== true &&
-      this.spent + reserved < this.spendUntil
+      this.spentSoFar() + reserved < this.spendUntil
     );
   }
 
@@ -92,7 +88,7 @@ export class ModelSession {
   record(disagreement: Disagreement): void {
     if (this.primary === undefined) {
       this.primary = disagreement.rule;
-      this.spendUntil = this.spent + this.budget.shrinkRequests;
+      this.spendUntil = this.spentSoFar() + this.budget.shrinkRequests;
     }
     if (!this.firstFailures.has(disagreement.rule)) this.firstFailures.set(disagreement.rule, disagreement);
   }
@@ -103,6 +99,6 @@ export class ModelSession {
 
   /** A few more requests for the sequences that check what no random sequence reached. */
   allow(requests: number): void {
-    this.spendUntil = this.spent + requests;
+    this.spendUntil = this.spentSoFar() + requests;
   }
 }
