@@ -5,9 +5,9 @@
 import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
-import { canonicalJson, parseJson } from './client/json.ts';
 import { type ProxyRoute, proxyProblem, proxyRouteFor, shownProxy } from './connection/proxy.ts';
 import { caFileProblem } from './connection/trust.ts';
+import { canonicalJson, parseJson } from './json.ts';
 import {
   type Envelope,
   knownSettingNames,

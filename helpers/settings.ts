@@ -3,7 +3,7 @@
 // (shop-profile.ts), --help, .env.example and the README's table all read this list, so a setting
 // cannot exist in one place and be missing from another, nor be checked one way and documented another.
 
-import { canonicalJson } from './client/json.ts';
+import { canonicalJson } from './json.ts';
 import { SPEC_VERSION } from './rules.ts';
 
 export type Envelope = 'wrapped' | 'bare';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject } from 'ajv';
-import { parseJson, stringifyJson } from './client/json.ts';
+import { parseJson, stringifyJson } from './json.ts';
 import { RETIRED_SETTINGS, SETTINGS, type Setting } from './settings.ts';
 
 interface ProfileField {

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
+import type { TestOutcome } from '../helpers/judging/verdict.ts';
 import { completeAllureResults, maskAllureResults } from '../helpers/report/allure-results.ts';
 import { buildReport } from '../helpers/report/conformance-report.ts';
-import type { TestOutcome } from '../helpers/runner/verdict.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
 const TOKEN = 'secret-token-for-allure';

@@ -3,6 +3,10 @@
 // and keys such as "__proto__" stay plain members of a record.
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
+import { readZoneList, type ZoneRecord } from '../helpers/client/records.ts';
+import { describeNotJson, printable } from '../helpers/client/what-came-back.ts';
+import { readTargetConfig } from '../helpers/config.ts';
+import { EVIDENCE_BYTES, readBodyWithin } from '../helpers/connection/body-limits.ts';
 import {
   canonicalJson,
   JsonTooDeepError,
@@ -10,11 +14,7 @@ import {
   nestsDeeperThan,
   parseJson,
   stringifyJson,
-} from '../helpers/client/json.ts';
-import { readZoneList, type ZoneRecord } from '../helpers/client/records.ts';
-import { describeNotJson, printable } from '../helpers/client/what-came-back.ts';
-import { readTargetConfig } from '../helpers/config.ts';
-import { EVIDENCE_BYTES, readBodyWithin } from '../helpers/connection/body-limits.ts';
+} from '../helpers/json.ts';
 
 const neverAborted = new AbortController().signal;
 

@@ -13,12 +13,8 @@ import { settingsForStyle } from '../bin/reference-settings.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { BodyFiles, cutBody, SHOWN_BODY_BYTES, shownBody } from '../helpers/evidence/bounded-body.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
-import {
-  buildReport,
-  type ConformanceReport,
-  markdownParts,
-  renderMarkdown,
-} from '../helpers/report/conformance-report.ts';
+import type { ConformanceReport } from '../helpers/report/certificate.ts';
+import { buildReport, markdownParts, renderMarkdown } from '../helpers/report/conformance-report.ts';
 import { renderJobSummary, SUMMARY_MAX_BYTES } from '../helpers/report/job-summary.ts';
 import { rules } from '../helpers/rules.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';

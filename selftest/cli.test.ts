@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
-import type { ConformanceJson } from '../helpers/report/could-not-run.ts';
+import type { ConformanceJson } from '../helpers/report/certificate.ts';
 import { xml } from '../helpers/report/junit.ts';
 import { settingDocs } from '../helpers/settings.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';

@@ -10,8 +10,8 @@ import { ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { formatExchange, summarizeExchange } from '../helpers/evidence/evidence.ts';
 import type { Exchange } from '../helpers/evidence/exchange.ts';
+import { classify } from '../helpers/judging/verdict.ts';
 import { Ledger } from '../helpers/ownership/ledger.ts';
-import { classify } from '../helpers/runner/verdict.ts';
 import { listening } from './support/fronts.ts';
 
 const TOKEN = 'shpat_limits_0123456789abcdef';

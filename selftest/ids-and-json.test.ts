@@ -1,7 +1,6 @@
 // Ids are opaque and exact: 64-bit integers above 2^53 must come back to the target digit for digit,
 // or the suite would update or delete a zone other than the one it means.
 import { expect, test } from 'vitest';
-import { canonicalJson, jsonEqual, parseJson, stringifyJson } from '../helpers/client/json.ts';
 import {
   readZone,
   readZoneList,
@@ -11,6 +10,7 @@ import {
   zoneIdOf,
 } from '../helpers/client/records.ts';
 import { readTargetConfig } from '../helpers/config.ts';
+import { canonicalJson, jsonEqual, parseJson, stringifyJson } from '../helpers/json.ts';
 
 const wrapped = readTargetConfig({});
 const bare = readTargetConfig({ ZONES_ENVELOPE: 'bare', ZONES_ID_FIELD: 'zone_id' });

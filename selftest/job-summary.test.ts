@@ -3,8 +3,9 @@
 // and a history made by hand, without a run.
 import { describe, expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
+import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { compare, type readBaseline } from '../helpers/report/comparison.ts';
-import { buildReport, type ConformanceReport, type RunFacts } from '../helpers/report/conformance-report.ts';
+import { buildReport, type RunFacts } from '../helpers/report/conformance-report.ts';
 import { type Night, nightOf, type TargetHistory } from '../helpers/report/history.ts';
 import { renderJobSummary } from '../helpers/report/job-summary.ts';
 import { rules } from '../helpers/rules.ts';

@@ -1,4 +1,5 @@
-// The layers of the tree, checked from the import statements rather than described: the suites see
+// The layers of the tree, checked from the import statements rather than described: an order of
+// layers, each importing only those below it, so no two folders import each other; the suites see
 // the harness, the shop and the catalogue but never the launcher; the reference sees nothing of the
 // suite; code that runs in the vitest workers never loads the launcher or the report writers. A
 // crossing fails here with the file and the import that crossed.
@@ -19,6 +20,7 @@ type Layer =
   | 'pacing'
   | 'evidence'
   | 'ownership'
+  | 'judging'
   | 'runner'
   | 'report'
   | 'drift';
@@ -30,6 +32,7 @@ const HELPER_FOLDERS = [
   'pacing',
   'evidence',
   'ownership',
+  'judging',
   'runner',
   'report',
   'drift',
@@ -43,57 +46,41 @@ const ROOT_HELPERS = [
   'schemas.ts',
   'exit-codes.ts',
   'project-root.ts',
-];
-
-/** Which layers the code of a layer may import from; its own layer is always allowed. */
-const MAY_IMPORT: Record<Layer, readonly Layer[] | 'anything'> = {
-  // The booking hooks that DELETE-02 books a zone with are the ownership layer's (it unbooks with them).
-  suites: ['harness', 'client', 'evidence', 'ownership', 'helpers'],
-  reference: [],
-  bin: ['helpers', ...HELPER_FOLDERS, 'reference'],
-  selftest: 'anything',
-  // config.ts checks proxy and TLS settings and parses JSON settings with the client's own readers.
-  helpers: ['client', 'connection'],
-  // The leaves: how a request reaches the shop, how fast it may go, what a request and its answer were.
-  connection: ['helpers'],
-  pacing: [],
-  evidence: ['helpers'],
-  // The client writes each zone it creates to the ledger at once, so a crash still leaves a trace.
-  client: ['helpers', 'connection', 'pacing', 'evidence', 'ownership'],
-  ownership: ['helpers', 'client', 'connection', 'evidence'],
-  // The worker's throttle begins where the preflight's left off (current-target.ts).
-  harness: ['helpers', 'client', 'pacing', 'evidence', 'ownership'],
-  runner: ['helpers', 'client', 'connection', 'pacing', 'evidence', 'ownership', 'report'],
-  report: ['helpers', 'client', 'connection', 'evidence', 'ownership'],
-  // Drift starts two conformance runs as child processes and reads what they wrote: it needs the
-  // certificate's types and the client's JSON reader, and the runner only for the preflight it makes
-  // of both targets first; never the harness. It tells a run's own zones by the names the ownership
-  // layer gives them.
-  drift: ['helpers', 'client', 'evidence', 'ownership', 'report', 'runner'],
-};
-
-/** Single files a layer may reach although the layer as a whole is out of bounds, and why. */
-const ALSO_ALLOWED: { from: string; to: string; why: string }[] = [
-  {
-    from: 'helpers/runner/',
-    to: 'helpers/harness/task-meta.ts',
-    why: 'the contract between workers and launcher: what a test reports in task.meta, which the collector reads',
-  },
-  {
-    from: 'helpers/report/',
-    to: 'helpers/runner/verdict.ts',
-    why: 'the report writes down the verdict; verdict.ts is pure and loads nothing of the launcher',
-  },
+  'json.ts',
 ];
 
 /**
- * Files that import each other, type-only imports included, still to be taken apart: a type two files
- * take from each other lives in the wrong file. A circle gone must leave this list, and no new one may join.
+ * The layers, lowest first: code may import its own layer and the layers before it, never one after.
+ * The connection (proxy variables, trusted certificates, body limits) reads nothing of the suite's,
+ * so the settings can check a proxy or a CA file with it; the root of helpers/ is what every layer
+ * above reads; pacing and evidence are leaves of the client, which writes what it made where ownership (its sweeps and deletes, above it) finds it; the
+ * harness and the suites run in the vitest workers, below everything of the launcher; judging turns
+ * outcomes into verdicts, below the report that writes them and the runner that builds the
+ * certificate; drift starts two runs; bin/ starts everything.
  */
-const CIRCLES_TO_BREAK = [
-  'helpers/report/certificate-page.ts <-> helpers/report/could-not-run.ts',
-  'helpers/report/comparison.ts <-> helpers/report/conformance-report.ts',
-];
+const ORDER = [
+  'connection',
+  'helpers',
+  'pacing',
+  'evidence',
+  'client',
+  'ownership',
+  'harness',
+  'suites',
+  'judging',
+  'report',
+  'runner',
+  'drift',
+  'bin',
+] as const satisfies readonly Layer[];
+
+/** Apart from the order: the reference is a second implementation and shares nothing with the suite, and only bin/ starts it. */
+function mayImport(from: Layer): readonly Layer[] | 'anything' {
+  if (from === 'selftest') return 'anything';
+  if (from === 'reference') return [];
+  const below = ORDER.slice(0, ORDER.indexOf(from as (typeof ORDER)[number]));
+  return from === 'bin' ? [...below, 'reference'] : below;
+}
 
 /** The relative specifiers a file imports: import/export ... from, side-effect imports, dynamic imports. */
 function importedPaths(source: string): string[] {
@@ -130,24 +117,18 @@ interface Crossing {
   reaches: string;
 }
 
-/** Every import in the given files that leaves its layer's bounds, with the exceptions each one used. */
-function crossings(files: Record<string, string>): { crossings: string[]; usedExceptions: Set<string> } {
+/** Every import in the given files that leaves its layer's bounds. */
+function crossings(files: Record<string, string>): { crossings: string[] } {
   const found: Crossing[] = [];
-  const usedExceptions = new Set<string>();
   for (const [file, source] of Object.entries(files)) {
     const from = layerOf(file);
-    const allowed = from === undefined ? [] : MAY_IMPORT[from];
+    const allowed = from === undefined ? [] : mayImport(from);
     for (const specifier of importedPaths(source)) {
       const reaches = normalize(join(dirname(file), specifier))
         .split('\\')
         .join('/');
       const to = layerOf(reaches);
       if (allowed === 'anything' || (to !== undefined && (to === from || allowed.includes(to)))) continue;
-      const exception = ALSO_ALLOWED.find((allowance) => file.startsWith(allowance.from) && reaches === allowance.to);
-      if (exception) {
-        usedExceptions.add(`${exception.from} -> ${exception.to}`);
-        continue;
-      }
       found.push({ file, imports: specifier, reaches });
     }
   }
@@ -157,10 +138,10 @@ function crossings(files: Record<string, string>): { crossings: string[]; usedEx
     const bounds =
       from === undefined
         ? 'it is in no layer'
-        : `${shown(from)} may import only from ${[from, ...(MAY_IMPORT[from] as Layer[])].map(shown).join(', ')}`;
+        : `${shown(from)} may import only from ${[from, ...(mayImport(from) as Layer[])].map(shown).join(', ')}`;
     return `${file} imports '${imports}' (${to === undefined ? reaches : shown(to)}): ${bounds}`;
   });
-  return { crossings: described, usedExceptions };
+  return { crossings: described };
 }
 
 /** Each set of files that reach one another through their imports, as `a <-> b <-> ...`. */
@@ -240,12 +221,12 @@ describe('the import scan', () => {
   test('fails a suite that imports the launcher and a reference that imports a helper', () => {
     const found = crossings({
       'suites/auth.test.ts': "import { certify } from '../helpers/runner/certify.ts';",
-      'reference/server.ts': "import { parseJson } from '../helpers/client/json.ts';",
+      'reference/server.ts': "import { parseJson } from '../helpers/json.ts';",
       'helpers/harness/rule-test.ts': "import { writeJunit } from '../report/junit.ts';",
     }).crossings;
     expect(found).toHaveLength(3);
     expect(found[0]).toContain("suites/auth.test.ts imports '../helpers/runner/certify.ts'");
-    expect(found[1]).toContain("reference/server.ts imports '../helpers/client/json.ts'");
+    expect(found[1]).toContain("reference/server.ts imports '../helpers/json.ts'");
     expect(found[2]).toContain("helpers/harness/rule-test.ts imports '../report/junit.ts'");
   });
 
@@ -279,16 +260,9 @@ describe('the layers', () => {
     expect(crossings(tree).crossings).toEqual([]);
   });
 
-  test('no files import each other, type-only imports included, beyond the circles still to break', () => {
-    expect(importCircles(tree)).toEqual(CIRCLES_TO_BREAK);
-  });
-
-  test('every exception is still needed', () => {
-    const used = crossings(tree).usedExceptions;
-    const stale = ALSO_ALLOWED.map((allowance) => `${allowance.from} -> ${allowance.to}`).filter(
-      (key) => !used.has(key),
-    );
-    expect(stale, 'remove an exception nothing uses any more').toEqual([]);
+  // A type two files take from each other lives in the wrong file.
+  test('no files import each other, type-only imports included', () => {
+    expect(importCircles(tree)).toEqual([]);
   });
 });
 

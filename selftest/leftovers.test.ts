@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
 import { shellWord, sweepCommand } from '../helpers/ownership/sweep-command.ts';
-import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
+import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import type { StoredZone } from '../reference/zone-store.ts';
 import { type ChildRun, runCommand, runEntry } from './run-node.ts';

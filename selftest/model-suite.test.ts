@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { isModelTestTitle } from '../helpers/harness/model/title.ts';
-import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
+import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { plantBystander } from './gallery/bystander.ts';
 import { certifyMany } from './gallery/certify-many.ts';

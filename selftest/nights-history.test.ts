@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
-import { buildReport, type ConformanceReport, type RunFacts } from '../helpers/report/conformance-report.ts';
+import type { ConformanceReport } from '../helpers/report/certificate.ts';
+import { buildReport, type RunFacts } from '../helpers/report/conformance-report.ts';
 import {
   appendNight,
   changesSince,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
-import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
+import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { ruleById, rules } from '../helpers/rules.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';

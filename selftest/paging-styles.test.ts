@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
-import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
+import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { rules } from '../helpers/rules.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { houseStyles } from '../reference/styles.ts';

@@ -11,7 +11,7 @@ import { ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { formatExchange } from '../helpers/evidence/evidence.ts';
 import { Ledger } from '../helpers/ownership/ledger.ts';
-import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
+import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
 import { type ForwardProxy, startForwardProxy } from './support/forward-proxy.ts';

@@ -4,12 +4,12 @@
 import { expect, test, vi } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
+import type { TestOutcome } from '../helpers/judging/verdict.ts';
 import { buildReport, type RunFacts, renderMarkdown } from '../helpers/report/conformance-report.ts';
 import { printOutcome, printSummary } from '../helpers/report/console-output.ts';
 import { renderJunit } from '../helpers/report/junit.ts';
 import { rules } from '../helpers/rules.ts';
 import { withRunSeed } from '../helpers/runner/certify.ts';
-import type { TestOutcome } from '../helpers/runner/verdict.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
 const outcome = (ruleId: string, state: TestOutcome['state'], reason?: string): TestOutcome =>

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
 import { bookedDeleteCause } from '../helpers/ownership/booking-hooks.ts';
-import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
+import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
-import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
+import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { HISTORY_FILE } from '../helpers/report/history.ts';
 import { startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';

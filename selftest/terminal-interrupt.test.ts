@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
-import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
+import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { SAME_PRESS_MS } from '../helpers/runner/stop-signals.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { killGroup, shellStatus, startEntry, startNpmRun } from './run-node.ts';

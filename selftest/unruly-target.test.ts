@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import { isModelTestTitle } from '../helpers/harness/model/title.ts';
-import type { ConformanceReport } from '../helpers/report/conformance-report.ts';
+import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { type ChildRun, runEntry } from './run-node.ts';
 import { startUnrulyProxy, type UnrulyOptions, type UnrulyProxy } from './support/unruly-proxy.ts';

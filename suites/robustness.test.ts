@@ -6,7 +6,6 @@
 // guess; an unknown id is one of the test's own zones, deleted.
 import { randomBytes, randomInt } from 'node:crypto';
 import { expect } from 'vitest';
-import { canonicalJson } from '../helpers/client/json.ts';
 import {
   differingFields,
   listedZone,
@@ -22,6 +21,7 @@ import { formatAnswers } from '../helpers/evidence/evidence.ts';
 import type { Answer } from '../helpers/evidence/exchange.ts';
 import { expectZoneShown, requireReadable } from '../helpers/harness/list-checks.ts';
 import { type ConformanceContext, ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
+import { canonicalJson } from '../helpers/json.ts';
 
 /** The zones whose name is, or reads as, the mark: a name kept as sent, or turned into text. */
 function carryingMark(zones: readonly ZoneRecord[], mark: string): ZoneRecord[] {

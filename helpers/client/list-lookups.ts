@@ -1,6 +1,6 @@
 // Finding zones in a list answer, written once: the matchers judge with these, the list checks and
 // the client re-read a lagging list until one holds, and the sweeps and the preflight find by them.
-import { jsonEqual } from './json.ts';
+import { jsonEqual } from '../json.ts';
 import { sameId, type ZoneId, type ZoneRecord, type ZonesRead } from './records.ts';
 
 /** What a look-up needs of a list answer: its status and what its pages were read as. */

@@ -3,9 +3,9 @@
 // next cursor in the body. Each walk says which records a page adds and where the list goes on.
 import type { TargetConfig } from '../config.ts';
 import { nextPageLink } from '../evidence/link-header.ts';
+import { isLosslessNumber, stringifyJson } from '../json.ts';
 import type { Paging } from '../settings.ts';
 import { valueAtPath } from './dotted-path.ts';
-import { isLosslessNumber, stringifyJson } from './json.ts';
 import { PreconditionError } from './precondition.ts';
 import type { ZoneRecord } from './records.ts';
 

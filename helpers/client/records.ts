@@ -1,8 +1,8 @@
 // Reading and writing zone records in the target's envelope. Ids are opaque: a string, a safe
 // integer, or an integer beyond 2^53 kept as its exact text, and always sent back as received.
 import type { TargetConfig } from '../config.ts';
+import { isLosslessNumber } from '../json.ts';
 import { nestUnderPath, valueAtPath } from './dotted-path.ts';
-import { isLosslessNumber } from './json.ts';
 import { NotJsonBody } from './what-came-back.ts';
 
 export interface ZoneId {

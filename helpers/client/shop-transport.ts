@@ -10,9 +10,9 @@ import { errorCodeOf, isCertificateCode } from '../connection/trust.ts';
 import type { Answer, AuthMode, BodyLimit, Exchange, Method } from '../evidence/exchange.ts';
 import { countRequest, type RequestTally, type Resend } from '../evidence/request-tally.ts';
 import { Secrets } from '../evidence/secrets.ts';
+import { JsonTooDeepError, parseJson } from '../json.ts';
 import { type OutageStart, outageFor } from '../pacing/outage.ts';
 import { sleep, throttleFor } from '../pacing/throttle.ts';
-import { JsonTooDeepError, parseJson } from './json.ts';
 import { describeBodyLimit, describeNotJson, NotJsonBody, pageGist } from './what-came-back.ts';
 
 export class TransportError extends Error {

@@ -2,7 +2,7 @@
 // type, its first characters, and what it probably is. An SSO gateway answers 200 with its sign-in
 // page; blaming the envelope settings for that would send the user to the wrong place.
 import type { BodyLimit, BodyLimitKind } from '../evidence/exchange.ts';
-import { MAX_JSON_DEPTH } from './json.ts';
+import { MAX_JSON_DEPTH } from '../json.ts';
 
 /** A body that came whole but is not JSON, with what it is instead: the readers' reason. */
 export class NotJsonBody {

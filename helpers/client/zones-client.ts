@@ -3,9 +3,8 @@
 // shop-transport.ts's.
 import type { TargetConfig } from '../config.ts';
 import type { Answer, AuthMode, Method } from '../evidence/exchange.ts';
-import type { Ledger } from '../ownership/ledger.ts';
+import { parseJson, stringifyJson } from '../json.ts';
 import { sleep } from '../pacing/throttle.ts';
-import { parseJson, stringifyJson } from './json.ts';
 import { findZone, namedIn } from './list-lookups.ts';
 import { isPastLastPage, nextPageUrl, startListWalk } from './paging.ts';
 import { PreconditionError } from './precondition.ts';
@@ -46,8 +45,20 @@ export class OwnershipError extends Error {
   }
 }
 
-export interface ClientOptions extends TransportOptions {
-  ledger: Ledger;
+/**
+ * Where the client writes down every zone it made, and asks before it changes one: the run's ledger
+ * (helpers/ownership/ledger.ts, above the client, which reads it back to clean up).
+ */
+export interface ZoneLedger {
+  owns(id: string): boolean;
+  isDeleted(id: string): boolean;
+  recordCreated(id: string, name: string, target?: string): void;
+  recordRenamed(id: string, name: string): void;
+  recordDeleted(id: string): void;
+}
+
+export interface ClientOptions<L extends ZoneLedger = ZoneLedger> extends TransportOptions {
+  ledger: L;
   /** Told when a list needed re-reading before a write showed, and for how long. */
   onLag?: (waitedMs: number) => void;
 }
@@ -62,7 +73,7 @@ export type Settle =
 const MAX_PAGES = 1000;
 const SETTLE_POLL_MS = 200;
 
-export class ZonesClient {
+export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
   /** How its requests reach the shop: asked, too, whether the shop's outage has outlasted the budget. */
   readonly transport: ShopTransport;
   private readonly extraFields: Record<string, unknown>;
@@ -70,13 +81,13 @@ export class ZonesClient {
 
   constructor(
     readonly config: TargetConfig,
-    private readonly options: ClientOptions,
+    private readonly options: ClientOptions<L>,
   ) {
     this.transport = new ShopTransport(config, options);
     this.extraFields = parseJson(config.extraFields) as Record<string, unknown>;
   }
 
-  get ledger(): Ledger {
+  get ledger(): L {
     return this.options.ledger;
   }
 
@@ -89,7 +100,7 @@ export class ZonesClient {
    * The same client, reading lists at the shop's own page size: the preflight asks with it once more
    * when the shop refuses ZONES_PAGE_SIZE.
    */
-  withoutPageSize(): ZonesClient {
+  withoutPageSize(): ZonesClient<L> {
     return new ZonesClient({ ...this.config, pageSize: undefined }, this.options);
   }
 

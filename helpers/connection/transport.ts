@@ -4,14 +4,23 @@
 // answer it is: a write is never replayed at another address, and a certificate names the address it
 // certified.
 import { Agent, type Dispatcher, Pool, ProxyAgent } from 'undici';
-import type { TargetConfig } from '../config.ts';
-import { shownProxy } from './proxy.ts';
+import { type ProxyRoute, shownProxy } from './proxy.ts';
 import { trustedCas } from './trust.ts';
+
+/** The settings that say how the shop is reached (TargetConfig has them all): the connection reads nothing else of the suite's. */
+export interface RouteSettings {
+  baseUrl: string;
+  embedded: boolean;
+  proxy?: ProxyRoute;
+  caFile?: string;
+  tlsInsecure: boolean;
+  timeoutMs: number;
+}
 
 const dispatchers = new Map<string, Dispatcher>();
 
 /** One dispatcher per way of connecting, shared by every client of the process, so connections are reused. */
-export function dispatcherFor(config: TargetConfig): Dispatcher {
+export function dispatcherFor(config: RouteSettings): Dispatcher {
   // The embedded reference listens on this machine's 127.0.0.1, which no proxy elsewhere can reach.
   const proxy = config.embedded ? undefined : config.proxy;
   const key = JSON.stringify([config.timeoutMs, proxy?.url, config.caFile, config.tlsInsecure]);
@@ -22,7 +31,7 @@ export function dispatcherFor(config: TargetConfig): Dispatcher {
   return dispatcher;
 }
 
-function build(config: TargetConfig, proxyUrl: string | undefined): Dispatcher {
+function build(config: RouteSettings, proxyUrl: string | undefined): Dispatcher {
   const limits = { headersTimeout: config.timeoutMs, bodyTimeout: config.timeoutMs, connections: 8 };
   const ca = config.caFile === undefined ? undefined : trustedCas(config.caFile);
   const shopTls = config.tlsInsecure ? { rejectUnauthorized: false } : ca ? { ca } : undefined;
@@ -41,13 +50,13 @@ function build(config: TargetConfig, proxyUrl: string | undefined): Dispatcher {
 }
 
 /** How the run reaches the shop, for its first line: empty when directly. */
-export function routeDescription(config: TargetConfig): string {
+export function routeDescription(config: RouteSettings): string {
   if (config.embedded || config.proxy === undefined) return '';
   return ` through the proxy ${shownProxy(config.proxy.url)} (${config.proxy.variable})`;
 }
 
 /** The warning every run with ZONES_TLS_INSECURE=1 prints, whatever else it prints. */
-export function insecureWarning(config: TargetConfig): string | undefined {
+export function insecureWarning(config: RouteSettings): string | undefined {
   if (!config.tlsInsecure) return undefined;
   return `warning: ZONES_TLS_INSECURE=1: the TLS certificate of ${new URL(config.baseUrl).host} is not verified, so whatever answers at that address is certified as the shop`;
 }

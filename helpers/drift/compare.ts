@@ -2,10 +2,11 @@
 // Tests are matched by title (rule id and title, stable across targets), steps by their place in the
 // test. Each step is compared on what a client of the mock relies on and the suite can predict; what
 // no two shops share (ids, times, other people's zones) is never compared.
-import { canonicalJson, parseJson } from '../client/json.ts';
+
 import { zoneItem } from '../client/records.ts';
 import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
 import type { PagingParams } from '../evidence/list-reads.ts';
+import { canonicalJson, parseJson } from '../json.ts';
 import { runNamePattern } from '../ownership/run-names.ts';
 import { mergedShape, type Shape, shapeDifferences, shapeOf } from './shape.ts';
 import { type Operation, type RunNames, runNames, type Step, stepsOf, withoutRunNames } from './steps.ts';

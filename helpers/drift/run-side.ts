@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestExchanges } from '../evidence/exchange-detail.ts';
-import type { ConformanceJson } from '../report/could-not-run.ts';
+import type { ConformanceJson } from '../report/certificate.ts';
 import type { RunSide } from './differences.ts';
 
 const EXCHANGES_FILE = 'exchanges.jsonl';

@@ -1,7 +1,7 @@
 // The shape of a JSON answer: each path it holds and the JSON type found there. Values are left out
 // (ids, times, other people's zones differ between any two shops); the keys and their types are
 // what a client of the mock relies on, and what changes when the mock is generated from another schema.
-import { isLosslessNumber } from '../client/json.ts';
+import { isLosslessNumber } from '../json.ts';
 
 export type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
 

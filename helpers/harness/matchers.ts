@@ -1,10 +1,10 @@
 // Assertions that speak the rules' language and carry the evidence: every failure shows the
 // request and the answer behind it, so a reader sees what broke without re-running anything.
 import type { expect } from 'vitest';
-import { canonicalJson } from '../client/json.ts';
 import type { ListAnswer } from '../client/zones-client.ts';
 import { formatAnswers } from '../evidence/evidence.ts';
 import type { Answer } from '../evidence/exchange.ts';
+import { canonicalJson } from '../json.ts';
 import { currentTarget } from './current-target.ts';
 import { describeList, filterSettingsHint, strayHint } from './filter-settings.ts';
 import './task-meta.ts';

@@ -1,15 +1,17 @@
 // The zones a test owns. Each is registered for clean-up the moment the create answer arrives, and
 // torn down after the test whether it passed or failed. Tear-down problems are reported, not hidden.
+
 import { randomBytes } from 'node:crypto';
-import { parseJson } from '../client/json.ts';
 import { findZone, listsZone, namedIn, zonesOf } from '../client/list-lookups.ts';
 import { PreconditionError } from '../client/precondition.ts';
 import type { ZoneId, ZoneRecord } from '../client/records.ts';
 import { isRefusal, isSuccess, type Settle, type ZoneAnswer, type ZonesClient } from '../client/zones-client.ts';
 import { formatAnswers } from '../evidence/evidence.ts';
+import { parseJson } from '../json.ts';
 import { BOOKED_WITHOUT_HOOK, runBookingHook } from '../ownership/booking-hooks.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { deleteAndConfirmGone } from '../ownership/delete-zone.ts';
+import type { Ledger } from '../ownership/ledger.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import { requireReadable } from './list-checks.ts';
 
@@ -35,7 +37,7 @@ export class OwnZones {
   private readonly unfinished: Promise<unknown>[] = [];
 
   constructor(
-    private readonly api: ZonesClient,
+    private readonly api: ZonesClient<Ledger>,
     private readonly runId: string,
   ) {
     api.whenCreated((id) => this.adopt(id));

@@ -10,7 +10,7 @@ import { type ExchangeRecord, recordExchange } from '../evidence/evidence.ts';
 import { operatorVariable } from '../evidence/operator-variables.ts';
 import { emptyTally } from '../evidence/request-tally.ts';
 import { Secrets } from '../evidence/secrets.ts';
-import { ledgerAt } from '../ownership/ledger.ts';
+import { type Ledger, ledgerAt } from '../ownership/ledger.ts';
 import './task-meta.ts';
 import { PreconditionError } from '../client/precondition.ts';
 import { type RuleLevel, ruleById } from '../rules.ts';
@@ -20,7 +20,7 @@ import { OwnZones } from './own-zones.ts';
 
 interface ConformanceFixtures {
   target: TargetConfig;
-  api: ZonesClient;
+  api: ZonesClient<Ledger>;
   zones: OwnZones;
 }
 

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
 import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
 import { type AllureResult, type JudgedShowing as Judged, shownAsJudged } from './allure-states.ts';
-import { type ConformanceReport, exitCodeText } from './conformance-report.ts';
+import type { ConformanceReport } from './certificate.ts';
+import { exitCodeText } from './conformance-report.ts';
 import { leftoverProperties } from './leftovers.ts';
 import { OUTCOMES, outcomeOf, warningPrefix } from './outcomes.ts';
 

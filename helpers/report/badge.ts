@@ -2,7 +2,7 @@
 // wiki page can show from the last night's artifacts. Drawn here, sized by a rough text width.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Verdict } from '../runner/verdict.ts';
+import type { Verdict } from '../judging/verdict.ts';
 
 export type BadgeVerdict = Verdict | 'could-not-run';
 

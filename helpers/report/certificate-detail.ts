@@ -3,9 +3,10 @@
 // exchange with its curl replay; then what conformance.md says after its rules: suite errors, notes,
 // the run's facts, the settings. The same data as conformance.md, from the same report.
 import { operatorVariable } from '../evidence/operator-variables.ts';
-import type { RuleResult } from '../runner/verdict.ts';
+import type { RuleResult } from '../judging/verdict.ts';
+import type { ConformanceReport } from './certificate.ts';
 import { comparisonLines, listed } from './comparison.ts';
-import { type ConformanceReport, isSelected, ruleNotes, runFacts, testMark } from './conformance-report.ts';
+import { isSelected, ruleNotes, runFacts, testMark } from './conformance-report.ts';
 import { type Html, html } from './html.ts';
 import { requestsLine } from './request-accounting.ts';
 import { STATE_WORDS, shownStateOf } from './rule-states.ts';

@@ -9,13 +9,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { Secrets } from '../evidence/secrets.ts';
+import type { RuleResult } from '../judging/verdict.ts';
 import { suitePackage } from '../project-root.ts';
-import type { RuleResult } from '../runner/verdict.ts';
 import { VERDICT_LOOK } from './badge.ts';
+import type { ConformanceReport, CouldNotRunReport } from './certificate.ts';
 import { detailAnchor, hasDetail, renderDetail, ruleAnchor } from './certificate-detail.ts';
 import { contentSecurityPolicy, pageStyle } from './certificate-style.ts';
-import { type ConformanceReport, exitCodeText, isSelected, outageLine, stoppedLine } from './conformance-report.ts';
-import type { CouldNotRunReport } from './could-not-run.ts';
+import { exitCodeText, isSelected, outageLine, stoppedLine } from './conformance-report.ts';
 import {
   changesSince,
   type Night,

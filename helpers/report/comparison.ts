@@ -1,47 +1,11 @@
 // Night over night: tonight's rules against an earlier conformance.json (`--baseline`), so that the
 // morning's question "what is new since last night?" has an answer, and a regression alert
 // (`--fail-on new`) can ring on new MUST failures alone. The certificate's verdict never changes.
+
 import { readFileSync } from 'node:fs';
 import { CannotRunError, EXIT } from '../exit-codes.ts';
-import type { RuleLevel } from '../rules.ts';
-import { exitCodeOf, type RuleStatus } from '../runner/verdict.ts';
-import type { ConformanceReport } from './conformance-report.ts';
-
-export type Change =
-  | 'new-failure'
-  | 'fixed'
-  | 'still-failing'
-  | 'newly-not-verified'
-  | 'newly-verified'
-  | 'unchanged'
-  | 'not-selected';
-
-export interface RuleChange {
-  id: string;
-  level: RuleLevel;
-  /** `absent`: the baseline has no such rule (an older catalogue). */
-  before: RuleStatus | 'absent';
-  now: RuleStatus;
-  change: Change;
-}
-
-export interface Comparison {
-  baseline: { path: string; runId: string; startedAt: string; verdict: string; baseUrl: string | null };
-  /** A failure is a MUST rule failed or a SHOULD or MAY rule warned; `level` tells which. */
-  newFailures: RuleChange[];
-  fixed: RuleChange[];
-  stillFailing: RuleChange[];
-  newlyNotVerified: RuleChange[];
-  /**
-   * Not verified in the baseline, passed tonight: a change the certificate page marks, listed so that
-   * the reports say it too. It never changes the exit code, which rests on new MUST failures alone.
-   */
-  newlyVerified: RuleChange[];
-  /** `new` with `--fail-on new`: the exit code then rests on new MUST failures. */
-  failOn: 'new' | null;
-  /** The code the comparison gives the run: the verdict's own, or by `--fail-on new`. The run's `exitCode` follows it unless a signal or an outage ended the run. */
-  exitCode: number;
-}
+import { exitCodeOf, type RuleStatus } from '../judging/verdict.ts';
+import type { Change, Comparison, ConformanceReport, RuleChange } from './certificate.ts';
 
 interface BaselineRule {
   id: string;

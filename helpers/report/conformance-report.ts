@@ -9,8 +9,6 @@ import { operatorVariable } from '../evidence/operator-variables.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
 import { Secrets } from '../evidence/secrets.ts';
 import { exitCodeForSignal } from '../exit-codes.ts';
-import type { CleanupRecord, LeftZone } from '../ownership/cleanup-record.ts';
-import { rules as catalogue, otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
 import {
   exitCodeOf,
   type JudgedState,
@@ -19,94 +17,17 @@ import {
   type RuleResult,
   type RuleStatus,
   type TestOutcome,
-  type Verdict,
   verdictOf,
-} from '../runner/verdict.ts';
-import { type Baseline, type Comparison, compare, exitCodeNote, renderComparison } from './comparison.ts';
+} from '../judging/verdict.ts';
+import type { CleanupRecord } from '../ownership/cleanup-record.ts';
+import { rules as catalogue, otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
+import type { ConformanceReport, RunOutage, RunStopped } from './certificate.ts';
+import { type Baseline, compare, exitCodeNote, renderComparison } from './comparison.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code, fenced } from './markdown-code.ts';
 import { warningPrefix } from './outcomes.ts';
-import { accountRequests, type RequestBreakdown, requestTables } from './request-accounting.ts';
+import { accountRequests, requestTables } from './request-accounting.ts';
 import { markdownStatusMark } from './rule-states.ts';
-
-export interface ConformanceReport {
-  suite: 'zones-conformance';
-  specification: string;
-  verdict: Verdict;
-  /**
-   * The code the process exits with, which every output names: the verdict's (exitCodeOf), unless a
-   * signal stopped the run (130, 143), the shop went away (3), or `--fail-on new` decided it.
-   */
-  exitCode: number;
-  /**
-   * The zones this run left on the shop, each with the command that deletes it: the same as
-   * cleanup.leftBehind, up here where nobody reading the report can miss them.
-   */
-  leftBehind: LeftZone[];
-  runId: string;
-  startedAt: string;
-  finishedAt: string;
-  target: {
-    baseUrl: string;
-    embedded: boolean;
-    /** Whether the shop's certificate was verified: `not-verified` under ZONES_TLS_INSECURE=1. */
-    tls: 'verified' | 'not-verified' | 'plain-http';
-    /** The forward proxy the shop was reached through (no credentials), or null. */
-    proxy: string | null;
-    /** What the operator's names for the target begin with, when the run was told (drift's mock run: ZONES_MOCK_). */
-    variables?: string;
-    settings: Record<string, unknown>;
-  };
-  /** Rules by level and status: a MUST rule fails; a SHOULD or MAY rule warns, which never changes the verdict. */
-  summary: {
-    must: { passed: number; failed: number; notVerified: number };
-    should: { passed: number; warnings: number; notVerified: number };
-    may: { passed: number; warnings: number; notVerified: number };
-  };
-  rules: RuleResult[];
-  /** Every request sent, 429s and re-sends included: totals, then where they went (request-accounting.ts). */
-  requests: {
-    total: number;
-    tests: number;
-    cleanup: number;
-    preflight: number;
-    throttled: number;
-  } & RequestBreakdown;
-  /** Read-after-write lag: how often a list needed re-reading before it showed a write. */
-  consistency: { timeoutMs: number; lagSeen: number; longestLagMs: number };
-  cleanup: CleanupRecord;
-  suiteErrors: string[];
-  /** What a reader must know to weigh the verdict, e.g. a version other than the specification's. */
-  notes: string[];
-  /**
-   * The model-based suite's seed and the command that replays the night's sequences: drawn for the run
-   * unless ZONES_MODEL_SEED or --seed set it. Absent when ZONES_MODEL_RUNS=0 left the suite out.
-   */
-  model?: { seed: number; drawn: boolean; replay: string };
-  /** A `--rule` run: what was asked and the rules it selected; the others are not verified, as not selected. */
-  selection?: { rule: string; rules: string[] };
-  /** With `--baseline`: tonight against an earlier conformance.json (helpers/report/comparison.ts). */
-  comparison?: Comparison;
-  /**
-   * The shop stopped answering for itself partway and did not come back within the budget: since when,
-   * what came back then, and the budget. The verdict is could-not-complete; the rules decided before
-   * keep their status, and the rest are not verified.
-   */
-  outage?: RunOutage;
-  /** The run was stopped by a signal before every test had run; its code is the run's `exitCode`. */
-  stopped?: RunStopped;
-}
-
-export interface RunStopped {
-  signal: NodeJS.Signals;
-  exitCode: number;
-}
-
-export interface RunOutage {
-  since: string;
-  what: string;
-  budgetMs: number;
-}
 
 export interface RunFacts {
   config: TargetConfig;

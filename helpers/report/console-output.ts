@@ -4,10 +4,11 @@
 
 import { basename } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
+import { failureOf, type RuleStatus, type TestOutcome } from '../judging/verdict.ts';
 import { findRule } from '../rules.ts';
-import { failureOf, type RuleStatus, type TestOutcome } from '../runner/verdict.ts';
+import type { ConformanceReport } from './certificate.ts';
 import { comparisonLines, listed } from './comparison.ts';
-import { type ConformanceReport, exitCodeText, LOUD_STATUS, ruleNotes, seedOrigin } from './conformance-report.ts';
+import { exitCodeText, LOUD_STATUS, ruleNotes, seedOrigin } from './conformance-report.ts';
 import { leftoverLines } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
 

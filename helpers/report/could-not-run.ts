@@ -9,25 +9,10 @@ import { EXIT } from '../exit-codes.ts';
 import { suitePackage } from '../project-root.ts';
 import { SPEC_VERSION } from '../rules.ts';
 import { settingDefault } from '../settings.ts';
+import type { CouldNotRunReport } from './certificate.ts';
 import { PAGE_FILE, renderCouldNotRunPage } from './certificate-page.ts';
-import type { ConformanceReport } from './conformance-report.ts';
 import { xml } from './junit.ts';
 import { setAsideReports } from './previous-reports.ts';
-
-export interface CouldNotRunReport {
-  suite: 'zones-conformance';
-  specification: string;
-  verdict: 'could-not-run';
-  exitCode: typeof EXIT.cannotRun;
-  reason: string;
-  startedAt: string;
-  finishedAt: string;
-  /** null when the settings were too bad to name one, or named none and the embedded reference never started. */
-  target: { baseUrl: string | null };
-}
-
-/** What conformance.json holds: a run's certificate, or why there was no run. */
-export type ConformanceJson = ConformanceReport | CouldNotRunReport;
 
 /** Where to write, what to keep out of the files, and what the target is, as far as the launcher got. */
 export interface LauncherFacts {

@@ -9,9 +9,9 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
-import type { RuleStatus, Verdict } from '../runner/verdict.ts';
+import type { RuleStatus, Verdict } from '../judging/verdict.ts';
+import type { ConformanceReport } from './certificate.ts';
 import { sameShop } from './comparison.ts';
-import type { ConformanceReport } from './conformance-report.ts';
 import { isSuiteDefect, type ShownState } from './rule-states.ts';
 
 export const HISTORY_FILE = 'conformance-history.jsonl';

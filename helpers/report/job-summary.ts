@@ -9,15 +9,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { Secrets } from '../evidence/secrets.ts';
+import type { ConformanceReport } from './certificate.ts';
 import { renderComparison } from './comparison.ts';
-import {
-  type ConformanceReport,
-  exitCodeText,
-  isSelected,
-  markdownParts,
-  outageLine,
-  stoppedLine,
-} from './conformance-report.ts';
+import { exitCodeText, isSelected, markdownParts, outageLine, stoppedLine } from './conformance-report.ts';
 import { changesSince, nightOf, previousNight, stateOn, stripNights, type TargetHistory } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code } from './markdown-code.ts';

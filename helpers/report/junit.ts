@@ -10,9 +10,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { operatorVariable } from '../evidence/operator-variables.ts';
 import { Secrets } from '../evidence/secrets.ts';
+import type { JudgedTest } from '../judging/verdict.ts';
 import type { RuleLevel } from '../rules.ts';
-import type { JudgedTest } from '../runner/verdict.ts';
-import type { ConformanceReport } from './conformance-report.ts';
+import type { ConformanceReport } from './certificate.ts';
 import { leftoverProperties } from './leftovers.ts';
 import { outcomeOf, warningPrefix } from './outcomes.ts';
 

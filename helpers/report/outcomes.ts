@@ -1,8 +1,9 @@
 // The outcomes other than a pass, named the same in every report: the console, conformance.md and
 // conformance.json, junit.xml and the Allure categories. Loads nothing at run time: allurerc.ts reads
 // it, through allure-layout.ts, in Allure's own process.
+
+import type { JudgedState } from '../judging/verdict.ts';
 import type { RuleLevel } from '../rules.ts';
-import type { JudgedState } from '../runner/verdict.ts';
 
 export const OUTCOMES = {
   mustFailure: 'MUST failure',

@@ -9,7 +9,7 @@ import {
   type RequestTally,
   requestsIn,
 } from '../evidence/request-tally.ts';
-import type { TestOutcome } from '../runner/verdict.ts';
+import type { TestOutcome } from '../judging/verdict.ts';
 
 /** What some tests spent: their own requests, their clean-up's apart, and the list pages among them. */
 export interface Spent {

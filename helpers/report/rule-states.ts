@@ -1,7 +1,7 @@
 // A rule's state as the certificate shows it, in every human-facing report (conformance.md, the
 // certificate page, the job summary): conformance.json's four statuses, with "suite defect" told apart
 // from "not verified" because the suite, not the shop, is what must be fixed then.
-import type { RuleResult, RuleStatus } from '../runner/verdict.ts';
+import type { RuleResult, RuleStatus } from '../judging/verdict.ts';
 
 export type ShownState = RuleStatus | 'suite-defect';
 

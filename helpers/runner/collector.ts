@@ -6,8 +6,8 @@ import '../harness/task-meta.ts';
 import type { ExchangeRecord } from '../evidence/evidence.ts';
 import type { TestExchanges } from '../evidence/exchange-detail.ts';
 import { emptyTally } from '../evidence/request-tally.ts';
+import { classify, type TestOutcome } from '../judging/verdict.ts';
 import { ruleIdOfTitle } from '../rules.ts';
-import { classify, type TestOutcome } from './verdict.ts';
 
 export interface CollectedRun {
   /** By target, each test's outcome in the order the tests ran: one at a time, as declared. */

@@ -4,7 +4,6 @@
 // line that names the setting and shows the answer behind it, instead of a wall of failed rules.
 // Whatever the preflight made is removed before it stops, even when ids can't be read.
 
-import { parseJson } from '../client/json.ts';
 import { findZone, namedIn, zonesOf } from '../client/list-lookups.ts';
 import { PreconditionError } from '../client/precondition.ts';
 import { type ZoneId, zoneIdOf, zoneItem } from '../client/records.ts';
@@ -20,10 +19,15 @@ import { isSuccess, type ListAnswer, type ZonesClient } from '../client/zones-cl
 import type { TargetConfig } from '../config.ts';
 import type { Answer } from '../evidence/exchange.ts';
 import { CannotRunError } from '../exit-codes.ts';
+import { parseJson } from '../json.ts';
+import type { Ledger } from '../ownership/ledger.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import { outageFor } from '../pacing/outage.ts';
 import { SETTABLE_FIELDS } from '../settings.ts';
 import { isRedirect, redirectedList, unreachable } from './reach.ts';
+
+/** The preflight writes down, beside what the client does, a zone it made but cannot name or identify. */
+type RunClient = ZonesClient<Ledger>;
 
 export interface PreflightOptions {
   runId: string;
@@ -34,7 +38,7 @@ export interface PreflightOptions {
 const WAITING_NOTICE_MS = 5_000;
 const BODY_EXCERPT = 300;
 
-export async function preflight(api: ZonesClient, options: PreflightOptions): Promise<void> {
+export async function preflight(api: RunClient, options: PreflightOptions): Promise<void> {
   const config = api.config;
   const list = await asked(api, `GET ${api.collectionUrl()}`, options, () => api.listZones());
   if (list.status === 401 || list.status === 403) throw tokenRejected(api, 'GET', list);
@@ -87,7 +91,7 @@ export async function preflight(api: ZonesClient, options: PreflightOptions): Pr
  * answered then, the page size is what the shop refused, and the run stops naming it. Refused again,
  * the refusal is the shop's, and the checks below go on with the first answer.
  */
-async function provePageSize(api: ZonesClient, list: ListAnswer, options: PreflightOptions): Promise<void> {
+async function provePageSize(api: RunClient, list: ListAnswer, options: PreflightOptions): Promise<void> {
   const { pageSize, pageSizeParam } = api.config;
   // 429 is the shop's pace, not its view of the request (401 and 403, the token's, are told before).
   if (pageSize === undefined || list.status < 400 || list.status > 499 || list.status === 429) return;
@@ -100,7 +104,7 @@ async function provePageSize(api: ZonesClient, list: ListAnswer, options: Prefli
 }
 
 /** One create with the configured body, its id read back through the list, and its delete. */
-async function proveCreate(api: ZonesClient, name: string, options: PreflightOptions): Promise<void> {
+async function proveCreate(api: RunClient, name: string, options: PreflightOptions): Promise<void> {
   const config = api.config;
   const fields = { name, coverage: parseJson(config.coverageSamples[0]!) };
   const created = await asked(api, `POST ${api.collectionUrl()}`, options, () => api.createZone(fields), name);
@@ -162,7 +166,7 @@ async function proveCreate(api: ZonesClient, name: string, options: PreflightOpt
  * safe, then stop naming the setting; if it can't be removed, say so and leave it to `npm run sweep`.
  */
 async function stopForIdField(
-  api: ZonesClient,
+  api: RunClient,
   name: string,
   where: string,
   item: Record<string, unknown>,
@@ -193,7 +197,7 @@ const idText = (value: unknown): string | undefined => zoneIdOf(value)?.text;
  * ledger first, as the ownership guard requires.
  */
 async function removeUnidentified(
-  api: ZonesClient,
+  api: RunClient,
   name: string,
 ): Promise<{ removed: true; field: string } | { removed: false; why: string }> {
   let list: ListAnswer;
@@ -237,7 +241,7 @@ async function removeUnidentified(
 }
 
 /** Zones that carry the preflight's name, listed with readable ids: ours, so they go. */
-async function removeByName(api: ZonesClient, name: string): Promise<void> {
+async function removeByName(api: RunClient, name: string): Promise<void> {
   try {
     const list = await api.listZones();
     for (const zone of api.adoptFrom(list, name)) await api.deleteZone(zone.id);
@@ -248,7 +252,7 @@ async function removeByName(api: ZonesClient, name: string): Promise<void> {
 
 /** Ask, printing a line every few seconds while no answer comes, and turn "no answer" into exit 3. */
 async function asked<T>(
-  api: ZonesClient,
+  api: RunClient,
   what: string,
   options: PreflightOptions,
   ask: () => Promise<T>,
@@ -305,7 +309,7 @@ function unavailable(error: ShopUnavailableError): string {
   return `the shop is not answering for itself: ${cameBack(error.exchange)}${again}. A gateway or a maintenance or sign-in front answers in its place, so nothing can be judged; run again once the shop answers`;
 }
 
-function tokenRejected(api: ZonesClient, method: string, answer: Answer): CannotRunError {
+function tokenRejected(api: RunClient, method: string, answer: Answer): CannotRunError {
   return new CannotRunError(
     `the target rejects the access token (${method} ${api.collectionUrl()} answered ${answer.status}); check ZONES_ACCESS_TOKEN, ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME`,
   );

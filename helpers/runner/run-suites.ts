@@ -5,11 +5,11 @@
 import type { Reporter, TestSequencer, TestSpecification, TestUserConfig, Vitest } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
 import { EXIT } from '../exit-codes.ts';
+import type { TestOutcome } from '../judging/verdict.ts';
 import type { PaceState } from '../pacing/throttle.ts';
 import { inProject, projectRoot } from '../project-root.ts';
 import { type CollectedRun, OutcomeCollector } from './collector.ts';
 import { moduleCacheDir } from './module-cache.ts';
-import type { TestOutcome } from './verdict.ts';
 
 /** The conformance suites, relative to the project root. */
 export const SUITE_FILES = 'suites/*.test.ts';

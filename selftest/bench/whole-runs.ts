@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bookingHooksForReference, settingsForStyle } from '../../bin/reference-settings.ts';
-import type { ConformanceReport } from '../../helpers/report/conformance-report.ts';
+import type { ConformanceReport } from '../../helpers/report/certificate.ts';
 import { startReference } from '../../reference/server.ts';
 import { runEntry } from '../run-node.ts';
 import type { RateLimit, RateLimitHeaders } from '../support/token-bucket.ts';

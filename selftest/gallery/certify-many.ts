@@ -7,7 +7,7 @@
 // one after another; each target still runs in one worker, one test at a time, with its own throttle.
 import { fileURLToPath } from 'node:url';
 import { projectRoot } from '../../helpers/project-root.ts';
-import type { ConformanceReport } from '../../helpers/report/conformance-report.ts';
+import type { ConformanceReport } from '../../helpers/report/certificate.ts';
 import {
   type CertifyTarget,
   concludeTarget,

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readTargetConfig } from '../../helpers/config.ts';
-import type { ConformanceReport } from '../../helpers/report/conformance-report.ts';
+import type { ConformanceReport } from '../../helpers/report/certificate.ts';
 import { bystanderUntouched, storedZoneText } from './bystander.ts';
 import { certifyMany } from './certify-many.ts';
 import { type GalleryTarget, plantBystanders, startGallery, stopGallery } from './targets.ts';

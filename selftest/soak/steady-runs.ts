@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bookingHooksForReference, settingsForStyle } from '../../bin/reference-settings.ts';
-import type { ConformanceReport } from '../../helpers/report/conformance-report.ts';
+import type { ConformanceReport } from '../../helpers/report/certificate.ts';
 import { startReference } from '../../reference/server.ts';
 import { houseStyles } from '../../reference/styles.ts';
 import { npmCommand, projectRoot, runCommand } from '../run-node.ts';

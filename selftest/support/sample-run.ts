@@ -1,8 +1,8 @@
 // A run's facts made by hand, for the self-tests of the report writers: outcomes as the collector
 // would hand them over, with the clean-up and request counts of an uneventful run.
 import type { TargetConfig } from '../../helpers/config.ts';
+import type { TestOutcome } from '../../helpers/judging/verdict.ts';
 import type { RunFacts } from '../../helpers/report/conformance-report.ts';
-import type { TestOutcome } from '../../helpers/runner/verdict.ts';
 
 /** One test's outcome; the rule id is the first word of its title. */
 export function sampleOutcome(

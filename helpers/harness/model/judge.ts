@@ -3,8 +3,9 @@
 // list last showed it right: its own update, another zone's update, a refused delete, or nothing.
 // Only the sequence's own zones are judged; every other zone of the shop is none of the model's
 // business. Pure, so that a self-test can feed it.
-import { canonicalJson, jsonEqual } from '../../client/json.ts';
+
 import type { ZoneRecord } from '../../client/records.ts';
+import { canonicalJson, jsonEqual } from '../../json.ts';
 import { expects, FIELDS, type Field, type ModelZone, namesOf, nothingSince, type ZoneModel } from './zone-model.ts';
 
 export interface Finding {

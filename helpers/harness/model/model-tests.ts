@@ -1,7 +1,7 @@
 // How the model-based run becomes tests, one per rule it checks: the verdict counts tests per rule,
 // so a rule the model broke fails by its own test, with the shortest sequence and the seed; a rule
 // no sequence reached is not verified by its test, never passed; and one run serves them all. Which
-// rules the random sequences reach changes with the seed, so the verdict (helpers/runner/verdict.ts)
+// rules the random sequences reach changes with the seed, so the verdict (helpers/judging/verdict.ts)
 // shows such a test as a note on a rule its example tests verified, and as the rule's status only
 // where nothing else verified it. The first of the tests to run starts the run with its own client
 // and zones (so its requests and clean-up are counted once, there), and the others read its outcome.

@@ -4,13 +4,13 @@
 // example tests do, so merging and replacing shops are both served; what the specification leaves
 // open (codes, bodies, which status moves are allowed) is accepted as the example tests accept it.
 
-import { jsonEqual } from '../../client/json.ts';
 import { readableZones } from '../../client/list-lookups.ts';
 import { PreconditionError } from '../../client/precondition.ts';
 import { TransportError } from '../../client/shop-transport.ts';
 import { isRefusal, isSuccess, type ListAnswer } from '../../client/zones-client.ts';
 import { formatAnswers } from '../../evidence/evidence.ts';
 import type { Answer } from '../../evidence/exchange.ts';
+import { jsonEqual } from '../../json.ts';
 import { runBookingHook } from '../../ownership/booking-hooks.ts';
 import { requireReadable } from '../list-checks.ts';
 import { type Finding, firstFinding, judgeList, learnFrom } from './judge.ts';

@@ -3,8 +3,9 @@
 // only on the zone they address), permanent deletes, refused deletes of booked zones, and a filter
 // that returns exactly the zones of a status. Everything it leaves open (codes, bodies, which status
 // moves are allowed) the model accepts as the settings and the example tests do.
-import { jsonEqual } from '../../client/json.ts';
+
 import type { ZoneId } from '../../client/records.ts';
+import { jsonEqual } from '../../json.ts';
 
 export type Field = 'name' | 'coverage' | 'status';
 export const FIELDS: readonly Field[] = ['name', 'coverage', 'status'];
