@@ -6,23 +6,17 @@ import { Secrets, shortTokenWarning } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { suitePackage } from '../helpers/project-root.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
-import { completeAllureResults, maskAllureResults } from '../helpers/report/allure-results.ts';
-import { writeBadge } from '../helpers/report/badge.ts';
-import { writeCertificatePage } from '../helpers/report/certificate-page.ts';
 import { type Baseline, readBaseline, refuseOtherTarget } from '../helpers/report/comparison.ts';
-import { outageLine, writeReport } from '../helpers/report/conformance-report.ts';
+import { outageLine } from '../helpers/report/conformance-report.ts';
 import { outliveOutputReaders, Progress, printSummary } from '../helpers/report/console-output.ts';
 import {
   buildCouldNotRun,
   factsFromConfig,
   factsFromRawSettings,
   type LauncherFacts,
-  writeCouldNotRun,
 } from '../helpers/report/could-not-run.ts';
-import { recordNight } from '../helpers/report/history.ts';
-import { writeJobSummary } from '../helpers/report/job-summary.ts';
-import { writeJunit } from '../helpers/report/junit.ts';
 import { setAsideReports } from '../helpers/report/previous-reports.ts';
+import { writeCouldNotRunReports, writeReports } from '../helpers/report/write-reports.ts';
 import { rules } from '../helpers/rules.ts';
 import { families, selectRules, testNamePatternFor } from '../helpers/runner/rule-selection.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
@@ -86,8 +80,7 @@ function cannotRun(message: string): never {
   const reason = secrets.mask(message);
   let line = `zones-conformance: cannot run: ${reason}`;
   try {
-    writeCouldNotRun(buildCouldNotRun(reason, startedAt, known.baseUrl), known);
-    writeBadge(known.reportsDir, 'could-not-run');
+    writeCouldNotRunReports(buildCouldNotRun(reason, startedAt, known.baseUrl), known);
   } catch (error) {
     line += ` (no report written to ${known.reportsDir}: ${secrets.mask((error as Error).message)})`;
   }
@@ -236,31 +229,8 @@ async function main(): Promise<void> {
       },
     );
     progress.finish();
-    const files = writeReport(report, config);
-    // Tonight joins the nights history once judged, and the page and the summary show it as the last night.
-    const history = recordNight(report, {
-      reportsDir: config.reportsDir,
-      secrets,
-    });
-    if (history.problem !== undefined)
-      console.error(
-        secrets.mask(
-          `zones-conformance: the nights history ${history.path} could not be ${history.problem.during === 'reading' ? 'read' : 'written'}: ${history.problem.message}`,
-        ),
-      );
-    const page = writeCertificatePage(report, config, history);
-    writeJobSummary(report, config, history);
-    writeBadge(config.reportsDir, report.verdict);
-    writeJunit(report, config.reportsDir, config.token);
-    try {
-      completeAllureResults(report, config.reportsDir);
-    } catch (error) {
-      // The certificate is written by now; the HTML report only loses its categories and environment.
-      console.error(`zones-conformance: allure-results left without outcomes: ${secrets.mask(String(error))}`);
-    }
-    // Last, so that what the outcomes and environment added is masked as well.
-    maskAllureResults(config.reportsDir, secrets);
-    printSummary(report, { ...files, page }, secrets, quiet);
+    const files = writeReports(report, config, secrets, (line) => console.error(`zones-conformance: ${line}`));
+    printSummary(report, files, secrets, quiet);
     // On stderr, --quiet or not: a night that could not complete is no verdict, and a person should know why.
     if (report.outage)
       console.error(secrets.mask(`zones-conformance: could not complete: ${outageLine(report.outage)}`));
