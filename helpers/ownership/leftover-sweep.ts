@@ -6,6 +6,7 @@
 
 import { findZone } from '../client/list-lookups.ts';
 import type { ZoneRecord } from '../client/records.ts';
+import { cameBack, ShopUnavailableError } from '../client/shop-transport.ts';
 import { isSuccess, type ListAnswer, ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import { CannotRunError } from '../exit-codes.ts';
@@ -61,17 +62,27 @@ export function ledgerFiles(config: TargetConfig, explicit: readonly string[]): 
   return explicit.length > 0 ? [...explicit] : ledgersIn(config.reportsDir);
 }
 
+/**
+ * `outageBudgetMs`: how long the first list read waits for a shop that does not answer for itself. A
+ * few seconds, as the preflight waits: a shop in maintenance is told at once, with nothing deleted.
+ */
 export async function planSweep(
   config: TargetConfig,
-  options: { ledgers: string[]; byPrefix: boolean; olderThanMs: number; now?: Date },
+  options: { ledgers: string[]; byPrefix: boolean; olderThanMs: number; outageBudgetMs: number; now?: Date },
 ): Promise<SweepPlan> {
+  const { outageBudgetMs } = options;
   const reader = new ZonesClient(config, {
     ledger: ledgerAt(sweepReaderLedgerPath(config.reportsDir)),
+    outageBudgetMs,
   });
   let list: ListAnswer;
   try {
     list = await reader.listZones();
   } catch (error) {
+    if (error instanceof ShopUnavailableError && error.exchange.status !== undefined)
+      throw new CannotRunError(
+        `the shop at ZONES_BASE_URL (${config.baseUrl}) is not answering for itself: ${cameBack(error.exchange)}, and the same after ${outageBudgetMs / 1000} s of asking again. Nothing was deleted; run the sweep again once the shop answers`,
+      );
     throw new CannotRunError(`cannot reach the target at ${reader.collectionUrl()}: ${(error as Error).message}`);
   }
   if (!isSuccess(list) || !list.read.ok) {
