@@ -92,43 +92,35 @@ export async function planSweep(
   }
   const zones: ZoneRecord[] = list.read.zones;
   const candidates = new Map<string, SweepCandidate>();
+  // The first claim on an id stands: a ledger's before a name's.
+  const offer = (candidate: SweepCandidate) => {
+    if (!candidates.has(candidate.id)) candidates.set(candidate.id, candidate);
+  };
   for (const path of options.ledgers) {
     for (const [id, owned] of stillOwned(readLedger(path), config.baseUrl)) {
       const zone = findZone(zones, { text: id });
       const state = zone === undefined ? 'gone' : isStillTheRuns(zone.name, owned) ? 'present' : 'not-ours-now';
       // The name it is deleted under, or the last one the run gave it.
       const name = state === 'present' ? String(zone!.name) : owned.names[owned.names.length - 1]!;
-      if (!candidates.has(id)) candidates.set(id, { id, name, source: path, state, proven: state === 'present' });
+      offer({ id, name, source: path, state, proven: state === 'present' });
     }
   }
   // Zones a run made but could not read an id of (a wrong ZONES_ID_FIELD): the ledger has their unique
   // names, and with settings that read ids, the list shows which zone carries each one.
   for (const path of options.ledgers) {
     for (const name of namedOnly(readLedger(path), config.baseUrl)) {
-      const carrying = zones.filter((zone) => zone.name === name);
-      if (carrying.length !== 1 || candidates.has(carrying[0]!.id.text)) continue;
-      candidates.set(carrying[0]!.id.text, {
-        id: carrying[0]!.id.text,
-        name,
-        source: path,
-        state: 'present',
-        foundBy: 'name',
-        proven: false,
-      });
+      const [zone, ...others] = zones.filter((each) => each.name === name);
+      if (zone && others.length === 0)
+        offer({ id: zone.id.text, name, source: path, state: 'present', foundBy: 'name', proven: false });
     }
   }
   if (options.byPrefix) {
     const cutoff = (options.now ?? new Date()).getTime() - options.olderThanMs;
     for (const zone of zones) {
       const started = runStartOfName(zone.name);
-      if (started && started.getTime() < cutoff && !candidates.has(zone.id.text)) {
-        candidates.set(zone.id.text, {
-          id: zone.id.text,
-          name: String(zone.name),
-          source: `name pattern, run started ${started.toISOString()}`,
-          state: 'present',
-          proven: false,
-        });
+      if (started && started.getTime() < cutoff) {
+        const source = `name pattern, run started ${started.toISOString()}`;
+        offer({ id: zone.id.text, name: String(zone.name), source, state: 'present', proven: false });
       }
     }
   }
