@@ -143,17 +143,10 @@ async function main(): Promise<void> {
   const refusals = await preflightBoth({ service: targets.service, mock: targets.mock }, (side, line) =>
     console.error(secrets.mask(`[${side}] ${inSideNames(line, side)}`)),
   );
-  if (interrupted) {
-    console.error('zones-conformance drift: stopped before either run started; no comparison was made');
-    process.exitCode = exitCodeForSignal(interrupted);
-    return;
-  }
+  if (interrupted) return stopped(interrupted, 'stopped before either run started');
   if (refusals.service !== undefined || refusals.mock !== undefined) {
-    const masked = {
-      service: refusals.service === undefined ? undefined : secrets.mask(refusals.service),
-      mock: refusals.mock === undefined ? undefined : secrets.mask(refusals.mock),
-    };
-    finish(preflightRefusalReport({ startedAt, seed, configs: targets }, masked), targets.reportsDir);
+    const refused = preflightRefusalReport({ startedAt, seed, configs: targets }, secrets.maskAll(refusals));
+    finish(refused, targets.reportsDir);
     return;
   }
 
@@ -167,12 +160,14 @@ async function main(): Promise<void> {
   });
   sides = started;
   const runs = await started.done;
-  if (interrupted) {
-    console.error('zones-conformance drift: both runs stopped; no comparison was made');
-    process.exitCode = exitCodeForSignal(interrupted);
-    return;
-  }
+  if (interrupted) return stopped(interrupted, 'both runs stopped');
   finish(buildDriftReport({ startedAt, seed, runs, configs: targets }, readCertificate), targets.reportsDir);
+}
+
+/** A signal ended drift before its comparison: the signal's exit code, and no reports. */
+function stopped(signal: NodeJS.Signals, what: string): void {
+  console.error(`zones-conformance drift: ${what}; no comparison was made`);
+  process.exitCode = exitCodeForSignal(signal);
 }
 
 /** Writes the drift reports, says the verdict and the differences, and sets the exit code. */

@@ -16,7 +16,7 @@ import {
   type SweepCandidate,
 } from '../helpers/ownership/leftover-sweep.ts';
 import { outliveOutputReaders } from '../helpers/report/console-output.ts';
-import { newRunId } from '../helpers/runner/certify.ts';
+import { newRunId, PREFLIGHT_OUTAGE_BUDGET_MS } from '../helpers/runner/certify.ts';
 
 const USAGE = `Usage: npm run sweep -- [--ledger PATH]... [--by-prefix [--older-than 24h]] [--yes] [--dry-run]
 
@@ -50,18 +50,10 @@ function cannotRun(message: string): never {
   process.exit(EXIT.cannotRun);
 }
 
-async function main(): Promise<void> {
-  outliveOutputReaders();
-  let args: {
-    ledger?: string[];
-    'by-prefix'?: boolean;
-    'older-than'?: string;
-    yes?: boolean;
-    'dry-run'?: boolean;
-    help?: boolean;
-  };
+/** The command line's values; a malformed one ends the process with its message. */
+function readArgs() {
   try {
-    args = parseArgs({
+    return parseArgs({
       options: {
         ledger: { type: 'string', multiple: true },
         'by-prefix': { type: 'boolean' },
@@ -75,6 +67,11 @@ async function main(): Promise<void> {
   } catch (error) {
     cannotRun(`${(error as Error).message} (see --help)`);
   }
+}
+
+async function main(): Promise<void> {
+  outliveOutputReaders();
+  const args = readArgs();
   if (args.help) return console.log(USAGE);
   // Which of the two was meant can't be told, and guessing "delete" is the one that can't be undone.
   if (args.yes && args['dry-run']) cannotRun('--yes and --dry-run contradict each other: give one of them');
@@ -92,7 +89,9 @@ async function main(): Promise<void> {
   if (warning) console.error(`zones-sweep: ${warning}`);
 
   const ledgers = ledgerFiles(config, args.ledger ?? []);
-  const plan = await planSweep(config, { ledgers, byPrefix: args['by-prefix'] ?? false, olderThanMs });
+  // A shop that does not answer for itself is told in the preflight's few seconds, not the run's budget.
+  const outageBudgetMs = Math.min(PREFLIGHT_OUTAGE_BUDGET_MS, config.outageBudgetMs);
+  const plan = await planSweep(config, { ledgers, byPrefix: args['by-prefix'] ?? false, olderThanMs, outageBudgetMs });
   const present = plan.candidates.filter((c) => c.state === 'present');
   const dryRun = args['dry-run'] ?? false;
   const deletes = (c: SweepCandidate) => !dryRun && (c.proven || (args.yes ?? false));

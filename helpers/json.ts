@@ -61,6 +61,11 @@ export function stringifyJson(value: unknown): string {
   return text;
 }
 
+/** A value as a message shows it: its stable text form, or `nothing` where there is none. */
+export function shownJson(value: unknown): string {
+  return value === undefined ? 'nothing' : canonicalJson(value);
+}
+
 /** A stable text form: object keys sorted, numbers by value, so equal JSON gives equal text. */
 export function canonicalJson(value: unknown): string {
   if (isLosslessNumber(value)) {

@@ -17,6 +17,7 @@ import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { buildReport, markdownParts, renderMarkdown } from '../helpers/report/conformance-report.ts';
 import { renderJobSummary, SUMMARY_MAX_BYTES } from '../helpers/report/job-summary.ts';
 import { rules } from '../helpers/rules.ts';
+import { concludeTarget, newRunId, prepareTarget } from '../helpers/runner/certify.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { type ChildRun, projectRoot, runCommand, runEntry } from './run-node.ts';
 import { CiHome } from './support/ci-nights.ts';
@@ -69,6 +70,44 @@ describe('a body too long to show', () => {
     expect(kept.text).toBe(whole);
     expect(relative(dir, kept.path!)).toBe(`bodies/${sha256Of(whole).slice(0, 12)}.txt`);
     expect(bodies.keep('{"short":true}')).toEqual({ text: '{"short":true}' });
+  });
+
+  test('past the cap in files or bytes is not kept whole, but for a request body; the first ones stay', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zc-bodies-'));
+    const secrets = new Secrets({ token: TOKEN, authHeader: 'X-Shopify-Access-Token' });
+    const long = (n: number) => `${n}`.repeat(SHOWN_BODY_BYTES + 1);
+    const byCount = new BodyFiles(dir, secrets, { files: 2, bytes: 1024 * 1024 });
+    const kept = [1, 2, 3, 1].map((n) => byCount.keep(long(n)).path);
+    expect(kept.map((path) => path !== undefined)).toEqual([true, true, false, true]);
+    expect(byCount.keep(long(4), true).path, 'a request body past the cap').toBeDefined();
+    const byBytes = new BodyFiles(mkdtempSync(join(tmpdir(), 'zc-bodies-')), secrets, { files: 10, bytes: 12_000 });
+    expect(byBytes.keep(long(5)).path).toBeDefined();
+    expect(byBytes.keep(long(6)).path, 'past 12,000 bytes').toBeUndefined();
+    expect(readdirSync(join(dir, 'bodies')).filter((name) => name.endsWith('.txt'))).toHaveLength(3);
+  });
+
+  test("a run past the cap says in the certificate's notes how many bodies were not kept whole", async () => {
+    const shop = await startReference({ token: TOKEN });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'zc-bodies-'));
+      const config = readTargetConfig({ ...settingsForStyle(shop.style, shop.url, TOKEN), ZONES_REPORTS_DIR: dir });
+      const bodies = new BodyFiles(dir, new Secrets(config), { files: 1, bytes: 1024 * 1024 });
+      // Three bodies, the last answered twice: one kept, two not.
+      for (const n of [1, 2, 3, 3]) bodies.keep(`${n}`.repeat(SHOWN_BODY_BYTES + 1));
+      const runId = newRunId();
+      const target = await prepareTarget({ name: 'target', config }, { runId });
+      const report = await concludeTarget(
+        target,
+        { outcomes: new Map(), errors: [] },
+        { runId, startedAt: new Date() },
+      );
+      expect(report.notes).toContain(
+        '2 more bodies over 8 KiB not kept whole: the cap of 200 files and 50 MiB in bodies/ was reached, so the file a cut body names may not be there',
+      );
+      expect(renderMarkdown(report)).toContain('- 2 more bodies over 8 KiB not kept whole');
+    } finally {
+      await shop.close();
+    }
   });
 });
 

@@ -284,6 +284,28 @@ describe('night over night: --baseline and --fail-on new', () => {
     expect(alone.code).toBe(3);
     expect(alone.stderr).toMatch(/--fail-on new needs --baseline/);
   });
+
+  test('a baseline that could not complete is refused, exit 3 naming it, also as the certificate kept in previous/', async () => {
+    // The shop went away partway: the rules it did not reach would read as fixed or newly not verified.
+    const couldNotComplete = baselineWith({}, (baseline) => {
+      baseline.verdict = 'could-not-complete';
+    });
+    const refusal = (path: string) =>
+      `--baseline ${path}: is the report of a run that could not complete: the shop stopped answering partway, so it judged only part of the shop. Compare with an earlier night's conformance.json`;
+    // As a night job finds it: that night's reports, set aside to previous/ by the run after it.
+    const dir = reportsDir();
+    copyFileSync(couldNotComplete, join(dir, 'conformance.json'));
+    const previous = join(dir, 'previous', 'conformance.json');
+    const setAside = await conformance({ ...settings, ZONES_REPORTS_DIR: dir }, ['--fail-on', 'all']);
+    expect(setAside.code).toBe(3);
+    expect(readReport(join(dir, 'previous')).verdict).toBe('could-not-complete');
+    for (const path of [couldNotComplete, previous]) {
+      const run = await conformance({ ...settings, ZONES_REPORTS_DIR: dir }, ['--baseline', path, '--fail-on', 'new']);
+      expect(run.code, path).toBe(3);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toContain(refusal(path));
+    }
+  });
 });
 
 describe("drift's options: --record-exchanges and --target-variables", () => {

@@ -10,9 +10,10 @@ import { ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { Ledger, runLedgerPath } from '../helpers/ownership/ledger.ts';
 import { runStartOfName, zoneName } from '../helpers/ownership/run-names.ts';
-import { newRunId } from '../helpers/runner/certify.ts';
+import { newRunId, PREFLIGHT_OUTAGE_BUDGET_MS } from '../helpers/runner/certify.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
+import { startOutageFront } from './support/fronts.ts';
 
 let reference: RunningReference;
 let dir: string;
@@ -146,5 +147,27 @@ test("a ledger of zones made on another target is refused by name, exit 3 in one
     expect(await names()).toEqual(before);
   } finally {
     await other.close();
+  }
+});
+
+test("a shop that answers 503 to everything is told in the preflight's few seconds, not ZONES_OUTAGE_BUDGET_MS: exit 3 in one line naming ZONES_BASE_URL", async () => {
+  // Retry-After of two minutes: kept only up to the budget the sweep gives the shop.
+  const down = await startOutageFront(reference.url, { after: 0, retryAfter: '120' });
+  try {
+    const before = await names();
+    const downEnv = { ...env, ZONES_BASE_URL: down.url, ZONES_OUTAGE_BUDGET_MS: '20000' };
+    const run = await runEntry('bin/sweep.ts', ['--yes'], downEnv);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(
+      /^zones-sweep: cannot run: the shop at ZONES_BASE_URL \(http:\S+\) is not answering for itself: GET http:\S+zones\.json answered 503 Service Unavailable \(text\/html; charset=utf-8, a page titled "Back soon"\)/,
+    );
+    expect(run.stderr).toContain(`ZONES_BASE_URL (${down.url})`);
+    // The budget it waited is the preflight's, not the 20 s of the setting.
+    expect(run.stderr).toContain(`, and the same after ${PREFLIGHT_OUTAGE_BUDGET_MS / 1000} s of asking again.`);
+    expect(down.log.every((line) => line.startsWith('GET '))).toBe(true);
+    expect(await names()).toEqual(before);
+  } finally {
+    await down.close();
   }
 });

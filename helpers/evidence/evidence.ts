@@ -68,7 +68,7 @@ export function recordExchange(
   bodies: BodyFiles,
   run: { targetVariables?: string; detailed: boolean },
 ): ExchangeRecord {
-  const request = exchange.requestBody === undefined ? undefined : bodies.keep(exchange.requestBody);
+  const request = exchange.requestBody === undefined ? undefined : bodies.keep(exchange.requestBody, true);
   const kept: Exchange = {
     ...exchange,
     requestBody: request?.text,

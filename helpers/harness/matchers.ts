@@ -4,7 +4,7 @@ import type { expect } from 'vitest';
 import type { ListAnswer } from '../client/zones-client.ts';
 import { formatAnswers } from '../evidence/evidence.ts';
 import type { Answer } from '../evidence/exchange.ts';
-import { canonicalJson } from '../json.ts';
+import { shownJson } from '../json.ts';
 import { currentTarget } from './current-target.ts';
 import { describeList, filterSettingsHint, strayHint } from './filter-settings.ts';
 import './task-meta.ts';
@@ -57,10 +57,6 @@ function unreadableList(list: ListAnswer): Result {
       ? `but ${list.read.problem}`
       : `got status ${list.status}${refusedFilterHint(list)}`;
   return { pass: false, message: () => `expected a readable list, ${why}\n\n${formatAnswers(list)}` };
-}
-
-function describeValue(value: unknown): string {
-  return value === undefined ? 'nothing' : canonicalJson(value);
 }
 
 /** What the setup file registers (helpers/harness/register-matchers.ts), typed as expect.extend takes it. */
@@ -122,10 +118,10 @@ export const zoneMatchers: Parameters<typeof expect.extend>[0] = {
     if (!zone)
       return verdict(false, this.isNot, `the list to show zone ${id.text}`, 'it is not in the list', ...received.pages);
     const differences = differingFields(zone, fields).map(
-      (key) => `${key} is ${describeValue(zone[key])} instead of ${describeValue(fields[key])}`,
+      (key) => `${key} is ${shownJson(zone[key])} instead of ${shownJson(fields[key])}`,
     );
     const wanted = Object.entries(fields)
-      .map(([key, value]) => `${key} ${describeValue(value)}`)
+      .map(([key, value]) => `${key} ${shownJson(value)}`)
       .join(', ');
     const actual = `${differences.join('; ') || 'it does'}${strayHint(received, currentTarget())}`;
     return verdict(

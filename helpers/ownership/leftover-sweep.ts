@@ -6,6 +6,7 @@
 
 import { findZone } from '../client/list-lookups.ts';
 import type { ZoneRecord } from '../client/records.ts';
+import { cameBack, ShopUnavailableError } from '../client/shop-transport.ts';
 import { isSuccess, type ListAnswer, ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import { CannotRunError } from '../exit-codes.ts';
@@ -61,17 +62,27 @@ export function ledgerFiles(config: TargetConfig, explicit: readonly string[]): 
   return explicit.length > 0 ? [...explicit] : ledgersIn(config.reportsDir);
 }
 
+/**
+ * `outageBudgetMs`: how long the first list read waits for a shop that does not answer for itself. A
+ * few seconds, as the preflight waits: a shop in maintenance is told at once, with nothing deleted.
+ */
 export async function planSweep(
   config: TargetConfig,
-  options: { ledgers: string[]; byPrefix: boolean; olderThanMs: number; now?: Date },
+  options: { ledgers: string[]; byPrefix: boolean; olderThanMs: number; outageBudgetMs: number; now?: Date },
 ): Promise<SweepPlan> {
+  const { outageBudgetMs } = options;
   const reader = new ZonesClient(config, {
     ledger: ledgerAt(sweepReaderLedgerPath(config.reportsDir)),
+    outageBudgetMs,
   });
   let list: ListAnswer;
   try {
     list = await reader.listZones();
   } catch (error) {
+    if (error instanceof ShopUnavailableError && error.exchange.status !== undefined)
+      throw new CannotRunError(
+        `the shop at ZONES_BASE_URL (${config.baseUrl}) is not answering for itself: ${cameBack(error.exchange)}, and the same after ${outageBudgetMs / 1000} s of asking again. Nothing was deleted; run the sweep again once the shop answers`,
+      );
     throw new CannotRunError(`cannot reach the target at ${reader.collectionUrl()}: ${(error as Error).message}`);
   }
   if (!isSuccess(list) || !list.read.ok) {
@@ -81,43 +92,35 @@ export async function planSweep(
   }
   const zones: ZoneRecord[] = list.read.zones;
   const candidates = new Map<string, SweepCandidate>();
+  // The first claim on an id stands: a ledger's before a name's.
+  const offer = (candidate: SweepCandidate) => {
+    if (!candidates.has(candidate.id)) candidates.set(candidate.id, candidate);
+  };
   for (const path of options.ledgers) {
     for (const [id, owned] of stillOwned(readLedger(path), config.baseUrl)) {
       const zone = findZone(zones, { text: id });
       const state = zone === undefined ? 'gone' : isStillTheRuns(zone.name, owned) ? 'present' : 'not-ours-now';
       // The name it is deleted under, or the last one the run gave it.
       const name = state === 'present' ? String(zone!.name) : owned.names[owned.names.length - 1]!;
-      if (!candidates.has(id)) candidates.set(id, { id, name, source: path, state, proven: state === 'present' });
+      offer({ id, name, source: path, state, proven: state === 'present' });
     }
   }
   // Zones a run made but could not read an id of (a wrong ZONES_ID_FIELD): the ledger has their unique
   // names, and with settings that read ids, the list shows which zone carries each one.
   for (const path of options.ledgers) {
     for (const name of namedOnly(readLedger(path), config.baseUrl)) {
-      const carrying = zones.filter((zone) => zone.name === name);
-      if (carrying.length !== 1 || candidates.has(carrying[0]!.id.text)) continue;
-      candidates.set(carrying[0]!.id.text, {
-        id: carrying[0]!.id.text,
-        name,
-        source: path,
-        state: 'present',
-        foundBy: 'name',
-        proven: false,
-      });
+      const [zone, ...others] = zones.filter((each) => each.name === name);
+      if (zone && others.length === 0)
+        offer({ id: zone.id.text, name, source: path, state: 'present', foundBy: 'name', proven: false });
     }
   }
   if (options.byPrefix) {
     const cutoff = (options.now ?? new Date()).getTime() - options.olderThanMs;
     for (const zone of zones) {
       const started = runStartOfName(zone.name);
-      if (started && started.getTime() < cutoff && !candidates.has(zone.id.text)) {
-        candidates.set(zone.id.text, {
-          id: zone.id.text,
-          name: String(zone.name),
-          source: `name pattern, run started ${started.toISOString()}`,
-          state: 'present',
-          proven: false,
-        });
+      if (started && started.getTime() < cutoff) {
+        const source = `name pattern, run started ${started.toISOString()}`;
+        offer({ id: zone.id.text, name: String(zone.name), source, state: 'present', proven: false });
       }
     }
   }

@@ -42,6 +42,10 @@ export function readBaseline(path: string): Baseline {
     return refuse('is not a conformance.json of zones-conformance');
   }
   if (report.verdict === 'could-not-run') return refuse('is the report of a run that could not run: it judged no rule');
+  if (report.verdict === 'could-not-complete')
+    return refuse(
+      "is the report of a run that could not complete: the shop stopped answering partway, so it judged only part of the shop. Compare with an earlier night's conformance.json",
+    );
   const rules = Array.isArray(report.rules) ? report.rules : [];
   const valid = rules.every((rule) => typeof rule?.id === 'string' && STATUSES.includes(rule?.status as string));
   if (rules.length === 0 || !valid) return refuse('has no rule results with a status to compare with');

@@ -51,6 +51,8 @@ export interface RunFacts {
   selection?: NonNullable<ConformanceReport['selection']>;
   baseline?: { baseline: Baseline; failOn: 'new' | null };
   targetVariables?: string;
+  /** The note on bodies past the cap of bodies/ (bounded-body.ts notKeptNote), read once the tests are over. */
+  bodiesNotKept?: string;
 }
 
 /** The certificate of a run, built once from everything known of it; nothing edits it afterwards. */
@@ -128,6 +130,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
       facts.outage && `the run could not complete: ${outageLine(facts.outage)}`,
       otherVersionNote(facts.config.apiVersion),
       insecureNote(facts.config),
+      facts.bodiesNotKept,
       facts.selection &&
         `a partial run: only ${facts.selection.rules.join(', ')} (--rule ${facts.selection.rule}); the other ${rules.length - facts.selection.rules.length} rules are not verified, as not selected`,
     ].filter((note) => typeof note === 'string'),

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { ZonesClient } from '../client/zones-client.ts';
 import { newModelSeed, type TargetConfig } from '../config.ts';
+import { notKeptNote } from '../evidence/bounded-body.ts';
 import { isOperatorPrefix } from '../evidence/operator-variables.ts';
 import { emptyTally, type RequestTally } from '../evidence/request-tally.ts';
 import { CannotRunError } from '../exit-codes.ts';
@@ -106,6 +107,7 @@ export async function concludeTarget(
     outcomes: run.outcomes.get(target.name) ?? [],
     runErrors: run.errors,
     cleanup,
+    bodiesNotKept: notKeptNote(target.config.reportsDir),
     // The main process's own throttle saw the 429s of the preflight and the sweep.
     requests: {
       preflight: target.preflightRequests,

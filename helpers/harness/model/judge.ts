@@ -3,9 +3,8 @@
 // list last showed it right: its own update, another zone's update, a refused delete, or nothing.
 // Only the sequence's own zones are judged; every other zone of the shop is none of the model's
 // business. Pure, so that a self-test can feed it.
-
 import type { ZoneRecord } from '../../client/records.ts';
-import { canonicalJson, jsonEqual } from '../../json.ts';
+import { jsonEqual, shownJson } from '../../json.ts';
 import { expects, FIELDS, type Field, type ModelZone, namesOf, nothingSince, type ZoneModel } from './zone-model.ts';
 
 export interface Finding {
@@ -68,12 +67,8 @@ function checkedBy(zone: ModelZone): string[] {
   return rules;
 }
 
-function shown(value: unknown): string {
-  return value === undefined ? 'nothing' : canonicalJson(value);
-}
-
 function expectedText(zone: ModelZone, field: Field): string {
-  return zone.expected[field].map(shown).join(' or ');
+  return zone.expected[field].map(shownJson).join(' or ');
 }
 
 /** The record of a zone of the sequence: by its id, or by its unique name while its id is not known yet. */
@@ -85,6 +80,12 @@ export function recordOf(zone: ModelZone, records: readonly ZoneRecord[], model:
 
 function nameOf(zone: ModelZone): string {
   return `zone ${zone.label}${zone.id ? ` (${zone.id.text})` : ''}`;
+}
+
+/** A disagreement with the model, under the rule the read has thereby checked. */
+function found(judgement: Judgement, rule: string, what: string, rank = RANK.plain): void {
+  judgement.checked.push(rule);
+  judgement.findings.push({ rule, rank, what });
 }
 
 /** A deleted zone of the sequence listed again: under its id, with a name the sequence gave it. */
@@ -122,7 +123,7 @@ function judgeFields(
     judgement.findings.push({
       rule,
       rank,
-      what: `${nameOf(zone)} shows ${field} ${shown(value)} instead of ${expectedText(zone, field)}`,
+      what: `${nameOf(zone)} shows ${field} ${shownJson(value)} instead of ${expectedText(zone, field)}`,
     });
   }
 }
@@ -135,8 +136,7 @@ export function judgeUnfiltered(model: ZoneModel, records: readonly ZoneRecord[]
     const record = recordOf(zone, records, model);
     if (!record) {
       const { rule, rank } = blameAbsence(zone);
-      judgement.checked.push(rule);
-      judgement.findings.push({ rule, rank, what: `${nameOf(zone)} is not in the list` });
+      found(judgement, rule, `${nameOf(zone)} is not in the list`, rank);
       continue;
     }
     judgement.checked.push(...checkedBy(zone), ...(zone.seen ? ['LIST-01'] : []));
@@ -162,29 +162,15 @@ export function judgeFiltered(model: ZoneModel, records: readonly ZoneRecord[], 
     const inStatus = known && jsonEqual(zone.expected.status[0], status);
     const membershipRule = zone.showsStatus ? 'LIST-02' : fieldRule(zone, 'status');
     if (record?.status !== undefined && !jsonEqual(record.status, status)) {
-      judgement.checked.push('LIST-02');
-      judgement.findings.push({
-        rule: 'LIST-02',
-        rank: RANK.plain,
-        what: `${nameOf(zone)} is in ${where} with status ${shown(record.status)}`,
-      });
+      found(judgement, 'LIST-02', `${nameOf(zone)} is in ${where} with status ${shownJson(record.status)}`);
     } else if (record && known && !inStatus && record.status === undefined && zone.seen) {
-      judgement.checked.push(membershipRule);
-      judgement.findings.push({
-        rule: membershipRule,
-        rank: RANK.plain,
-        what: `${nameOf(zone)}, in status ${expectedText(zone, 'status')}, is in ${where}`,
-      });
+      found(judgement, membershipRule, `${nameOf(zone)}, in status ${expectedText(zone, 'status')}, is in ${where}`);
     } else if (!record && inStatus && zone.seen) {
-      judgement.checked.push(membershipRule);
-      judgement.findings.push({
-        rule: membershipRule,
-        rank: RANK.plain,
-        // A zone listed with no status is in no status the shop shows: say what it did show.
-        what: zone.showsStatus
-          ? `${nameOf(zone)}, in status ${status}, is missing from ${where}`
-          : `the shop lists ${nameOf(zone)} with no status, and leaves it out of ${where}, though it should be in status ${status}`,
-      });
+      // A zone listed with no status is in no status the shop shows: say what it did show.
+      const what = zone.showsStatus
+        ? `${nameOf(zone)}, in status ${status}, is missing from ${where}`
+        : `the shop lists ${nameOf(zone)} with no status, and leaves it out of ${where}, though it should be in status ${status}`;
+      found(judgement, membershipRule, what);
     } else if (known && zone.seen) {
       judgement.checked.push(membershipRule);
     }
