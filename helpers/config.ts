@@ -441,6 +441,12 @@ function readJson(type: Extract<SettingType, { kind: 'json' }>, text: string, ba
   return value;
 }
 
+/** A JSON setting as its value, so that a report encodes it once; as its text where a number past 2^53 would lose digits. */
+function shownJson(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  return canonicalJson(value) === text ? value : text;
+}
+
 /** The settings for a report: everything but the token. */
 export function describeTarget(config: TargetConfig): Record<string, unknown> {
   const { token: _token, bookingHook, bookingCleanupHook, proxy, notices: _notices, ...shown } = config;
@@ -450,6 +456,8 @@ export function describeTarget(config: TargetConfig): Record<string, unknown> {
   const proxyShown = proxy ? `${shownProxy(proxy.url)} (${proxy.variable})` : '(none)';
   return {
     ...shown,
+    coverageSamples: config.coverageSamples.map(shownJson),
+    extraFields: shownJson(config.extraFields),
     token: config.token === '' ? '(none)' : '(set, not shown)',
     bookingHook: set(bookingHook),
     bookingCleanupHook: set(bookingCleanupHook),
