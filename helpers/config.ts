@@ -450,8 +450,10 @@ function shownJson(text: string): unknown {
 /** The settings for a report: everything but the token. */
 export function describeTarget(config: TargetConfig): Record<string, unknown> {
   const { token: _token, bookingHook, bookingCleanupHook, proxy, notices: _notices, ...shown } = config;
-  // Hook commands may carry credentials of their own: the report says only whether they are set.
-  const set = (value: string | undefined) => (value ? '(set, not shown)' : '(not set)');
+  // Hook commands may carry credentials of their own: the report says only whether they are set. The
+  // embedded run's are its own, to the reference's booking route, and no user set them.
+  const hookSet = config.embedded ? "(the embedded reference's booking route)" : '(set, not shown)';
+  const set = (value: string | undefined) => (value ? hookSet : '(not set)');
   // So may a proxy URL: its host is shown, never its user or password.
   const proxyShown = proxy ? `${shownProxy(proxy.url)} (${proxy.variable})` : '(none)';
   return {
