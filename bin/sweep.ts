@@ -2,7 +2,6 @@
 // history has since been removed, a shop that refused). With no options it deletes what the ledgers
 // prove their runs' own, as each run's final sweep does; zones known by name alone wait for --yes;
 // --dry-run lists only. Exit codes: 0 done, 1 some deletes failed, 3 could not run.
-import { parseArgs } from 'node:util';
 import { loadEnvironment, readTargetConfig } from '../helpers/config.ts';
 import { insecureWarning } from '../helpers/connection/transport.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
@@ -17,6 +16,7 @@ import {
 } from '../helpers/ownership/leftover-sweep.ts';
 import { outliveOutputReaders } from '../helpers/report/console-output.ts';
 import { newRunId } from '../helpers/runner/certify.ts';
+import { parseOptions } from './command-options.ts';
 
 const USAGE = `Usage: npm run sweep -- [--ledger PATH]... [--by-prefix [--older-than 24h]] [--yes] [--dry-run]
 
@@ -52,29 +52,16 @@ function cannotRun(message: string): never {
 
 async function main(): Promise<void> {
   outliveOutputReaders();
-  let args: {
-    ledger?: string[];
-    'by-prefix'?: boolean;
-    'older-than'?: string;
-    yes?: boolean;
-    'dry-run'?: boolean;
-    help?: boolean;
-  };
-  try {
-    args = parseArgs({
-      options: {
-        ledger: { type: 'string', multiple: true },
-        'by-prefix': { type: 'boolean' },
-        'older-than': { type: 'string' },
-        yes: { type: 'boolean' },
-        'dry-run': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }).values;
-  } catch (error) {
-    cannotRun(`${(error as Error).message} (see --help)`);
-  }
+  const parsed = parseOptions({
+    ledger: { type: 'string', multiple: true },
+    'by-prefix': { type: 'boolean' },
+    'older-than': { type: 'string' },
+    yes: { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (!parsed.ok) cannotRun(`${parsed.problem} (see --help)`);
+  const args = parsed.values;
   if (args.help) return console.log(USAGE);
   // Which of the two was meant can't be told, and guessing "delete" is the one that can't be undone.
   if (args.yes && args['dry-run']) cannotRun('--yes and --dry-run contradict each other: give one of them');

@@ -454,8 +454,6 @@ export function describeTarget(config: TargetConfig): Record<string, unknown> {
   // embedded run's are its own, to the reference's booking route, and no user set them.
   const hookSet = config.embedded ? "(the embedded reference's booking route)" : '(set, not shown)';
   const set = (value: string | undefined) => (value ? hookSet : '(not set)');
-  // So may a proxy URL: its host is shown, never its user or password.
-  const proxyShown = proxy ? `${shownProxy(proxy.url)} (${proxy.variable})` : '(none)';
   return {
     ...shown,
     coverageSamples: config.coverageSamples.map(shownJson),
@@ -463,7 +461,8 @@ export function describeTarget(config: TargetConfig): Record<string, unknown> {
     token: config.token === '' ? '(none)' : '(set, not shown)',
     bookingHook: set(bookingHook),
     bookingCleanupHook: set(bookingCleanupHook),
-    proxy: proxyShown,
+    // So may a proxy URL: its host is shown, never its user or password.
+    proxy: proxy ? `${shownProxy(proxy.url)} (${proxy.variable})` : '(none)',
     profile: config.profile ?? '(none)',
   };
 }
