@@ -1,6 +1,5 @@
 // `npm run conformance`: certify the target named by the settings, or the embedded reference when
 // there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run or could not complete.
-import { parseArgs } from 'node:util';
 import { loadEnvironment, readTargetConfig } from '../helpers/config.ts';
 import { Secrets, shortTokenWarning } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
@@ -21,6 +20,7 @@ import { rules } from '../helpers/rules.ts';
 import { families, selectRules, testNamePatternFor } from '../helpers/runner/rule-selection.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDocs } from '../helpers/settings.ts';
+import { parseOptions } from './command-options.ts';
 
 const startedAt = new Date();
 /** Kept up to date as the launcher learns more, so a run that has to give up still reports where it should. */
@@ -92,37 +92,20 @@ async function main(): Promise<void> {
   outliveOutputReaders();
   const env = loadEnvironment();
   known = factsFromRawSettings(env);
-  let args: {
-    help?: boolean;
-    list?: boolean;
-    version?: boolean;
-    quiet?: boolean;
-    rule?: string;
-    seed?: string;
-    baseline?: string;
-    'fail-on'?: string;
-    'record-exchanges'?: string;
-    'target-variables'?: string;
-  };
-  try {
-    args = parseArgs({
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        list: { type: 'boolean' },
-        version: { type: 'boolean' },
-        quiet: { type: 'boolean', short: 'q' },
-        rule: { type: 'string' },
-        seed: { type: 'string' },
-        baseline: { type: 'string' },
-        'fail-on': { type: 'string' },
-        'record-exchanges': { type: 'string' },
-        'target-variables': { type: 'string' },
-      },
-      strict: true,
-    }).values;
-  } catch (error) {
-    cannotRun(`${(error as Error).message} (see --help)`);
-  }
+  const parsed = parseOptions({
+    help: { type: 'boolean', short: 'h' },
+    list: { type: 'boolean' },
+    version: { type: 'boolean' },
+    quiet: { type: 'boolean', short: 'q' },
+    rule: { type: 'string' },
+    seed: { type: 'string' },
+    baseline: { type: 'string' },
+    'fail-on': { type: 'string' },
+    'record-exchanges': { type: 'string' },
+    'target-variables': { type: 'string' },
+  });
+  if (!parsed.ok) cannotRun(`${parsed.problem} (see --help)`);
+  const args = parsed.values;
   if (args.help) {
     console.log(usage());
     return;

@@ -1,7 +1,6 @@
 // `npm run drift`: the same scenarios against the service (ZONES_BASE_URL) and its mock
 // (ZONES_MOCK_BASE_URL) with one set of settings, and where the mock answers otherwise.
 // Exit codes: 0 same, 1 drifted, 3 could not run (naming the target), 130/143 stopped by a signal.
-import { parseArgs } from 'node:util';
 import { type Environment, loadEnvironment, newModelSeed } from '../helpers/config.ts';
 import { removePreviousDriftReports, writeDriftReports } from '../helpers/drift/drift-files.ts';
 import { verdictLine } from '../helpers/drift/drift-markdown.ts';
@@ -21,6 +20,7 @@ import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.t
 import { withoutUserInfo } from '../helpers/report/could-not-run.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDefault } from '../helpers/settings.ts';
+import { parseOptions } from './command-options.ts';
 
 const USAGE = [
   'Usage: npm run drift [-- [--seed=N] [--quiet] | --help]',
@@ -82,19 +82,13 @@ async function main(): Promise<void> {
     authHeader: env.ZONES_AUTH_HEADER?.trim() || settingDefault('ZONES_AUTH_HEADER'),
     authScheme: env.ZONES_AUTH_SCHEME?.trim() ?? '',
   });
-  let args: { help?: boolean; seed?: string; quiet?: boolean };
-  try {
-    args = parseArgs({
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        seed: { type: 'string' },
-        quiet: { type: 'boolean', short: 'q' },
-      },
-      strict: true,
-    }).values;
-  } catch (error) {
-    cannotRun(`${(error as Error).message} (see --help)`, env, startedAt);
-  }
+  const parsed = parseOptions({
+    help: { type: 'boolean', short: 'h' },
+    seed: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
+  });
+  if (!parsed.ok) cannotRun(`${parsed.problem} (see --help)`, env, startedAt);
+  const args = parsed.values;
   if (args.help) {
     console.log(USAGE);
     return;

@@ -1,10 +1,10 @@
 // Runs the embedded reference as a stand-alone server, so the suite (or curl) can be pointed at it.
-import { parseArgs } from 'node:util';
 import { EXIT } from '../helpers/exit-codes.ts';
 import { watchLauncher } from '../helpers/runner/launcher-watch.ts';
 import { faults } from '../reference/faults.ts';
 import { type ReferenceOptions, type RunningReference, startReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles, listKeyOf, zoneKeyOf } from '../reference/styles.ts';
+import { parseOptions } from './command-options.ts';
 import { bookingHooksForReference, settingsForStyle } from './reference-settings.ts';
 
 function usage(): string {
@@ -49,28 +49,18 @@ function fail(message: string): never {
   process.exit(EXIT.cannotRun);
 }
 
-/** The command line's values; a malformed one ends the process with its message. */
-function readArgs() {
-  try {
-    return parseArgs({
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        token: { type: 'string' },
-        style: { type: 'string' },
-        fault: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-  } catch (error) {
-    fail((error as Error).message);
-  }
-}
-
+/** The command line's options; a malformed or refused one ends the process with its message. */
 function readOptions(): ReferenceOptions | 'help' {
-  const { values } = readArgs();
+  const parsed = parseOptions({
+    port: { type: 'string' },
+    host: { type: 'string' },
+    token: { type: 'string' },
+    style: { type: 'string' },
+    fault: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (!parsed.ok) fail(parsed.problem);
+  const { values } = parsed;
   if (values.help) return 'help';
   const options: ReferenceOptions = {};
   if (values.port !== undefined) {

@@ -8,13 +8,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { loadEnvironment } from '../helpers/config.ts';
 import { EXIT } from '../helpers/exit-codes.ts';
 import { inProject } from '../helpers/project-root.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { PAGE_FILE } from '../helpers/report/certificate-page.ts';
 import { factsFromRawSettings } from '../helpers/report/could-not-run.ts';
+import { parseOptions } from './command-options.ts';
 import { desktopOpener } from './open-in-browser.ts';
 
 const allureConfig = inProject('allurerc.ts');
@@ -51,14 +51,11 @@ ZONES_REPORTS_DIR/allure-report/index.html, adds the run to ZONES_REPORTS_DIR/al
 and names the run's certificate page, ZONES_REPORTS_DIR/conformance.html, as the page to open first
 (opening it when run at a desktop, never in CI). Exit codes: 0 built, 3 could not build.`;
 
-try {
-  const { values } = parseArgs({ options: { help: { type: 'boolean', short: 'h' } }, strict: true });
-  if (values.help) {
-    console.log(HELP);
-    process.exit(EXIT.ok);
-  }
-} catch (error) {
-  cannotRun(`${(error as Error).message} (see --help)`);
+const options = parseOptions({ help: { type: 'boolean', short: 'h' } });
+if (!options.ok) cannotRun(`${options.problem} (see --help)`);
+if (options.values.help) {
+  console.log(HELP);
+  process.exit(EXIT.ok);
 }
 
 const reportsDir = resolve(factsFromRawSettings(loadEnvironment()).reportsDir);

@@ -2,7 +2,6 @@
 // history has since been removed, a shop that refused). With no options it deletes what the ledgers
 // prove their runs' own, as each run's final sweep does; zones known by name alone wait for --yes;
 // --dry-run lists only. Exit codes: 0 done, 1 some deletes failed, 3 could not run.
-import { parseArgs } from 'node:util';
 import { loadEnvironment, readTargetConfig } from '../helpers/config.ts';
 import { insecureWarning } from '../helpers/connection/transport.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
@@ -17,6 +16,7 @@ import {
 } from '../helpers/ownership/leftover-sweep.ts';
 import { outliveOutputReaders } from '../helpers/report/console-output.ts';
 import { newRunId, PREFLIGHT_OUTAGE_BUDGET_MS } from '../helpers/runner/certify.ts';
+import { parseOptions } from './command-options.ts';
 
 const USAGE = `Usage: npm run sweep -- [--ledger PATH]... [--by-prefix [--older-than 24h]] [--yes] [--dry-run]
 
@@ -50,28 +50,18 @@ function cannotRun(message: string): never {
   process.exit(EXIT.cannotRun);
 }
 
-/** The command line's values; a malformed one ends the process with its message. */
-function readArgs() {
-  try {
-    return parseArgs({
-      options: {
-        ledger: { type: 'string', multiple: true },
-        'by-prefix': { type: 'boolean' },
-        'older-than': { type: 'string' },
-        yes: { type: 'boolean' },
-        'dry-run': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }).values;
-  } catch (error) {
-    cannotRun(`${(error as Error).message} (see --help)`);
-  }
-}
-
 async function main(): Promise<void> {
   outliveOutputReaders();
-  const args = readArgs();
+  const parsed = parseOptions({
+    ledger: { type: 'string', multiple: true },
+    'by-prefix': { type: 'boolean' },
+    'older-than': { type: 'string' },
+    yes: { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (!parsed.ok) cannotRun(`${parsed.problem} (see --help)`);
+  const args = parsed.values;
   if (args.help) return console.log(USAGE);
   // Which of the two was meant can't be told, and guessing "delete" is the one that can't be undone.
   if (args.yes && args['dry-run']) cannotRun('--yes and --dry-run contradict each other: give one of them');

@@ -441,19 +441,28 @@ function readJson(type: Extract<SettingType, { kind: 'json' }>, text: string, ba
   return value;
 }
 
+/** A JSON setting as its value, so that a report encodes it once; as its text where a number past 2^53 would lose digits. */
+function shownJson(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  return canonicalJson(value) === text ? value : text;
+}
+
 /** The settings for a report: everything but the token. */
 export function describeTarget(config: TargetConfig): Record<string, unknown> {
   const { token: _token, bookingHook, bookingCleanupHook, proxy, notices: _notices, ...shown } = config;
-  // Hook commands may carry credentials of their own: the report says only whether they are set.
-  const set = (value: string | undefined) => (value ? '(set, not shown)' : '(not set)');
-  // So may a proxy URL: its host is shown, never its user or password.
-  const proxyShown = proxy ? `${shownProxy(proxy.url)} (${proxy.variable})` : '(none)';
+  // Hook commands may carry credentials of their own: the report says only whether they are set. The
+  // embedded run's are its own, to the reference's booking route, and no user set them.
+  const hookSet = config.embedded ? "(the embedded reference's booking route)" : '(set, not shown)';
+  const set = (value: string | undefined) => (value ? hookSet : '(not set)');
   return {
     ...shown,
+    coverageSamples: config.coverageSamples.map(shownJson),
+    extraFields: shownJson(config.extraFields),
     token: config.token === '' ? '(none)' : '(set, not shown)',
     bookingHook: set(bookingHook),
     bookingCleanupHook: set(bookingCleanupHook),
-    proxy: proxyShown,
+    // So may a proxy URL: its host is shown, never its user or password.
+    proxy: proxy ? `${shownProxy(proxy.url)} (${proxy.variable})` : '(none)',
     profile: config.profile ?? '(none)',
   };
 }

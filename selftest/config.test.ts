@@ -151,6 +151,19 @@ test('the target description for reports never holds the token', () => {
   expect(JSON.stringify(describeTarget(config))).not.toContain('shpat_secret_123');
 });
 
+test('the target description shows a JSON setting as its value, encoded once; its text where a number would lose digits', () => {
+  const config = readTargetConfig({
+    ZONES_BASE_URL: 'https://shop.example',
+    ZONES_ACCESS_TOKEN: 't',
+    ZONES_COVERAGE_SAMPLES: '[{"countries":["DE"]},{"id":9007199254740993}]',
+    ZONES_EXTRA_FIELDS: '{"currency":"EUR"}',
+  });
+  const shown = describeTarget(config);
+  expect(shown.coverageSamples).toEqual([{ countries: ['DE'] }, '{"id":9007199254740993}']);
+  expect(shown.extraFields).toEqual({ currency: 'EUR' });
+  expect(JSON.stringify(shown, null, 2)).toContain('"coverageSamples": [\n    {\n      "countries": [\n        "DE"');
+});
+
 test('.env.example documents every setting with its default (regenerate with npm run env-example)', () => {
   const example = readFileSync(join(projectRoot, '.env.example'), 'utf8');
   expect(example).toBe(renderEnvExample());

@@ -38,6 +38,11 @@ interface BookingFixture {
   byHook: boolean;
 }
 
+// The embedded run books through the reference's own route: no user set ZONES_BOOKING_HOOK there.
+const bookedByHook = target.embedded
+  ? "a zone booked through the embedded reference's booking route"
+  : 'a zone booked by ZONES_BOOKING_HOOK';
+
 // The booked zone first: its refusal, if it comes, says that the shop keeps booked zones.
 const bookingFixtures: BookingFixture[] = [
   ...(target.bookedZoneId
@@ -49,9 +54,7 @@ const bookingFixtures: BookingFixture[] = [
         },
       ]
     : []),
-  ...(target.bookingHook
-    ? [{ label: 'a zone booked by ZONES_BOOKING_HOOK', bookedZone: zoneBookedByHook, byHook: true }]
-    : []),
+  ...(target.bookingHook ? [{ label: bookedByHook, bookedZone: zoneBookedByHook, byHook: true }] : []),
 ];
 
 // One test whatever the settings, so its name is the same every night; which booked zone it was

@@ -90,7 +90,7 @@ async function judgeUnshown(
     expect(listsZone(filtered, id), `${what}\n\n${formatAnswers(list, ...filtered.pages)}`).toBe(true);
     if (shownElsewhere('status')) {
       throw new PreconditionError(
-        `zone ${id.text} shows no status while other records do; the filter by ${fields.status} lists it, as a shop that leaves out default values would`,
+        `zone ${id.text} shows no status while other records do; the filter by ${fields.status} lists it, as would a shop that leaves out default values`,
       );
     }
   }

@@ -60,6 +60,6 @@ export async function checkModelRule(id: string, context: ConformanceContext): P
   if (!outcome.checks.get(id))
     notVerified(
       context,
-      `no model-based sequence reached a check of ${id} this run (${ran}); a larger ZONES_MODEL_RUNS, ZONES_MODEL_STEPS or ZONES_MODEL_MAX_REQUESTS would`,
+      `no model-based sequence reached a check of ${id} this run (${ran}); a larger ZONES_MODEL_RUNS, ZONES_MODEL_STEPS or ZONES_MODEL_MAX_REQUESTS would give the sequences more room to reach it`,
     );
 }
