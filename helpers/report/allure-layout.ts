@@ -1,8 +1,8 @@
 // Where the Allure files of a run live, and the categories the HTML report sorts results into. Read
 // by the launcher, by `npm run report` and by allurerc.ts (in Allure's own process), so it loads
-// nothing beyond node:path and the outcome names.
+// nothing beyond node:path and the table of states (which loads only the exit codes).
 import { join } from 'node:path';
-import { OUTCOMES } from './outcomes.ts';
+import { OUTCOMES } from '../judging/states.ts';
 
 export interface AllureLocations {
   /** What allure-vitest writes during a run, completed by allure-results.ts once the verdict is known. */

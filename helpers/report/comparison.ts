@@ -4,7 +4,8 @@
 
 import { readFileSync } from 'node:fs';
 import { CannotRunError, EXIT } from '../exit-codes.ts';
-import { exitCodeOf, type RuleStatus } from '../judging/verdict.ts';
+import { exitCodeOf } from '../judging/states.ts';
+import type { RuleStatus } from '../judging/verdict.ts';
 import type { Change, Comparison, ConformanceReport, RuleChange } from './certificate.ts';
 
 interface BaselineRule {

@@ -4,31 +4,18 @@
 
 import { basename } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
-import { failureOf, type RuleStatus, type TestOutcome } from '../judging/verdict.ts';
+import { STATES, testLook } from '../judging/states.ts';
+import { failureOf, type TestOutcome } from '../judging/verdict.ts';
 import { findRule } from '../rules.ts';
 import type { ConformanceReport } from './certificate.ts';
 import { comparisonLines, listed } from './comparison.ts';
-import { exitCodeText, LOUD_STATUS, ruleNotes, seedOrigin } from './conformance-report.ts';
+import { exitCodeText, ruleNotes, seedOrigin } from './conformance-report.ts';
 import { leftoverLines } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
 
-const MARKS: Record<TestOutcome['state'], string> = {
-  passed: 'pass',
-  failed: 'FAIL',
-  'not-verified': 'n/v ',
-  'suite-error': 'ERR ',
-};
-
-const SUMMARY_LABEL: Record<RuleStatus, string> = {
-  passed: 'passed ',
-  failed: 'FAILED ',
-  warning: 'WARNING',
-  'not-verified': 'NOT VERIFIED',
-};
-
 function markOf(outcome: TestOutcome): string {
   const rule = outcome.ruleId ? findRule(outcome.ruleId) : undefined;
-  return outcome.state === 'failed' && rule && failureOf(rule.level) === 'warning' ? 'warn' : MARKS[outcome.state];
+  return testLook(outcome.state === 'failed' && rule ? failureOf(rule.level) : outcome.state).consoleMark;
 }
 
 export function printOutcome(outcome: TestOutcome): void {
@@ -80,7 +67,7 @@ function ruleTable(report: ConformanceReport, isSelected: (id: string) => boolea
       return row([
         rule.id,
         rule.level.toUpperCase(),
-        LOUD_STATUS[rule.status],
+        STATES[rule.status].loud,
         `${passed}/${rule.tests.length} passed`,
       ]);
     }),
@@ -117,7 +104,8 @@ export function printSummary(
   for (const line of ruleTable(report, isSelected)) say(line);
   say('');
   for (const rule of report.rules.filter((r) => r.status !== 'passed' && isSelected(r.id))) {
-    say(`${SUMMARY_LABEL[rule.status]} ${rule.id} ${rule.title}`);
+    // Padded to the width of WARNING, so that the ids line up under passed, FAILED and WARNING.
+    say(`${STATES[rule.status].loud.padEnd(7)} ${rule.id} ${rule.title}`);
     const reason = (rule.reason ?? '').split('\n')[0]!;
     say(`        ${reason.length > 300 ? `${reason.slice(0, 300)}...` : reason}`);
   }

@@ -9,10 +9,10 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
+import { isSuiteDefect, type ShownState } from '../judging/states.ts';
 import type { RuleStatus, Verdict } from '../judging/verdict.ts';
 import type { ConformanceReport } from './certificate.ts';
 import { sameShop } from './comparison.ts';
-import { isSuiteDefect, type ShownState } from './rule-states.ts';
 
 export const HISTORY_FILE = 'conformance-history.jsonl';
 /** About three months of nightly runs, a few hundred bytes each: small enough for any CI cache. */
