@@ -67,7 +67,7 @@ test.for(SHOWN_STATES)('a rule %s shows in its row of the table in every report'
   const look = STATES[state];
   const rule = report.rules.find((each) => each.id === CASES[state].ruleId)!;
   const [level, judged] = [rule.level, rule.tests[0]!.state];
-  const cells = `| ${rule.id} | ${level.toUpperCase()} | ${look.markdown(level)} |`;
+  const cells = `| ${rule.id} | ${level.toUpperCase()} | ${look.says.markdown(level)} |`;
   expect(renderMarkdown(report)).toContain(`${cells} ${rule.title} |`);
   expect(renderJobSummary(report, history)).toContain(`${cells} ${look.glyph}${look.glyph} |`);
   const row = between(page, `<div class="rule s-${state}" data-rule="${rule.id}"`, '</div>');
@@ -75,23 +75,23 @@ test.for(SHOWN_STATES)('a rule %s shows in its row of the table in every report'
   expect(row).toContain(`(tonight): ${look.words}">${look.glyph}</span>`);
   expect(page).toContain(`.s-${state}{--c:${look.colour}}`);
   const summary = printed(() => printSummary(report, { json: 'j', markdown: 'm' }, new Secrets(config)));
-  expect(summary).toMatch(new RegExp(`^  ${rule.id} +${level.toUpperCase()} +${look.loud} `, 'm'));
+  expect(summary).toMatch(new RegExp(`^  ${rule.id} +${level.toUpperCase()} +${look.says.loud} `, 'm'));
   const outcome = sampleOutcome(`${rule.id} a check`, CASES[state].test);
-  expect(printed(() => printOutcome(outcome))).toBe(`  ${look.consoleMark.padEnd(5)} ${outcome.title}`);
+  expect(printed(() => printOutcome(outcome))).toBe(`  ${look.says.console.padEnd(5)} ${outcome.title}`);
   const testcase = between(renderJunit(report), `classname="${level.toUpperCase()}.${rule.id}"`, '</testcase>');
-  const filed = look.outcome(level);
+  const filed = look.filedAs.outcome(level);
   if (filed === undefined) {
     // A pass is filed under no outcome and holds nothing in junit.xml.
     expect([state, testcase.includes('<')]).toEqual(['passed', false]);
     return;
   }
-  expect(renderMarkdown(report)).toContain(`- ${rule.id} a check: ${look.testMark(level)}`);
+  expect(renderMarkdown(report)).toContain(`- ${rule.id} a check: ${look.says.testMark(level)}`);
   expect(testcase).toContain(`<property name="outcome" value="${filed}"/>`);
-  if (look.junit !== undefined) expect(testcase).toContain(`<${look.junit} `);
-  else expect(testcase).toContain(`<system-out>${look.testMark(level)}: why</system-out>`);
-  const warning = judged === 'warning' ? look.testMark(level) : undefined;
+  if (look.filedAs.junit !== undefined) expect(testcase).toContain(`<${look.filedAs.junit} `);
+  else expect(testcase).toContain(`<system-out>${look.says.testMark(level)}: why</system-out>`);
+  const warning = judged === 'warning' ? look.says.testMark(level) : undefined;
   const shown = shownAsJudged({ name: outcome.title, status: 'failed' }, { state: judged, outcome: filed, warning });
-  expect(shown.status).toBe(look.allure);
+  expect(shown.status).toBe(look.filedAs.allure);
 });
 
 const mustId = CASES.failed.ruleId;

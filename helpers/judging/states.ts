@@ -1,47 +1,31 @@
-// Every state a rule or a test can be in, and every verdict, as each report shows it: one row per
-// state, one per verdict, read by every renderer (the console, conformance.md, the certificate page,
-// the job summary, junit.xml, Allure, the badge), so that no two reports can name one state two
-// ways. Loads nothing at run time but the exit codes: allurerc.ts reads it, through allure-layout.ts,
-// in Allure's own process.
+// Every state a rule or a test can be in, and every verdict, as each report shows it: one row each,
+// read by every renderer (the console, conformance.md, the certificate page, the job summary,
+// junit.xml, Allure, the badge), so that no two reports can name one state two ways. Loads nothing at
+// run time but the exit codes: allurerc.ts reads it, through allure-layout.ts, in Allure's own process.
 
 import { EXIT } from '../exit-codes.ts';
 import type { RuleLevel } from '../rules.ts';
 import type { JudgedState, RuleResult, RuleStatus, Verdict } from './verdict.ts';
 
-/**
- * A rule's state as the reports show it: conformance.json's four statuses, with "suite defect" told
- * apart from "not verified" because the suite, not the shop, is what must be fixed then.
- */
+/** conformance.json's statuses of a rule, which an earlier report or night must hold to be read. */
+export const RULE_STATUSES = ['passed', 'failed', 'warning', 'not-verified'] as const satisfies readonly RuleStatus[];
+
+/** A rule's status, with "suite defect" told apart from "not verified": the suite, not the shop, must be fixed then. */
 export type ShownState = RuleStatus | 'suite-defect';
 
 /** Every shown state, in the order the keys of the strips name them. */
-export const SHOWN_STATES = [
-  'passed',
-  'failed',
-  'warning',
-  'not-verified',
-  'suite-defect',
-] as const satisfies readonly ShownState[];
+export const SHOWN_STATES = [...RULE_STATUSES, 'suite-defect'] as const satisfies readonly ShownState[];
 
-/** What a rule that a test of it errored on in the suite is: not verified in the json, a suite defect in the reports. */
-export function isSuiteDefect(rule: Pick<RuleResult, 'status' | 'tests'>): boolean {
-  return rule.status === 'not-verified' && rule.tests.some((test) => test.state === 'suite-error');
-}
-
+/** A rule not verified because a test of it errored in the suite is a suite defect, in every report but the json. */
 export function shownStateOf(rule: Pick<RuleResult, 'status' | 'tests'>): ShownState {
-  return isSuiteDefect(rule) ? 'suite-defect' : rule.status;
+  const errored = rule.tests.some((test) => test.state === 'suite-error');
+  return rule.status === 'not-verified' && errored ? 'suite-defect' : rule.status;
 }
 
 /** The outcomes other than a pass, named the same in every report: the junit property, Allure's label and categories. */
-export const OUTCOMES = {
-  mustFailure: 'MUST failure',
-  shouldWarning: 'SHOULD warning',
-  mayWarning: 'MAY warning',
-  notVerified: 'not verified',
-  suiteDefect: 'suite defect',
-} as const;
+export const OUTCOMES = ['MUST failure', 'SHOULD warning', 'MAY warning', 'not verified', 'suite defect'] as const;
 
-export type Outcome = (typeof OUTCOMES)[keyof typeof OUTCOMES];
+export type Outcome = (typeof OUTCOMES)[number];
 
 /** What a warning says first wherever its text is shown, so that nobody takes it for a failure. */
 export function warningPrefix(level: RuleLevel): string {
@@ -51,10 +35,7 @@ export function warningPrefix(level: RuleLevel): string {
 /** How a state looks wherever a rule's nights are drawn, its own and the two that are no judgement. */
 interface StateLook {
   words: string;
-  /**
-   * One character a night, for strips of nights where a word would not fit. A character, not only a
-   * colour, so that a reader who cannot tell red from green still can tell a failure from a pass.
-   */
+  /** One character a night, where a word would not fit: not only a colour, for readers who cannot tell red from green. */
   glyph: string;
   /** The same wherever the certificate page shows the state: a grid cell, a night, a heading. */
   colour: string;
@@ -62,22 +43,23 @@ interface StateLook {
 
 /** How a judged state shows in each report. A field that takes the level names a warning's (SHOULD or MAY). */
 interface JudgedLook extends StateLook {
-  /** conformance.md's headings and the console's rule table: what needs a look, in capitals. */
-  loud: string;
-  /** The status cell of the markdown rule tables (conformance.md, the job summary). */
-  markdown: (level: RuleLevel) => string;
-  /** After the title of a test that did not pass, in conformance.md and on the certificate page. */
-  testMark: (level: RuleLevel) => string;
-  /** The console's line for a test as it finishes. */
-  consoleMark: string;
-  outcome: (level: RuleLevel) => Outcome | undefined;
-  /**
-   * The element junit.xml gives it. CI tools count every <failure> as red and none has a warning
-   * state, so a warning is a passed testcase that says WARNING and its level in its output.
-   */
-  junit: 'failure' | 'error' | 'skipped' | undefined;
-  /** Allure's status. A warning is passed: no failure in Allure's charts and trends either. */
-  allure: 'failed' | 'broken' | 'passed' | 'skipped';
+  says: {
+    /** conformance.md's headings and the console's rule table: what needs a look, in capitals. */
+    loud: string;
+    /** The status cell of the markdown rule tables (conformance.md, the job summary). */
+    markdown: (level: RuleLevel) => string;
+    /** After the title of a test that did not pass, in conformance.md and on the certificate page. */
+    testMark: (level: RuleLevel) => string;
+    /** The console's line for a test as it finishes. */
+    console: string;
+  };
+  filedAs: {
+    outcome: (level: RuleLevel) => Outcome | undefined;
+    /** CI tools count every <failure> as red and have no warning: a warning is a passed testcase that says so. */
+    junit: 'failure' | 'error' | 'skipped' | undefined;
+    /** Allure's status. A warning is passed: no failure in Allure's charts and trends either. */
+    allure: 'failed' | 'broken' | 'passed' | 'skipped';
+  };
 }
 
 /** In this order the certificate page's style names the colours, which its policy's hash covers. */
@@ -86,64 +68,52 @@ export const STATES: Record<ShownState, JudgedLook> & Record<'absent' | 'not-sel
     words: 'passed',
     glyph: '✓',
     colour: '#2e7d32',
-    loud: 'passed',
-    markdown: () => 'passed',
-    testMark: () => 'passed',
-    consoleMark: 'pass',
-    outcome: () => undefined,
-    junit: undefined,
-    allure: 'passed',
+    says: { loud: 'passed', markdown: () => 'passed', testMark: () => 'passed', console: 'pass' },
+    filedAs: { outcome: () => undefined, junit: undefined, allure: 'passed' },
   },
   failed: {
     words: 'failed',
     glyph: '✗',
     colour: '#c62828',
-    loud: 'FAILED',
-    markdown: () => '**FAILED**',
-    testMark: () => 'FAILED',
-    consoleMark: 'FAIL',
-    outcome: () => OUTCOMES.mustFailure,
-    junit: 'failure',
-    allure: 'failed',
+    says: { loud: 'FAILED', markdown: () => '**FAILED**', testMark: () => 'FAILED', console: 'FAIL' },
+    filedAs: { outcome: () => 'MUST failure', junit: 'failure', allure: 'failed' },
   },
   // Only a MUST rule fails; the level of any other names its warning, so a MAY probe never reads as SHOULD.
   warning: {
     words: 'warning',
     glyph: '!',
     colour: '#b26a00',
-    loud: 'WARNING',
-    markdown: (level) => `WARNING (${level.toUpperCase()})`,
-    testMark: warningPrefix,
-    consoleMark: 'warn',
-    outcome: (level) =>
-      ({ must: OUTCOMES.mustFailure, should: OUTCOMES.shouldWarning, may: OUTCOMES.mayWarning })[level],
-    junit: undefined,
-    allure: 'passed',
+    says: {
+      loud: 'WARNING',
+      markdown: (level) => `WARNING (${level.toUpperCase()})`,
+      testMark: warningPrefix,
+      console: 'warn',
+    },
+    filedAs: {
+      outcome: (level) => (({ must: 'MUST failure', should: 'SHOULD warning', may: 'MAY warning' }) as const)[level],
+      junit: undefined,
+      allure: 'passed',
+    },
   },
   'not-verified': {
     words: 'not verified',
     glyph: '?',
     colour: '#5f6b7a',
-    loud: 'NOT VERIFIED',
-    markdown: () => '*NOT VERIFIED*',
-    testMark: () => 'not verified',
-    consoleMark: 'n/v',
-    outcome: () => OUTCOMES.notVerified,
-    junit: 'skipped',
-    allure: 'skipped',
+    says: { loud: 'NOT VERIFIED', markdown: () => '*NOT VERIFIED*', testMark: () => 'not verified', console: 'n/v' },
+    filedAs: { outcome: () => 'not verified', junit: 'skipped', allure: 'skipped' },
   },
   // Not verified in conformance.json, whose statuses are the shop's; loud, it says so.
   'suite-defect': {
     words: 'suite defect',
     glyph: '⚙',
     colour: '#6a1b9a',
-    loud: 'NOT VERIFIED',
-    markdown: () => '*NOT VERIFIED* (suite defect)',
-    testMark: () => 'suite defect',
-    consoleMark: 'ERR',
-    outcome: () => OUTCOMES.suiteDefect,
-    junit: 'error',
-    allure: 'broken',
+    says: {
+      loud: 'NOT VERIFIED',
+      markdown: () => '*NOT VERIFIED* (suite defect)',
+      testMark: () => 'suite defect',
+      console: 'ERR',
+    },
+    filedAs: { outcome: () => 'suite defect', junit: 'error', allure: 'broken' },
   },
   // A rule a night did not know (an older catalogue).
   absent: { words: 'not in the catalogue', glyph: '-', colour: '#c9ced6' },
@@ -151,7 +121,6 @@ export const STATES: Record<ShownState, JudgedLook> & Record<'absent' | 'not-sel
   // (`?`, a rule checked that could not be decided).
   'not-selected': { words: 'not selected', glyph: '·', colour: '#a3abb6' },
 };
-
 /** A test's state as its rule's would show: a test that errored in the suite shows as the suite defect. */
 export function testLook(state: JudgedState): JudgedLook {
   return STATES[state === 'suite-error' ? 'suite-defect' : state];

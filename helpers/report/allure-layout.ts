@@ -24,19 +24,17 @@ export function allureLocations(reportsDir: string): AllureLocations {
 /** The label each result carries with its outcome as the verdict judged it; none on a pass. */
 export const OUTCOME_LABEL = 'outcome';
 
-const WARNINGS: readonly string[] = [OUTCOMES.shouldWarning, OUTCOMES.mayWarning];
-
 /**
  * Allure's category rules: one per outcome, matched on the label alone (never on a status or message,
  * which a warning, passed and without an error, does not have), grouped by rule id. Within a rule,
  * results are grouped by their error message, except a warning's: its text is its description, and a
  * "No message" group under every warned rule would say nothing.
  */
-export const outcomeCategories = Object.values(OUTCOMES).map((outcome) => ({
+export const outcomeCategories = OUTCOMES.map((outcome) => ({
   id: outcome.replace(/ /g, '-').toLowerCase(),
   name: outcome,
   matchers: { labels: { [OUTCOME_LABEL]: `^${outcome}$` } },
   groupBy: [{ label: 'rule' }],
-  groupByMessage: !WARNINGS.includes(outcome),
-  expand: outcome === OUTCOMES.mustFailure,
+  groupByMessage: outcome !== 'SHOULD warning' && outcome !== 'MAY warning',
+  expand: outcome === 'MUST failure',
 }));

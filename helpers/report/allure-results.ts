@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
-import { OUTCOMES, testLook, warningPrefix } from '../judging/states.ts';
+import { testLook, warningPrefix } from '../judging/states.ts';
 import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
 import { type AllureResult, type JudgedShowing as Judged, shownAsJudged } from './allure-states.ts';
 import type { ConformanceReport } from './certificate.ts';
@@ -21,7 +21,7 @@ function judgedByTitle(report: ConformanceReport): Map<string, Judged> {
   const judged = new Map<string, Judged>();
   for (const rule of report.rules) {
     for (const test of rule.tests) {
-      const outcome = testLook(test.state).outcome(rule.level);
+      const outcome = testLook(test.state).filedAs.outcome(rule.level);
       const warning = test.state === 'warning' ? warningPrefix(rule.level) : undefined;
       if (outcome) judged.set(test.title, { state: test.state, outcome, reason: test.reason, warning });
     }
@@ -34,7 +34,7 @@ function outsideCatalogue(report: ConformanceReport, name: string): Judged | und
   const error = report.suiteErrors.find((line) => line.startsWith(`${name}: `));
   return error === undefined
     ? undefined
-    : { state: 'suite-error', outcome: OUTCOMES.suiteDefect, reason: error.slice(name.length + 2) };
+    : { state: 'suite-error', outcome: 'suite defect', reason: error.slice(name.length + 2) };
 }
 
 /** The result with its outcome as a label, for the categories, and shown as the verdict judged it. */

@@ -105,7 +105,7 @@ function asWarning(result: AllureResult, { state, warning = '', reason }: Judged
   return {
     ...rest,
     statusDetails: withoutError(statusDetails),
-    status: testLook(state).allure,
+    status: testLook(state).filedAs.allure,
     steps,
     description: [text, result.description].filter(Boolean).join('\n\n'),
   };
@@ -114,7 +114,7 @@ function asWarning(result: AllureResult, { state, warning = '', reason }: Judged
 /** The result as the verdict judged it: its status, its steps and its text. */
 export function shownAsJudged(result: AllureResult, judged: JudgedShowing): AllureResult {
   if (judged.warning !== undefined) return asWarning(result, judged);
-  const shown: AllureResult = { ...result, status: testLook(judged.state).allure };
+  const shown: AllureResult = { ...result, status: testLook(judged.state).filedAs.allure };
   if (judged.state === 'failed') shown.steps = failedSteps(result.steps);
   // vitest knows a skip but not why, and a check with no request behind it may even have passed: the
   // verdict's reason fills in a message it has not got. So does a MUST failure vitest did not see.

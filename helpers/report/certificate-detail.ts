@@ -28,7 +28,7 @@ ${quoted.map((quote) => html`<blockquote class="spec"><p>${quote.words.join(' ')
 function testSection(rule: RuleResult, test: RuleResult['tests'][number], token: string): Html {
   const evidence = test.evidence ?? [];
   return html`<div class="test">
-<h4>${test.title}: ${testLook(test.state).testMark(rule.level)}</h4>
+<h4>${test.title}: ${testLook(test.state).says.testMark(rule.level)}</h4>
 ${test.checkedWith && html`<p>Checked with: ${test.checkedWith.join('; ')}</p>`}
 <pre>${(test.reason ?? '').trim()}</pre>
 ${

@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { CannotRunError, EXIT } from '../exit-codes.ts';
-import { exitCodeOf } from '../judging/states.ts';
+import { exitCodeOf, RULE_STATUSES } from '../judging/states.ts';
 import type { RuleStatus } from '../judging/verdict.ts';
 import type { Change, Comparison, ConformanceReport, RuleChange } from './certificate.ts';
 
@@ -24,8 +24,6 @@ export interface Baseline {
   rules: BaselineRule[];
 }
 
-const STATUSES: readonly string[] = ['passed', 'failed', 'warning', 'not-verified'];
-
 /** Reads an earlier conformance.json; anything else stops the run before a request (exit 3), naming the file. */
 export function readBaseline(path: string): Baseline {
   const refuse = (why: string): never => {
@@ -44,7 +42,9 @@ export function readBaseline(path: string): Baseline {
   }
   if (report.verdict === 'could-not-run') return refuse('is the report of a run that could not run: it judged no rule');
   const rules = Array.isArray(report.rules) ? report.rules : [];
-  const valid = rules.every((rule) => typeof rule?.id === 'string' && STATUSES.includes(rule?.status as string));
+  const valid = rules.every(
+    (rule) => typeof rule?.id === 'string' && RULE_STATUSES.includes(rule?.status as RuleStatus),
+  );
   if (rules.length === 0 || !valid) return refuse('has no rule results with a status to compare with');
   const apiVersion = report.target?.settings?.apiVersion;
   return {

@@ -62,6 +62,12 @@ export function buildReport(facts: RunFacts): ConformanceReport {
   const verdict = facts.outage ? 'could-not-complete' : verdictOf(rules, suiteErrors);
   const count = (level: RuleLevel, status: RuleStatus) =>
     rules.filter((rule) => rule.level === level && rule.status === status).length;
+  // Below MUST a rule that fails warns (failureOf): SHOULD and MAY count warnings where MUST counts failures.
+  const belowMust = (level: 'should' | 'may') => ({
+    passed: count(level, 'passed'),
+    warnings: count(level, 'warning'),
+    notVerified: count(level, 'not-verified'),
+  });
   const sent = facts.outcomes;
   const tests = sent.reduce((sum, o) => sum + o.requests, 0);
   const lags = facts.outcomes.flatMap((o) => o.lagMs);
@@ -88,16 +94,8 @@ export function buildReport(facts: RunFacts): ConformanceReport {
         failed: count('must', 'failed'),
         notVerified: count('must', 'not-verified'),
       },
-      should: {
-        passed: count('should', 'passed'),
-        warnings: count('should', 'warning'),
-        notVerified: count('should', 'not-verified'),
-      },
-      may: {
-        passed: count('may', 'passed'),
-        warnings: count('may', 'warning'),
-        notVerified: count('may', 'not-verified'),
-      },
+      should: belowMust('should'),
+      may: belowMust('may'),
     },
     rules,
     requests: {
@@ -279,7 +277,7 @@ function markdownPart(part: FactPart): string {
  * every exchange of it in order, each whole and with the curl command that sends it again.
  */
 function testSection(test: JudgedTest, level: RuleLevel, token: string): string[] {
-  const lines = [`- ${test.title}: ${testLook(test.state).testMark(level)}`, ''];
+  const lines = [`- ${test.title}: ${testLook(test.state).says.testMark(level)}`, ''];
   if (test.checkedWith !== undefined) lines.push(`  Checked with: ${test.checkedWith.join('; ')}`, '');
   lines.push(...fenced((test.reason ?? '').trim()), '');
   const evidence = test.evidence ?? [];
@@ -339,7 +337,7 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
     '|---|---|---|---|',
     ...report.rules.map(
       (rule) =>
-        `| ${rule.id} | ${rule.level.toUpperCase()} | ${selected(rule) ? STATES[shownStateOf(rule)].markdown(rule.level) : STATES['not-selected'].words} | ${rule.title} |`,
+        `| ${rule.id} | ${rule.level.toUpperCase()} | ${selected(rule) ? STATES[shownStateOf(rule)].says.markdown(rule.level) : STATES['not-selected'].words} | ${rule.title} |`,
     ),
     '',
     ...(report.comparison ? renderComparison(report, report.comparison) : []),
@@ -355,7 +353,12 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
   if (open.length > 0) {
     detail.push(['## What broke, warned or could not be checked', '']);
     for (const rule of open) {
-      detail.push([`### ${rule.id} ${STATES[rule.status].loud} (${rule.level.toUpperCase()})`, '', rule.title, '']);
+      detail.push([
+        `### ${rule.id} ${STATES[rule.status].says.loud} (${rule.level.toUpperCase()})`,
+        '',
+        rule.title,
+        '',
+      ]);
       for (const test of rule.tests.filter((t) => t.state !== 'passed'))
         detail.push(testSection(test, rule.level, operatorVariable('ACCESS_TOKEN', report.target.variables)));
       if (rule.tests.length === 0) detail.push([`- ${rule.reason}`, '']);

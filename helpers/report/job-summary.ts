@@ -48,7 +48,7 @@ function ruleGrid(report: ConformanceReport, history: TargetHistory | undefined)
   const withNights = strip.length > 1;
   const row = (rule: ConformanceReport['rules'][number]) => {
     const selected = isSelected(report, rule.id);
-    const status = selected ? STATES[shownStateOf(rule)].markdown(rule.level) : STATES['not-selected'].words;
+    const status = selected ? STATES[shownStateOf(rule)].says.markdown(rule.level) : STATES['not-selected'].words;
     const cells = [rule.id, rule.level.toUpperCase(), status];
     // Tonight's glyph of a rule a --rule run left out is its own: it was not checked, not "not verified".
     const glyph = (night: (typeof strip)[number], index: number) =>

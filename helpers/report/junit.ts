@@ -54,7 +54,7 @@ function evidenceText(test: JudgedTest, token: string): string {
 function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: string): string {
   const open = `    <testcase classname="${xml(classname)}" name="${xml(test.title)}" time="${seconds(test.durationMs)}">`;
   const look = testLook(test.state);
-  const outcome = look.outcome(level);
+  const outcome = look.filedAs.outcome(level);
   const inner = properties(
     [
       ['outcome', outcome],
@@ -65,10 +65,11 @@ function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: 
   const reason = test.reason ?? '';
   const type = xml(outcome ?? '');
   // JUnit's order: the outcome's element first, then the output.
-  if (look.junit === 'failure')
+  if (look.filedAs.junit === 'failure')
     inner.push(`      <failure message="${xml(firstLine(reason))}" type="${type}">${xml(reason)}</failure>`);
-  if (look.junit === 'error') inner.push(`      <error message="${look.words}" type="${type}">${xml(reason)}</error>`);
-  if (look.junit === 'skipped')
+  if (look.filedAs.junit === 'error')
+    inner.push(`      <error message="${look.words}" type="${type}">${xml(reason)}</error>`);
+  if (look.filedAs.junit === 'skipped')
     inner.push(`      <skipped message="${xml(`${look.words}: ${firstLine(reason)}`)}">${xml(reason)}</skipped>`);
   const output = [test.state === 'warning' ? `${warningPrefix(level)}: ${reason}` : '', evidenceText(test, token)]
     .filter((part) => part !== '')
@@ -82,7 +83,7 @@ export function renderJunit(report: ConformanceReport): string {
     rule.tests.map((test) => ({ test, level: rule.level, classname: `${rule.level.toUpperCase()}.${rule.id}` })),
   );
   const count = (element: 'failure' | 'error' | 'skipped') =>
-    tests.filter(({ test }) => testLook(test.state).junit === element).length;
+    tests.filter(({ test }) => testLook(test.state).filedAs.junit === element).length;
   const totals = `tests="${tests.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}"`;
   const testTime = seconds(tests.reduce((sum, { test }) => sum + test.durationMs, 0));
   const runTime = seconds(Date.parse(report.finishedAt) - Date.parse(report.startedAt));
