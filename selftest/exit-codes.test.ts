@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { EXIT } from '../helpers/exit-codes.ts';
-import { exitCodeOf } from '../helpers/judging/verdict.ts';
+import { exitCodeOf } from '../helpers/judging/states.ts';
 import { projectRoot } from './run-node.ts';
 
 const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');

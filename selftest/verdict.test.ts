@@ -1,7 +1,8 @@
 // How test outcomes become rule verdicts and an exit code. A MUST rule with no request behind it is
 // never passed; a SHOULD or MAY failure never changes the verdict.
 import { describe, expect, test } from 'vitest';
-import { classify, exitCodeOf, judgeRules, type TestOutcome, verdictOf } from '../helpers/judging/verdict.ts';
+import { exitCodeOf } from '../helpers/judging/states.ts';
+import { classify, judgeRules, type TestOutcome, verdictOf } from '../helpers/judging/verdict.ts';
 import { rules } from '../helpers/rules.ts';
 
 const outcome = (ruleId: string, state: TestOutcome['state'], reason?: string): TestOutcome => ({

@@ -3,7 +3,6 @@
 
 import type { ExchangeRecord } from '../evidence/evidence.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
-import { EXIT } from '../exit-codes.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import type { OutageStart } from '../pacing/outage.ts';
 import { type Rule, type RuleLevel, rules } from '../rules.ts';
@@ -200,15 +199,4 @@ export function verdictOf(results: readonly RuleResult[], suiteErrors: readonly 
   if (must.some((result) => result.status === 'failed')) return 'non-conformant';
   if (suiteErrors.length > 0 || must.some((result) => result.status !== 'passed')) return 'incomplete';
   return 'conformant';
-}
-
-const EXIT_CODE_OF = {
-  conformant: EXIT.ok,
-  'non-conformant': EXIT.failed,
-  incomplete: EXIT.incomplete,
-  'could-not-complete': EXIT.cannotRun,
-} as const satisfies Record<Verdict, number>;
-
-export function exitCodeOf(verdict: Verdict): (typeof EXIT_CODE_OF)[Verdict] {
-  return EXIT_CODE_OF[verdict];
 }

@@ -9,21 +9,21 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
+import { testLook, warningPrefix } from '../judging/states.ts';
 import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
 import { type AllureResult, type JudgedShowing as Judged, shownAsJudged } from './allure-states.ts';
 import type { ConformanceReport } from './certificate.ts';
 import { exitCodeText } from './conformance-report.ts';
 import { leftoverProperties } from './leftovers.ts';
-import { OUTCOMES, outcomeOf, warningPrefix } from './outcomes.ts';
 
 /** Each judged test by its title, which leads with its rule id and is the result's name in Allure. */
 function judgedByTitle(report: ConformanceReport): Map<string, Judged> {
   const judged = new Map<string, Judged>();
   for (const rule of report.rules) {
     for (const test of rule.tests) {
-      const outcome = outcomeOf(rule.level, test.state);
+      const outcome = testLook(test.state).filedAs.outcome(rule.level);
       const warning = test.state === 'warning' ? warningPrefix(rule.level) : undefined;
-      if (outcome) judged.set(test.title, { outcome, reason: test.reason, warning });
+      if (outcome) judged.set(test.title, { state: test.state, outcome, reason: test.reason, warning });
     }
   }
   return judged;
@@ -32,7 +32,9 @@ function judgedByTitle(report: ConformanceReport): Map<string, Judged> {
 /** A test outside the catalogue is judged a suite defect and listed only among the suite errors. */
 function outsideCatalogue(report: ConformanceReport, name: string): Judged | undefined {
   const error = report.suiteErrors.find((line) => line.startsWith(`${name}: `));
-  return error === undefined ? undefined : { outcome: OUTCOMES.suiteDefect, reason: error.slice(name.length + 2) };
+  return error === undefined
+    ? undefined
+    : { state: 'suite-error', outcome: 'suite defect', reason: error.slice(name.length + 2) };
 }
 
 /** The result with its outcome as a label, for the categories, and shown as the verdict judged it. */

@@ -5,19 +5,9 @@
 // failed wherever it shows, a suite defect broken, a rule not verified skipped, and a warning passed
 // with nothing on its page drawn as an error: what the target did is its description, in words.
 
+import { type Outcome, testLook } from '../judging/states.ts';
+import type { JudgedState } from '../judging/verdict.ts';
 import { fenced } from './markdown-code.ts';
-import { OUTCOMES, type Outcome } from './outcomes.ts';
-
-type AllureStatus = 'failed' | 'broken' | 'passed' | 'skipped';
-
-/** Allure's status for each outcome. A warning is passed: no failure in Allure's charts and trends either. */
-export const ALLURE_STATUS: Record<Outcome, AllureStatus> = {
-  [OUTCOMES.mustFailure]: 'failed',
-  [OUTCOMES.shouldWarning]: 'passed',
-  [OUTCOMES.mayWarning]: 'passed',
-  [OUTCOMES.notVerified]: 'skipped',
-  [OUTCOMES.suiteDefect]: 'broken',
-};
 
 interface StatusDetails {
   message?: string;
@@ -44,6 +34,7 @@ export interface AllureResult extends AllureStep {
 }
 
 export interface JudgedShowing {
+  state: JudgedState;
   outcome: Outcome;
   /** The verdict's reason, for a result whose own message says nothing. */
   reason?: string;
@@ -101,7 +92,7 @@ function codeBlock(text: string): string {
  * A warning as Allure shows it: passed, no error box anywhere, and its text (WARNING and its level,
  * then what the target did and the exchange) as the description, before whatever description it had.
  */
-function asWarning(result: AllureResult, { outcome, warning = '', reason }: JudgedShowing): AllureResult {
+function asWarning(result: AllureResult, { state, warning = '', reason }: JudgedShowing): AllureResult {
   const stepMessages: string[] = [];
   const steps = forgivenSteps(result.steps, stepMessages);
   const own = result.statusDetails?.message || reason;
@@ -114,7 +105,7 @@ function asWarning(result: AllureResult, { outcome, warning = '', reason }: Judg
   return {
     ...rest,
     statusDetails: withoutError(statusDetails),
-    status: ALLURE_STATUS[outcome],
+    status: testLook(state).filedAs.allure,
     steps,
     description: [text, result.description].filter(Boolean).join('\n\n'),
   };
@@ -123,8 +114,8 @@ function asWarning(result: AllureResult, { outcome, warning = '', reason }: Judg
 /** The result as the verdict judged it: its status, its steps and its text. */
 export function shownAsJudged(result: AllureResult, judged: JudgedShowing): AllureResult {
   if (judged.warning !== undefined) return asWarning(result, judged);
-  const shown: AllureResult = { ...result, status: ALLURE_STATUS[judged.outcome] };
-  if (judged.outcome === OUTCOMES.mustFailure) shown.steps = failedSteps(result.steps);
+  const shown: AllureResult = { ...result, status: testLook(judged.state).filedAs.allure };
+  if (judged.state === 'failed') shown.steps = failedSteps(result.steps);
   // vitest knows a skip but not why, and a check with no request behind it may even have passed: the
   // verdict's reason fills in a message it has not got. So does a MUST failure vitest did not see.
   if (!result.statusDetails?.message && judged.reason)

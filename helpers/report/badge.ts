@@ -2,27 +2,15 @@
 // wiki page can show from the last night's artifacts. Drawn here, sized by a rough text width.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Verdict } from '../judging/verdict.ts';
-
-export type BadgeVerdict = Verdict | 'could-not-run';
-
-/** How each verdict looks, in words and colour: on the badge, and at the head of the certificate page. */
-export const VERDICT_LOOK: Record<BadgeVerdict, { text: string; colour: string }> = {
-  conformant: { text: 'conformant', colour: '#2e7d32' },
-  'non-conformant': { text: 'non-conformant', colour: '#c62828' },
-  incomplete: { text: 'incomplete', colour: '#b8860b' },
-  // Grey like a run that could not start: the shop was not there to judge.
-  'could-not-complete': { text: 'could not complete', colour: '#757575' },
-  'could-not-run': { text: 'could not run', colour: '#757575' },
-};
+import { type ShownVerdict, VERDICTS } from '../judging/states.ts';
 
 const LABEL = 'conformance';
 /** About the advance of an 11 px sans-serif character; the badge only needs room, not precision. */
 const CHAR_WIDTH = 7;
 const PADDING = 10;
 
-export function badgeSvg(verdict: BadgeVerdict): string {
-  const { text, colour } = VERDICT_LOOK[verdict];
+export function badgeSvg(verdict: ShownVerdict): string {
+  const { words: text, colour } = VERDICTS[verdict];
   const left = LABEL.length * CHAR_WIDTH + PADDING;
   const right = text.length * CHAR_WIDTH + PADDING;
   const width = left + right;
@@ -42,7 +30,7 @@ export function badgeSvg(verdict: BadgeVerdict): string {
   ].join('\n');
 }
 
-export function writeBadge(reportsDir: string, verdict: BadgeVerdict): string {
+export function writeBadge(reportsDir: string, verdict: ShownVerdict): string {
   mkdirSync(reportsDir, { recursive: true });
   const path = join(reportsDir, 'badge.svg');
   writeFileSync(path, badgeSvg(verdict));

@@ -3,13 +3,13 @@
 // exchange with its curl replay; then what conformance.md says after its rules: suite errors, notes,
 // the run's facts, the settings. The same data as conformance.md, from the same report.
 import { operatorVariable } from '../evidence/operator-variables.ts';
+import { STATES, shownStateOf, testLook } from '../judging/states.ts';
 import type { RuleResult } from '../judging/verdict.ts';
 import type { ConformanceReport } from './certificate.ts';
 import { comparisonLines, listed } from './comparison.ts';
-import { isSelected, ruleNotes, runFacts, testMark } from './conformance-report.ts';
+import { isSelected, ruleNotes, runFacts } from './conformance-report.ts';
 import { type Html, html } from './html.ts';
 import { requestsLine } from './request-accounting.ts';
-import { STATE_WORDS, shownStateOf } from './rule-states.ts';
 import { PROFILE_SOURCE, quotesOf, SPEC_PATH, specSections } from './spec-sections.ts';
 
 /** Where a rule's section below is, for the grid's links. */
@@ -28,7 +28,7 @@ ${quoted.map((quote) => html`<blockquote class="spec"><p>${quote.words.join(' ')
 function testSection(rule: RuleResult, test: RuleResult['tests'][number], token: string): Html {
   const evidence = test.evidence ?? [];
   return html`<div class="test">
-<h4>${test.title}: ${testMark(test, rule.level)}</h4>
+<h4>${test.title}: ${testLook(test.state).says.testMark(rule.level)}</h4>
 ${test.checkedWith && html`<p>Checked with: ${test.checkedWith.join('; ')}</p>`}
 <pre>${(test.reason ?? '').trim()}</pre>
 ${
@@ -46,7 +46,7 @@ ${
 function ruleSection(rule: RuleResult, token: string): Html {
   const state = shownStateOf(rule);
   return html`<section class="s-${state}" id="${detailAnchor(rule.id)}">
-<h3>${rule.id} ${STATE_WORDS[state]} (${rule.level.toUpperCase()})</h3>
+<h3>${rule.id} ${STATES[state].words} (${rule.level.toUpperCase()})</h3>
 <p><strong>${rule.title}</strong></p>
 ${sourceLine(rule)}
 ${rule.tests.filter((test) => test.state !== 'passed').map((test) => testSection(rule, test, token))}
@@ -76,7 +76,7 @@ function rulesTable(report: ConformanceReport): Html {
   return html`<table><tr><th>Rule</th><th>Level</th><th>Status</th><th>Rule text</th><th>Source</th></tr>${report.rules.map(
     (rule) => {
       const state = shownStateOf(rule);
-      return html`<tr id="${ruleAnchor(rule.id)}" class="s-${state}"><td>${rule.id}</td><td>${rule.level.toUpperCase()}</td><td class="state">${isSelected(report, rule.id) ? STATE_WORDS[state] : 'not selected'}</td><td>${rule.title}</td><td>${rule.source}</td></tr>`;
+      return html`<tr id="${ruleAnchor(rule.id)}" class="s-${state}"><td>${rule.id}</td><td>${rule.level.toUpperCase()}</td><td class="state">${STATES[isSelected(report, rule.id) ? state : 'not-selected'].words}</td><td>${rule.title}</td><td>${rule.source}</td></tr>`;
     },
   )}</table>`;
 }

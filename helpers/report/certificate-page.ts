@@ -9,9 +9,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { Secrets } from '../evidence/secrets.ts';
+import { SHOWN_STATES, type ShownState, type ShownVerdict, STATES, shownStateOf, VERDICTS } from '../judging/states.ts';
 import type { RuleResult } from '../judging/verdict.ts';
 import { suitePackage } from '../project-root.ts';
-import { VERDICT_LOOK } from './badge.ts';
 import type { ConformanceReport, CouldNotRunReport } from './certificate.ts';
 import { detailAnchor, hasDetail, renderDetail, ruleAnchor } from './certificate-detail.ts';
 import { contentSecurityPolicy, pageStyle } from './certificate-style.ts';
@@ -28,7 +28,6 @@ import {
 } from './history.ts';
 import { Html, html } from './html.ts';
 import { leftoverGroups } from './leftovers.ts';
-import { NOT_SELECTED, type ShownState, STATE_GLYPHS, STATE_WORDS, shownStateOf } from './rule-states.ts';
 
 export const PAGE_FILE = 'conformance.html';
 /** A month of nights beside each rule: as many as fit beside it on a laptop's screen. */
@@ -38,14 +37,6 @@ export const STRIP_NIGHTS = 30;
  * a laptop; the rows say which rules changed all the same, each with its ▲.
  */
 export const CHANGES_NAMED = 5;
-
-const VERDICT_MEANING: Record<ConformanceReport['verdict'] | 'could-not-run', string> = {
-  conformant: 'every MUST rule was verified and passed',
-  'non-conformant': 'at least one MUST rule failed',
-  incomplete: 'no MUST rule failed, but not every one could be verified',
-  'could-not-complete': 'the shop stopped answering partway: no verdict on the shop was given',
-  'could-not-run': 'the run could not start: no rule was checked',
-};
 
 /** An ISO time as a reader scans it: date, hours and minutes, UTC. */
 const shownTime = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
@@ -71,10 +62,10 @@ ${body}
 `.markup;
 }
 
-function verdictHeader(verdict: keyof typeof VERDICT_MEANING, line: string): Html {
+function verdictHeader(verdict: ShownVerdict, line: string): Html {
   return html`<header class="verdict v-${verdict}" id="verdict">
-<h1>${VERDICT_LOOK[verdict].text.toUpperCase()}</h1>
-<p>Conformance certificate: ${VERDICT_MEANING[verdict]}. ${line}</p>
+<h1>${VERDICTS[verdict].words.toUpperCase()}</h1>
+<p>Conformance certificate: ${VERDICTS[verdict].meaning}. ${line}</p>
 </header>`;
 }
 
@@ -85,11 +76,9 @@ function factsLine(facts: [string, string][]): Html {
 /** `selected`: whether tonight's run checked the rule; a --rule run that left it out says so, not "not verified". */
 function nightCell(night: Night, ruleId: string, tonight: boolean, selected: boolean): Html {
   const when = `${shownTime(night.startedAt)}${tonight ? ' (tonight)' : ''}`;
-  if (tonight && !selected)
-    return html`<span class="night s-not-selected" title="${when}: ${NOT_SELECTED.words}">${NOT_SELECTED.glyph}</span>`;
-  const state = stateOn(night, ruleId);
-  const words = state === 'absent' ? 'not in the catalogue then' : STATE_WORDS[state];
-  return html`<span class="night s-${state}" title="${when}: ${words}">${STATE_GLYPHS[state]}</span>`;
+  const state = tonight && !selected ? 'not-selected' : stateOn(night, ruleId);
+  const words = state === 'absent' ? `${STATES.absent.words} then` : STATES[state].words;
+  return html`<span class="night s-${state}" title="${when}: ${words}">${STATES[state].glyph}</span>`;
 }
 
 interface GridNights {
@@ -105,11 +94,11 @@ function gridRow(report: ConformanceReport, rule: RuleResult, nights: GridNights
   const link = hasDetail(report, rule) ? detailAnchor(rule.id) : ruleAnchor(rule.id);
   const last = nights.strip.length - 1;
   return html`<div class="rule s-${state}" data-rule="${rule.id}" data-status="${rule.status}" data-changed="${change ? 'true' : 'false'}" title="${rule.title}">
-<a class="id" href="#${link}">${rule.id}</a><span class="level">${rule.level.toUpperCase()}</span><span class="state">${selected ? STATE_WORDS[state] : 'not selected'}</span>
+<a class="id" href="#${link}">${rule.id}</a><span class="level">${rule.level.toUpperCase()}</span><span class="state">${STATES[selected ? state : 'not-selected'].words}</span>
 <span class="nights">${nights.strip.map((night, index) => nightCell(night, rule.id, index === last, selected))}</span>
 ${
   change && nights.previous
-    ? html`<span class="mark changed" title="${STATE_WORDS[change.before as ShownState] ?? 'not in the catalogue'} on ${shownTime(nights.previous.startedAt)}, ${STATE_WORDS[state]} tonight">▲ changed</span>`
+    ? html`<span class="mark changed" title="${STATES[change.before].words} on ${shownTime(nights.previous.startedAt)}, ${STATES[state].words} tonight">▲ changed</span>`
     : html`<span class="mark"></span>`
 }
 </div>`;
@@ -128,7 +117,7 @@ function changesSentence(report: ConformanceReport, nights: GridNights): string 
   if (nights.changed.size > CHANGES_NAMED) return `${nights.changed.size} rules changed ${since}; each is marked ▲.`;
   const changes = [...nights.changed].map(
     ([id, { before }]) =>
-      `${id} (${before === 'absent' ? 'new' : STATE_WORDS[before]} → ${STATE_WORDS[stateOn(nightOf(report), id) as ShownState]})`,
+      `${id} (${before === 'absent' ? 'new' : STATES[before].words} → ${STATES[stateOn(nightOf(report), id)].words})`,
   );
   return `Changed ${since}: ${changes.join(', ')}.`;
 }
@@ -163,10 +152,10 @@ function gridNights(report: ConformanceReport, history: TargetHistory): GridNigh
 }
 
 function glyphKey(report: ConformanceReport): Html {
-  const states: ShownState[] = ['passed', 'failed', 'warning', 'not-verified', 'suite-defect'];
-  return html`<p class="key">Nights, oldest to newest, tonight last: ${states.map(
-    (state) => html`<span class="night s-${state}">${STATE_GLYPHS[state]}</span>${STATE_WORDS[state]} `,
-  )}${report.selection && html`<span class="night s-not-selected">${NOT_SELECTED.glyph}</span>${NOT_SELECTED.words} tonight `}— ▲ changed since the night before.</p>`;
+  const notSelected = STATES['not-selected'];
+  return html`<p class="key">Nights, oldest to newest, tonight last: ${SHOWN_STATES.map(
+    (state) => html`<span class="night s-${state}">${STATES[state].glyph}</span>${STATES[state].words} `,
+  )}${report.selection && html`<span class="night s-not-selected">${notSelected.glyph}</span>${notSelected.words} tonight `}— ▲ changed since the night before.</p>`;
 }
 
 /** A group of zones left behind: its way out (the sweep command) first, since after sixty zones it would be off the screen. */

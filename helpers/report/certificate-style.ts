@@ -4,19 +4,7 @@
 // past the escaping (html.ts) could neither run nor fetch anything: two locks, either one enough.
 
 import { createHash } from 'node:crypto';
-import { VERDICT_LOOK } from './badge.ts';
-import type { ShownState } from './rule-states.ts';
-
-/** The colours of the states, the same wherever a state is shown: a grid cell, a night, a heading. */
-const STATE_COLOURS: Record<ShownState | 'absent' | 'not-selected', string> = {
-  passed: '#2e7d32',
-  failed: '#c62828',
-  warning: '#b26a00',
-  'not-verified': '#5f6b7a',
-  'suite-defect': '#6a1b9a',
-  absent: '#c9ced6',
-  'not-selected': '#a3abb6',
-};
+import { STATES, VERDICTS } from '../judging/states.ts';
 
 /**
  * A strip of nights fits the column it is given: its cells shrink from 10 px down to 4, and when even
@@ -49,10 +37,10 @@ table{display:block;max-width:100%;overflow-x:auto}
  * how many rows a column has; the style block is generated, and hashed after.
  */
 export function pageStyle(gridRows: number): string {
-  const states = Object.entries(STATE_COLOURS)
-    .map(([state, colour]) => `.s-${state}{--c:${colour}}`)
+  const states = Object.entries(STATES)
+    .map(([state, { colour }]) => `.s-${state}{--c:${colour}}`)
     .join('\n');
-  const verdicts = Object.entries(VERDICT_LOOK)
+  const verdicts = Object.entries(VERDICTS)
     .map(([verdict, { colour }]) => `.v-${verdict}{--v:${colour}}`)
     .join('\n');
   return `

@@ -4,7 +4,8 @@
 
 import { readFileSync } from 'node:fs';
 import { CannotRunError, EXIT } from '../exit-codes.ts';
-import { exitCodeOf, type RuleStatus } from '../judging/verdict.ts';
+import { exitCodeOf, RULE_STATUSES } from '../judging/states.ts';
+import type { RuleStatus } from '../judging/verdict.ts';
 import type { Change, Comparison, ConformanceReport, RuleChange } from './certificate.ts';
 
 interface BaselineRule {
@@ -22,8 +23,6 @@ export interface Baseline {
   of: { embedded: boolean; apiVersion: string | null };
   rules: BaselineRule[];
 }
-
-const STATUSES: readonly string[] = ['passed', 'failed', 'warning', 'not-verified'];
 
 /** Reads an earlier conformance.json; anything else stops the run before a request (exit 3), naming the file. */
 export function readBaseline(path: string): Baseline {
@@ -47,7 +46,9 @@ export function readBaseline(path: string): Baseline {
       "is the report of a run that could not complete: the shop stopped answering partway, so it judged only part of the shop. Compare with an earlier night's conformance.json",
     );
   const rules = Array.isArray(report.rules) ? report.rules : [];
-  const valid = rules.every((rule) => typeof rule?.id === 'string' && STATUSES.includes(rule?.status as string));
+  const valid = rules.every(
+    (rule) => typeof rule?.id === 'string' && RULE_STATUSES.includes(rule?.status as RuleStatus),
+  );
   if (rules.length === 0 || !valid) return refuse('has no rule results with a status to compare with');
   const apiVersion = report.target?.settings?.apiVersion;
   return {

@@ -9,9 +9,8 @@ import { operatorVariable } from '../evidence/operator-variables.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
 import { Secrets } from '../evidence/secrets.ts';
 import { exitCodeForSignal } from '../exit-codes.ts';
+import { exitCodeOf, STATES, shownStateOf, testLook } from '../judging/states.ts';
 import {
-  exitCodeOf,
-  type JudgedState,
   type JudgedTest,
   judgeRules,
   type RuleResult,
@@ -25,9 +24,7 @@ import type { ConformanceReport, RunOutage, RunStopped } from './certificate.ts'
 import { type Baseline, compare, exitCodeNote, renderComparison } from './comparison.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code, fenced } from './markdown-code.ts';
-import { warningPrefix } from './outcomes.ts';
 import { accountRequests, requestTables } from './request-accounting.ts';
-import { markdownStatusMark } from './rule-states.ts';
 
 export interface RunFacts {
   config: TargetConfig;
@@ -67,6 +64,12 @@ export function buildReport(facts: RunFacts): ConformanceReport {
   const verdict = facts.outage ? 'could-not-complete' : verdictOf(rules, suiteErrors);
   const count = (level: RuleLevel, status: RuleStatus) =>
     rules.filter((rule) => rule.level === level && rule.status === status).length;
+  // Below MUST a rule that fails warns (failureOf): SHOULD and MAY count warnings where MUST counts failures.
+  const belowMust = (level: 'should' | 'may') => ({
+    passed: count(level, 'passed'),
+    warnings: count(level, 'warning'),
+    notVerified: count(level, 'not-verified'),
+  });
   const sent = facts.outcomes;
   const tests = sent.reduce((sum, o) => sum + o.requests, 0);
   const lags = facts.outcomes.flatMap((o) => o.lagMs);
@@ -93,16 +96,8 @@ export function buildReport(facts: RunFacts): ConformanceReport {
         failed: count('must', 'failed'),
         notVerified: count('must', 'not-verified'),
       },
-      should: {
-        passed: count('should', 'passed'),
-        warnings: count('should', 'warning'),
-        notVerified: count('should', 'not-verified'),
-      },
-      may: {
-        passed: count('may', 'passed'),
-        warnings: count('may', 'warning'),
-        notVerified: count('may', 'not-verified'),
-      },
+      should: belowMust('should'),
+      may: belowMust('may'),
     },
     rules,
     requests: {
@@ -280,32 +275,12 @@ function markdownPart(part: FactPart): string {
   return 'strong' in part ? `**${part.strong}**` : code(part.code);
 }
 
-/** A rule's status as conformance.md's headings and the console's table show it: what needs a look, in capitals. */
-export const LOUD_STATUS: Record<RuleStatus, string> = {
-  passed: 'passed',
-  failed: 'FAILED',
-  warning: 'WARNING',
-  'not-verified': 'NOT VERIFIED',
-};
-
-const TEST_MARK: Record<Exclude<JudgedState, 'warning'>, string> = {
-  passed: 'passed',
-  failed: 'FAILED',
-  'not-verified': 'not verified',
-  'suite-error': 'suite defect',
-};
-
-/** What a test that did not pass is called after its title, in conformance.md and on the certificate page. */
-export function testMark(test: Pick<JudgedTest, 'state'>, level: RuleLevel): string {
-  return test.state === 'warning' ? warningPrefix(level) : TEST_MARK[test.state];
-}
-
 /**
  * A test that did not pass, as the reader needs it: why, what the settings made it check with, and
  * every exchange of it in order, each whole and with the curl command that sends it again.
  */
 function testSection(test: JudgedTest, level: RuleLevel, token: string): string[] {
-  const lines = [`- ${test.title}: ${testMark(test, level)}`, ''];
+  const lines = [`- ${test.title}: ${testLook(test.state).says.testMark(level)}`, ''];
   if (test.checkedWith !== undefined) lines.push(`  Checked with: ${test.checkedWith.join('; ')}`, '');
   lines.push(...fenced((test.reason ?? '').trim()), '');
   const evidence = test.evidence ?? [];
@@ -365,7 +340,7 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
     '|---|---|---|---|',
     ...report.rules.map(
       (rule) =>
-        `| ${rule.id} | ${rule.level.toUpperCase()} | ${selected(rule) ? markdownStatusMark(rule) : 'not selected'} | ${rule.title} |`,
+        `| ${rule.id} | ${rule.level.toUpperCase()} | ${selected(rule) ? STATES[shownStateOf(rule)].says.markdown(rule.level) : STATES['not-selected'].words} | ${rule.title} |`,
     ),
     '',
     ...(report.comparison ? renderComparison(report, report.comparison) : []),
@@ -381,7 +356,12 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
   if (open.length > 0) {
     detail.push(['## What broke, warned or could not be checked', '']);
     for (const rule of open) {
-      detail.push([`### ${rule.id} ${LOUD_STATUS[rule.status]} (${rule.level.toUpperCase()})`, '', rule.title, '']);
+      detail.push([
+        `### ${rule.id} ${STATES[rule.status].says.loud} (${rule.level.toUpperCase()})`,
+        '',
+        rule.title,
+        '',
+      ]);
       for (const test of rule.tests.filter((t) => t.state !== 'passed'))
         detail.push(testSection(test, rule.level, operatorVariable('ACCESS_TOKEN', report.target.variables)));
       if (rule.tests.length === 0) detail.push([`- ${rule.reason}`, '']);

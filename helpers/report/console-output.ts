@@ -4,31 +4,18 @@
 
 import { basename } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
-import { failureOf, type RuleStatus, type TestOutcome } from '../judging/verdict.ts';
+import { STATES, testLook } from '../judging/states.ts';
+import { failureOf, type TestOutcome } from '../judging/verdict.ts';
 import { findRule } from '../rules.ts';
 import type { ConformanceReport } from './certificate.ts';
 import { comparisonLines, listed } from './comparison.ts';
-import { exitCodeText, LOUD_STATUS, ruleNotes, seedOrigin } from './conformance-report.ts';
+import { exitCodeText, isSelected, ruleNotes, seedOrigin } from './conformance-report.ts';
 import { leftoverLines } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
 
-const MARKS: Record<TestOutcome['state'], string> = {
-  passed: 'pass',
-  failed: 'FAIL',
-  'not-verified': 'n/v ',
-  'suite-error': 'ERR ',
-};
-
-const SUMMARY_LABEL: Record<RuleStatus, string> = {
-  passed: 'passed ',
-  failed: 'FAILED ',
-  warning: 'WARNING',
-  'not-verified': 'NOT VERIFIED',
-};
-
 function markOf(outcome: TestOutcome): string {
   const rule = outcome.ruleId ? findRule(outcome.ruleId) : undefined;
-  return outcome.state === 'failed' && rule && failureOf(rule.level) === 'warning' ? 'warn' : MARKS[outcome.state];
+  return testLook(outcome.state === 'failed' && rule ? failureOf(rule.level) : outcome.state).says.console;
 }
 
 export function printOutcome(outcome: TestOutcome): void {
@@ -70,19 +57,15 @@ export class Progress {
 }
 
 /** One line per rule: id, level, result and how its tests went. */
-function ruleTable(report: ConformanceReport, isSelected: (id: string) => boolean): string[] {
+function ruleTable(report: ConformanceReport): string[] {
   const row = (cells: string[]) => `  ${cells[0]!.padEnd(11)}${cells[1]!.padEnd(8)}${cells[2]!.padEnd(14)}${cells[3]}`;
   return [
     row(['rule', 'level', 'result', 'tests']),
     ...report.rules.map((rule) => {
-      if (!isSelected(rule.id)) return row([rule.id, rule.level.toUpperCase(), 'not selected', '-']);
+      const level = rule.level.toUpperCase();
+      if (!isSelected(report, rule.id)) return row([rule.id, level, STATES['not-selected'].words, '-']);
       const passed = rule.tests.filter((test) => test.state === 'passed').length;
-      return row([
-        rule.id,
-        rule.level.toUpperCase(),
-        LOUD_STATUS[rule.status],
-        `${passed}/${rule.tests.length} passed`,
-      ]);
+      return row([rule.id, level, STATES[rule.status].says.loud, `${passed}/${rule.tests.length} passed`]);
     }),
   ];
 }
@@ -97,8 +80,8 @@ export function printSummary(
   const say = (line: string) => console.log(secrets.mask(line));
   const { must, should, may } = report.summary;
   const { comparison, selection } = report;
-  const isSelected = (id: string) => selection === undefined || selection.rules.includes(id);
-  const mustLeftOut = report.rules.filter((rule) => rule.level === 'must' && !isSelected(rule.id)).length;
+  const selected = (rule: { id: string }) => isSelected(report, rule.id);
+  const mustLeftOut = report.rules.filter((rule) => rule.level === 'must' && !selected(rule)).length;
   const leftOut = selection ? `, ${mustLeftOut} not selected (--rule ${selection.rule})` : '';
   const verdictLine = `verdict: ${report.verdict.toUpperCase()}  MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified - mustLeftOut} not verified${leftOut}; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s)`;
   const changesLine = comparison
@@ -114,17 +97,18 @@ export function printSummary(
     return;
   }
   say('');
-  for (const line of ruleTable(report, isSelected)) say(line);
+  for (const line of ruleTable(report)) say(line);
   say('');
-  for (const rule of report.rules.filter((r) => r.status !== 'passed' && isSelected(r.id))) {
-    say(`${SUMMARY_LABEL[rule.status]} ${rule.id} ${rule.title}`);
+  for (const rule of report.rules.filter((r) => r.status !== 'passed' && selected(r))) {
+    // Padded to the width of WARNING, so that the ids line up under passed, FAILED and WARNING.
+    say(`${STATES[rule.status].says.loud.padEnd(7)} ${rule.id} ${rule.title}`);
     const reason = (rule.reason ?? '').split('\n')[0]!;
     say(`        ${reason.length > 300 ? `${reason.slice(0, 300)}...` : reason}`);
   }
   for (const line of leftoverLines(report.leftBehind)) say(line);
   for (const error of report.suiteErrors) say(`SUITE ERROR ${error}`);
   for (const note of report.notes) say(`NOTE ${note}`);
-  for (const note of ruleNotes(report.rules.filter((rule) => isSelected(rule.id))))
+  for (const note of ruleNotes(report.rules.filter(selected)))
     say(`NOTE ${note.length > 300 ? `${note.slice(0, 300)}...` : note}`);
   if (comparison) {
     say('');

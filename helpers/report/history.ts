@@ -9,10 +9,10 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
+import { RULE_STATUSES, type ShownState, shownStateOf, VERDICTS } from '../judging/states.ts';
 import type { RuleStatus, Verdict } from '../judging/verdict.ts';
 import type { ConformanceReport } from './certificate.ts';
 import { sameShop } from './comparison.ts';
-import { isSuiteDefect, type ShownState } from './rule-states.ts';
 
 export const HISTORY_FILE = 'conformance-history.jsonl';
 /** About three months of nightly runs, a few hundred bytes each: small enough for any CI cache. */
@@ -68,7 +68,7 @@ export function nightOf(report: ConformanceReport): Night {
       apiVersion: typeof apiVersion === 'string' ? apiVersion : '',
     },
     rules: Object.fromEntries(report.rules.map((rule) => [rule.id, rule.status])),
-    suiteDefects: report.rules.filter(isSuiteDefect).map((rule) => rule.id),
+    suiteDefects: report.rules.filter((rule) => shownStateOf(rule) === 'suite-defect').map((rule) => rule.id),
   };
 }
 
@@ -83,8 +83,8 @@ export function whyNotKept(report: ConformanceReport): string | undefined {
   return undefined;
 }
 
-const STATUSES: readonly string[] = ['passed', 'failed', 'warning', 'not-verified'];
-const VERDICTS: readonly string[] = ['conformant', 'non-conformant', 'incomplete', 'could-not-complete'];
+/** A night is a run that started: one that could not judged no rule. */
+const NIGHT_VERDICTS = Object.keys(VERDICTS).filter((verdict) => verdict !== 'could-not-run');
 
 /** A line of the file as a night, or undefined for anything else: a torn write, an edit, another tool's line. */
 export function parseNight(line: string): Night | undefined {
@@ -103,7 +103,7 @@ export function parseNight(line: string): Night | undefined {
     typeof night.startedAt === 'string' &&
     // Nights are shown in the order they started: a time that does not parse cannot be placed.
     !Number.isNaN(Date.parse(night.startedAt)) &&
-    VERDICTS.includes(night.verdict as string) &&
+    NIGHT_VERDICTS.includes(night.verdict as string) &&
     typeof target === 'object' &&
     target !== null &&
     typeof target.baseUrl === 'string' &&
@@ -112,7 +112,7 @@ export function parseNight(line: string): Night | undefined {
     typeof rules === 'object' &&
     rules !== null &&
     !Array.isArray(rules) &&
-    Object.values(rules).every((status) => STATUSES.includes(status as string));
+    Object.values(rules).every((status) => RULE_STATUSES.includes(status as RuleStatus));
   if (!valid) return undefined;
   const defects = Array.isArray(night.suiteDefects) ? night.suiteDefects.filter((id) => typeof id === 'string') : [];
   return { ...(night as Night), suiteDefects: defects };

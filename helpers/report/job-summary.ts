@@ -9,13 +9,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { Secrets } from '../evidence/secrets.ts';
+import { SHOWN_STATES, STATES, shownStateOf } from '../judging/states.ts';
 import type { ConformanceReport } from './certificate.ts';
 import { renderComparison } from './comparison.ts';
 import { exitCodeText, isSelected, markdownParts, outageLine, stoppedLine } from './conformance-report.ts';
 import { changesSince, nightOf, previousNight, stateOn, stripNights, type TargetHistory } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code } from './markdown-code.ts';
-import { GLYPH_KEY, markdownStatusMark, NOT_SELECTED, STATE_GLYPHS, STATE_WORDS } from './rule-states.ts';
 
 /** Half of GitHub's limit: room for what else a job writes to its summary, and far below GitLab's. */
 export const SUMMARY_MAX_BYTES = 512 * 1024;
@@ -48,14 +48,17 @@ function ruleGrid(report: ConformanceReport, history: TargetHistory | undefined)
   const withNights = strip.length > 1;
   const row = (rule: ConformanceReport['rules'][number]) => {
     const selected = isSelected(report, rule.id);
-    const cells = [rule.id, rule.level.toUpperCase(), selected ? markdownStatusMark(rule) : NOT_SELECTED.words];
+    const status = selected ? STATES[shownStateOf(rule)].says.markdown(rule.level) : STATES['not-selected'].words;
+    const cells = [rule.id, rule.level.toUpperCase(), status];
     // Tonight's glyph of a rule a --rule run left out is its own: it was not checked, not "not verified".
     const glyph = (night: (typeof strip)[number], index: number) =>
-      index === strip.length - 1 && !selected ? NOT_SELECTED.glyph : STATE_GLYPHS[stateOn(night, rule.id)];
+      STATES[index === strip.length - 1 && !selected ? 'not-selected' : stateOn(night, rule.id)].glyph;
     if (withNights) cells.push(strip.map(glyph).join(''));
     return `| ${cells.join(' | ')} |`;
   };
-  const key = report.selection ? `${GLYPH_KEY}, ${NOT_SELECTED.glyph} ${NOT_SELECTED.words} tonight` : GLYPH_KEY;
+  const keyed = SHOWN_STATES.map((state) => `${STATES[state].glyph} ${STATES[state].words}`);
+  if (report.selection) keyed.push(`${STATES['not-selected'].glyph} ${STATES['not-selected'].words} tonight`);
+  const key = keyed.join(', ');
   return [
     '## Rules',
     '',
@@ -101,7 +104,7 @@ function changeLines(report: ConformanceReport, history: TargetHistory | undefin
       ? ['No rule changed.']
       : changes.map(
           ({ id, before, now }) =>
-            `- ${id} (${levelOf(id)}): ${before === 'absent' ? 'new rule' : STATE_WORDS[before]} → ${STATE_WORDS[now]}`,
+            `- ${id} (${levelOf(id)}): ${before === 'absent' ? 'new rule' : STATES[before].words} → ${STATES[now].words}`,
         )),
     '',
   ];

@@ -10,11 +10,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { operatorVariable } from '../evidence/operator-variables.ts';
 import { Secrets } from '../evidence/secrets.ts';
+import { testLook, warningPrefix } from '../judging/states.ts';
 import type { JudgedTest } from '../judging/verdict.ts';
 import type { RuleLevel } from '../rules.ts';
 import type { ConformanceReport } from './certificate.ts';
 import { leftoverProperties } from './leftovers.ts';
-import { outcomeOf, warningPrefix } from './outcomes.ts';
 
 export function xml(text: string): string {
   return (
@@ -53,7 +53,8 @@ function evidenceText(test: JudgedTest, token: string): string {
 
 function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: string): string {
   const open = `    <testcase classname="${xml(classname)}" name="${xml(test.title)}" time="${seconds(test.durationMs)}">`;
-  const outcome = outcomeOf(level, test.state);
+  const look = testLook(test.state);
+  const outcome = look.filedAs.outcome(level);
   const inner = properties(
     [
       ['outcome', outcome],
@@ -64,12 +65,12 @@ function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: 
   const reason = test.reason ?? '';
   const type = xml(outcome ?? '');
   // JUnit's order: the outcome's element first, then the output.
-  if (test.state === 'failed')
+  if (look.filedAs.junit === 'failure')
     inner.push(`      <failure message="${xml(firstLine(reason))}" type="${type}">${xml(reason)}</failure>`);
-  if (test.state === 'suite-error')
-    inner.push(`      <error message="suite defect" type="${type}">${xml(reason)}</error>`);
-  if (test.state === 'not-verified')
-    inner.push(`      <skipped message="${xml(`not verified: ${firstLine(reason)}`)}">${xml(reason)}</skipped>`);
+  if (look.filedAs.junit === 'error')
+    inner.push(`      <error message="${look.words}" type="${type}">${xml(reason)}</error>`);
+  if (look.filedAs.junit === 'skipped')
+    inner.push(`      <skipped message="${xml(`${look.words}: ${firstLine(reason)}`)}">${xml(reason)}</skipped>`);
   const output = [test.state === 'warning' ? `${warningPrefix(level)}: ${reason}` : '', evidenceText(test, token)]
     .filter((part) => part !== '')
     .join('\n\n');
@@ -81,8 +82,9 @@ export function renderJunit(report: ConformanceReport): string {
   const tests = report.rules.flatMap((rule) =>
     rule.tests.map((test) => ({ test, level: rule.level, classname: `${rule.level.toUpperCase()}.${rule.id}` })),
   );
-  const count = (state: JudgedTest['state']) => tests.filter(({ test }) => test.state === state).length;
-  const totals = `tests="${tests.length}" failures="${count('failed')}" errors="${count('suite-error')}" skipped="${count('not-verified')}"`;
+  const count = (element: 'failure' | 'error' | 'skipped') =>
+    tests.filter(({ test }) => testLook(test.state).filedAs.junit === element).length;
+  const totals = `tests="${tests.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}"`;
   const testTime = seconds(tests.reduce((sum, { test }) => sum + test.durationMs, 0));
   const runTime = seconds(Date.parse(report.finishedAt) - Date.parse(report.startedAt));
   const { must, should, may } = report.summary;
