@@ -212,7 +212,8 @@ async function main(): Promise<void> {
       },
     );
     progress.finish();
-    const files = writeReports(report, config, secrets, (line) => console.error(`zones-conformance: ${line}`));
+    const warn = (line: string) => console.error(`zones-conformance: ${line}`);
+    const files = writeReports(report, config, secrets, warn, baseline?.night);
     printSummary(report, files, secrets, quiet);
     // On stderr, --quiet or not: a night that could not complete is no verdict, and a person should know why.
     if (report.outage)

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
-import { compare, type readBaseline } from '../helpers/report/comparison.ts';
+import { type Baseline, compare } from '../helpers/report/comparison.ts';
 import { buildReport, type RunFacts } from '../helpers/report/conformance-report.ts';
 import { type Night, nightOf, type TargetHistory } from '../helpers/report/history.ts';
 import { renderJobSummary } from '../helpers/report/job-summary.ts';
@@ -99,10 +99,7 @@ describe('the job summary', () => {
 
   test('with --baseline, shows the comparison with it instead of the history', () => {
     const report = tonight();
-    const baseline = {
-      ...readBaselineOf(report),
-      rules: rules.map((rule) => ({ id: rule.id, status: 'passed' as const })),
-    };
+    const baseline = readBaselineOf(report, () => 'passed');
     report.comparison = compare(report, baseline, null);
     const summary = renderJobSummary(
       report,
@@ -116,18 +113,9 @@ describe('the job summary', () => {
   test('with --baseline, lists a rule not verified then and passed now as newly verified, whatever the exit code rests on', () => {
     const report = tonight();
     // UPDATE-01 failed then as now; DELETE-02 could not be checked then and passed tonight.
-    const baseline = {
-      ...readBaselineOf(report),
-      rules: rules.map((rule) => ({
-        id: rule.id,
-        status:
-          rule.id === 'UPDATE-01'
-            ? ('failed' as const)
-            : rule.id === 'DELETE-02'
-              ? ('not-verified' as const)
-              : ('passed' as const),
-      })),
-    };
+    const baseline = readBaselineOf(report, (id) =>
+      id === 'UPDATE-01' ? 'failed' : id === 'DELETE-02' ? 'not-verified' : 'passed',
+    );
     report.comparison = compare(report, baseline, null);
     expect(report.comparison.newlyVerified.map((rule) => rule.id)).toEqual(['DELETE-02']);
     const summary = renderJobSummary(report);
@@ -180,15 +168,17 @@ describe('the job summary', () => {
   });
 });
 
-/** A baseline as readBaseline makes it, from a report of the same shop. */
-function readBaselineOf(report: ConformanceReport): ReturnType<typeof readBaseline> {
+/** A baseline as readBaseline makes it, from a report of the same shop, each rule with the status given. */
+function readBaselineOf(report: ConformanceReport, statusOf: (id: string) => Night['rules'][string]): Baseline {
   return {
     path: 'last-night/conformance.json',
-    runId: 'run-0',
-    startedAt: '2026-11-19T02:00:00.000Z',
-    verdict: 'conformant',
-    baseUrl: report.target.baseUrl,
-    of: { embedded: false, apiVersion: '2026-07' },
-    rules: [],
+    night: {
+      runId: 'run-0',
+      startedAt: '2026-11-19T02:00:00.000Z',
+      verdict: 'conformant',
+      target: nightOf(report).target,
+      rules: Object.fromEntries(rules.map((rule) => [rule.id, statusOf(rule.id)])),
+      suiteDefects: [],
+    },
   };
 }

@@ -13,6 +13,7 @@ import { buildReport, type RunFacts } from '../helpers/report/conformance-report
 import {
   appendNight,
   changesSince,
+  changesTonight,
   HISTORY_FILE,
   HISTORY_MAX_NIGHTS,
   type Night,
@@ -245,11 +246,31 @@ describe('the nights shown', () => {
     expect(stripNights(history, tonight, 30).map((each) => each.runId)).toEqual(['oldest', 'before', 'tonight']);
     expect(stripNights(history, tonight, 2).map((each) => each.runId)).toEqual(['before', 'tonight']);
     expect(changesSince(before, tonight, () => true)).toEqual([
-      { id: 'LIST-02', before: 'passed', now: 'suite-defect' },
-      { id: 'UPDATE-01', before: 'passed', now: 'failed' },
+      { id: 'AUTH-01', before: 'passed', now: 'passed', change: 'unchanged' },
+      { id: 'LIST-02', before: 'passed', now: 'suite-defect', change: 'newly-not-verified' },
+      { id: 'UPDATE-01', before: 'passed', now: 'failed', change: 'new-failure' },
     ]);
-    expect(changesSince(before, tonight, (id) => id !== 'UPDATE-01')).toEqual([
-      { id: 'LIST-02', before: 'passed', now: 'suite-defect' },
+    expect(changesTonight(history, tonight, (id) => id !== 'UPDATE-01')).toEqual({
+      before,
+      changed: [{ id: 'LIST-02', before: 'passed', now: 'suite-defect', change: 'newly-not-verified' }],
+    });
+    // The night --baseline named, when there is one, is the night before.
+    const baseline = night('baseline', SHOP, { 'AUTH-01': 'failed', 'LIST-02': 'passed', 'UPDATE-01': 'failed' });
+    expect(changesTonight({ ...history, baseline }, tonight, () => true).changed.map((rule) => rule.id)).toEqual([
+      'AUTH-01',
+      'LIST-02',
+    ]);
+    expect(changesTonight({ path: 'reports/x', nights: [], tonightKept: false }, tonight, () => true)).toEqual({
+      changed: [],
+    });
+  });
+
+  test('a suite defect then and not verified now is a change of state shown, but none in the tables', () => {
+    const before = { ...night('before', SHOP, { 'LIST-02': 'not-verified' }), suiteDefects: ['LIST-02'] };
+    const tonight = night('tonight', SHOP, { 'LIST-02': 'not-verified', 'AUTH-01': 'passed' });
+    expect(changesSince(before, tonight, () => true)).toEqual([
+      { id: 'LIST-02', before: 'suite-defect', now: 'not-verified', change: 'unchanged' },
+      { id: 'AUTH-01', before: 'absent', now: 'passed', change: 'unchanged' },
     ]);
   });
 });

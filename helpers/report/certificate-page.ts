@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import { Secrets } from '../evidence/secrets.ts';
-import { SHOWN_STATES, type ShownState, type ShownVerdict, STATES, shownStateOf, VERDICTS } from '../judging/states.ts';
+import { SHOWN_STATES, type ShownVerdict, STATES, shownStateOf, VERDICTS } from '../judging/states.ts';
 import type { RuleResult } from '../judging/verdict.ts';
 import { suitePackage } from '../project-root.ts';
 import type { ConformanceReport, CouldNotRunReport } from './certificate.ts';
@@ -17,10 +17,10 @@ import { detailAnchor, hasDetail, renderDetail, ruleAnchor } from './certificate
 import { contentSecurityPolicy, pageStyle } from './certificate-style.ts';
 import { exitCodeText, isSelected, outageLine, stoppedLine } from './conformance-report.ts';
 import {
-  changesSince,
+  changesTonight,
   type Night,
+  type NightChange,
   nightOf,
-  previousNight,
   stateOn,
   stripNights,
   type TargetHistory,
@@ -84,7 +84,7 @@ function nightCell(night: Night, ruleId: string, tonight: boolean, selected: boo
 interface GridNights {
   strip: Night[];
   previous: Night | undefined;
-  changed: Map<string, { before: ShownState | 'absent' }>;
+  changed: Map<string, NightChange>;
 }
 
 function gridRow(report: ConformanceReport, rule: RuleResult, nights: GridNights): Html {
@@ -110,14 +110,13 @@ function notKeptBecause(report: ConformanceReport, history: TargetHistory): stri
   return whyNotKept(report) ?? 'it is not a run the history keeps';
 }
 
-function changesSentence(report: ConformanceReport, nights: GridNights): string | undefined {
+function changesSentence(nights: GridNights): string | undefined {
   if (nights.previous === undefined) return undefined;
   const since = `since the night of ${shownTime(nights.previous.startedAt)}`;
   if (nights.changed.size === 0) return `No rule changed ${since}.`;
   if (nights.changed.size > CHANGES_NAMED) return `${nights.changed.size} rules changed ${since}; each is marked ▲.`;
-  const changes = [...nights.changed].map(
-    ([id, { before }]) =>
-      `${id} (${before === 'absent' ? 'new' : STATES[before].words} → ${STATES[stateOn(nightOf(report), id)].words})`,
+  const changes = [...nights.changed.values()].map(
+    ({ id, before, now }) => `${id} (${before === 'absent' ? 'new' : STATES[before].words} → ${STATES[now].words})`,
   );
   return `Changed ${since}: ${changes.join(', ')}.`;
 }
@@ -137,17 +136,16 @@ function historyLine(report: ConformanceReport, history: TargetHistory, nights: 
     unreadable === 0
       ? undefined
       : `${unreadable} unreadable line${unreadable === 1 ? '' : 's'} skipped${history.tonightKept ? ' (and dropped from the file)' : ''}.`;
-  return html`<p class="history">${[source, skipped, changesSentence(report, nights)].filter((part) => part !== undefined).join(' ')}</p>`;
+  return html`<p class="history">${[source, skipped, changesSentence(nights)].filter((part) => part !== undefined).join(' ')}</p>`;
 }
 
 function gridNights(report: ConformanceReport, history: TargetHistory): GridNights {
   const tonight = nightOf(report);
-  const previous = previousNight(history, tonight);
-  const changes = previous ? changesSince(previous, tonight, (id) => isSelected(report, id)) : [];
+  const { before: previous, changed } = changesTonight(history, tonight, (id) => isSelected(report, id));
   return {
     strip: stripNights(history, tonight, STRIP_NIGHTS),
     previous,
-    changed: new Map(changes.map((change) => [change.id, { before: change.before }])),
+    changed: new Map(changed.map((change) => [change.id, change])),
   };
 }
 

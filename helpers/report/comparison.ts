@@ -1,27 +1,18 @@
-// Night over night: tonight's rules against an earlier conformance.json (`--baseline`), so that the
-// morning's question "what is new since last night?" has an answer, and a regression alert
-// (`--fail-on new`) can ring on new MUST failures alone. The certificate's verdict never changes.
+// `--baseline`: an earlier conformance.json read as a night of the history, whose changesSince gives the
+// tables of what is new since then and lets a regression alert (`--fail-on new`) ring on new MUST
+// failures alone. The certificate's verdict never changes.
 
 import { readFileSync } from 'node:fs';
 import { CannotRunError, EXIT } from '../exit-codes.ts';
-import { exitCodeOf, RULE_STATUSES } from '../judging/states.ts';
+import { exitCodeOf, RULE_STATUSES, VERDICTS } from '../judging/states.ts';
 import type { RuleStatus } from '../judging/verdict.ts';
-import type { Change, Comparison, ConformanceReport, RuleChange } from './certificate.ts';
+import type { Comparison, ConformanceReport, RuleChange } from './certificate.ts';
+import { changesSince, type Night, nightOf, sameShop } from './history.ts';
 
-interface BaselineRule {
-  id: string;
-  status: RuleStatus;
-}
-
+/** An earlier conformance.json, read as the night it was: the shape the nights history holds. */
 export interface Baseline {
   path: string;
-  runId: string;
-  startedAt: string;
-  verdict: string;
-  baseUrl: string | null;
-  /** Which shop and which version of the API it certified, to refuse one of another (sameTargetAs). */
-  of: { embedded: boolean; apiVersion: string | null };
-  rules: BaselineRule[];
+  night: Night;
 }
 
 /** Reads an earlier conformance.json; anything else stops the run before a request (exit 3), naming the file. */
@@ -36,11 +27,11 @@ export function readBaseline(path: string): Baseline {
     const problem = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
     return refuse(`cannot be read as JSON: ${problem}`);
   }
-  const report = parsed as Partial<Omit<ConformanceReport, 'verdict'>> & { verdict?: string };
-  if (report === null || typeof report !== 'object' || report.suite !== 'zones-conformance') {
-    return refuse('is not a conformance.json of zones-conformance');
-  }
-  if (report.verdict === 'could-not-run') return refuse('is the report of a run that could not run: it judged no rule');
+  const report = parsed as Partial<ConformanceReport>;
+  const known = report !== null && typeof report === 'object' && Object.hasOwn(VERDICTS, String(report.verdict));
+  if (!known || report.suite !== 'zones-conformance') return refuse('is not a conformance.json of zones-conformance');
+  if ((report.verdict as string) === 'could-not-run')
+    return refuse('is the report of a run that could not run: it judged no rule');
   if (report.verdict === 'could-not-complete')
     return refuse(
       "is the report of a run that could not complete: the shop stopped answering partway, so it judged only part of the shop. Compare with an earlier night's conformance.json",
@@ -50,41 +41,17 @@ export function readBaseline(path: string): Baseline {
     (rule) => typeof rule?.id === 'string' && RULE_STATUSES.includes(rule?.status as RuleStatus),
   );
   if (rules.length === 0 || !valid) return refuse('has no rule results with a status to compare with');
-  const apiVersion = report.target?.settings?.apiVersion;
-  return {
-    path,
+  // Read as tonight's certificate is, so that a suite defect then is one now; what the file does not
+  // record is '' (see Night), never held against it.
+  const { baseUrl = '', embedded = false, settings = {} } = report.target ?? {};
+  const night = nightOf({
+    ...(report as ConformanceReport),
     runId: String(report.runId ?? ''),
     startedAt: String(report.startedAt ?? ''),
-    verdict: String(report.verdict ?? ''),
-    baseUrl: report.target?.baseUrl ?? null,
-    of: {
-      embedded: report.target?.embedded === true,
-      apiVersion: typeof apiVersion === 'string' ? apiVersion : null,
-    },
-    rules: rules.map((rule) => ({ id: rule.id, status: rule.status })),
-  };
-}
-
-/** A base URL as one target: the URL parser's spelling of its scheme and host, without a trailing slash. */
-function targetKey(baseUrl: string): string {
-  try {
-    const url = new URL(baseUrl);
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return baseUrl.replace(/\/+$/, '');
-  }
-}
-
-/**
- * Whether two runs certified one shop: both the embedded reference, whatever port each got, or the
- * same origin and path. An earlier run that recorded no base URL is not held against it.
- */
-export function sameShop(
-  earlier: { baseUrl: string | null; embedded: boolean },
-  now: { baseUrl: string; embedded: boolean },
-): boolean {
-  if (earlier.embedded || now.embedded) return earlier.embedded === now.embedded;
-  return earlier.baseUrl === null || targetKey(earlier.baseUrl) === targetKey(now.baseUrl);
+    target: { ...report.target, baseUrl, embedded, settings } as ConformanceReport['target'],
+    rules: rules.map((rule) => ({ ...rule, tests: Array.isArray(rule.tests) ? rule.tests : [] })),
+  });
+  return { path, night };
 }
 
 /**
@@ -93,31 +60,18 @@ export function sameShop(
  * and --fail-on new would ring, or stay silent, for it. Two runs on the embedded reference are of one
  * target, whatever port each got. What a baseline does not record is not held against it.
  */
-export function refuseOtherTarget(
-  baseline: Baseline,
-  target: { baseUrl: string; embedded: boolean; apiVersion: string },
-): void {
+export function refuseOtherTarget({ path, night }: Baseline, target: Night['target']): void {
   const refuse = (why: string): never => {
     throw new CannotRunError(
-      `--baseline ${baseline.path}: ${why}; its rule statuses say nothing about tonight's run. Compare with a conformance.json of this target and version, or run without --baseline`,
+      `--baseline ${path}: ${why}; its rule statuses say nothing about tonight's run. Compare with a conformance.json of this target and version, or run without --baseline`,
     );
   };
-  const named = (embedded: boolean, baseUrl: string | null) =>
-    embedded ? 'the embedded reference' : (baseUrl ?? 'an unknown target');
-  if (!sameShop({ baseUrl: baseline.baseUrl, embedded: baseline.of.embedded }, target))
-    refuse(
-      `certified another target, ${named(baseline.of.embedded, baseline.baseUrl)}, not ${named(target.embedded, target.baseUrl)}`,
-    );
-  if (baseline.of.apiVersion !== null && baseline.of.apiVersion !== target.apiVersion)
-    refuse(`certified API version ${baseline.of.apiVersion}, not ${target.apiVersion} (ZONES_API_VERSION)`);
-}
-
-const broken = (status: RuleStatus | 'absent') => status === 'failed' || status === 'warning';
-
-function changeOf(before: RuleStatus | 'absent', now: RuleStatus): Change {
-  if (broken(now)) return broken(before) ? 'still-failing' : 'new-failure';
-  if (now === 'passed') return broken(before) ? 'fixed' : before === 'not-verified' ? 'newly-verified' : 'unchanged';
-  return before === 'not-verified' ? 'unchanged' : 'newly-not-verified';
+  const named = ({ embedded, baseUrl }: Night['target']) =>
+    embedded ? 'the embedded reference' : baseUrl || 'an unknown target';
+  if (!sameShop(night.target, target)) refuse(`certified another target, ${named(night.target)}, not ${named(target)}`);
+  const { apiVersion } = night.target;
+  if (apiVersion !== '' && apiVersion !== target.apiVersion)
+    refuse(`certified API version ${apiVersion}, not ${target.apiVersion} (ZONES_API_VERSION)`);
 }
 
 /**
@@ -132,23 +86,23 @@ function exitCodeFor(report: ConformanceReport, newFailures: readonly RuleChange
   return open || report.suiteErrors.length > 0 ? EXIT.incomplete : EXIT.ok;
 }
 
-/** `notSelected`: the rules a `--rule` run left out, which say nothing about tonight. */
+/** conformance.json's `comparison`, from changesSince. `selected`: false for a rule a --rule run left out. */
 export function compare(
   report: ConformanceReport,
-  baseline: Baseline,
+  { path, night }: Baseline,
   failOn: 'new' | null,
-  notSelected: ReadonlySet<string> = new Set(),
+  selected: (id: string) => boolean = () => true,
 ): Comparison {
-  const changes = report.rules.map((rule): RuleChange => {
-    const before = baseline.rules.find((old) => old.id === rule.id)?.status ?? 'absent';
-    const change = notSelected.has(rule.id) ? 'not-selected' : changeOf(before, rule.status);
-    return { id: rule.id, level: rule.level, before, now: rule.status, change };
+  const tonight = new Map(report.rules.map((rule) => [rule.id, rule]));
+  const changes = changesSince(night, nightOf(report), selected).map(({ id, change }): RuleChange => {
+    const { level, status } = tonight.get(id)!;
+    return { id, level, before: night.rules[id] ?? 'absent', now: status, change };
   });
-  const of = (change: Change) => changes.filter((rule) => rule.change === change);
+  const of = (change: RuleChange['change']) => changes.filter((rule) => rule.change === change);
   const newFailures = of('new-failure');
-  const { rules: _rules, of: _of, ...shownBaseline } = baseline;
+  const { runId, startedAt, verdict, target } = night;
   return {
-    baseline: shownBaseline,
+    baseline: { path, runId, startedAt, verdict, baseUrl: target.baseUrl || null },
     newFailures,
     fixed: of('fixed'),
     stillFailing: of('still-failing'),

@@ -133,10 +133,8 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     ...(facts.outage ? { outage: facts.outage } : {}),
     ...(facts.selection ? { selection: facts.selection } : {}),
   };
-  if (facts.baseline) {
-    const notSelected = new Set(rules.filter((rule) => !isSelected(report, rule.id)).map((rule) => rule.id));
-    report.comparison = compare(report, facts.baseline.baseline, facts.baseline.failOn, notSelected);
-  }
+  if (facts.baseline)
+    report.comparison = compare(report, facts.baseline.baseline, facts.baseline.failOn, (id) => isSelected(report, id));
   // One exit code for the run, the process's: a signal's first, then an outage's (exit 3 even under
   // --fail-on new: no rule failed or was fixed tonight, the shop was gone), then --fail-on new's.
   if (facts.stoppedBy) {

@@ -5,14 +5,14 @@
 // or interrupted run says nothing about the rules it did not reach, a run that could not complete (the
 // shop went away partway) gave no verdict on the shop, and a run that could not run judged none. Kept,
 // any of them would become "the night before" and mark as changed every rule it did not decide. The
-// CI baseline (conformance.json kept on exit 0, 1 or 2) rests on the same nights.
+// CI baseline (conformance.json kept on exit 0, 1 or 2) rests on the same nights, and `--baseline`
+// reads its file as a night (comparison.ts): changesSince, here, is the one answer to "what changed".
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
 import { RULE_STATUSES, type ShownState, shownStateOf, VERDICTS } from '../judging/states.ts';
 import type { RuleStatus, Verdict } from '../judging/verdict.ts';
-import type { ConformanceReport } from './certificate.ts';
-import { sameShop } from './comparison.ts';
+import type { Change, ConformanceReport } from './certificate.ts';
 
 export const HISTORY_FILE = 'conformance-history.jsonl';
 /** About three months of nightly runs, a few hundred bytes each: small enough for any CI cache. */
@@ -22,6 +22,7 @@ export interface Night {
   runId: string;
   startedAt: string;
   verdict: Verdict;
+  /** `''` for what a --baseline file did not record, which is not held against it (sameShop). */
   target: { baseUrl: string; embedded: boolean; apiVersion: string };
   /** Each rule's status, exactly as conformance.json has it. */
   rules: Record<string, RuleStatus>;
@@ -44,6 +45,8 @@ export interface TargetHistory {
    * and apart from the write, so a file that cannot be written still shows its earlier nights.
    */
   problem?: HistoryProblem;
+  /** The night `--baseline` named, which tonight is compared with instead of the night before it (changesTonight). */
+  baseline?: Night;
 }
 
 export interface HistoryProblem {
@@ -137,6 +140,25 @@ export function readHistory(path: string): HistoryFile {
 
 export function readNights(path: string): Night[] {
   return readHistory(path).nights;
+}
+
+/** A base URL as one target: the URL parser's spelling of its scheme and host, without a trailing slash. */
+function targetKey(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return baseUrl.replace(/\/+$/, '');
+  }
+}
+
+/**
+ * Whether two runs certified one shop: both the embedded reference, whatever port each got, or the
+ * same origin and path. An earlier run that recorded no base URL is not held against it.
+ */
+export function sameShop(earlier: Night['target'], now: Night['target']): boolean {
+  if (earlier.embedded || now.embedded) return earlier.embedded === now.embedded;
+  return earlier.baseUrl === '' || targetKey(earlier.baseUrl) === targetKey(now.baseUrl);
 }
 
 const byStart = (a: Night, b: Night) => Date.parse(a.startedAt) - Date.parse(b.startedAt);
@@ -241,25 +263,47 @@ export function stripNights(history: TargetHistory, tonight: Night, max: number)
   return [...earlier, tonight].slice(-max);
 }
 
-/** The night before tonight in this target's history, if any. */
-export function previousNight(history: TargetHistory, tonight: Night): Night | undefined {
-  return history.nights.filter((night) => night.runId !== tonight.runId).at(-1);
-}
-
 export interface NightChange {
   id: string;
+  /** The states the page and the summary show, a suite defect one of its own. */
   before: ShownState | 'absent';
   now: ShownState;
+  /** What the comparison tables and --fail-on new read, judged on conformance.json's statuses. */
+  change: Change;
+}
+
+const broken = (status: RuleStatus | 'absent') => status === 'failed' || status === 'warning';
+
+function changeOf(before: RuleStatus | 'absent', now: RuleStatus): Change {
+  if (broken(now)) return broken(before) ? 'still-failing' : 'new-failure';
+  if (now === 'passed') return broken(before) ? 'fixed' : before === 'not-verified' ? 'newly-verified' : 'unchanged';
+  return before === 'not-verified' ? 'unchanged' : 'newly-not-verified';
 }
 
 /**
- * The rules whose state tonight differs from the night before: a suite defect counts as a state of
- * its own, as the page shows it. A rule a --rule run left out is not compared: it was not checked.
+ * Each of tonight's rules against the night before, the one answer to "what changed" that the page's
+ * ▲, the summary, the comparison tables and --fail-on new all read. A rule a --rule run left out is
+ * not-selected: it was not checked tonight.
  */
-export function changesSince(previous: Night, tonight: Night, compared: (id: string) => boolean): NightChange[] {
-  return Object.keys(tonight.rules).flatMap((id) => {
-    const now = stateOn(tonight, id) as ShownState;
-    const before = stateOn(previous, id);
-    return compared(id) && before !== now ? [{ id, before, now }] : [];
+export function changesSince(before: Night, tonight: Night, selected: (id: string) => boolean): NightChange[] {
+  return Object.keys(tonight.rules).map((id) => {
+    const change = selected(id) ? changeOf(before.rules[id] ?? 'absent', tonight.rules[id]!) : 'not-selected';
+    return { id, before: stateOn(before, id), now: stateOn(tonight, id) as ShownState, change };
   });
+}
+
+/**
+ * What the page marks ▲ and the summary lists: the night tonight is compared with (the one --baseline
+ * named, else the night before tonight in this target's history, none on a first night) and the rules
+ * checked tonight whose state is not as it was then.
+ */
+export function changesTonight(
+  history: TargetHistory,
+  tonight: Night,
+  selected: (id: string) => boolean,
+): { before?: Night; changed: NightChange[] } {
+  const before = history.baseline ?? history.nights.filter((night) => night.runId !== tonight.runId).at(-1);
+  if (before === undefined) return { changed: [] };
+  const changes = changesSince(before, tonight, selected);
+  return { before, changed: changes.filter((rule) => rule.change !== 'not-selected' && rule.before !== rule.now) };
 }

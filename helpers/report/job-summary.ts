@@ -13,7 +13,7 @@ import { SHOWN_STATES, STATES, shownStateOf } from '../judging/states.ts';
 import type { ConformanceReport } from './certificate.ts';
 import { renderComparison } from './comparison.ts';
 import { exitCodeText, isSelected, markdownParts, outageLine, stoppedLine } from './conformance-report.ts';
-import { changesSince, nightOf, previousNight, stateOn, stripNights, type TargetHistory } from './history.ts';
+import { changesTonight, nightOf, stateOn, stripNights, type TargetHistory } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code } from './markdown-code.ts';
 
@@ -85,7 +85,7 @@ function changeLines(report: ConformanceReport, history: TargetHistory | undefin
         ]
       : [];
   const tonight = nightOf(report);
-  const previous = previousNight(history, tonight);
+  const { before: previous, changed: changes } = changesTonight(history, tonight, (id) => isSelected(report, id));
   if (previous === undefined)
     return [
       ...heading,
@@ -93,7 +93,6 @@ function changeLines(report: ConformanceReport, history: TargetHistory | undefin
       `First night: ${history.path} holds no earlier night of this target to compare with.`,
       '',
     ];
-  const changes = changesSince(previous, tonight, (id) => isSelected(report, id));
   const levelOf = (id: string) => report.rules.find((rule) => rule.id === id)?.level.toUpperCase() ?? '';
   return [
     ...heading,

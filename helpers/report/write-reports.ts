@@ -10,7 +10,7 @@ import type { ConformanceReport, CouldNotRunReport } from './certificate.ts';
 import { writeCertificatePage } from './certificate-page.ts';
 import { writeReport } from './conformance-report.ts';
 import { type LauncherFacts, writeCouldNotRun } from './could-not-run.ts';
-import { recordNight } from './history.ts';
+import { type Night, recordNight } from './history.ts';
 import { writeJobSummary } from './job-summary.ts';
 import { writeJunit } from './junit.ts';
 
@@ -26,10 +26,12 @@ export function writeReports(
   config: TargetConfig,
   secrets: Secrets,
   warn: (line: string) => void,
+  baseline?: Night,
 ): WrittenReports {
   const files = writeReport(report, config);
-  // Tonight joins the nights history once judged, and the page and the summary show it as the last night.
-  const history = recordNight(report, { reportsDir: config.reportsDir, secrets });
+  // Tonight joins the nights history once judged, and the page and the summary show it as the last night,
+  // compared with the night before it or with the --baseline night.
+  const history = { ...recordNight(report, { reportsDir: config.reportsDir, secrets }), baseline };
   if (history.problem !== undefined)
     warn(
       secrets.mask(
