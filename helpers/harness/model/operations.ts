@@ -160,13 +160,27 @@ type Values = Record<Field, unknown>;
 /**
  * Name or coverage with the status kept: the whole zone first; refused, once more without the status,
  * for a shop that refuses a "move" to the status a zone already has (which moves it allows is not shown).
+ * Judged by its last answer under the rule of the fields it changes; `answers` gathers the evidence.
  */
-async function updateKeepingStatus(session: ModelSession, zone: ModelZone, values: Values) {
+async function updateKeepingStatus(
+  sequence: Sequence,
+  session: ModelSession,
+  zone: ModelZone,
+  values: Values,
+  changed: readonly Field[],
+  answers: Answer[],
+): Promise<void> {
   const { api } = session.real;
-  const whole = await api.updateZone(zone.id!, { name: values.name, coverage: values.coverage, status: values.status });
-  if (!isRefusal(whole)) return { answers: [whole], sentStatus: true };
-  const withoutStatus = await api.updateZone(zone.id!, { name: values.name, coverage: values.coverage });
-  return { answers: [whole, withoutStatus], sentStatus: false };
+  const whole = await api.updateZone(zone.id!, values);
+  answers.push(whole);
+  const sentStatus = !isRefusal(whole);
+  if (!sentStatus) answers.push(await api.updateZone(zone.id!, { name: values.name, coverage: values.coverage }));
+  sent(sequence, zone, values);
+  const last = answers.at(-1)!;
+  const rule = changed.includes('name') ? 'UPDATE-01' : 'UPDATE-02';
+  session.count([rule]);
+  if (!isSuccess(last)) fail(sequence, rule, `the update of ${zone.label} answered ${last.status}`, ...answers);
+  settle(zone, values, changed, sentStatus);
 }
 
 /** A PUT went out: the zone's fields are what it sent, and every other zone has seen an update not its own. */
@@ -232,21 +246,12 @@ export async function updateZone(
   model.steps.push(`update ${zone.label}: ${parts.join(', ')}`);
   sequence.lastUpdated = zone;
   if (!changed.includes('status')) {
-    const kept = await updateKeepingStatus(session, zone, values);
-    sent(sequence, zone, values);
-    const last = kept.answers.at(-1)!;
-    const rule = changed.includes('name') ? 'UPDATE-01' : 'UPDATE-02';
-    session.count([rule]);
-    if (!isSuccess(last)) fail(sequence, rule, `the update of ${zone.label} answered ${last.status}`, ...kept.answers);
-    settle(zone, values, changed, kept.sentStatus);
-    await readAndJudge(sequence, session, [filterShowing(session, zone)], kept.answers);
+    const answers: Answer[] = [];
+    await updateKeepingStatus(sequence, session, zone, values, changed, answers);
+    await readAndJudge(sequence, session, [filterShowing(session, zone)], answers);
     return;
   }
-  const move = await session.real.api.updateZone(zone.id!, {
-    name: values.name,
-    coverage: values.coverage,
-    status: values.status,
-  });
+  const move = await session.real.api.updateZone(zone.id!, values);
   sent(sequence, zone, values);
   session.count(['UPDATE-03']);
   if (isSuccess(move)) {
@@ -268,15 +273,8 @@ export async function updateZone(
   zone.expected.status = [before.status, values.status];
   const answers = [move];
   const rest = changed.filter((field) => field !== 'status');
-  if (rest.length > 0) {
-    const kept = await updateKeepingStatus(session, zone, { ...values, status: before.status });
-    answers.push(...kept.answers);
-    const last = kept.answers.at(-1)!;
-    const rule = rest.includes('name') ? 'UPDATE-01' : 'UPDATE-02';
-    session.count([rule]);
-    if (!isSuccess(last)) fail(sequence, rule, `the update of ${zone.label} answered ${last.status}`, ...answers);
-    settle(zone, { ...values, status: before.status }, rest, kept.sentStatus);
-  }
+  if (rest.length > 0)
+    await updateKeepingStatus(sequence, session, zone, { ...values, status: before.status }, rest, answers);
   await readAndJudge(sequence, session, [undefined], answers);
 }
 
