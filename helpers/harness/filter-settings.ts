@@ -3,7 +3,7 @@
 // (the specification does not show them), so a wrong one must point at itself, not at the shop.
 import { randomBytes } from 'node:crypto';
 import { readableZones } from '../client/list-lookups.ts';
-import type { ListAnswer, ZonesClient } from '../client/zones-client.ts';
+import { isRefusal, type ListAnswer, type ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 
 /** Which list this is, as the request asked for it. */
@@ -65,7 +65,7 @@ export async function likelyFilterCause(api: ZonesClient): Promise<string> {
   const zones = readableZones(probe);
   if (zones !== undefined && zones.length > 0)
     return `${setting} may be a parameter the shop does not know, likelier than a broken filter: ${asked}, it answered ${zones.length} zone(s), as a shop does that ignores an unknown parameter`;
-  if (zones !== undefined || (probe.status >= 400 && probe.status <= 499))
+  if (zones !== undefined || isRefusal(probe))
     return `a broken filter is likelier than ${setting}: the shop knows the parameter, since ${asked}, it answered ${zones === undefined ? probe.status : 'no zone'}; unless it spells the statuses otherwise (ZONES_STATUS_FILTER_VALUES)`;
   return `${undecided}, it answered ${probe.status}${probe.read.ok ? '' : ` (${probe.read.problem})`}`;
 }

@@ -5,12 +5,12 @@ import { expect } from 'vitest';
 import { type ExpectedFields, listedZone, listsZone, readableZones, showsZone } from '../client/list-lookups.ts';
 import { PreconditionError } from '../client/precondition.ts';
 import type { ZoneId, ZoneRecord } from '../client/records.ts';
-import type { ListAnswer, ZonesClient } from '../client/zones-client.ts';
+import { isRefusal, isSuccess, type ListAnswer, type Settle, type ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import { formatAnswers } from '../evidence/evidence.ts';
 import { describeList, filterSettingsHint, likelyFilterCause } from './filter-settings.ts';
 
-export function settableFields(zone: ZoneRecord): ExpectedFields {
+function settableFields(zone: ZoneRecord): ExpectedFields {
   return { name: zone.name, coverage: zone.coverage, status: zone.status };
 }
 
@@ -19,15 +19,13 @@ export function settableFields(zone: ZoneRecord): ExpectedFields {
  * the check is not verified, with the reason, rather than failed on evidence that belongs to no rule.
  */
 export function requireReadable(list: ListAnswer, config: TargetConfig): void {
-  const why =
-    list.status < 200 || list.status > 299
-      ? `answered ${list.status}`
-      : list.read.ok
-        ? undefined
-        : `cannot be read: ${list.read.problem}`;
+  const why = !isSuccess(list)
+    ? `answered ${list.status}`
+    : list.read.ok
+      ? undefined
+      : `cannot be read: ${list.read.problem}`;
   if (why === undefined) return;
-  const hint =
-    list.filter !== undefined && list.status >= 400 && list.status <= 499 ? `; ${filterSettingsHint(config)}` : '';
+  const hint = list.filter !== undefined && isRefusal(list) ? `; ${filterSettingsHint(config)}` : '';
   throw new PreconditionError(
     `${describeList(config, list.filter)} ${why}, so this check cannot be made${hint}\n\n${formatAnswers(...list.pages)}`,
   );
@@ -43,11 +41,7 @@ interface ListOptions {
   ruleReads?: boolean;
 }
 
-async function readList(
-  api: ZonesClient,
-  options: ListOptions,
-  settle: (list: ListAnswer) => boolean,
-): Promise<ListAnswer> {
+async function readList(api: ZonesClient, options: ListOptions, settle: Settle): Promise<ListAnswer> {
   const list = await api.listZones({ status: options.status, settle });
   if (!options.ruleReads) requireReadable(list, api.config);
   return list;
@@ -79,8 +73,7 @@ async function judgeUnshown(
   // A name or coverage the shop shows on its other records but not on ours: the matcher fails on it.
   if (unshown.some((key) => key !== 'status' && shownElsewhere(key))) return;
   if (unshown.includes('status') && typeof fields.status === 'string') {
-    const filtered = await api.listZones({ status: fields.status, settle: (l) => listsZone(l, id) });
-    requireReadable(filtered, api.config);
+    const filtered = await readList(api, { status: fields.status }, (l) => listsZone(l, id));
     const what = `zone ${id.text} shows no status, and ${describeList(api.config, fields.status)} leaves it out`;
     const filterWorks = shownElsewhere('status') || (readableZones(filtered) ?? []).length > 0;
     if (!filterWorks && !listsZone(filtered, id))
@@ -129,7 +122,5 @@ export async function expectZoneUnchanged(api: ZonesClient, before: ZoneRecord):
     throw new PreconditionError(
       'list records show none of name, coverage and status, so "unchanged" cannot be checked',
     );
-  const list = await api.listZones({ settle: 'after-timeout' });
-  requireReadable(list, api.config);
-  expect(list).toShowZone(before.id, shown);
+  expect(await readList(api, {}, 'after-timeout')).toShowZone(before.id, shown);
 }

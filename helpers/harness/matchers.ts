@@ -1,7 +1,7 @@
 // Assertions that speak the rules' language and carry the evidence: every failure shows the
 // request and the answer behind it, so a reader sees what broke without re-running anything.
 import type { expect } from 'vitest';
-import type { ListAnswer } from '../client/zones-client.ts';
+import { isRefusal, isSuccess, type ListAnswer } from '../client/zones-client.ts';
 import { formatAnswers } from '../evidence/evidence.ts';
 import type { Answer } from '../evidence/exchange.ts';
 import { shownJson } from '../json.ts';
@@ -46,14 +46,14 @@ function statusText(answer: Answer): string {
 /** A filtered list the shop refused: the filter's parameter and values are settings, so say which. */
 function refusedFilterHint(answer: Answer): string {
   const filter = (answer as Partial<ListAnswer>).filter;
-  if (filter === undefined || answer.status < 400 || answer.status > 499) return '';
+  if (filter === undefined || !isRefusal(answer)) return '';
   return ` to ${describeList(currentTarget(), filter)}; ${filterSettingsHint(currentTarget())}`;
 }
 
 /** Why a list that is not readable (see readableZones) is not, for a matcher that needs a readable one. */
 function unreadableList(list: ListAnswer): Result {
   const why =
-    !list.read.ok && list.status >= 200 && list.status <= 299
+    !list.read.ok && isSuccess(list)
       ? `but ${list.read.problem}`
       : `got status ${list.status}${refusedFilterHint(list)}`;
   return { pass: false, message: () => `expected a readable list, ${why}\n\n${formatAnswers(list)}` };
@@ -62,12 +62,12 @@ function unreadableList(list: ListAnswer): Result {
 /** What the setup file registers (helpers/harness/register-matchers.ts), typed as expect.extend takes it. */
 export const zoneMatchers: Parameters<typeof expect.extend>[0] = {
   toBeRefused(received: Answer, likelyCause?: string) {
-    const pass = received.status >= 400 && received.status <= 499;
+    const pass = isRefusal(received);
     const cause = likelyCause === undefined ? '' : `; ${likelyCause}`;
     return verdict(pass, this.isNot, 'a refusal (4xx)', `${statusText(received)}${cause}`, received);
   },
   toSucceed(received: Answer) {
-    const pass = received.status >= 200 && received.status <= 299;
+    const pass = isSuccess(received);
     return verdict(pass, this.isNot, 'success (2xx)', statusText(received), received);
   },
   toHaveStatusIn(received: Answer, codes: readonly number[]) {

@@ -126,12 +126,16 @@ export async function checkedWith(context: Pick<ConformanceContext, 'task'>, wha
   await allure.parameter('checked with', what, { excluded: true });
 }
 
-/** One rule, one check. */
-export function ruleTest(id: string, check: Check): void {
+function declareTest(title: string, id: string, check: Check, meta = {}): void {
   // vitest reads the destructuring to decide which fixtures to set up, so it is spelled out.
-  test(ruleTitle(id), ({ task, skip, expect, target, api, zones }) =>
+  test(title, { meta }, ({ task, skip, expect, target, api, zones }) =>
     runCheck(id, { task, skip, expect, target, api, zones }, check),
   );
+}
+
+/** One rule, one check. */
+export function ruleTest(id: string, check: Check): void {
+  declareTest(ruleTitle(id), id, check);
 }
 
 /**
@@ -154,9 +158,6 @@ export function ruleCases(
   for (const item of cases) {
     const run: Check | undefined = check ? (context) => check(item, context) : item.check;
     if (run === undefined) throw new Error(`${id}: the case "${item.label}" has no check`);
-    const meta = item.modelBased ? { modelBased: true } : {};
-    test(`${ruleTitle(id)}: ${item.label}`, { meta }, ({ task, skip, expect, target, api, zones }) =>
-      runCheck(id, { task, skip, expect, target, api, zones }, run),
-    );
+    declareTest(`${ruleTitle(id)}: ${item.label}`, id, run, item.modelBased ? { modelBased: true } : {});
   }
 }
