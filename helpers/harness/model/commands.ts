@@ -45,7 +45,7 @@ function mayStart({ sequence, session }: Readonly<SequenceState>): boolean {
  * A sequence keeps at most this many zones it could still delete: more would lengthen every list
  * read without making new kinds of sequences. Booked zones come on top, as they cannot be deleted.
  */
-export const MOST_ZONES = 5;
+const MOST_ZONES = 5;
 
 export class CreateCommand implements ZoneCommand {
   constructor(

@@ -13,24 +13,14 @@ import { stories } from './stories.ts';
 import { topUpFor } from './top-up.ts';
 import { emptyModel } from './zone-model.ts';
 
-export interface ModelOutcome {
+export type ModelOutcome = Pick<
+  ModelSession,
+  'sequences' | 'requests' | 'checks' | 'stopped' | 'filtersLost' | 'defect'
+> & {
   seed: number;
-  sequences: number;
-  /** Requests the sequences sent, their clean-up included. */
-  requests: number;
-  checks: ReadonlyMap<string, number>;
   /** A failure message for each rule a sequence broke. */
   failures: ReadonlyMap<string, string>;
-  /**
-   * Why the sequences stopped before their end: the error each test of theirs then ends with, so that
-   * it is not verified for the same reason, in the same words, as an example test would be.
-   */
-  stopped?: Error;
-  /** Why the filtered lists could not be read: LIST-02 is then not verified, the other rules are checked without them. */
-  filtersLost?: Error;
-  /** An error of the suite itself (the ownership guard, say): neither a pass nor a failure. */
-  defect?: unknown;
-}
+};
 
 /** The operations that ran up to each failure: what trimming leaves out one at a time. */
 const ranUpTo = new WeakMap<Disagreement, readonly ZoneCommand[]>();
@@ -75,7 +65,7 @@ function sequenceProperty(session: ModelSession) {
       }
       if (error instanceof PreconditionError || error instanceof TransportError) {
         // Before any failure this stops the run; while shrinking, the shorter sequence just proves nothing.
-        if (!session.shrinking) session.stopped = error;
+        if (session.primary === undefined) session.stopped = error;
         return;
       }
       session.defect = error;
@@ -83,12 +73,8 @@ function sequenceProperty(session: ModelSession) {
   });
 }
 
-function stepsText(steps: readonly string[]): string {
-  return steps.map((step, n) => `  ${n + 1}. ${step}`).join('\n');
-}
-
 /** The failure as a report shows it: the rule's evidence on the first line, the sequence and the seed below. */
-export function failureMessage(disagreement: Disagreement, seed: number, found?: Disagreement): string {
+function failureMessage(disagreement: Disagreement, seed: number, found?: Disagreement): string {
   const steps = disagreement.steps;
   const shrunk =
     found !== undefined && found.steps.length > steps.length ? ` (shrunk from ${found.steps.length} operations)` : '';
@@ -96,7 +82,7 @@ export function failureMessage(disagreement: Disagreement, seed: number, found?:
     `${disagreement.what}, after ${steps.length} operation(s): ${steps.join('; ')} (ZONES_MODEL_SEED=${seed} replays it)`,
     '',
     `the shortest sequence found${shrunk}:`,
-    stepsText(steps),
+    steps.map((step, n) => `  ${n + 1}. ${step}`).join('\n'),
     '',
     `replay: ZONES_MODEL_SEED=${seed} npm run conformance, or ${seedReplayCommand(seed)}`,
     '',

@@ -35,9 +35,13 @@ export class ModelSession {
   readonly firstFailures = new Map<string, Disagreement>();
   /** The rule of the first disagreement: shrinking looks for shorter sequences that break this one. */
   primary?: string;
-  /** Why the sequences could not go on (no readable answer, a precondition): their rules are then not verified. */
+  /**
+   * Why the sequences could not go on (no readable answer, a precondition): the error each test of
+   * theirs then ends with, so that it is not verified for the same reason, in the same words, as an
+   * example test would be.
+   */
   stopped?: Error;
-  /** Not the target's doing: an error of the suite, reported as such. */
+  /** Not the target's doing: an error of the suite itself (the ownership guard, say), neither a pass nor a failure. */
   defect?: unknown;
   /**
    * Why the filtered lists could not be read (refused, unreadable, past a limit): the sequences go on
@@ -63,6 +67,7 @@ export class ModelSession {
     real.api.whenCreated((id) => this.announced.push(id));
   }
 
+  /** Requests the sequences sent, their clean-up included. */
   get requests(): number {
     return this.requestsSoFar();
   }
@@ -91,10 +96,6 @@ export class ModelSession {
       this.spendUntil = this.spentSoFar() + this.budget.shrinkRequests;
     }
     if (!this.firstFailures.has(disagreement.rule)) this.firstFailures.set(disagreement.rule, disagreement);
-  }
-
-  get shrinking(): boolean {
-    return this.primary !== undefined;
   }
 
   /** A few more requests for the sequences that check what no random sequence reached. */
