@@ -19,6 +19,9 @@ export interface ZonePick {
   index: number;
 }
 
+/** The sequence's oldest zone it still holds: what the sequences written in advance (stories, top-ups) address. */
+export const OLDEST: ZonePick = { recent: false, index: 0 };
+
 /** The zones of the sequence a command may address: those whose id is known, and not booked if it must not be. */
 function candidates({ sequence }: Readonly<SequenceState>, unbookedOnly: boolean): ModelZone[] {
   return sequence.model.live.filter((zone) => zone.id !== undefined && !(unbookedOnly && zone.booked));

@@ -3,17 +3,7 @@
 // these too, but not on every seed: a night that happens to draw no rename followed by another
 // update of the same zone would pass a shop that undoes renames. These make the common cases
 // certain and leave the random sequences for the combinations nobody wrote down.
-import {
-  CreateCommand,
-  DeleteCommand,
-  ListCommand,
-  UpdateCommand,
-  type ZoneCommand,
-  type ZonePick,
-} from './commands.ts';
-
-/** The sequence's oldest zone it still holds. */
-const OLDEST: ZonePick = { recent: false, index: 0 };
+import { CreateCommand, DeleteCommand, ListCommand, OLDEST, UpdateCommand, type ZoneCommand } from './commands.ts';
 
 export interface Story {
   /** What kind of defect the story would show, for a reader of the code and of failures. */

@@ -2,16 +2,7 @@
 // so a rule is never left unverified by chance. Each of these is one or two operations and a read,
 // too short for any defect that only a longer sequence shows: those are the random sequences' to find.
 import type { TargetConfig } from '../../config.ts';
-import {
-  CreateCommand,
-  DeleteCommand,
-  ListCommand,
-  UpdateCommand,
-  type ZoneCommand,
-  type ZonePick,
-} from './commands.ts';
-
-const FIRST: ZonePick = { recent: false, index: 0 };
+import { CreateCommand, DeleteCommand, ListCommand, OLDEST, UpdateCommand, type ZoneCommand } from './commands.ts';
 
 /** The sequence that checks this rule, or none when the settings give it no way (DELETE-02 without hooks). */
 export function topUpFor(rule: string, config: TargetConfig): ZoneCommand[] | undefined {
@@ -31,19 +22,19 @@ export function topUpFor(rule: string, config: TargetConfig): ZoneCommand[] | un
     case 'LIST-02':
       return [create(), list(), list('draft')];
     case 'UPDATE-01':
-      return [create(), list(), new UpdateCommand(FIRST, { name: true })];
+      return [create(), list(), new UpdateCommand(OLDEST, { name: true })];
     case 'UPDATE-02':
-      return [create(), list(), new UpdateCommand(FIRST, { coverage: 0 })];
+      return [create(), list(), new UpdateCommand(OLDEST, { coverage: 0 })];
     case 'UPDATE-03':
       // Which moves are allowed is not shown: each other status is tried in turn.
-      return [create(), list(), ...others.map((_, n) => new UpdateCommand(FIRST, { status: n }))];
+      return [create(), list(), ...others.map((_, n) => new UpdateCommand(OLDEST, { status: n }))];
     case 'UPDATE-04':
-      return [create(), create(), list(), new UpdateCommand(FIRST, { name: true })];
+      return [create(), create(), list(), new UpdateCommand(OLDEST, { name: true })];
     case 'DELETE-01':
-      return [create(), list(), new DeleteCommand(FIRST, false)];
+      return [create(), list(), new DeleteCommand(OLDEST, false)];
     case 'DELETE-02':
       return config.bookingHook && config.bookingCleanupHook
-        ? [create(), list(), new DeleteCommand(FIRST, true)]
+        ? [create(), list(), new DeleteCommand(OLDEST, true)]
         : undefined;
     default:
       return undefined;

@@ -7,8 +7,8 @@
 import type { ZoneId } from '../../client/records.ts';
 import { jsonEqual } from '../../json.ts';
 
-export type Field = 'name' | 'coverage' | 'status';
-export const FIELDS: readonly Field[] = ['name', 'coverage', 'status'];
+export const FIELDS = ['name', 'coverage', 'status'] as const;
+export type Field = (typeof FIELDS)[number];
 
 export interface ModelZone {
   /** A, B, C... in the order the sequence created them: how a failure names them. */
