@@ -10,10 +10,6 @@ import type { TargetConfig } from '../config.ts';
 import { formatAnswers } from '../evidence/evidence.ts';
 import { describeList, filterSettingsHint, likelyFilterCause } from './filter-settings.ts';
 
-function settableFields(zone: ZoneRecord): ExpectedFields {
-  return { name: zone.name, coverage: zone.coverage, status: zone.status };
-}
-
 /**
  * A list read that is only the means of a check, not what its rule is about: when it can't be read,
  * the check is not verified, with the reason, rather than failed on evidence that belongs to no rule.
@@ -117,7 +113,10 @@ export async function expectZoneNotListed(api: ZonesClient, id: ZoneId, options:
 
 /** Nothing changed: read only after the whole consistency window, so a late change still shows. */
 export async function expectZoneUnchanged(api: ZonesClient, before: ZoneRecord): Promise<void> {
-  const shown = Object.fromEntries(Object.entries(settableFields(before)).filter(([, value]) => value !== undefined));
+  const { name, coverage, status } = before;
+  const shown = Object.fromEntries(
+    Object.entries({ name, coverage, status }).filter(([, value]) => value !== undefined),
+  );
   if (Object.keys(shown).length === 0)
     throw new PreconditionError(
       'list records show none of name, coverage and status, so "unchanged" cannot be checked',

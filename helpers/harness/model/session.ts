@@ -61,7 +61,7 @@ export class ModelSession {
     readonly real: RealWorld,
     readonly budget: ModelBudget,
     private readonly requestsSoFar: () => number,
-    private readonly spentSoFar: () => number = requestsSoFar,
+    private readonly spentSoFar: () => number,
   ) {
     this.spendUntil = budget.maxRequests;
     real.api.whenCreated((id) => this.announced.push(id));
