@@ -119,12 +119,8 @@ function judgeFields(
     if (value === undefined && field === 'status') continue;
     if (value === undefined && !records.some((other) => other !== record && other[field] !== undefined)) continue;
     if (expects(zone, field, value)) continue;
-    const { rule, rank } = blame(model, zone, field, record);
-    judgement.findings.push({
-      rule,
-      rank,
-      what: `${nameOf(zone)} shows ${field} ${shownJson(value)} instead of ${expectedText(zone, field)}`,
-    });
+    const what = `${nameOf(zone)} shows ${field} ${shownJson(value)} instead of ${expectedText(zone, field)}`;
+    judgement.findings.push({ ...blame(model, zone, field, record), what });
   }
 }
 
