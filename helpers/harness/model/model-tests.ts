@@ -35,7 +35,7 @@ function outcomeFor({ api, zones, target, task }: ConformanceContext): Promise<M
   let run = runs.get(key);
   if (run === undefined) {
     run = runModel(
-      { api, zones, config: target, signal: task.context.signal },
+      { api, zones, signal: task.context.signal },
       target.model,
       () => task.meta.requests ?? 0,
       budgetCounter(target, () => task.meta.exchanges),

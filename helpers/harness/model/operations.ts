@@ -199,7 +199,7 @@ function settle(zone: ModelZone, values: Values, changed: readonly Field[], sent
 }
 
 function changedValues(session: ModelSession, zone: ModelZone, change: Change) {
-  const { zones, config } = session.real;
+  const { zones, api } = session.real;
   const before: Values = {
     name: knownValue(zone, 'name'),
     coverage: knownValue(zone, 'coverage'),
@@ -212,13 +212,13 @@ function changedValues(session: ModelSession, zone: ModelZone, change: Change) {
     changed.push('name');
   }
   if (change.coverage !== undefined) {
-    const samples = config.coverageSamples.map((_, n) => zones.coverage(n));
+    const samples = api.config.coverageSamples.map((_, n) => zones.coverage(n));
     const others = samples.filter((sample) => !jsonEqual(sample, before.coverage));
     values.coverage = others[change.coverage % others.length];
     changed.push('coverage');
   }
   if (change.status !== undefined) {
-    const others = config.statuses.filter((status) => status !== before.status);
+    const others = api.config.statuses.filter((status) => status !== before.status);
     values.status = others[change.status % others.length];
     changed.push('status');
   }
@@ -285,14 +285,14 @@ export async function deleteZone(
   zone: ModelZone,
   book: boolean,
 ): Promise<void> {
-  const { api, zones, config } = session.real;
+  const { api, zones } = session.real;
   const { model } = sequence;
   if (book && !zone.booked) {
     model.steps.push(`book ${zone.label}`);
     // Marked before the hook runs, so that clean-up unbooks it first whatever the hook did.
     zones.markBooked(zone.id!);
     zone.booked = true;
-    await runBookingHook(config, config.bookingHook!, zone.id!, 'ZONES_BOOKING_HOOK');
+    await runBookingHook(api.config, api.config.bookingHook!, zone.id!, 'ZONES_BOOKING_HOOK');
   }
   model.steps.push(`delete ${zone.label}${zone.booked ? ' (booked)' : ''}`);
   const answer = await api.deleteZone(zone.id!);
@@ -321,11 +321,12 @@ export async function listZones(sequence: Sequence, session: ModelSession, filte
 
 /** What a sequence leaves is deleted before the next begins, so each starts from nothing of its own. */
 export async function cleanUpSequence(sequence: Sequence, session: ModelSession): Promise<void> {
-  const { api, config } = session.real;
+  const { api } = session.real;
   for (const zone of sequence.model.live) {
     if (zone.id === undefined) continue;
     try {
-      if (zone.booked) await runBookingHook(config, config.bookingCleanupHook!, zone.id, 'ZONES_BOOKING_CLEANUP_HOOK');
+      if (zone.booked)
+        await runBookingHook(api.config, api.config.bookingCleanupHook!, zone.id, 'ZONES_BOOKING_CLEANUP_HOOK');
       await api.deleteZone(zone.id);
     } catch {
       // The zones fixture tries again when the test ends, and reports what stays.

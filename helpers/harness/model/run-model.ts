@@ -50,7 +50,7 @@ async function runSequence(session: ModelSession, commands: Iterable<ZoneCommand
 
 /** The fast-check property: true when the sequence agreed with the model or could not say either way. */
 function sequenceProperty(session: ModelSession) {
-  const config = session.real.config;
+  const config = session.real.api.config;
   const commands = fc.commands([commandArbitrary(config)], { maxCommands: session.budget.steps, size: 'max' });
   return fc.asyncProperty(commands, async (drawn) => {
     if (session.stopped !== undefined || session.defect !== undefined) return;
@@ -130,7 +130,7 @@ async function playWritten(session: ModelSession, commands: Iterable<ZoneCommand
 /** The shortest sequence for each rule no random sequence checked; a failure there needs no shrinking. */
 async function topUp(session: ModelSession, seed: number): Promise<Map<string, string>> {
   const failures = new Map<string, string>();
-  const config = session.real.config;
+  const config = session.real.api.config;
   for (const rule of modelRules(config)) {
     const commands = topUpFor(rule, config);
     if (session.checks.get(rule) || commands === undefined || session.stopped || session.defect) continue;

@@ -4,14 +4,13 @@
 
 import type { ZoneId } from '../../client/records.ts';
 import type { ZonesClient } from '../../client/zones-client.ts';
-import type { ModelBudget, TargetConfig } from '../../config.ts';
+import type { ModelBudget } from '../../config.ts';
 import type { OwnZones } from '../own-zones.ts';
 
 /** What the sequences act on: the shop through the test's client, and the test's own zones. */
 export interface RealWorld {
   api: ZonesClient;
   zones: OwnZones;
-  config: TargetConfig;
   /** Aborted when the run is stopped (SIGINT, SIGTERM) or the test runs out of time: no operation starts after. */
   signal?: AbortSignal;
 }
