@@ -48,10 +48,7 @@ export function operatorSettings(base: TargetConfig): Environment {
   };
 }
 
-export async function startEmbeddedTarget(
-  base: TargetConfig,
-  options: { style?: string; fault?: string } = {},
-): Promise<EmbeddedTarget> {
-  const reference = await startReference({ host: '127.0.0.1', port: 0, style: options.style, fault: options.fault });
+export async function startEmbeddedTarget(base: TargetConfig): Promise<EmbeddedTarget> {
+  const reference = await startReference({ host: '127.0.0.1', port: 0 });
   return { reference, config: configForReference(base, reference) };
 }
