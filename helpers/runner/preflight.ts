@@ -46,18 +46,21 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
   if (isRedirect(list)) throw new CannotRunError(redirectedList(config, list));
   await provePageSize(api, list, options);
   if (list.status === 404) throw pathNotFound(config, 'GET', api.collectionUrl());
+  // Any other answer (405, a 500...) is the shop's to answer for: the rules judge it, PATH-01 first.
+  // A gateway's 502, 503 or 504 never gets here: the client throws ShopUnavailableError for it.
+  if (!isSuccess(list)) return;
   // Not JSON at all (a gateway's sign-in page, say): no envelope setting could read it, so none is blamed.
-  if (isSuccess(list) && list.body instanceof NotJsonBody) {
+  if (list.body instanceof NotJsonBody) {
     throw new CannotRunError(
       `GET ${list.exchange.url} answered ${list.status}, but ${list.body.why}; check ZONES_BASE_URL and the way to the shop`,
     );
   }
-  if (isSuccess(list) && list.body === undefined) {
+  if (list.body === undefined) {
     throw new CannotRunError(
       `GET ${list.exchange.url} answered ${list.status} with an empty body, so no list came back; check ZONES_BASE_URL and the way to the shop`,
     );
   }
-  if (isSuccess(list) && !list.read.ok) {
+  if (!list.read.ok) {
     // What the answer holds instead, so that the right key can be read off the message.
     const members =
       list.body !== null && typeof list.body === 'object' && !Array.isArray(list.body)
@@ -69,9 +72,6 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
       `the zone list at ${api.collectionUrl()} cannot be read with ZONES_ENVELOPE=${config.envelope}${key} and ZONES_ID_FIELD=${config.idField}: ${list.read.problem}${fields}`,
     );
   }
-  // Any other answer (405, a 500...) is the shop's to answer for: the rules judge it, PATH-01 first.
-  // A gateway's 502, 503 or 504 never gets here: the client throws ShopUnavailableError for it.
-  if (!isSuccess(list)) return;
   const name = zoneName(options.runId, PREFLIGHT_TAG, 1);
   try {
     await proveCreate(api, name, options);
