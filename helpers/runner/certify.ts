@@ -6,7 +6,7 @@ import { ZonesClient } from '../client/zones-client.ts';
 import { newModelSeed, type TargetConfig } from '../config.ts';
 import { notKeptNote } from '../evidence/bounded-body.ts';
 import { isOperatorPrefix } from '../evidence/operator-variables.ts';
-import { emptyTally, type RequestTally } from '../evidence/request-tally.ts';
+import { emptyTally, type RequestTally, requestsIn } from '../evidence/request-tally.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import { sweepLedger } from '../ownership/final-sweep.ts';
 import { ledgerAt, runLedgerPath } from '../ownership/ledger.ts';
@@ -43,7 +43,6 @@ export type LauncherRunFacts = Pick<RunFacts, 'stoppedBy' | 'selection' | 'basel
 
 /** A target that passed its preflight, with what the preflight cost. */
 export interface PreparedTarget extends Required<SuiteTarget> {
-  preflightRequests: number;
   preflightTally: RequestTally;
 }
 
@@ -65,7 +64,6 @@ export async function prepareTarget(
 ): Promise<PreparedTarget> {
   const config = withRunSeed(target.config);
   const ledgerPath = runLedgerPath(config.reportsDir, options.runId, options.ledgerName);
-  let preflightRequests = 0;
   const preflightTally = emptyTally();
   // A target that does not answer is told at the first time limit, not after three more; a shop in
   // maintenance after a few seconds, not after the run's whole outage budget.
@@ -74,13 +72,12 @@ export async function prepareTarget(
     resendTimedOutGets: false,
     frontPagesAnswer: true,
     outageBudgetMs: Math.min(PREFLIGHT_OUTAGE_BUDGET_MS, config.outageBudgetMs),
-    onExchange: () => (preflightRequests += 1),
     tallyFor: () => preflightTally,
   });
   await preflight(api, options);
   // The preflight may have spent the shop's bucket, or met a window still open: the worker goes on from here.
   const pacing = throttleFor(config.baseUrl, config.maxRps).state;
-  return { ...target, config, ledgerPath, preflightRequests, preflightTally, pacing };
+  return { ...target, config, ledgerPath, preflightTally, pacing };
 }
 
 /** After the tests: the final sweep of the target's ledger, then its certificate. */
@@ -103,7 +100,7 @@ export async function concludeTarget(
     bodiesNotKept: notKeptNote(target.config.reportsDir),
     // The main process's own throttle saw the 429s of the preflight and the sweep.
     requests: {
-      preflight: target.preflightRequests,
+      preflight: requestsIn(target.preflightTally),
       sweep: sweepRequests,
       throttled: throttleFor(target.config.baseUrl, target.config.maxRps).throttled,
       tally: { preflight: target.preflightTally, sweep: sweepTally },
