@@ -45,7 +45,7 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
   // Before anything is created: a base URL that redirects is a setting to fix, not an answer.
   if (isRedirect(list)) throw new CannotRunError(redirectedList(config, list));
   await provePageSize(api, list, options);
-  if (list.status === 404) throw pathNotFound(config, 'GET', api.collectionUrl());
+  if (list.status === 404) throw pathNotFound(config, api.collectionUrl());
   // Any other answer (405, a 500...) is the shop's to answer for: the rules judge it, PATH-01 first.
   // A gateway's 502, 503 or 504 never gets here: the client throws ShopUnavailableError for it.
   if (!isSuccess(list)) return;
@@ -76,8 +76,7 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
   try {
     await proveCreate(api, name, options);
   } catch (error) {
-    if (error instanceof CannotRunError || !(error instanceof TransportError || error instanceof PreconditionError))
-      throw error;
+    if (!(error instanceof TransportError || error instanceof PreconditionError)) throw error;
     // A read-back or delete that got no answer, or a list that can't be followed: stop all the same,
     // and leave nothing behind that can be found.
     await removeByName(api, name);
@@ -315,13 +314,13 @@ function tokenRejected(api: RunClient, method: string, answer: Answer): CannotRu
   );
 }
 
-function pathNotFound(config: TargetConfig, method: string, url: string): CannotRunError {
+function pathNotFound(config: TargetConfig, url: string): CannotRunError {
   const path = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
   const hasPath = path !== '' && path !== '/';
   const which = hasPath
     ? `ZONES_BASE_URL has the path "${path}": unless that is the shop's own prefix, it should be the shop's address alone, since the suite adds /admin/api/${config.apiVersion}/zones.json itself (try ${new URL(config.baseUrl).origin}); else check ZONES_API_VERSION`
     : `check ZONES_BASE_URL and ZONES_API_VERSION`;
-  return new CannotRunError(`${method} ${url} answered 404, so the documented path is not there: ${which}`);
+  return new CannotRunError(`GET ${url} answered 404, so the documented path is not there: ${which}`);
 }
 
 /** A 4xx that refuses what was sent; 405 says the path takes no POST (PATH-01's business). */
