@@ -5,7 +5,7 @@ import { Secrets, shortTokenWarning } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { suitePackage } from '../helpers/project-root.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
-import { type Baseline, readBaseline, refuseOtherTarget } from '../helpers/report/comparison.ts';
+import { readBaseline, refuseOtherTarget } from '../helpers/report/comparison.ts';
 import { outageLine } from '../helpers/report/conformance-report.ts';
 import { outliveOutputReaders, Progress, printSummary } from '../helpers/report/console-output.ts';
 import {
@@ -120,15 +120,13 @@ async function main(): Promise<void> {
     return;
   }
   const quiet = args.quiet === true;
-  let selected: string[] | undefined;
-  let baseline: Baseline | undefined;
   // What refuses an option or a setting throws: main's catch says it as "cannot run", with the reports.
-  if (args.rule !== undefined) selected = selectRules(args.rule);
+  const selected = args.rule === undefined ? undefined : selectRules(args.rule);
   if (args['fail-on'] !== undefined && args['fail-on'] !== 'new')
     throw new CannotRunError(`--fail-on takes only "new", not "${args['fail-on']}" (see --help)`);
   if (args['fail-on'] !== undefined && args.baseline === undefined)
     throw new CannotRunError('--fail-on new needs --baseline PATH, the conformance.json to compare with');
-  if (args.baseline !== undefined) baseline = readBaseline(args.baseline);
+  const baseline = args.baseline === undefined ? undefined : readBaseline(args.baseline);
 
   // The option is the setting spelled on the command line, validated with the other settings.
   if (args.seed !== undefined) env.ZONES_MODEL_SEED = args.seed;

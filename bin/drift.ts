@@ -144,7 +144,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  const started = startSides(SIDES, {
+  sides = startSides(SIDES, {
     env,
     reportsDir: targets.reportsDir,
     seed,
@@ -152,8 +152,7 @@ async function main(): Promise<void> {
     secrets,
     print: (side, line, stream) => (stream === 'stderr' ? console.error : console.log)(`[${side}] ${line}`),
   });
-  sides = started;
-  const runs = await started.done;
+  const runs = await sides.done;
   if (interrupted) return stopped(interrupted, 'both runs stopped');
   finish(buildDriftReport({ startedAt, seed, runs, configs: targets }, readCertificate), targets.reportsDir);
 }

@@ -7,11 +7,6 @@ import { type Environment, readTargetConfig, type TargetConfig } from '../helper
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { bookingHooksForReference, settingsForStyle } from './reference-settings.ts';
 
-interface EmbeddedTarget {
-  config: TargetConfig;
-  reference: RunningReference;
-}
-
 const hooks = bookingHooksForReference();
 
 /** The suite's view of a running reference: the operator's own settings, then its style's and its hooks. */
@@ -48,10 +43,7 @@ export function operatorSettings(base: TargetConfig): Environment {
   };
 }
 
-export async function startEmbeddedTarget(
-  base: TargetConfig,
-  options: { style?: string; fault?: string } = {},
-): Promise<EmbeddedTarget> {
-  const reference = await startReference({ host: '127.0.0.1', port: 0, style: options.style, fault: options.fault });
+export async function startEmbeddedTarget(base: TargetConfig) {
+  const reference = await startReference({ host: '127.0.0.1', port: 0 });
   return { reference, config: configForReference(base, reference) };
 }

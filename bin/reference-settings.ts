@@ -54,10 +54,7 @@ function bookingCommand(method: 'POST' | 'DELETE', direct?: string): string {
   return `if command -v curl >/dev/null 2>&1; then exec curl -fsS -o /dev/null -X ${method} ${route}; else exec "${process.execPath}" -e "${script}"; fi`;
 }
 
-export function bookingHooksForReference(direct?: string): {
-  ZONES_BOOKING_HOOK: string;
-  ZONES_BOOKING_CLEANUP_HOOK: string;
-} {
+export function bookingHooksForReference(direct?: string) {
   return {
     ZONES_BOOKING_HOOK: bookingCommand('POST', direct),
     ZONES_BOOKING_CLEANUP_HOOK: bookingCommand('DELETE', direct),

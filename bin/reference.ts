@@ -2,7 +2,7 @@
 import { EXIT } from '../helpers/exit-codes.ts';
 import { watchLauncher } from '../helpers/runner/launcher-watch.ts';
 import { faults } from '../reference/faults.ts';
-import { type ReferenceOptions, type RunningReference, startReference } from '../reference/server.ts';
+import { type ReferenceOptions, startReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles, listKeyOf, zoneKeyOf } from '../reference/styles.ts';
 import { parseOptions } from './command-options.ts';
 import { bookingHooksForReference, settingsForStyle } from './reference-settings.ts';
@@ -93,12 +93,7 @@ if (options === 'help') {
   process.exit(EXIT.ok);
 }
 
-let running: RunningReference;
-try {
-  running = await startReference(options);
-} catch (error) {
-  fail(`could not start: ${(error as Error).message}`);
-}
+const running = await startReference(options).catch((error: Error) => fail(`could not start: ${error.message}`));
 
 const settings = { ...settingsForStyle(running.style, running.url, running.token), ...bookingHooksForReference() };
 const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
@@ -121,13 +116,12 @@ console.log(
   ].join('\n'),
 );
 
-const server = running;
 let stopping = false;
 async function stop(why: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   console.log(`\nreference: ${why}, stopping`);
-  await server.close();
+  await running.close();
   process.exit(EXIT.ok);
 }
 process.on('SIGINT', () => void stop('SIGINT'));

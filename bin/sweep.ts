@@ -5,7 +5,7 @@
 import { loadEnvironment, readTargetConfig } from '../helpers/config.ts';
 import { insecureWarning } from '../helpers/connection/transport.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
-import { CannotRunError, EXIT } from '../helpers/exit-codes.ts';
+import { EXIT } from '../helpers/exit-codes.ts';
 import { sweepLedgerPath } from '../helpers/ownership/ledger.ts';
 import {
   carryOutSweep,
@@ -107,6 +107,4 @@ async function main(): Promise<void> {
   if (outcome.failed.length > 0) process.exitCode = EXIT.failed;
 }
 
-main().catch((error: unknown) =>
-  cannotRun(error instanceof CannotRunError || error instanceof Error ? error.message : String(error)),
-);
+main().catch((error: unknown) => cannotRun(error instanceof Error ? error.message : String(error)));

@@ -6,22 +6,19 @@ import { ZonesClient } from '../client/zones-client.ts';
 import { newModelSeed, type TargetConfig } from '../config.ts';
 import { notKeptNote } from '../evidence/bounded-body.ts';
 import { isOperatorPrefix } from '../evidence/operator-variables.ts';
-import { emptyTally, type RequestTally } from '../evidence/request-tally.ts';
+import { emptyTally, type RequestTally, requestsIn } from '../evidence/request-tally.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import { sweepLedger } from '../ownership/final-sweep.ts';
 import { ledgerAt, runLedgerPath } from '../ownership/ledger.ts';
 import { outageFor } from '../pacing/outage.ts';
-import { type PaceState, throttleFor } from '../pacing/throttle.ts';
+import { throttleFor } from '../pacing/throttle.ts';
 import type { ConformanceReport, RunOutage } from '../report/certificate.ts';
 import { buildReport, type RunFacts } from '../report/conformance-report.ts';
 import type { CollectedRun } from './collector.ts';
-import { preflight } from './preflight.ts';
-import { runSuites, type SuiteRunOptions } from './run-suites.ts';
+import { type PreflightOptions, preflight } from './preflight.ts';
+import { runSuites, type SuiteRunOptions, type SuiteTarget } from './run-suites.ts';
 
-export interface CertifyTarget {
-  name: string;
-  config: TargetConfig;
-}
+export type CertifyTarget = Pick<SuiteTarget, 'name' | 'config'>;
 
 /** How long the preflight asks again a shop whose gateway answers 502, 503 or 504 before it stops. */
 export const PREFLIGHT_OUTAGE_BUDGET_MS = 5_000;
@@ -36,10 +33,8 @@ export function newRunId(now = new Date()): string {
   return `${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
-export interface CertifyOptions extends Omit<SuiteRunOptions, 'runId'> {
+export interface CertifyOptions extends Omit<SuiteRunOptions, 'runId'>, Pick<PreflightOptions, 'onWaiting'> {
   runId?: string;
-  /** A line to show while the preflight waits for an answer. */
-  onWaiting?: (line: string) => void;
   /** What the launcher knows of the run, read once the tests are over: a signal that stopped it, --rule, --baseline. */
   launcherFacts?: () => LauncherRunFacts;
 }
@@ -47,11 +42,8 @@ export interface CertifyOptions extends Omit<SuiteRunOptions, 'runId'> {
 export type LauncherRunFacts = Pick<RunFacts, 'stoppedBy' | 'selection' | 'baseline'>;
 
 /** A target that passed its preflight, with what the preflight cost. */
-export interface PreparedTarget extends CertifyTarget {
-  ledgerPath: string;
-  preflightRequests: number;
+export interface PreparedTarget extends Required<SuiteTarget> {
   preflightTally: RequestTally;
-  pacing: PaceState;
 }
 
 /**
@@ -68,11 +60,10 @@ export function withRunSeed(config: TargetConfig): TargetConfig {
 /** The preflight: an unreachable target, a refused token or unreadable answers stop here, with exit 3. */
 export async function prepareTarget(
   target: CertifyTarget,
-  options: { runId: string; ledgerName?: string; onWaiting?: (line: string) => void },
+  options: PreflightOptions & { ledgerName?: string },
 ): Promise<PreparedTarget> {
   const config = withRunSeed(target.config);
   const ledgerPath = runLedgerPath(config.reportsDir, options.runId, options.ledgerName);
-  let preflightRequests = 0;
   const preflightTally = emptyTally();
   // A target that does not answer is told at the first time limit, not after three more; a shop in
   // maintenance after a few seconds, not after the run's whole outage budget.
@@ -81,20 +72,19 @@ export async function prepareTarget(
     resendTimedOutGets: false,
     frontPagesAnswer: true,
     outageBudgetMs: Math.min(PREFLIGHT_OUTAGE_BUDGET_MS, config.outageBudgetMs),
-    onExchange: () => (preflightRequests += 1),
     tallyFor: () => preflightTally,
   });
-  await preflight(api, { runId: options.runId, onWaiting: options.onWaiting });
+  await preflight(api, options);
   // The preflight may have spent the shop's bucket, or met a window still open: the worker goes on from here.
   const pacing = throttleFor(config.baseUrl, config.maxRps).state;
-  return { ...target, config, ledgerPath, preflightRequests, preflightTally, pacing };
+  return { ...target, config, ledgerPath, preflightTally, pacing };
 }
 
 /** After the tests: the final sweep of the target's ledger, then its certificate. */
 export async function concludeTarget(
   target: PreparedTarget,
   run: CollectedRun,
-  facts: { runId: string; startedAt: Date; outage?: RunOutage; targetVariables?: string } & LauncherRunFacts,
+  facts: Pick<RunFacts, 'runId' | 'startedAt' | 'outage' | 'targetVariables'> & LauncherRunFacts,
 ): Promise<ConformanceReport> {
   // The worker waited out the budget already: a shop still down is not waited for a second time here.
   if (facts.outage) outageFor(target.config.baseUrl).adopt(facts.outage);
@@ -110,7 +100,7 @@ export async function concludeTarget(
     bodiesNotKept: notKeptNote(target.config.reportsDir),
     // The main process's own throttle saw the 429s of the preflight and the sweep.
     requests: {
-      preflight: target.preflightRequests,
+      preflight: requestsIn(target.preflightTally),
       sweep: sweepRequests,
       throttled: throttleFor(target.config.baseUrl, target.config.maxRps).throttled,
       tally: { preflight: target.preflightTally, sweep: sweepTally },

@@ -43,7 +43,7 @@ function ancestry(generations: number): (number | undefined)[] {
  * Calls `onGone` once the parent, or under `npm run` also the npm behind the script's shell, has
  * died. A generation that cannot be read at the start (no /proc and no ps) is not watched.
  */
-export function watchLauncher(onGone: (what: string) => void): { stop(): void } {
+export function watchLauncher(onGone: (what: string) => void): void {
   const generations = process.env.npm_lifecycle_event ? 2 : 1;
   const watched = ancestry(generations);
   const known = watched.indexOf(undefined);
@@ -59,5 +59,4 @@ export function watchLauncher(onGone: (what: string) => void): { stop(): void } 
   }, EVERY_MS);
   // The watch alone must not keep the process alive.
   timer.unref();
-  return { stop: () => clearInterval(timer) };
 }

@@ -45,19 +45,22 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
   // Before anything is created: a base URL that redirects is a setting to fix, not an answer.
   if (isRedirect(list)) throw new CannotRunError(redirectedList(config, list));
   await provePageSize(api, list, options);
-  if (list.status === 404) throw pathNotFound(config, 'GET', api.collectionUrl());
+  if (list.status === 404) throw pathNotFound(config, api.collectionUrl());
+  // Any other answer (405, a 500...) is the shop's to answer for: the rules judge it, PATH-01 first.
+  // A gateway's 502, 503 or 504 never gets here: the client throws ShopUnavailableError for it.
+  if (!isSuccess(list)) return;
   // Not JSON at all (a gateway's sign-in page, say): no envelope setting could read it, so none is blamed.
-  if (isSuccess(list) && list.body instanceof NotJsonBody) {
+  if (list.body instanceof NotJsonBody) {
     throw new CannotRunError(
       `GET ${list.exchange.url} answered ${list.status}, but ${list.body.why}; check ZONES_BASE_URL and the way to the shop`,
     );
   }
-  if (isSuccess(list) && list.body === undefined) {
+  if (list.body === undefined) {
     throw new CannotRunError(
       `GET ${list.exchange.url} answered ${list.status} with an empty body, so no list came back; check ZONES_BASE_URL and the way to the shop`,
     );
   }
-  if (isSuccess(list) && !list.read.ok) {
+  if (!list.read.ok) {
     // What the answer holds instead, so that the right key can be read off the message.
     const members =
       list.body !== null && typeof list.body === 'object' && !Array.isArray(list.body)
@@ -69,15 +72,11 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
       `the zone list at ${api.collectionUrl()} cannot be read with ZONES_ENVELOPE=${config.envelope}${key} and ZONES_ID_FIELD=${config.idField}: ${list.read.problem}${fields}`,
     );
   }
-  // Any other answer (405, a 500...) is the shop's to answer for: the rules judge it, PATH-01 first.
-  // A gateway's 502, 503 or 504 never gets here: the client throws ShopUnavailableError for it.
-  if (!isSuccess(list)) return;
   const name = zoneName(options.runId, PREFLIGHT_TAG, 1);
   try {
     await proveCreate(api, name, options);
   } catch (error) {
-    if (error instanceof CannotRunError || !(error instanceof TransportError || error instanceof PreconditionError))
-      throw error;
+    if (!(error instanceof TransportError || error instanceof PreconditionError)) throw error;
     // A read-back or delete that got no answer, or a list that can't be followed: stop all the same,
     // and leave nothing behind that can be found.
     await removeByName(api, name);
@@ -315,13 +314,13 @@ function tokenRejected(api: RunClient, method: string, answer: Answer): CannotRu
   );
 }
 
-function pathNotFound(config: TargetConfig, method: string, url: string): CannotRunError {
+function pathNotFound(config: TargetConfig, url: string): CannotRunError {
   const path = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
   const hasPath = path !== '' && path !== '/';
   const which = hasPath
     ? `ZONES_BASE_URL has the path "${path}": unless that is the shop's own prefix, it should be the shop's address alone, since the suite adds /admin/api/${config.apiVersion}/zones.json itself (try ${new URL(config.baseUrl).origin}); else check ZONES_API_VERSION`
     : `check ZONES_BASE_URL and ZONES_API_VERSION`;
-  return new CannotRunError(`${method} ${url} answered 404, so the documented path is not there: ${which}`);
+  return new CannotRunError(`GET ${url} answered 404, so the documented path is not there: ${which}`);
 }
 
 /** A 4xx that refuses what was sent; 405 says the path takes no POST (PATH-01's business). */

@@ -40,6 +40,7 @@ export function redirectedList(config: TargetConfig, answer: Answer): string {
 /** No answer came: a certificate refused, a proxy that failed, or no route to the shop at all. */
 export function unreachable(config: TargetConfig, url: string, exchange: Exchange): string {
   const said = (exchange.error ?? '').replace(/^\w*Error: /, '');
+  const proxy = config.proxy && `${shownProxy(config.proxy.url)} (${config.proxy.variable})`;
   if (
     isCertificateCode(exchange.errorCode) &&
     config.proxy !== undefined &&
@@ -47,7 +48,6 @@ export function unreachable(config: TargetConfig, url: string, exchange: Exchang
   ) {
     // An https:// proxy has a certificate of its own; over http:// the shop has none, so it is the proxy's.
     const whose = new URL(url).protocol === 'http:' ? "the proxy's" : "the proxy's or the shop's";
-    const proxy = `${shownProxy(config.proxy.url)} (${config.proxy.variable})`;
     return `${whose} TLS certificate is not accepted: ${exchange.method} ${url} through the proxy ${proxy} failed with ${exchange.errorCode} (${said}): trust the CA that signed it with ZONES_CA_FILE or NODE_EXTRA_CA_CERTS, or check the proxy's address in ${config.proxy.variable}`;
   }
   if (isCertificateCode(exchange.errorCode)) {
@@ -58,7 +58,6 @@ export function unreachable(config: TargetConfig, url: string, exchange: Exchang
   // drift puts the mock's own variable in its place (inSideNames).
   if (config.proxy === undefined)
     return `cannot reach the target at ${url}: ${exchange.error}. Is the shop at ZONES_BASE_URL (${config.baseUrl}) up, and reachable from here?`;
-  const proxy = `${shownProxy(config.proxy.url)} (${config.proxy.variable})`;
   const fix = /\b407\b/.test(said)
     ? `the proxy asks for credentials: give them in ${config.proxy.variable} as http://user:password@host:port`
     : `check the proxy, or name the shop's host in NO_PROXY to reach it directly`;

@@ -2,7 +2,7 @@
 // one test at a time. Nothing of the suite runs beside a test, so no test can see another's zones in
 // the shop's one list, nor take an id another just freed: the races of a shared shop cannot arise.
 // Parallelism belongs across shops (a CI matrix with a job per shop), never within one.
-import type { Reporter, TestSequencer, TestSpecification, TestUserConfig, Vitest } from 'vitest/node';
+import type { TestSequencer, TestSpecification, TestUserConfig, Vitest } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { TestOutcome } from '../judging/verdict.ts';
@@ -31,7 +31,7 @@ export interface SuiteTarget {
 export interface SuiteRunOptions {
   runId: string;
   /** Extra vitest reporters, e.g. junit and allure for a certificate run. */
-  reporters?: Reporter[] | NonNullable<TestUserConfig['reporters']>;
+  reporters?: TestUserConfig['reporters'];
   /** Test files to run, relative to the project root; all suites by default. */
   include?: string[];
   /** Load allure-vitest's runtime in the workers; only worth it when its reporter runs too. */

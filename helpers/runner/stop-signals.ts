@@ -16,7 +16,6 @@ export interface StopSignalHandlers {
 export function readStopSignals(
   handlers: StopSignalHandlers,
   clock: () => number = Date.now,
-  sameWithinMs = SAME_PRESS_MS,
 ): (signal: NodeJS.Signals) => void {
   let first: { signal: NodeJS.Signals; at: number } | undefined;
   return (signal) => {
@@ -24,7 +23,7 @@ export function readStopSignals(
     if (first === undefined) {
       first = { signal, at };
       handlers.stop(signal);
-    } else if (signal !== first.signal || at - first.at >= sameWithinMs) {
+    } else if (signal !== first.signal || at - first.at >= SAME_PRESS_MS) {
       handlers.leave(signal);
     }
   };
