@@ -6,7 +6,7 @@ import { ZonesClient } from '../client/zones-client.ts';
 import { newModelSeed, type TargetConfig } from '../config.ts';
 import { notKeptNote } from '../evidence/bounded-body.ts';
 import { isOperatorPrefix } from '../evidence/operator-variables.ts';
-import { emptyTally, type RequestTally } from '../evidence/request-tally.ts';
+import { emptyTally, type RequestTally, requestsIn } from '../evidence/request-tally.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import { sweepLedger } from '../ownership/final-sweep.ts';
 import { ledgerAt, runLedgerPath } from '../ownership/ledger.ts';
@@ -99,7 +99,7 @@ export async function concludeTarget(
   // The worker waited out the budget already: a shop still down is not waited for a second time here.
   if (facts.outage) outageFor(target.config.baseUrl).adopt(facts.outage);
   const swept = await sweepLedger(target.config, target.ledgerPath, facts.runId, facts.targetVariables);
-  const { requests: sweepRequests, tally: sweepTally, ...cleanup } = swept;
+  const { tally: sweepTally, ...cleanup } = swept;
   return buildReport({
     ...facts,
     config: target.config,
@@ -111,7 +111,7 @@ export async function concludeTarget(
     // The main process's own throttle saw the 429s of the preflight and the sweep.
     requests: {
       preflight: target.preflightRequests,
-      sweep: sweepRequests,
+      sweep: requestsIn(sweepTally),
       throttled: throttleFor(target.config.baseUrl, target.config.maxRps).throttled,
       tally: { preflight: target.preflightTally, sweep: sweepTally },
     },
