@@ -1,7 +1,7 @@
 // Finding zones in a list answer, written once: the matchers judge with these, the list checks and
 // the client re-read a lagging list until one holds, and the sweeps and the preflight find by them.
 import { jsonEqual } from '../json.ts';
-import { sameId, type ZoneId, type ZoneRecord, type ZonesRead } from './records.ts';
+import type { ZoneId, ZoneRecord, ZonesRead } from './records.ts';
 
 /** What a look-up needs of a list answer: its status and what its pages were read as. */
 export interface ReadList {
@@ -16,7 +16,7 @@ export interface ExpectedFields {
 }
 
 export function findZone(zones: readonly ZoneRecord[], id: ZoneId): ZoneRecord | undefined {
-  return zones.find((zone) => sameId(zone.id, id));
+  return zones.find((zone) => zone.id.text === id.text);
 }
 
 /**

@@ -43,10 +43,6 @@ export function zoneIdOf(value: unknown): ZoneId | undefined {
   return undefined;
 }
 
-export function sameId(a: ZoneId, b: ZoneId): boolean {
-  return a.text === b.text;
-}
-
 /** A create or update body: the fields under ZONES_ZONE_KEY (nested for a dotted key), or bare. */
 export function wrapZone(config: TargetConfig, fields: Record<string, unknown>): unknown {
   return config.envelope === 'wrapped' ? nestUnderPath(config.zoneKey, fields) : fields;

@@ -242,8 +242,8 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
   }
 
   /** Zones with this (run-unique) name now exist because of this run: they go into the ledger. */
-  async adoptByName(name: string, settle: Settle = (list) => namedIn(list, name).length > 0): Promise<ZoneRecord[]> {
-    return this.adoptFrom(await this.listZones({ settle }), name);
+  async adoptByName(name: string): Promise<ZoneRecord[]> {
+    return this.adoptFrom(await this.listZones({ settle: (list) => namedIn(list, name).length > 0 }), name);
   }
 
   /** The zones of this list that carry this (run-unique) name, taken into the ledger. */

@@ -54,8 +54,7 @@ export function addTallies(...tallies: readonly (RequestTally | undefined)[]): R
     for (const endpoint of ENDPOINTS) sum.sent[endpoint] += tally.sent[endpoint];
     sum.pages += tally.pages;
     sum.throttled += tally.throttled;
-    sum.resent['after-429'] += tally.resent['after-429'];
-    sum.resent['after-no-answer'] += tally.resent['after-no-answer'];
+    for (const why of Object.keys(sum.resent) as Resend[]) sum.resent[why] += tally.resent[why];
   }
   return sum;
 }

@@ -53,14 +53,13 @@ export class Secrets {
   constructor(settings: { token: string; authHeader?: string; authScheme?: string; mockToken?: string }) {
     this.forged = forgedToken(settings.token);
     this.authHeader = settings.authHeader?.toLowerCase();
-    this.known = [];
     // With no token there is nothing to give away: the forgery of none is random and shared with nobody.
     const tokens = [settings.token, settings.mockToken ?? ''].filter((token) => token !== '');
     // A short token's forgery goes with it: it is the token's length and all of it but the last
     // character, which the same letters all around already show, and masked inside words it garbles
     // as much (the forgery of `x` is `a`).
     const short = tokens.filter(isShortToken).flatMap((token) => [token, forgedToken(token)]);
-    for (const token of tokens.filter((each) => !isShortToken(each))) this.known.push(token, forgedToken(token));
+    this.known = tokens.filter((each) => !isShortToken(each)).flatMap((token) => [token, forgedToken(token)]);
     if (short.length > 0) {
       const prefix = credentialPrefix(settings);
       this.asCredential = new RegExp(`${prefix}(?:${short.map(literal).join('|')})${VALUE_END}`, 'gi');
@@ -114,17 +113,23 @@ export class Secrets {
  * or scheme must start one.
  */
 function credentialPrefix(settings: { authHeader?: string; authScheme?: string }): string {
-  const names = [...new Set([settings.authHeader, 'Authorization', 'ZONES_ACCESS_TOKEN'])].filter(
-    (name): name is string => name !== undefined && name !== '',
-  );
-  const schemes = [...new Set([settings.authScheme, 'Bearer'])].filter(
-    (scheme): scheme is string => scheme !== undefined && scheme !== '',
-  );
-  const scheme = `(?:(?:${schemes.map(literal).join('|')})\\s+)`;
+  const alternatives = (words: (string | undefined)[]) =>
+    [...new Set(words)]
+      .filter((word): word is string => word !== undefined && word !== '')
+      .map(literal)
+      .join('|');
+  const scheme = `(?:(?:${alternatives([settings.authScheme, 'Bearer'])})\\s+)`;
   const quote = `[\\\\"']*`;
-  const named = `(?:${names.map(literal).join('|')})${quote}\\s*[:=]\\s*${quote}${scheme}?`;
+  const named = `(?:${alternatives([settings.authHeader, 'Authorization', 'ZONES_ACCESS_TOKEN'])})${quote}\\s*[:=]\\s*${quote}${scheme}?`;
   return `((?<![\\w-])(?:${named}|${scheme}))`;
 }
+
+/** A character class, the character a forgery's last becomes in it, and the one it becomes instead when it already is that one. */
+const FORGERY_SWAPS: readonly [RegExp, string, string][] = [
+  [/[0-9]/, '0', '1'],
+  [/[a-z]/, 'a', 'b'],
+  [/[A-Z]/, 'A', 'B'],
+];
 
 /**
  * A wrong credential of the real one's length and alphabet, differing in its last character: a target
@@ -133,22 +138,8 @@ function credentialPrefix(settings: { authHeader?: string; authScheme?: string }
 export function forgedToken(token: string): string {
   if (token === '') return `zc-wrong-${randomBytes(12).toString('hex')}`;
   const last = token.at(-1)!;
-  const other = /[0-9]/.test(last)
-    ? last === '0'
-      ? '1'
-      : '0'
-    : /[a-z]/.test(last)
-      ? last === 'a'
-        ? 'b'
-        : 'a'
-      : /[A-Z]/.test(last)
-        ? last === 'A'
-          ? 'B'
-          : 'A'
-        : last === '-'
-          ? '_'
-          : '-';
-  return `${token.slice(0, -1)}${other}`;
+  const [, usual, instead] = FORGERY_SWAPS.find(([kind]) => kind.test(last)) ?? [undefined, '-', '_'];
+  return `${token.slice(0, -1)}${last === usual ? instead : usual}`;
 }
 
 /** The text less any end of it that is the beginning of `secret`. */

@@ -13,7 +13,6 @@ import { runIdOfName } from './run-names.ts';
 import { sweepCommand } from './sweep-command.ts';
 
 export interface SweepResult extends CleanupRecord {
-  requests: number;
   tally: RequestTally;
 }
 
@@ -23,10 +22,9 @@ export async function sweepLedger(
   runId: string,
   targetVariables?: string,
 ): Promise<SweepResult> {
-  let requests = 0;
   const ledger = ledgerAt(ledgerPath);
   const tally = emptyTally();
-  const api = new ZonesClient(config, { ledger, onExchange: () => (requests += 1), tallyFor: () => tally });
+  const api = new ZonesClient(config, { ledger, tallyFor: () => tally });
   const entries = readLedger(ledgerPath);
   const lastLeftReason = new Map<string, string>();
   for (const entry of entries) if (entry.event === 'left') lastLeftReason.set(entry.id, entry.reason);
@@ -50,7 +48,7 @@ export async function sweepLedger(
   }
   leftBehind.push(...(await namedButNotOwned(api, runId)));
   const created = entries.filter((entry) => entry.event === 'created' || entry.event === 'adopted').length;
-  return { created, deleted: created - leftBehind.length, leftBehind, requests, tally };
+  return { created, deleted: created - leftBehind.length, leftBehind, tally };
 }
 
 /**

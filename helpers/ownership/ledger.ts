@@ -188,17 +188,12 @@ export interface OwnedZone {
 }
 
 /** Ids the ledger says were created and not (yet) deleted, with the names the run gave them. */
-export function stillOwned(entries: readonly LedgerEvent[], target?: string): Map<string, OwnedZone> {
+export function stillOwned(entries: readonly LedgerEvent[], target: string): Map<string, OwnedZone> {
   const open = new Map<string, OwnedZone>();
   for (const entry of entries) {
-    const elsewhere =
-      (entry.event === 'created' || entry.event === 'adopted') &&
-      target !== undefined &&
-      entry.target !== undefined &&
-      entry.target !== target;
-    if (elsewhere) continue;
     // A create starts the id's names afresh: a store that reuses ids gave it to a new zone of the run.
-    if (entry.event === 'created' || entry.event === 'adopted')
+    // One made on another target is not this one's; older ledgers record no target.
+    if ((entry.event === 'created' || entry.event === 'adopted') && (entry.target ?? target) === target)
       open.set(entry.id, { name: entry.name, names: [entry.name] });
     if (entry.event === 'renamed') open.get(entry.id)?.names.push(entry.name);
     if (entry.event === 'deleted') open.delete(entry.id);

@@ -89,7 +89,7 @@ export async function concludeTarget(
   // The worker waited out the budget already: a shop still down is not waited for a second time here.
   if (facts.outage) outageFor(target.config.baseUrl).adopt(facts.outage);
   const swept = await sweepLedger(target.config, target.ledgerPath, facts.runId, facts.targetVariables);
-  const { requests: sweepRequests, tally: sweepTally, ...cleanup } = swept;
+  const { tally: sweepTally, ...cleanup } = swept;
   return buildReport({
     ...facts,
     config: target.config,
@@ -101,7 +101,7 @@ export async function concludeTarget(
     // The main process's own throttle saw the 429s of the preflight and the sweep.
     requests: {
       preflight: requestsIn(target.preflightTally),
-      sweep: sweepRequests,
+      sweep: requestsIn(sweepTally),
       throttled: throttleFor(target.config.baseUrl, target.config.maxRps).throttled,
       tally: { preflight: target.preflightTally, sweep: sweepTally },
     },
