@@ -13,9 +13,10 @@ import {
   factsFromConfig,
   factsFromRawSettings,
   type LauncherFacts,
+  writeCouldNotRun,
 } from '../helpers/report/could-not-run.ts';
 import { setAsideReports } from '../helpers/report/previous-reports.ts';
-import { writeCouldNotRunReports, writeReports } from '../helpers/report/write-reports.ts';
+import { writeReports } from '../helpers/report/write-reports.ts';
 import { rules } from '../helpers/rules.ts';
 import { families, selectRules, testNamePatternFor } from '../helpers/runner/rule-selection.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
@@ -80,7 +81,7 @@ function cannotRun(message: string): never {
   const reason = secrets.mask(message);
   let line = `zones-conformance: cannot run: ${reason}`;
   try {
-    writeCouldNotRunReports(buildCouldNotRun(reason, startedAt, known.baseUrl), known);
+    writeCouldNotRun(buildCouldNotRun(reason, startedAt, known.baseUrl), known);
   } catch (error) {
     line += ` (no report written to ${known.reportsDir}: ${secrets.mask((error as Error).message)})`;
   }

@@ -39,6 +39,7 @@ test('no file carries the token, even when the reason and the base URL do', () =
   );
 
   expect(readdirSync(dir).sort()).toEqual([
+    'badge.svg',
     'conformance.html',
     'conformance.json',
     'conformance.md',

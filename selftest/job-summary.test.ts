@@ -15,7 +15,7 @@ const TOKEN = 'shpat_selftest_job_summary_0123456789';
 const PATH = 'reports/conformance-history.jsonl';
 
 /** Tonight: every rule passed but UPDATE-01, which failed; one zone left behind. */
-function tonight(launcher: Pick<RunFacts, 'stoppedBy'> = {}): ConformanceReport {
+function tonight(launcher: Pick<RunFacts, 'stoppedBy' | 'baseline'> = {}): ConformanceReport {
   const config = readTargetConfig({ ZONES_BASE_URL: 'https://shop.example', ZONES_ACCESS_TOKEN: TOKEN });
   const outcomes = rules.map((rule) =>
     rule.id === 'UPDATE-01'
@@ -139,6 +139,15 @@ describe('the job summary', () => {
     expect(summary).toContain('| AUTH-01 | MUST | not selected | ✓· |');
     expect(summary).toContain('| UPDATE-01 | MUST | **FAILED** | ✓✗ |');
     expect(summary).toContain('· not selected tonight');
+  });
+
+  test('of a run stopped by a signal with --fail-on new, the comparison names the exit code the process left with', () => {
+    // UPDATE-01 failed last night too: --fail-on new alone would give 0, the signal gives 130.
+    const baseline = readBaselineOf(tonight(), (id) => (id === 'UPDATE-01' ? 'failed' : 'passed'));
+    const summary = renderJobSummary(tonight({ stoppedBy: 'SIGINT', baseline: { baseline, failOn: 'new' } }));
+    expect(summary).toContain('## Since the baseline');
+    expect(summary).toContain('Exit code 130, stopped by SIGINT.');
+    expect(summary).not.toContain('by --fail-on new');
   });
 
   test('of a run stopped by a signal, says so under the verdict with the exit code the process left with', () => {

@@ -13,7 +13,7 @@ import { testLook, warningPrefix } from '../judging/states.ts';
 import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
 import { type AllureResult, type JudgedShowing as Judged, shownAsJudged } from './allure-states.ts';
 import type { ConformanceReport } from './certificate.ts';
-import { exitCodeText } from './conformance-report.ts';
+import { exitCodeText } from './comparison.ts';
 import { leftoverProperties } from './leftovers.ts';
 
 /** Each judged test by its title, which leads with its rule id and is the result's name in Allure. */

@@ -15,7 +15,8 @@ import { suitePackage } from '../project-root.ts';
 import type { ConformanceReport, CouldNotRunReport } from './certificate.ts';
 import { detailAnchor, hasDetail, renderDetail, ruleAnchor } from './certificate-detail.ts';
 import { contentSecurityPolicy, pageStyle } from './certificate-style.ts';
-import { exitCodeText, isSelected, outageLine, stoppedLine } from './conformance-report.ts';
+import { exitCodeText } from './comparison.ts';
+import { isSelected, outageLine, stoppedLine } from './conformance-report.ts';
 import {
   changesTonight,
   type Night,

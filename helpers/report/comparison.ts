@@ -128,8 +128,14 @@ export function comparisonLines(comparison: Comparison): { label: string; rules:
   ];
 }
 
-/** The exit code and why, in the words of the console and the md: "exit code " comes before it. */
-export function exitCodeNote(report: ConformanceReport, comparison: Comparison): string {
+/**
+ * The run's exit code and, where it is not the verdict's own, why: the same words in every output, the
+ * comparison's table included, so a stopped run with --fail-on new says 130 there too.
+ */
+export function exitCodeText(report: ConformanceReport): string {
+  if (report.stopped) return `${report.exitCode}, stopped by ${report.stopped.signal}`;
+  const comparison = report.outage ? undefined : report.comparison;
+  if (comparison === undefined) return String(report.exitCode);
   if (comparison.failOn === null) return `${comparison.exitCode}, the verdict's`;
   return `${comparison.exitCode} by --fail-on new (new MUST failures only; the verdict's own is ${exitCodeOf(report.verdict)})`;
 }
@@ -145,7 +151,7 @@ export function renderComparison(report: ConformanceReport, comparison: Comparis
     '|---|---|',
     ...comparisonLines(comparison).map(({ label, rules }) => `| ${label} | ${listed(rules)} |`),
     '',
-    `A failure of a SHOULD or MAY rule is a warning. Exit code ${exitCodeNote(report, comparison)}.`,
+    `A failure of a SHOULD or MAY rule is a warning. Exit code ${exitCodeText(report)}.`,
     '',
   ];
 }

@@ -21,7 +21,7 @@ import {
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { rules as catalogue, otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
 import type { ConformanceReport, RunOutage, RunStopped } from './certificate.ts';
-import { type Baseline, compare, exitCodeNote, renderComparison } from './comparison.ts';
+import { type Baseline, compare, exitCodeText, renderComparison } from './comparison.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code, fenced } from './markdown-code.ts';
 import { accountRequests, requestTables } from './request-accounting.ts';
@@ -158,13 +158,6 @@ function markNotSelected(rule: RuleResult, selection: NonNullable<RunFacts['sele
 /** Since when the shop did not answer for itself, and for how long it was waited for. */
 export function outageLine(outage: RunOutage): string {
   return `the shop stopped answering for itself at ${outage.since} (${outage.what}) and did not come back within ZONES_OUTAGE_BUDGET_MS=${outage.budgetMs}; the rules decided before then keep their status, the rest are not verified`;
-}
-
-/** The run's exit code and, where it is not the verdict's own, why: the same words in every output. */
-export function exitCodeText(report: ConformanceReport): string {
-  if (report.stopped) return `${report.exitCode}, stopped by ${report.stopped.signal}`;
-  if (report.comparison && !report.outage) return exitCodeNote(report, report.comparison);
-  return String(report.exitCode);
 }
 
 /** A stopped run in the words of every report, first thing under the verdict. */

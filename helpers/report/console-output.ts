@@ -8,8 +8,8 @@ import { STATES, testLook } from '../judging/states.ts';
 import { failureOf, type TestOutcome } from '../judging/verdict.ts';
 import { findRule } from '../rules.ts';
 import type { ConformanceReport } from './certificate.ts';
-import { comparisonLines, listed } from './comparison.ts';
-import { exitCodeText, isSelected, ruleNotes, seedOrigin } from './conformance-report.ts';
+import { comparisonLines, exitCodeText, listed } from './comparison.ts';
+import { isSelected, ruleNotes, seedOrigin } from './conformance-report.ts';
 import { leftoverLines } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
 

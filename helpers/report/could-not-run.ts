@@ -9,6 +9,7 @@ import { EXIT } from '../exit-codes.ts';
 import { suitePackage } from '../project-root.ts';
 import { SPEC_VERSION } from '../rules.ts';
 import { settingDefault } from '../settings.ts';
+import { writeBadge } from './badge.ts';
 import type { CouldNotRunReport } from './certificate.ts';
 import { PAGE_FILE, renderCouldNotRunPage } from './certificate-page.ts';
 import { xml } from './junit.ts';
@@ -126,5 +127,6 @@ export function writeCouldNotRun(
   // Masked before it is rendered, so that the mask is escaped like any text and the XML stays well-formed.
   writeFileSync(files.junit, secrets.mask(renderCouldNotRunJunit(secrets.maskAll(report))));
   writeFileSync(files.page, secrets.mask(renderCouldNotRunPage(secrets.maskAll(report), suitePackage().version)));
+  writeBadge(facts.reportsDir, 'could-not-run');
   return files;
 }

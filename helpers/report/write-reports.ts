@@ -1,15 +1,15 @@
 // Every file of a run, written in one place from its one certificate: conformance.json and .md, the
 // certificate page, the job summary, the badge, JUnit and Allure's results, and tonight in the nights
 // history. Each file is a function of the certificate (and of the nights before it); nothing here
-// decides anything about the run. A run that could not run writes the same files, saying why.
+// decides anything about the run. A run that could not run writes the same files, saying why
+// (could-not-run.ts).
 import type { TargetConfig } from '../config.ts';
 import type { Secrets } from '../evidence/secrets.ts';
 import { completeAllureResults, maskAllureResults } from './allure-results.ts';
 import { writeBadge } from './badge.ts';
-import type { ConformanceReport, CouldNotRunReport } from './certificate.ts';
+import type { ConformanceReport } from './certificate.ts';
 import { writeCertificatePage } from './certificate-page.ts';
 import { writeReport } from './conformance-report.ts';
-import { type LauncherFacts, writeCouldNotRun } from './could-not-run.ts';
 import { type Night, recordNight } from './history.ts';
 import { writeJobSummary } from './job-summary.ts';
 import { writeJunit } from './junit.ts';
@@ -51,11 +51,4 @@ export function writeReports(
   // Last, so that what the outcomes and environment added is masked as well.
   maskAllureResults(config.reportsDir, secrets);
   return { ...files, page };
-}
-
-/** The reports of a run that could not run: every file a run writes that can say why. */
-export function writeCouldNotRunReports(report: CouldNotRunReport, facts: LauncherFacts): WrittenReports {
-  const files = writeCouldNotRun(report, facts);
-  writeBadge(facts.reportsDir, 'could-not-run');
-  return files;
 }
