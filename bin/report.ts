@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { loadEnvironment } from '../helpers/config.ts';
 import { EXIT } from '../helpers/exit-codes.ts';
 import { inProject } from '../helpers/project-root.ts';
-import { allureLocations } from '../helpers/report/allure-layout.ts';
+import { allureLocations, selfContainedPage } from '../helpers/report/allure-layout.ts';
 import { PAGE_FILE } from '../helpers/report/certificate-page.ts';
 import { factsFromRawSettings } from '../helpers/report/could-not-run.ts';
 import { parseOptions } from './command-options.ts';
@@ -76,14 +76,16 @@ const allure = spawnSync(process.execPath, [allureCli, 'generate', '--config', a
 });
 if (allure.error) cannotRun(`Allure did not start: ${allure.error.message}`);
 if (allure.status !== 0) cannotRun(`Allure stopped with ${allure.signal ?? `exit code ${allure.status}`}`);
-if (!existsSync(join(where.report, 'index.html'))) cannotRun(`Allure wrote no ${shown(where.report)}/index.html`);
+const page = join(where.report, 'index.html');
+if (!existsSync(page)) cannotRun(`Allure wrote no ${shown(page)}`);
+writeFileSync(page, selfContainedPage(readFileSync(page, 'utf8')));
 if (historyBefore !== undefined) writeFileSync(where.history, historyBefore);
 else writeFileSync(inHistoryMark, 'this run is in allure-history.jsonl\n');
 
 const certificatePage = join(reportsDir, PAGE_FILE);
 const pageExists = existsSync(certificatePage);
 if (pageExists) console.log(`zones-conformance: certificate: ${shown(certificatePage)} (open this first)`);
-console.log(`zones-conformance: HTML report: ${shown(join(where.report, 'index.html'))} (Allure, for drill-down)`);
+console.log(`zones-conformance: HTML report: ${shown(page)} (Allure, for drill-down)`);
 console.log(
   `history: ${shown(where.history)} (${historyLength(where.history)} report(s)); keep this file between runs for trends`,
 );

@@ -38,3 +38,21 @@ export const outcomeCategories = OUTCOMES.map((outcome) => ({
   groupByMessage: outcome !== 'SHOULD warning' && outcome !== 'MAY warning',
   expand: outcome === 'MUST failure',
 }));
+
+/**
+ * Allure's one-file page, made to stand on its own. Its data is assigned at the end of the page, but
+ * its app, at the top, reads it as soon as it starts, and falls back to fetching files (which a page
+ * opened from disk may not) when the data is not there yet: on a loaded machine a page now and then
+ * showed only "Failed to fetch". Declaring the data first makes the app wait for it. The page also
+ * loaded Google's analytics from the internet on every opening; a shop's report asks nothing of anyone.
+ */
+export function selfContainedPage(html: string): string {
+  const waitForData = '<script>window.allureReportDataReady = false; window.allureReportData = {};</script>';
+  const withData = html.includes('allureReportDataReady = true')
+    ? html.replace('<head>', `<head>${waitForData}`)
+    : html;
+  return withData.replace(
+    /<script async src="https:\/\/www\.googletagmanager\.com\/[^"]*"><\/script>\s*<script>[^<]*gtag\('config'[^<]*<\/script>/,
+    '',
+  );
+}
