@@ -48,16 +48,16 @@ function outcomeFor({ api, zones, target, task }: ConformanceContext): Promise<M
 }
 
 export async function checkModelRule(id: string, context: ConformanceContext): Promise<void> {
-  const outcome = await outcomeFor(context);
-  context.task.meta.sharedRequests = outcome.requests;
-  if (outcome.defect !== undefined) throw outcome.defect;
-  const failure = outcome.failures.get(id);
+  const { session, failures, seed } = await outcomeFor(context);
+  context.task.meta.sharedRequests = session.requests();
+  if (session.defect !== undefined) throw session.defect;
+  const failure = failures.get(id);
   if (failure !== undefined) throw new Error(failure);
   // A list that could not be read, a shop that stopped answering: not verified, as any test would be.
-  if (outcome.stopped !== undefined) throw outcome.stopped;
-  if (id === 'LIST-02' && outcome.filtersLost !== undefined) throw outcome.filtersLost;
-  const ran = `${outcome.sequences} sequence(s), ${outcome.requests} requests, seed ${outcome.seed}`;
-  if (!outcome.checks.get(id))
+  if (session.stopped !== undefined) throw session.stopped;
+  if (id === 'LIST-02' && session.filtersLost !== undefined) throw session.filtersLost;
+  const ran = `${session.sequences} sequence(s), ${session.requests()} requests, seed ${seed}`;
+  if (!session.checks.get(id))
     notVerified(
       context,
       `no model-based sequence reached a check of ${id} this run (${ran}); a larger ZONES_MODEL_RUNS, ZONES_MODEL_STEPS or ZONES_MODEL_MAX_REQUESTS would give the sequences more room to reach it`,

@@ -13,26 +13,21 @@ import type { Answer } from '../../evidence/exchange.ts';
 import { jsonEqual } from '../../json.ts';
 import { runBookingHook } from '../../ownership/booking-hooks.ts';
 import { requireReadable } from '../list-checks.ts';
-import { type Finding, firstFinding, judgeList, learnFrom } from './judge.ts';
+import { firstFinding, judgeList, learnFrom } from './judge.ts';
 import { Disagreement, type ModelSession } from './session.ts';
-import { type Field, knownValue, labelFor, type ModelZone, nothingSince, type ZoneModel } from './zone-model.ts';
-
-/** A create that was refused: a zone listed under its unique name later was created after all. */
-interface RefusedCreate {
-  name: string;
-  asked: string;
-  coverage: unknown;
-}
+import { emptyModel, type Field, labelFor, type ModelZone, nothingSince, type ZoneModel } from './zone-model.ts';
 
 export interface Sequence {
-  model: ZoneModel;
-  refused: RefusedCreate[];
+  readonly session: ModelSession;
+  readonly model: ZoneModel;
+  /** Creates that were refused: a zone listed under one's unique name later was created after all. */
+  refused: { name: string; asked: string; coverage: unknown }[];
   /** The zone updated last: what "several updates of the same zone in a row" pick. */
   lastUpdated?: ModelZone;
 }
 
-export function newSequence(model: ZoneModel): Sequence {
-  return { model, refused: [] };
+export function newSequence(session: ModelSession): Sequence {
+  return { session, model: emptyModel(), refused: [] };
 }
 
 function fail(sequence: Sequence, rule: string, what: string, ...answers: Answer[]): never {
@@ -54,9 +49,9 @@ function newZone(sequence: Sequence, name: string, coverage: unknown, asked: str
 }
 
 /** Zones listed under the name of a refused create exist after all: ours, and judged as new zones. */
-function adoptRefused(sequence: Sequence, session: ModelSession, list: ListAnswer): void {
+function adoptRefused(sequence: Sequence, list: ListAnswer): void {
   for (const refused of [...sequence.refused]) {
-    const found = session.real.api.adoptFrom(list, refused.name);
+    const found = sequence.session.real.api.adoptFrom(list, refused.name);
     for (const record of found) {
       if (sequence.model.live.some((zone) => zone.id?.text === record.id.text)) continue;
       sequence.model.live.push({ ...newZone(sequence, refused.name, refused.coverage, refused.asked), id: record.id });
@@ -66,20 +61,18 @@ function adoptRefused(sequence: Sequence, session: ModelSession, list: ListAnswe
 }
 
 /**
- * Read lists (re-reading a lagging one for ZONES_CONSISTENCY_TIMEOUT_MS until it agrees) and judge
- * them. The reads of one step are judged together, so that the most telling finding of any of them
- * is the one reported. A list that can't be read is only the means of the check: the sequence stops,
- * not verified.
+ * Read lists (re-reading a lagging one until it agrees) and judge them together, so that the most
+ * telling finding of any of them is the one reported. A list that can't be read is only the means of
+ * the check: the sequence stops, not verified.
  */
 async function readAndJudge(
   sequence: Sequence,
-  session: ModelSession,
   filters: readonly (string | undefined)[],
   stepAnswers: Answer[] = [],
 ): Promise<void> {
+  const { session, model } = sequence;
   const { api } = session.real;
-  const { model } = sequence;
-  const findings: Finding[] = [];
+  const findings = [];
   const pages: Answer[] = [];
   for (const filter of filters) {
     const agrees = (list: ListAnswer) => {
@@ -96,7 +89,7 @@ async function readAndJudge(
       session.filtersLost ??= error;
       continue;
     }
-    adoptRefused(sequence, session, list);
+    adoptRefused(sequence, list);
     const records = readableZones(list)!;
     const judgement = judgeList(model, records, filter);
     session.count(judgement.checked);
@@ -108,14 +101,9 @@ async function readAndJudge(
   if (finding) fail(sequence, finding.rule, finding.what, ...stepAnswers, ...pages);
 }
 
-export async function createZone(
-  sequence: Sequence,
-  session: ModelSession,
-  asked: string | undefined,
-  coverageChoice: number,
-): Promise<void> {
+export async function createZone(sequence: Sequence, asked: string | undefined, coverageChoice: number): Promise<void> {
+  const { session, model } = sequence;
   const { api, zones } = session.real;
-  const { model } = sequence;
   const name = zones.uniqueName();
   const coverage = zones.coverage(coverageChoice);
   const zone = newZone(sequence, name, coverage, asked);
@@ -164,13 +152,12 @@ type Values = Record<Field, unknown>;
  */
 async function updateKeepingStatus(
   sequence: Sequence,
-  session: ModelSession,
   zone: ModelZone,
   values: Values,
   changed: readonly Field[],
   answers: Answer[],
 ): Promise<void> {
-  const { api } = session.real;
+  const { api } = sequence.session.real;
   const whole = await api.updateZone(zone.id!, values);
   answers.push(whole);
   const sentStatus = !isRefusal(whole);
@@ -178,7 +165,7 @@ async function updateKeepingStatus(
   sent(sequence, zone, values);
   const last = answers.at(-1)!;
   const rule = changed.includes('name') ? 'UPDATE-01' : 'UPDATE-02';
-  session.count([rule]);
+  sequence.session.count([rule]);
   if (!isSuccess(last)) fail(sequence, rule, `the update of ${zone.label} answered ${last.status}`, ...answers);
   settle(zone, values, changed, sentStatus);
 }
@@ -198,7 +185,7 @@ function settle(zone: ModelZone, values: Values, changed: readonly Field[], sent
   for (const field of changed) zone.since.changed.add(field);
 }
 
-function changedValues(session: ModelSession, zone: ModelZone, change: Change) {
+function changedValues({ session }: Sequence, zone: ModelZone, change: Change) {
   const { zones, api } = session.real;
   const before: Values = {
     name: knownValue(zone, 'name'),
@@ -225,30 +212,24 @@ function changedValues(session: ModelSession, zone: ModelZone, change: Change) {
   return { before, values, changed };
 }
 
-/**
- * The shortest list that shows the zone: the filter of its status, once known. A zone another
- * update landed on shows there too, since it took that zone's status with the rest.
- */
-function filterShowing(session: ModelSession, zone: ModelZone): string | undefined {
-  if (session.filtersLost !== undefined || zone.expected.status.length !== 1) return undefined;
-  return String(zone.expected.status[0]);
+/** The one value a field is known to have; for an unsettled field, the value it had before. */
+function knownValue(zone: ModelZone, field: Field): unknown {
+  return zone.expected[field][0];
 }
 
-export async function updateZone(
-  sequence: Sequence,
-  session: ModelSession,
-  zone: ModelZone,
-  change: Change,
-): Promise<void> {
-  const { before, values, changed } = changedValues(session, zone, change);
-  const { model } = sequence;
+export async function updateZone(sequence: Sequence, zone: ModelZone, change: Change): Promise<void> {
+  const { session, model } = sequence;
+  const { before, values, changed } = changedValues(sequence, zone, change);
   const parts = changed.map((field) => (field === 'status' ? `status to ${String(values.status)}` : field));
   model.steps.push(`update ${zone.label}: ${parts.join(', ')}`);
   sequence.lastUpdated = zone;
   if (!changed.includes('status')) {
     const answers: Answer[] = [];
-    await updateKeepingStatus(sequence, session, zone, values, changed, answers);
-    await readAndJudge(sequence, session, [filterShowing(session, zone)], answers);
+    await updateKeepingStatus(sequence, zone, values, changed, answers);
+    // The shortest list that shows the zone: the filter of its status, once known. A zone another
+    // update landed on shows there too, since it took that zone's status with the rest.
+    const known = session.filtersLost === undefined && zone.expected.status.length === 1;
+    await readAndJudge(sequence, [known ? String(zone.expected.status[0]) : undefined], answers);
     return;
   }
   const move = await session.real.api.updateZone(zone.id!, values);
@@ -258,7 +239,7 @@ export async function updateZone(
     settle(zone, values, changed, true);
     // The filter the zone left and the one it joined: what UPDATE-03 and LIST-02 say must follow a move.
     const filters = session.filtersLost ? [undefined] : [String(before.status), String(values.status)];
-    await readAndJudge(sequence, session, filters, [move]);
+    await readAndJudge(sequence, filters, [move]);
     return;
   }
   if (!isRefusal(move))
@@ -273,20 +254,14 @@ export async function updateZone(
   zone.expected.status = [before.status, values.status];
   const answers = [move];
   const rest = changed.filter((field) => field !== 'status');
-  if (rest.length > 0)
-    await updateKeepingStatus(sequence, session, zone, { ...values, status: before.status }, rest, answers);
-  await readAndJudge(sequence, session, [undefined], answers);
+  if (rest.length > 0) await updateKeepingStatus(sequence, zone, { ...values, status: before.status }, rest, answers);
+  await readAndJudge(sequence, [undefined], answers);
 }
 
 /** Book the zone first when asked to (through ZONES_BOOKING_HOOK), then delete it. */
-export async function deleteZone(
-  sequence: Sequence,
-  session: ModelSession,
-  zone: ModelZone,
-  book: boolean,
-): Promise<void> {
+export async function deleteZone(sequence: Sequence, zone: ModelZone, book: boolean): Promise<void> {
+  const { session, model } = sequence;
   const { api, zones } = session.real;
-  const { model } = sequence;
   if (book && !zone.booked) {
     model.steps.push(`book ${zone.label}`);
     // Marked before the hook runs, so that clean-up unbooks it first whatever the hook did.
@@ -314,15 +289,15 @@ export async function deleteZone(
   model.deleted.push(zone);
 }
 
-export async function listZones(sequence: Sequence, session: ModelSession, filter: string | undefined): Promise<void> {
+export async function listZones(sequence: Sequence, filter: string | undefined): Promise<void> {
   sequence.model.steps.push(filter === undefined ? 'list' : `list filtered by ${filter}`);
-  await readAndJudge(sequence, session, [filter]);
+  await readAndJudge(sequence, [filter]);
 }
 
 /** What a sequence leaves is deleted before the next begins, so each starts from nothing of its own. */
-export async function cleanUpSequence(sequence: Sequence, session: ModelSession): Promise<void> {
+export async function cleanUpSequence({ session, model }: Sequence): Promise<void> {
   const { api } = session.real;
-  for (const zone of sequence.model.live) {
+  for (const zone of model.live) {
     if (zone.id === undefined) continue;
     try {
       if (zone.booked)

@@ -75,11 +75,6 @@ export function expects(zone: ModelZone, field: Field, value: unknown): boolean 
   return zone.expected[field].some((candidate) => jsonEqual(candidate, value));
 }
 
-/** The one value a field is known to have; for an unsettled field, the value it had before. */
-export function knownValue(zone: ModelZone, field: Field): unknown {
-  return zone.expected[field][0];
-}
-
 /** Every name the sequence gave this zone: how a record under its id is recognised as the zone come back. */
 export function namesOf(zone: ModelZone): unknown[] {
   return [zone.createdAs, ...zone.expected.name];
