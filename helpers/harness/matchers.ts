@@ -1,6 +1,8 @@
 // Assertions that speak the rules' language and carry the evidence: every failure shows the
-// request and the answer behind it, so a reader sees what broke without re-running anything.
-import type { expect } from 'vitest';
+// request and the answer behind it, so a reader sees what broke without re-running anything. The
+// vitest setup file of every suite run (helpers/runner/run-suites.ts): the matchers are registered
+// here, once, so no suite or helper imports them for a side effect.
+import { expect } from 'vitest';
 import { isRefusal, isSuccess, type ListAnswer } from '../client/zones-client.ts';
 import { formatAnswers } from '../evidence/evidence.ts';
 import type { Answer } from '../evidence/exchange.ts';
@@ -59,8 +61,7 @@ function unreadableList(list: ListAnswer): Result {
   return { pass: false, message: () => `expected a readable list, ${why}\n\n${formatAnswers(list)}` };
 }
 
-/** What the setup file registers (helpers/harness/register-matchers.ts), typed as expect.extend takes it. */
-export const zoneMatchers: Parameters<typeof expect.extend>[0] = {
+expect.extend({
   toBeRefused(received: Answer, likelyCause?: string) {
     const pass = isRefusal(received);
     const cause = likelyCause === undefined ? '' : `; ${likelyCause}`;
@@ -132,4 +133,4 @@ export const zoneMatchers: Parameters<typeof expect.extend>[0] = {
       ...received.pages,
     );
   },
-};
+});
