@@ -43,16 +43,10 @@ export type RuleStatus = 'passed' | 'failed' | 'warning' | 'not-verified';
 /** A test as the verdict judged it: failed only at MUST; below MUST, a warning. */
 export type JudgedState = TestState | 'warning';
 
-export interface JudgedTest {
-  title: string;
-  state: JudgedState;
-  reason?: string;
-  requests: number;
-  durationMs: number;
-  exchanges: string[];
-  evidence?: ExchangeRecord[];
-  checkedWith?: string[];
-}
+export type JudgedTest = Pick<
+  TestOutcome,
+  'title' | 'reason' | 'requests' | 'durationMs' | 'exchanges' | 'evidence' | 'checkedWith'
+> & { state: JudgedState };
 
 export interface RuleResult {
   id: string;
@@ -61,10 +55,7 @@ export interface RuleResult {
   source: string;
   status: RuleStatus;
   reason?: string;
-  /**
-   * What a reader should know that is not the status: a model-based test that did not verify the rule
-   * this run (its random sequences never reached a check of it, say) where example tests decided it.
-   */
+  /** What is not the status: a model-based test that did not verify the rule where example tests decided it. */
   notes?: string[];
   tests: JudgedTest[];
 }
@@ -76,8 +67,7 @@ export function failureOf(level: RuleLevel): 'failed' | 'warning' {
 
 /**
  * could-not-complete: the shop stopped answering for itself partway and did not come back within
- * ZONES_OUTAGE_BUDGET_MS. What was decided before stands in the report, but no verdict on the shop is
- * given: a nightly job must not go red (nor green) on a maintenance window.
+ * ZONES_OUTAGE_BUDGET_MS: a nightly job must not go red (nor green) on a maintenance window.
  */
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete' | 'could-not-complete';
 

@@ -5,7 +5,7 @@
 // business. Pure, so that a self-test can feed it.
 import type { ZoneRecord } from '../../client/records.ts';
 import { jsonEqual, shownJson } from '../../json.ts';
-import { expects, FIELDS, type Field, type ModelZone, namesOf, nothingSince, type ZoneModel } from './zone-model.ts';
+import { expects, FIELDS, type Field, type ModelZone, nothingSince, type ZoneModel } from './zone-model.ts';
 
 export interface Finding {
   rule: string;
@@ -32,11 +32,9 @@ export function fieldRule(zone: ModelZone, field: Field): string {
 }
 
 /**
- * Who is to blame for a wrong value. Another zone's name, after another zone was updated, says
- * that update landed here (UPDATE-04). Every PUT sends the whole zone, so after an update of its own any
- * field that is not as sent breaks that field's update rule. A booked zone must stay as it was after
- * its refused delete (DELETE-02). A zone that changed while only other zones were updated breaks
- * UPDATE-04. Otherwise the field is as its create or last update left it.
+ * Who is to blame for a wrong value: another zone's name after another zone's update (it landed here:
+ * UPDATE-04); its own update (every PUT sends the whole zone, so any field not as sent breaks that
+ * field's rule); its refused delete (DELETE-02); another zone's update; else its create or last update.
  */
 function blame(model: ZoneModel, zone: ModelZone, field: Field, record: ZoneRecord) {
   const sentTo = typeof record.name === 'string' ? model.namesSent.get(record.name) : undefined;
@@ -96,7 +94,8 @@ function comeBack(model: ZoneModel, records: readonly ZoneRecord[], where: strin
     const record = records.find((r) => r.id.text === zone.id?.text);
     // A store that hands out max(id) + 1 gives the id to the next zone: a zone with another name is not ours.
     if (!record || pendingNames.has(String(record.name))) continue;
-    if (record.name !== undefined && !namesOf(zone).some((name) => jsonEqual(name, record.name))) continue;
+    const namesGiven = [zone.createdAs, ...zone.expected.name];
+    if (record.name !== undefined && !namesGiven.some((name) => jsonEqual(name, record.name))) continue;
     judgement.findings.push({
       rule: 'DELETE-01',
       rank: RANK.cameBack,
@@ -124,63 +123,51 @@ function judgeFields(
   }
 }
 
-/** The unfiltered list: every live zone of the sequence, with every field it is known to have. */
-export function judgeUnfiltered(model: ZoneModel, records: readonly ZoneRecord[]): Judgement {
+/**
+ * A list read: every live zone of the sequence with every field it is known to have, and, filtered by
+ * a status, exactly the live zones known to be in it. A zone whose record shows a status the filter
+ * contradicts is the filter's fault (LIST-02); for a zone whose records show no status, the filter is
+ * the only evidence of its status, so its status rule is the one broken. Whether its records show one,
+ * only a list that showed it can tell: until then, its absence from a filter is not judged.
+ */
+export function judgeList(model: ZoneModel, records: readonly ZoneRecord[], status?: string): Judgement {
+  const where = status === undefined ? 'the list' : `the list filtered by ${status}`;
   const judgement: Judgement = { findings: [], checked: [] };
-  comeBack(model, records, 'the list', judgement);
+  comeBack(model, records, where, judgement);
   for (const zone of model.live) {
     const record = recordOf(zone, records, model);
-    if (!record) {
+    if (status === undefined && !record) {
       const { rule, rank } = blameAbsence(zone);
       found(judgement, rule, `${nameOf(zone)} is not in the list`, rank);
-      continue;
+    } else if (status !== undefined) {
+      judgeMembership(zone, record, status, judgement);
     }
-    judgement.checked.push(...checkedBy(zone), ...(zone.seen ? ['LIST-01'] : []));
+    if (!record) continue;
+    // A record it shows carries every field: its status agrees with the filter, the rest with the model.
+    judgement.checked.push(...checkedBy(zone), ...(status === undefined && zone.seen ? ['LIST-01'] : []));
     judgeFields(model, zone, record, records, judgement);
   }
   return judgement;
 }
 
-/**
- * The list filtered by a status: exactly the live zones known to be in it, each with the fields it is
- * known to have. A zone whose record shows a status the filter contradicts is the filter's fault
- * (LIST-02); for a zone whose records show no status, the filter is the only evidence of its status,
- * so its status rule is the one broken. Whether its records show one, only a list that showed it can
- * tell: until then, its absence from a filter is not judged.
- */
-export function judgeFiltered(model: ZoneModel, records: readonly ZoneRecord[], status: string): Judgement {
+function judgeMembership(zone: ModelZone, record: ZoneRecord | undefined, status: string, judgement: Judgement): void {
   const where = `the list filtered by ${status}`;
-  const judgement: Judgement = { findings: [], checked: [] };
-  comeBack(model, records, where, judgement);
-  for (const zone of model.live) {
-    const record = recordOf(zone, records, model);
-    const known = zone.id !== undefined && zone.expected.status.length === 1;
-    const inStatus = known && jsonEqual(zone.expected.status[0], status);
-    const membershipRule = zone.showsStatus ? 'LIST-02' : fieldRule(zone, 'status');
-    if (record?.status !== undefined && !jsonEqual(record.status, status)) {
-      found(judgement, 'LIST-02', `${nameOf(zone)} is in ${where} with status ${shownJson(record.status)}`);
-    } else if (record && known && !inStatus && record.status === undefined && zone.seen) {
-      found(judgement, membershipRule, `${nameOf(zone)}, in status ${expectedText(zone, 'status')}, is in ${where}`);
-    } else if (!record && inStatus && zone.seen) {
-      // A zone listed with no status is in no status the shop shows: say what it did show.
-      const what = zone.showsStatus
-        ? `${nameOf(zone)}, in status ${status}, is missing from ${where}`
-        : `the shop lists ${nameOf(zone)} with no status, and leaves it out of ${where}, though it should be in status ${status}`;
-      found(judgement, membershipRule, what);
-    } else if (known && zone.seen) {
-      judgement.checked.push(membershipRule);
-    }
-    // A record it shows carries every field: its status agrees with the filter, the rest with the model.
-    if (record) {
-      judgement.checked.push(...checkedBy(zone));
-      judgeFields(model, zone, record, records, judgement);
-    }
+  const known = zone.id !== undefined && zone.expected.status.length === 1;
+  const inStatus = known && jsonEqual(zone.expected.status[0], status);
+  const membershipRule = zone.showsStatus ? 'LIST-02' : fieldRule(zone, 'status');
+  if (record?.status !== undefined && !jsonEqual(record.status, status)) {
+    found(judgement, 'LIST-02', `${nameOf(zone)} is in ${where} with status ${shownJson(record.status)}`);
+  } else if (record && known && !inStatus && record.status === undefined && zone.seen) {
+    found(judgement, membershipRule, `${nameOf(zone)}, in status ${expectedText(zone, 'status')}, is in ${where}`);
+  } else if (!record && inStatus && zone.seen) {
+    // A zone listed with no status is in no status the shop shows: say what it did show.
+    const what = zone.showsStatus
+      ? `${nameOf(zone)}, in status ${status}, is missing from ${where}`
+      : `the shop lists ${nameOf(zone)} with no status, and leaves it out of ${where}, though it should be in status ${status}`;
+    found(judgement, membershipRule, what);
+  } else if (known && zone.seen) {
+    judgement.checked.push(membershipRule);
   }
-  return judgement;
-}
-
-export function judgeList(model: ZoneModel, records: readonly ZoneRecord[], filter?: string): Judgement {
-  return filter === undefined ? judgeUnfiltered(model, records) : judgeFiltered(model, records, filter);
 }
 
 /** The finding a failure is reported by: the most telling one. */

@@ -1,8 +1,7 @@
-// The operations of a sequence. Creates and deletes are judged by their answers and by the list
-// reads that follow, whenever they come; an update is read back at once, in the filter of the
-// zone's status (after a status move, the filters it left and joined). Every PUT sends the whole zone, as the
-// example tests do, so merging and replacing shops are both served; what the specification leaves
-// open (codes, bodies, which status moves are allowed) is accepted as the example tests accept it.
+// The operations of a sequence. Creates and deletes are judged by their answers and by the reads
+// that follow; an update is read back at once (after a status move, in the filters it left and
+// joined). Every PUT sends the whole zone, so merging and replacing shops are both served; what the
+// specification leaves open (codes, bodies, which moves are allowed) is accepted as the example tests do.
 
 import { readableZones } from '../../client/list-lookups.ts';
 import { PreconditionError } from '../../client/precondition.ts';
@@ -15,7 +14,7 @@ import { runBookingHook } from '../../ownership/booking-hooks.ts';
 import { requireReadable } from '../list-checks.ts';
 import { firstFinding, judgeList, learnFrom } from './judge.ts';
 import { Disagreement, type ModelSession } from './session.ts';
-import { emptyModel, type Field, labelFor, type ModelZone, nothingSince, type ZoneModel } from './zone-model.ts';
+import { emptyModel, type Field, type ModelZone, newZone, type ZoneModel } from './zone-model.ts';
 
 export interface Sequence {
   readonly session: ModelSession;
@@ -34,29 +33,15 @@ function fail(sequence: Sequence, rule: string, what: string, ...answers: Answer
   throw new Disagreement(rule, what, [...sequence.model.steps], formatAnswers(...answers));
 }
 
-function newZone(sequence: Sequence, name: string, coverage: unknown, asked: string | undefined): ModelZone {
-  return {
-    label: labelFor(sequence.model.created++),
-    createdAs: name,
-    expected: { name: [name], coverage: [coverage], status: ['draft'] },
-    askedStatus: asked,
-    updated: false,
-    booked: false,
-    seen: false,
-    showsStatus: true,
-    since: nothingSince(),
-  };
-}
-
 /** Zones listed under the name of a refused create exist after all: ours, and judged as new zones. */
-function adoptRefused(sequence: Sequence, list: ListAnswer): void {
-  for (const refused of [...sequence.refused]) {
-    const found = sequence.session.real.api.adoptFrom(list, refused.name);
+function adoptRefused({ session, model, refused }: Sequence, list: ListAnswer): void {
+  for (const create of [...refused]) {
+    const found = session.real.api.adoptFrom(list, create.name);
     for (const record of found) {
-      if (sequence.model.live.some((zone) => zone.id?.text === record.id.text)) continue;
-      sequence.model.live.push({ ...newZone(sequence, refused.name, refused.coverage, refused.asked), id: record.id });
+      if (model.live.some((zone) => zone.id?.text === record.id.text)) continue;
+      model.live.push({ ...newZone(model, create.name, create.coverage, create.asked), id: record.id });
     }
-    if (found.length > 0) sequence.refused.splice(sequence.refused.indexOf(refused), 1);
+    if (found.length > 0) refused.splice(refused.indexOf(create), 1);
   }
 }
 
@@ -106,7 +91,7 @@ export async function createZone(sequence: Sequence, asked: string | undefined, 
   const { api, zones } = session.real;
   const name = zones.uniqueName();
   const coverage = zones.coverage(coverageChoice);
-  const zone = newZone(sequence, name, coverage, asked);
+  const zone = newZone(model, name, coverage, asked);
   model.steps.push(asked === undefined ? `create ${zone.label}` : `create ${zone.label} asking for status ${asked}`);
   const announcedBefore = session.announced.length;
   const answer = await api.createZone({ name, coverage, ...(asked === undefined ? {} : { status: asked }) });
@@ -147,8 +132,7 @@ type Values = Record<Field, unknown>;
 
 /**
  * Name or coverage with the status kept: the whole zone first; refused, once more without the status,
- * for a shop that refuses a "move" to the status a zone already has (which moves it allows is not shown).
- * Judged by its last answer under the rule of the fields it changes; `answers` gathers the evidence.
+ * for a shop that refuses a "move" to the status a zone already has. Judged by its last answer.
  */
 async function updateKeepingStatus(
   sequence: Sequence,
@@ -187,11 +171,9 @@ function settle(zone: ModelZone, values: Values, changed: readonly Field[], sent
 
 function changedValues({ session }: Sequence, zone: ModelZone, change: Change) {
   const { zones, api } = session.real;
-  const before: Values = {
-    name: knownValue(zone, 'name'),
-    coverage: knownValue(zone, 'coverage'),
-    status: knownValue(zone, 'status') ?? 'draft',
-  };
+  // An unsettled field's first value is the one it had before.
+  const { name, coverage, status } = zone.expected;
+  const before: Values = { name: name[0], coverage: coverage[0], status: status[0] ?? 'draft' };
   const values = { ...before };
   const changed: Field[] = [];
   if (change.name) {
@@ -210,11 +192,6 @@ function changedValues({ session }: Sequence, zone: ModelZone, change: Change) {
     changed.push('status');
   }
   return { before, values, changed };
-}
-
-/** The one value a field is known to have; for an unsettled field, the value it had before. */
-function knownValue(zone: ModelZone, field: Field): unknown {
-  return zone.expected[field][0];
 }
 
 export async function updateZone(sequence: Sequence, zone: ModelZone, change: Change): Promise<void> {

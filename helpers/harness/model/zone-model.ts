@@ -66,16 +66,22 @@ export function emptyModel(): ZoneModel {
   return { live: [], deleted: [], namesSent: new Map(), created: 0, steps: [] };
 }
 
-/** A, B, ... Z, then Z26, Z27...: short names a reader can follow through a sequence. */
-export function labelFor(n: number): string {
-  return n < 26 ? String.fromCharCode(65 + n) : `Z${n}`;
+/** A zone the sequence creates, labelled A, B, ... Z, then Z26, Z27...: names a reader can follow. */
+export function newZone(model: ZoneModel, name: string, coverage: unknown, askedStatus?: string): ModelZone {
+  const n = model.created++;
+  return {
+    label: n < 26 ? String.fromCharCode(65 + n) : `Z${n}`,
+    createdAs: name,
+    expected: { name: [name], coverage: [coverage], status: ['draft'] },
+    askedStatus,
+    updated: false,
+    booked: false,
+    seen: false,
+    showsStatus: true,
+    since: nothingSince(),
+  };
 }
 
 export function expects(zone: ModelZone, field: Field, value: unknown): boolean {
   return zone.expected[field].some((candidate) => jsonEqual(candidate, value));
-}
-
-/** Every name the sequence gave this zone: how a record under its id is recognised as the zone come back. */
-export function namesOf(zone: ModelZone): unknown[] {
-  return [zone.createdAs, ...zone.expected.name];
 }
