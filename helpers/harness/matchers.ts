@@ -72,13 +72,8 @@ expect.extend({
     return verdict(pass, this.isNot, 'success (2xx)', statusText(received), received);
   },
   toHaveStatusIn(received: Answer, codes: readonly number[]) {
-    return verdict(
-      codes.includes(received.status),
-      this.isNot,
-      `status ${codes.join(' or ')}`,
-      statusText(received),
-      received,
-    );
+    const pass = codes.includes(received.status);
+    return verdict(pass, this.isNot, `status ${codes.join(' or ')}`, statusText(received), received);
   },
   toMatchSchema(received: Answer, name: SchemaName) {
     const validate = validatorFor(currentTarget(), name);
@@ -87,23 +82,13 @@ expect.extend({
       // Plain JSON.parse is right here: a schema checks types, and rounding cannot change a type.
       body = received.exchange.responseBody === '' ? undefined : JSON.parse(received.exchange.responseBody);
     } catch {
-      return verdict(
-        false,
-        this.isNot,
-        `a JSON body matching the ${name} schema`,
-        'got a body that is not JSON',
-        received,
-      );
+      const expectation = `a JSON body matching the ${name} schema`;
+      return verdict(false, this.isNot, expectation, 'got a body that is not JSON', received);
     }
     const pass = validate(body) === true;
     const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`).join('; ');
-    return verdict(
-      pass,
-      this.isNot,
-      `a body matching the ${name} schema`,
-      pass ? 'and it does' : `but ${errors}`,
-      received,
-    );
+    const actual = pass ? 'and it does' : `but ${errors}`;
+    return verdict(pass, this.isNot, `a body matching the ${name} schema`, actual, received);
   },
   toListZone(received: ListAnswer, id: ZoneId, likelyCause?: string) {
     const zones = readableZones(received);
@@ -124,13 +109,8 @@ expect.extend({
     const wanted = Object.entries(fields)
       .map(([key, value]) => `${key} ${shownJson(value)}`)
       .join(', ');
+    const pass = differences.length === 0;
     const actual = `${differences.join('; ') || 'it does'}${strayHint(received, currentTarget())}`;
-    return verdict(
-      differences.length === 0,
-      this.isNot,
-      `zone ${id.text} to show ${wanted}`,
-      actual,
-      ...received.pages,
-    );
+    return verdict(pass, this.isNot, `zone ${id.text} to show ${wanted}`, actual, ...received.pages);
   },
 });

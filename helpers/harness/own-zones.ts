@@ -2,7 +2,7 @@
 // torn down after the test whether it passed or failed. Tear-down problems are reported, not hidden.
 
 import { randomBytes } from 'node:crypto';
-import { findZone, listsZone, namedIn, zonesOf } from '../client/list-lookups.ts';
+import { type ExpectedFields, findZone, listsZone, namedIn, zonesOf } from '../client/list-lookups.ts';
 import { PreconditionError } from '../client/precondition.ts';
 import type { ZoneId, ZoneRecord } from '../client/records.ts';
 import { isRefusal, isSuccess, type Settle, type ZoneAnswer, type ZonesClient } from '../client/zones-client.ts';
@@ -55,9 +55,9 @@ export class OwnZones {
   }
 
   /**
-   * A new zone of this test, with a unique name unless one is given. Fields the create answer does
-   * not show are taken from what was sent: the specification shows no answer shapes. A create
-   * answer without a zone at all is followed by a look-up of the unique name.
+   * A new zone of this test, with a unique name unless one is given. Fields the create answer does not
+   * show are what was sent (the specification shows no answer shapes); an answer without a zone at all
+   * is followed by a look-up of the name.
    */
   async create(fields: { name?: string; coverage?: unknown } = {}): Promise<ZoneRecord> {
     const sent = { name: fields.name ?? this.uniqueName(), coverage: fields.coverage ?? this.coverage(0) };
@@ -87,21 +87,14 @@ export class OwnZones {
     };
   }
 
-  /**
-   * An update body that keeps every settable field and changes the given ones, so that a target
-   * treating PUT as a full replacement is served as well as one that merges.
-   */
-  updateBody(
-    zone: ZoneRecord,
-    changes: { name?: unknown; coverage?: unknown; status?: unknown },
-  ): Record<string, unknown> {
+  /** Every settable field, changed as given: a shop whose PUT replaces the zone is served as one that merges. */
+  updateBody(zone: ZoneRecord, changes: ExpectedFields): Record<string, unknown> {
     return { name: zone.name, coverage: zone.coverage, status: zone.status ?? 'draft', ...changes };
   }
 
   /**
-   * Change name or coverage, keeping the other fields. The body keeps the status too, for targets
-   * whose PUT replaces the zone; a target may refuse that as a "move" to the status the zone already
-   * has (which moves it allows is not shown), so a refused body goes once more without the status.
+   * Change name or coverage, keeping the other fields, status too. A target may refuse that as a "move"
+   * to the status the zone already has (which moves it allows is not shown): then it goes without it.
    */
   async update(zone: ZoneRecord, changes: { name?: unknown; coverage?: unknown }): Promise<ZoneAnswer> {
     const body = this.updateBody(zone, changes);
@@ -111,10 +104,7 @@ export class OwnZones {
     return this.api.updateZone(zone.id, withoutStatus);
   }
 
-  /**
-   * Move a zone to a status. Which moves the target allows is not shown, so a refused direct move is
-   * tried again through each other status; when no way is found, the check cannot be made.
-   */
+  /** Move a zone to a status; a refused direct move is tried through each other status (which moves are allowed is not shown). */
   async moveTo(zone: ZoneRecord, status: string): Promise<ZoneAnswer> {
     const direct = await this.api.updateZone(zone.id, this.updateBody(zone, { status }));
     if (!isRefusal(direct)) return direct;
@@ -179,10 +169,7 @@ export class OwnZones {
     return zone;
   }
 
-  /**
-   * Work of the test that must end before its zones are cleaned up: a cancelled run gives up on a test
-   * at once, while what it started (the model-based sequences) may still be making zones.
-   */
+  /** Work that must end before the clean-up: a cancelled test is given up at once, while its sequences may still make zones. */
   awaitBeforeCleanUp(work: Promise<unknown>): void {
     this.unfinished.push(work);
   }
@@ -192,11 +179,7 @@ export class OwnZones {
     const record: CleanupRecord = { created: this.owned.length, deleted: 0, leftBehind: [] };
     const ledger = this.api.ledger;
     for (const zone of this.owned) {
-      if (ledger.isDeleted(zone.id.text)) {
-        record.deleted += 1;
-        continue;
-      }
-      const reason = await this.removeOne(zone);
+      const reason = ledger.isDeleted(zone.id.text) ? undefined : await this.removeOne(zone);
       if (reason === undefined) {
         record.deleted += 1;
       } else {

@@ -8,8 +8,7 @@
 import { inject } from 'vitest';
 import type { ExchangeRecord } from '../../evidence/evidence.ts';
 import { readsOfTheShop } from '../../evidence/list-reads.ts';
-import { notVerified } from '../not-verified.ts';
-import type { ConformanceContext } from '../rule-test.ts';
+import { type ConformanceContext, notVerified } from '../rule-test.ts';
 import { type ModelOutcome, runModel } from './run-model.ts';
 
 // Keyed by run and target: in the gallery one worker runs the suites of many targets.

@@ -219,13 +219,8 @@ export async function updateZone(sequence: Sequence, zone: ModelZone, change: Ch
     await readAndJudge(sequence, filters, [move]);
     return;
   }
-  if (!isRefusal(move))
-    fail(
-      sequence,
-      'UPDATE-03',
-      `the update of ${zone.label} to status ${String(values.status)} answered ${move.status}`,
-      move,
-    );
+  const what = `the update of ${zone.label} to status ${String(values.status)} answered ${move.status}`;
+  if (!isRefusal(move)) fail(sequence, 'UPDATE-03', what, move);
   // Which moves are allowed is not shown: a refused one is no failure, and what it changed the next read says.
   model.steps[model.steps.length - 1] += ` (the move was refused with ${move.status})`;
   zone.expected.status = [before.status, values.status];
@@ -250,13 +245,8 @@ export async function deleteZone(sequence: Sequence, zone: ModelZone, book: bool
   const answer = await api.deleteZone(zone.id!);
   if (zone.booked) {
     session.count(['DELETE-02']);
-    if (!isRefusal(answer))
-      fail(
-        sequence,
-        'DELETE-02',
-        `the delete of ${zone.label}, which has booking history, answered ${answer.status}`,
-        answer,
-      );
+    const what = `the delete of ${zone.label}, which has booking history, answered ${answer.status}`;
+    if (!isRefusal(answer)) fail(sequence, 'DELETE-02', what, answer);
     zone.since.refusedDelete = true;
     return;
   }
