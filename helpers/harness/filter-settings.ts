@@ -25,10 +25,9 @@ export function strays(list: ListAnswer): { id: string; status: unknown }[] {
 }
 
 /**
- * The hint for a failure on a filtered list, in the failure's first line (the line the console and the
- * rule's reason show): the likely cause when the check asked for one (see likelyFilterCause), and the
- * zones in other statuses the list answered, else those and the settings to look at. Nothing when the
- * list shows no sign of an ignored filter and no cause was asked for.
+ * The hint for a failure on a filtered list, in its first line (the one the console and the rule's
+ * reason show): the likely cause if asked for (likelyFilterCause), and the zones in other statuses the
+ * list answered, else those and the settings to look at.
  */
 export function strayHint(list: ListAnswer, config: TargetConfig, likelyCause?: string): string {
   const found = strays(list);
@@ -44,11 +43,9 @@ export function strayHint(list: ListAnswer, config: TargetConfig, likelyCause?: 
 
 /**
  * Why a filter answered zones of another status: the shop does not know the parameter (a setting), or
- * it knows it and filters wrong (the shop). The rule fails either way, since the suite cannot tell a
- * misconfiguration from a broken shop; this says which is likelier. Asked only once a check has
- * failed, so a passing run sends nothing more: a filter by a status no zone can have. A shop that
- * ignores a query parameter it does not know answers that with zones, its whole list; one that takes
- * the parameter answers no zone or refuses the value (what ROBUST-05 asks of it).
+ * filters wrong. The rule fails either way; this says which is likelier, by a filter by a status no
+ * zone can have (asked only once a check has failed): a shop that ignores an unknown parameter answers
+ * its whole list, one that takes it answers no zone or refuses the value (what ROBUST-05 asks of it).
  */
 export async function likelyFilterCause(api: ZonesClient): Promise<string> {
   const config = api.config;

@@ -10,10 +10,7 @@ import type { TargetConfig } from '../config.ts';
 import { formatAnswers } from '../evidence/evidence.ts';
 import { describeList, filterSettingsHint, likelyFilterCause } from './filter-settings.ts';
 
-/**
- * A list read that is only the means of a check, not what its rule is about: when it can't be read,
- * the check is not verified, with the reason, rather than failed on evidence that belongs to no rule.
- */
+/** A list read that is only the means of a check: unreadable, it leaves the check not verified, not failed. */
 export function requireReadable(list: ListAnswer, config: TargetConfig): void {
   const why = !isSuccess(list)
     ? `answered ${list.status}`
@@ -31,8 +28,7 @@ interface ListOptions {
   status?: string;
   /**
    * The read is what the rule is about (LIST-01's list, the filter of LIST-02 and UPDATE-03, the list a
-   * new zone must appear in for CREATE-01): an answer that can't be read fails the rule. Everywhere else
-   * a list is only how the suite looks, and an unreadable one leaves the check not verified.
+   * new zone must appear in for CREATE-01): an answer that can't be read fails the rule.
    */
   ruleReads?: boolean;
 }
@@ -51,11 +47,9 @@ function unshownFields(list: ListAnswer, id: ZoneId, fields: ExpectedFields): (k
 
 /**
  * A field our record leaves out is evidence when the target shows it elsewhere: on its other records,
- * or, for a status, by a filter that leaves the zone out, once that filter is known to work (other
- * records show a status, or the filter answers some zone): a filter value the settings got wrong
- * answers nothing, and must not fail the create. Otherwise the value stays unknown (not verified). A
- * status missing on ours while the filter still lists the zone may be a shop that omits default
- * values, so that too stays unknown, never failed.
+ * or, for a status, by a filter known to work (a wrong filter value answers nothing, and must not fail
+ * the create) that leaves the zone out. Otherwise the value stays unknown, not verified: a status
+ * missing on ours while the filter lists the zone may be a shop that omits default values.
  */
 async function judgeUnshown(
   api: ZonesClient,

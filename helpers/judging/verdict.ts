@@ -9,6 +9,7 @@ import { type Rule, type RuleLevel, rules } from '../rules.ts';
 
 export type TestState = 'passed' | 'failed' | 'not-verified' | 'suite-error';
 
+/** A test as the reporter read it, from its task.meta among others (helpers/harness/task-meta.ts). */
 export interface TestOutcome {
   title: string;
   file: string;
@@ -17,23 +18,19 @@ export interface TestOutcome {
   reason?: string;
   requests: number;
   cleanupRequests: number;
-  /** What `requests` and `cleanupRequests` were: endpoints, list pages, 429s, re-sends. */
   tally?: { test: RequestTally; cleanup: RequestTally };
   /** The test shares a run with others (the model-based suite's), whose requests one of them counts. */
   sharesRun?: boolean;
-  /** A model-based test: it adds to the rule's example tests, and can fail the rule but not leave it unverified. */
   modelBased?: boolean;
   /** One line per exchange of the test body, in order. */
   exchanges: string[];
   /** Each exchange whole, with its curl command: kept only for a test that did not pass. */
   evidence?: ExchangeRecord[];
-  /** What the settings made the test check with (which booked zone, say); never part of its title. */
   checkedWith?: string[];
   cleanup?: CleanupRecord;
   throttled: number;
   lagMs: number[];
   durationMs: number;
-  /** By the end of this test the shop had not answered for itself for longer than the outage budget. */
   outage?: OutageStart;
 }
 
@@ -98,27 +95,18 @@ export function classify(input: {
   if (input.state === 'skipped' || input.state === 'pending') {
     return { state: 'not-verified', reason: input.notVerified ?? input.skipNote ?? 'the test did not run' };
   }
-  if (input.errorName && SUITE_ERROR_NAMES.has(input.errorName)) {
-    return { state: 'suite-error', reason: `suite defect: ${input.errorMessage ?? input.errorName}` };
-  }
-  if (input.errorName && UNREAD_ANSWER_NAMES.has(input.errorName)) {
-    return {
-      state: 'not-verified',
-      reason: `no readable answer to check against: ${firstLine(input.errorMessage ?? input.errorName)}`,
-    };
-  }
-  if ((input.errorName && NO_ANSWER_NAMES.has(input.errorName)) || TIMED_OUT.test(input.errorMessage ?? '')) {
-    return {
-      state: 'not-verified',
-      reason: `no answer to check against: ${firstLine(input.errorMessage ?? input.errorName ?? '')}`,
-    };
-  }
+  const name = input.errorName ?? '';
+  if (SUITE_ERROR_NAMES.has(name))
+    return { state: 'suite-error', reason: `suite defect: ${input.errorMessage ?? name}` };
+  const said = firstLine(input.errorMessage ?? name);
+  if (UNREAD_ANSWER_NAMES.has(name))
+    return { state: 'not-verified', reason: `no readable answer to check against: ${said}` };
+  if (NO_ANSWER_NAMES.has(name) || TIMED_OUT.test(input.errorMessage ?? ''))
+    return { state: 'not-verified', reason: `no answer to check against: ${said}` };
   // A check with no request behind it proves nothing about the target, whichever way it went.
   if (input.requests === 0 && !input.sharedRequests) {
-    return {
-      state: 'suite-error',
-      reason: `suite defect: the test ${input.state} without sending a request${input.errorMessage ? ` (${firstLine(input.errorMessage)})` : ''}`,
-    };
+    const detail = input.errorMessage ? ` (${firstLine(input.errorMessage)})` : '';
+    return { state: 'suite-error', reason: `suite defect: the test ${input.state} without sending a request${detail}` };
   }
   if (input.state === 'failed') return { state: 'failed', reason: input.errorMessage ?? 'failed' };
   return { state: 'passed' };
@@ -152,11 +140,8 @@ function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
   const base = { id: rule.id, level: rule.level, title: rule.title, source: rule.source, tests };
   const failed = mine.filter((outcome) => outcome.state === 'failed');
   if (failed.length > 0) {
-    return {
-      ...base,
-      status: failureOf(rule.level),
-      reason: failed.map((o) => `${o.title}: ${firstLine(o.reason ?? '')}`).join(' | '),
-    };
+    const reason = failed.map((o) => `${o.title}: ${firstLine(o.reason ?? '')}`).join(' | ');
+    return { ...base, status: failureOf(rule.level), reason };
   }
   const examples = mine.filter((outcome) => !outcome.modelBased);
   const deciding = examples.length > 0 ? examples : mine;

@@ -1,10 +1,8 @@
 // How the model-based run becomes tests, one per rule it checks: the verdict counts tests per rule,
-// so a rule the model broke fails by its own test, with the shortest sequence and the seed; a rule
-// no sequence reached is not verified by its test, never passed; and one run serves them all. Which
-// rules the random sequences reach changes with the seed, so the verdict (helpers/judging/verdict.ts)
-// shows such a test as a note on a rule its example tests verified, and as the rule's status only
-// where nothing else verified it. The first of the tests to run starts the run with its own client
-// and zones (so its requests and clean-up are counted once, there), and the others read its outcome.
+// so a rule the model broke fails by its own test, with the shortest sequence and the seed, and a rule
+// no sequence reached is not verified by its test, never passed. One run serves them all: the first
+// of the tests starts it with its own client and zones (so its requests and clean-up are counted once,
+// there), and the others read its outcome.
 import { inject } from 'vitest';
 import type { ExchangeRecord } from '../../evidence/evidence.ts';
 import { readsOfTheShop } from '../../evidence/list-reads.ts';
@@ -15,10 +13,9 @@ import { type ModelOutcome, runModel } from './run-model.ts';
 const runs = new Map<string, Promise<ModelOutcome>>();
 
 /**
- * What the budget counts. A certification counts requests, as ZONES_MODEL_MAX_REQUESTS says. Under
- * drift it counts reads of the shop (a list of any number of pages is one, a 429 waited out is none):
- * a service holding other people's zones reads more pages than its empty mock, and counting pages
- * would end its sequences at another operation than the mock's, so the two would play different scenarios.
+ * What the budget counts under drift: reads of the shop (a list of any number of pages is one, a 429
+ * waited out is none), not requests. A service holding other people's zones reads more pages than its
+ * empty mock, and counting pages would end the two sides' sequences at different operations.
  */
 function budgetCounter(target: ConformanceContext['target'], records: () => readonly ExchangeRecord[] | undefined) {
   if (inject('recordExchanges') === undefined) return undefined;

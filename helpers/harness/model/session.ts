@@ -34,10 +34,7 @@ export class ModelSession {
   readonly firstFailures = new Map<string, Disagreement>();
   /** The rule of the first disagreement: shrinking looks for shorter sequences that break this one. */
   primary?: string;
-  /**
-   * Why the sequences could not go on (no readable answer, a precondition): the error each of their
-   * tests then ends with, so that it is not verified in the same words an example test would use.
-   */
+  /** Why the sequences could not go on: their tests end with it, not verified as an example test would be. */
   stopped?: Error;
   /** An error of the suite itself (the ownership guard, say), neither a pass nor a failure. */
   defect?: unknown;
@@ -65,10 +62,7 @@ export class ModelSession {
     real.api.whenCreated((id) => this.announced.push(id));
   }
 
-  /**
-   * Whether one more operation may start, with `reserved` requests kept back for what must follow it:
-   * the budget is checked before each operation, never in the middle of one.
-   */
+  /** Whether one more operation may start, with `reserved` requests kept back for what must follow it. */
   mayStart(reserved = 0): boolean {
     return (
       this.stopped === undefined &&

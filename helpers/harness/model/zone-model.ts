@@ -17,10 +17,7 @@ export interface ModelZone {
   id?: ZoneId;
   /** The unique name it was created with, by which a list finds it when the create answer shows no zone. */
   createdAs: string;
-  /**
-   * The values each field may show: one once known, two after a refused write, whose effect the
-   * specification does not show (the next list read that shows the field settles which).
-   */
+  /** The values each field may show: one once known, two after a refused write (the next read settles which). */
   expected: Record<Field, unknown[]>;
   /** The status the create body asked for, if any (CREATE-03 rather than CREATE-02). */
   askedStatus?: string;
