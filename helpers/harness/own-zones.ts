@@ -27,13 +27,11 @@ function workerTag(): string {
   }
 }
 
-interface OwnedZone {
-  id: ZoneId;
-  booked: boolean;
-}
+type OwnedZone = { id: ZoneId; booked: boolean };
 
 export class OwnZones {
-  private readonly owned: OwnedZone[] = [];
+  /** By id, and whether booked: clean-up unbooks it first. */
+  private readonly owned = new Map<string, OwnedZone>();
   private readonly unfinished: Promise<unknown>[] = [];
 
   constructor(
@@ -61,7 +59,7 @@ export class OwnZones {
    */
   async create(fields: { name?: string; coverage?: unknown } = {}): Promise<ZoneRecord> {
     const sent = { name: fields.name ?? this.uniqueName(), coverage: fields.coverage ?? this.coverage(0) };
-    const known = new Set(this.owned.map((owned) => owned.id.text));
+    const known = new Set(this.owned.keys());
     const answer = await this.api.createZone(sent);
     if (!isSuccess(answer))
       throw new PreconditionError(
@@ -128,22 +126,21 @@ export class OwnZones {
     const zone = await this.create();
     if (status === 'draft') return zone;
     const answer = await this.moveTo(zone, status);
-    if (!isSuccess(answer)) {
+    if (!isSuccess(answer))
       throw new PreconditionError(
         `could not move a zone to status "${status}" (status ${answer.status})\n${formatAnswers(answer)}`,
       );
-    }
     return { ...zone, status };
   }
 
   /** Take a zone into this test's care, e.g. one a refused call created anyway. */
   adopt(id: ZoneId): void {
-    if (!this.owned.some((zone) => zone.id.text === id.text)) this.owned.push({ id, booked: false });
+    if (!this.owned.has(id.text)) this.owned.set(id.text, { id, booked: false });
   }
 
   markBooked(id: ZoneId): void {
     this.adopt(id);
-    for (const zone of this.owned) if (zone.id.text === id.text) zone.booked = true;
+    this.owned.get(id.text)!.booked = true;
   }
 
   /** Find zones by name in the full list: how the suite learns of zones created without an id in hand. */
@@ -176,9 +173,9 @@ export class OwnZones {
 
   async cleanUp(): Promise<CleanupRecord> {
     await Promise.allSettled(this.unfinished);
-    const record: CleanupRecord = { created: this.owned.length, deleted: 0, leftBehind: [] };
+    const record: CleanupRecord = { created: this.owned.size, deleted: 0, leftBehind: [] };
     const ledger = this.api.ledger;
-    for (const zone of this.owned) {
+    for (const zone of this.owned.values()) {
       const reason = ledger.isDeleted(zone.id.text) ? undefined : await this.removeOne(zone);
       if (reason === undefined) {
         record.deleted += 1;

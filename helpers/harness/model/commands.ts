@@ -9,10 +9,7 @@ import type { ModelZone } from './zone-model.ts';
 
 export type ZoneCommand = fc.AsyncCommand<Sequence, ModelSession, false>;
 
-interface ZonePick {
-  recent: boolean;
-  index: number;
-}
+type ZonePick = { recent: boolean; index: number };
 
 /** The sequence's oldest zone it still holds: what the sequences written in advance (stories, top-ups) address. */
 export const OLDEST: ZonePick = { recent: false, index: 0 };
@@ -30,16 +27,12 @@ function pickZone(sequence: Readonly<Sequence>, pick: ZonePick, unbookedOnly = f
   return zones[pick.index % zones.length];
 }
 
-/**
- * A sequence keeps at most this many zones it could still delete: more would lengthen every list
- * read without making new kinds of sequences. Booked zones come on top, as they cannot be deleted.
- */
+/** Zones a sequence may hold that it could still delete: more would lengthen every read, not vary the sequences. */
 const MOST_ZONES = 5;
 
 /**
- * A command that starts only while the budget allows one more operation, keeping back what the
- * sequence will spend anyway when it ends (the closing read, and a delete for each of its zones), so
- * that a run's requests stay within ZONES_MODEL_MAX_REQUESTS but for the operation under way.
+ * A command that starts only while the budget allows one more operation and what the sequence will
+ * spend anyway when it ends (the closing read, and a delete for each of its zones).
  */
 function command(
   shown: string,
@@ -107,8 +100,7 @@ const FIELD_SETS: readonly (keyof Change)[][] = [
 /**
  * One command, drawn with weights that keep sequences busy: updates most (each is read back at once),
  * then creates and deletes (judged by the reads that follow), and a few list reads of their own. An
- * update picks the zone updated last more often than not, so several updates of one zone follow each
- * other. A booked delete is drawn only when the sequences can book.
+ * update picks the zone updated last more often than not.
  */
 export function commandArbitrary(config: TargetConfig): fc.Arbitrary<ZoneCommand> {
   const otherStatuses = config.statuses.filter((status) => status !== 'draft');

@@ -1,8 +1,7 @@
 // One list read judged against the model: which of the sequence's zones it must and must not show,
-// with what, and which rule each disagreement breaks. A zone is blamed by what happened to it since a
-// list last showed it right: its own update, another zone's update, a refused delete, or nothing.
-// Only the sequence's own zones are judged; every other zone of the shop is none of the model's
-// business. Pure, so that a self-test can feed it.
+// with what, and which rule each disagreement breaks, by what happened to the zone since a list last
+// showed it right. Only the sequence's own zones are judged; every other zone of the shop is none of
+// the model's business. Pure, so that a self-test can feed it.
 import type { ZoneRecord } from '../../client/records.ts';
 import { jsonEqual, shownJson } from '../../json.ts';
 import { expects, FIELDS, type Field, type ModelZone, nothingSince, type ZoneModel } from './zone-model.ts';
@@ -49,7 +48,7 @@ function blame(model: ZoneModel, zone: ModelZone, field: Field, record: ZoneReco
   return { rule: fieldRule(zone, field), rank: RANK.plain };
 }
 
-/** A zone missing from the unfiltered list: never listed yet, gone after its refused delete, or gone from the list. */
+/** A zone missing from the unfiltered list: never listed yet, gone after its refused delete, or just gone. */
 function blameAbsence(zone: ModelZone) {
   if (!zone.seen) return { rule: 'CREATE-01', rank: RANK.plain };
   if (zone.since.refusedDelete) return { rule: 'DELETE-02', rank: RANK.refusedDelete };

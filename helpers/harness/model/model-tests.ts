@@ -1,8 +1,7 @@
-// How the model-based run becomes tests, one per rule it checks: the verdict counts tests per rule,
-// so a rule the model broke fails by its own test, with the shortest sequence and the seed, and a rule
-// no sequence reached is not verified by its test, never passed. One run serves them all: the first
-// of the tests starts it with its own client and zones (so its requests and clean-up are counted once,
-// there), and the others read its outcome.
+// How the model-based run becomes tests, one per rule it checks: the verdict counts tests per rule, so
+// a rule the model broke fails by its own test, and one no sequence reached is not verified, never
+// passed. One run serves them all: the first test starts it with its own client and zones (so its
+// requests and clean-up are counted once, there), and the others read its outcome.
 import { inject } from 'vitest';
 import type { ExchangeRecord } from '../../evidence/evidence.ts';
 import { readsOfTheShop } from '../../evidence/list-reads.ts';

@@ -1,7 +1,6 @@
-// The model-based run: fast-check draws sequences of operations, each runs against the shop from
-// no zone of its own, and the first one the shop answers against the model is shrunk to the
-// shortest sequence that still breaks the same rule; every failure reported then loses the
-// operations it does not need. The seed replays it all.
+// The model-based run: fast-check draws sequences of operations, each run against the shop from no zone
+// of its own; the first the shop answers against the model is shrunk to the shortest that still breaks
+// the same rule, and every failure reported loses the operations it does not need. The seed replays it.
 import fc from 'fast-check';
 import { PreconditionError } from '../../client/precondition.ts';
 import { TransportError } from '../../client/shop-transport.ts';
@@ -22,10 +21,7 @@ export interface ModelOutcome {
 /** The operations that ran up to each failure: what trimming leaves out one at a time. */
 const ranUpTo = new WeakMap<Disagreement, readonly ZoneCommand[]>();
 
-/**
- * Plays one sequence and says what it found: the disagreement, if the shop gave one. A shop that stops
- * answering stops the run where `mayStop`; anything else is the suite's own defect.
- */
+/** Plays one sequence: the disagreement, if the shop gave one. No answer stops the run where `mayStop`; else a defect. */
 async function play(
   session: ModelSession,
   commands: Iterable<ZoneCommand>,

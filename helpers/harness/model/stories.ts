@@ -1,11 +1,10 @@
-// Four short sequences every model-based run plays before its random ones, one for each kind of
-// defect that only a sequence shows and that real servers are known to have. Random sequences find
-// these too, but not on every seed: a night that happens to draw no rename followed by another
-// update of the same zone would pass a shop that undoes renames. These make the common cases
-// certain and leave the random sequences for the combinations nobody wrote down.
+// Four short sequences every model-based run plays before its random ones, one for each kind of defect
+// that only a sequence shows and that real servers are known to have. Random sequences find these too,
+// but not on every seed (a night that draws no rename followed by another update of the same zone would
+// pass a shop that undoes renames): these make the common cases certain.
 import { create, list, OLDEST, remove, update } from './commands.ts';
 
-/** Each with what kind of defect it would show, for a reader of the code and of failures. */
+/** Each says what kind of defect it would show, for a reader of the code and of failures. */
 export const stories = [
   {
     about: 'a filtered list served from a cache that a later status change does not refresh',

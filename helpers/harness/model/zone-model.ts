@@ -1,8 +1,7 @@
-// What the model-based suite knows of the zones its sequence made, and nothing more: the
-// specification documents a draft status on create, updates that change what they are sent (and
-// only on the zone they address), permanent deletes, refused deletes of booked zones, and a filter
-// that returns exactly the zones of a status. Everything it leaves open (codes, bodies, which status
-// moves are allowed) the model accepts as the settings and the example tests do.
+// What the model-based suite knows of the zones its sequence made, and nothing more: the specification
+// documents a draft status on create, updates that change what they are sent (and only on the zone
+// they address), permanent deletes, refused deletes of booked zones, and a filter that returns exactly
+// the zones of a status. What it leaves open the model accepts as the settings and example tests do.
 
 import type { ZoneId } from '../../client/records.ts';
 import { jsonEqual } from '../../json.ts';
@@ -28,7 +27,7 @@ export interface ModelZone {
   seen: boolean;
   /** Whether its records show a status (a shop may leave out a default status). */
   showsStatus: boolean;
-  /** What happened since a list last showed it as the model expects: who is to blame if it now differs. */
+  /** What happened since a list last showed it as expected: who is to blame if it now differs. */
   since: Since;
 }
 
