@@ -14,24 +14,19 @@ import { differingFields, type ExpectedFields, findZone, readableZones } from '.
 import type { ZoneId } from '../client/records.ts';
 import { type SchemaName, validatorFor } from '../schemas.ts';
 
-interface ZoneMatchers<R = unknown> {
-  /**
-   * A 4xx answer. A 2xx with an error body is not a refusal, and neither is a 5xx. `likelyCause`: what a
-   * failure names as its likelier cause, where a setting may be behind it.
-   */
-  toBeRefused(likelyCause?: string): R;
-  toSucceed(): R;
-  toHaveStatusIn(codes: readonly number[]): R;
-  toMatchSchema(name: SchemaName): R;
-  /** The (whole, all pages) list holds a zone with this id. `likelyCause`: see likelyFilterCause. */
-  toListZone(id: ZoneId, likelyCause?: string): R;
-  /** The list holds the zone with these field values. */
-  toShowZone(id: ZoneId, fields: ExpectedFields): R;
-}
-
 declare module 'vitest' {
   // biome-ignore lint/suspicious/noExplicitAny: the declaration merges with vitest's, which has this default.
-  interface Matchers<T = any> extends ZoneMatchers<T> {}
+  interface Matchers<T = any> {
+    /** A 4xx answer; a 2xx with an error body is not, nor a 5xx. `likelyCause`: where a setting may be behind it. */
+    toBeRefused(likelyCause?: string): T;
+    toSucceed(): T;
+    toHaveStatusIn(codes: readonly number[]): T;
+    toMatchSchema(name: SchemaName): T;
+    /** The (whole, all pages) list holds a zone with this id. `likelyCause`: see likelyFilterCause. */
+    toListZone(id: ZoneId, likelyCause?: string): T;
+    /** The list holds the zone with these field values. */
+    toShowZone(id: ZoneId, fields: ExpectedFields): T;
+  }
 }
 
 type Result = { pass: boolean; message: () => string };

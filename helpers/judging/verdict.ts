@@ -70,15 +70,9 @@ export type Verdict = 'conformant' | 'non-conformant' | 'incomplete' | 'could-no
 
 /** Errors that say the suite, not the target, went wrong. */
 const SUITE_ERROR_NAMES = new Set(['OwnershipError']);
-/**
- * No answer at all (after retries), no time left, or an answer that was not the shop's (its gateway's
- * 502, 503 or 504, a maintenance page): nothing was learned about the rule.
- */
+/** No answer (after retries), no time left, or an answer not the shop's (its gateway's 502, 503, 504): nothing learned. */
 const NO_ANSWER_NAMES = new Set(['TransportError', 'ShopUnavailableError']);
-/**
- * An answer whose body went past a limit of the suite (size, time, nesting) and was not read. The
- * specification shows no limits, so the shop broke no rule by it; the check just could not be made.
- */
+/** A body past a limit of the suite (size, time, nesting), unread: the specification shows no limits, so no rule broke. */
 const UNREAD_ANSWER_NAMES = new Set(['BodyLimitError']);
 const TIMED_OUT = /^Test timed out in \d+ms/;
 
@@ -117,11 +111,9 @@ function firstLine(text: string): string {
 }
 
 /**
- * A rule's status from its tests. Any test can fail it: a failure is evidence, whichever test found it.
- * Whether it is verified is the example tests' to say. The model-based test's random sequences reach a
- * rule on one seed and miss it on the next, and a verdict that followed them would change from night
- * to night on the same shop; so where example tests of the rule ran, a model-based test that did not
- * verify it is a note. Where none ran, the model-based test is all there is, and decides alone.
+ * A rule's status from its tests. Any test can fail it; whether it is verified is the example tests' to
+ * say, since the random sequences reach a rule on one seed and miss it on the next: where example tests
+ * ran, a model-based test that did not verify the rule is a note. Where none ran, it decides alone.
  */
 function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
   const mine = outcomes.filter((outcome) => outcome.ruleId === rule.id);

@@ -6,10 +6,10 @@ import { inject } from 'vitest';
 import type { ExchangeRecord } from '../../evidence/evidence.ts';
 import { readsOfTheShop } from '../../evidence/list-reads.ts';
 import { type ConformanceContext, notVerified } from '../rule-test.ts';
-import { type ModelOutcome, runModel } from './run-model.ts';
+import { runModel } from './run-model.ts';
 
 // Keyed by run and target: in the gallery one worker runs the suites of many targets.
-const runs = new Map<string, Promise<ModelOutcome>>();
+const runs = new Map<string, ReturnType<typeof runModel>>();
 
 /**
  * What the budget counts under drift: reads of the shop (a list of any number of pages is one, a 429
@@ -25,7 +25,7 @@ function budgetCounter(target: ConformanceContext['target'], records: () => read
     );
 }
 
-function outcomeFor({ api, zones, target, task }: ConformanceContext): Promise<ModelOutcome> {
+function outcomeFor({ api, zones, target, task }: ConformanceContext): ReturnType<typeof runModel> {
   const key = `${inject('runId')} ${target.baseUrl}`;
   let run = runs.get(key);
   if (run === undefined) {

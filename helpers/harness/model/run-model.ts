@@ -11,13 +11,6 @@ import { Disagreement, ModelSession, type RealWorld } from './session.ts';
 import { stories } from './stories.ts';
 import { RULES_ON_ANY_SHOP, topUpFor } from './top-up.ts';
 
-export interface ModelOutcome {
-  session: ModelSession;
-  seed: number;
-  /** A failure message for each rule a sequence broke. */
-  failures: ReadonlyMap<string, string>;
-}
-
 /** The operations that ran up to each failure: what trimming leaves out one at a time. */
 const ranUpTo = new WeakMap<Disagreement, readonly ZoneCommand[]>();
 
@@ -130,7 +123,7 @@ export async function runModel(
   budget: ModelBudget,
   requestsSoFar: () => number,
   spentSoFar: () => number = requestsSoFar,
-): Promise<ModelOutcome> {
+) {
   const session = new ModelSession(real, budget, requestsSoFar, spentSoFar);
   // A certification's launcher has drawn the seed already (withRunSeed); a caller that did not gets one here.
   const seed = budget.seed ?? newModelSeed();
@@ -148,6 +141,7 @@ export async function runModel(
   if (details.failed && details.errorInstance instanceof Disagreement)
     found.set(details.errorInstance.rule, details.errorInstance);
   for (const [rule, story] of played) if (!found.has(rule)) found.set(rule, story.found);
+  // A failure message for each rule a sequence broke.
   const failures = new Map<string, string>();
   for (const [rule, disagreement] of found) {
     // What one shrinking may spend, each: fast-check's shrinking spends its budget whole.

@@ -1,6 +1,5 @@
-// One model-based run of a test: what every sequence shares. The request budget, the checks made
-// per rule (a rule no sequence reached is not verified, never passed), the failures found, and why
-// the sequences had to stop, if they did.
+// One model-based run: what every sequence shares. The request budget, the checks made per rule (a rule
+// no sequence reached is not verified, never passed), the failures found, and why the sequences stopped.
 
 import type { ZoneId } from '../../client/records.ts';
 import type { ZonesClient } from '../../client/zones-client.ts';
