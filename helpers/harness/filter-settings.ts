@@ -25,9 +25,8 @@ export function strays(list: ListAnswer): { id: string; status: unknown }[] {
 }
 
 /**
- * The hint for a failure on a filtered list, in its first line (the one the console and the rule's
- * reason show): the likely cause if asked for (likelyFilterCause), and the zones in other statuses the
- * list answered, else those and the settings to look at.
+ * The hint for a failure on a filtered list, in its first line (the one the console shows): the likely
+ * cause if asked for, and the zones in other statuses the list answered, else those and the settings.
  */
 export function strayHint(list: ListAnswer, config: TargetConfig, likelyCause?: string): string {
   const found = strays(list);

@@ -53,9 +53,8 @@ export class OwnZones {
   }
 
   /**
-   * A new zone of this test, with a unique name unless one is given. Fields the create answer does not
-   * show are what was sent (the specification shows no answer shapes); an answer without a zone at all
-   * is followed by a look-up of the name.
+   * A new zone of this test, with a unique name unless one is given. Fields the answer does not show are
+   * what was sent (the specification shows no answer shapes); an answer without a zone is looked up by name.
    */
   async create(fields: { name?: string; coverage?: unknown } = {}): Promise<ZoneRecord> {
     const sent = { name: fields.name ?? this.uniqueName(), coverage: fields.coverage ?? this.coverage(0) };
@@ -90,10 +89,7 @@ export class OwnZones {
     return { name: zone.name, coverage: zone.coverage, status: zone.status ?? 'draft', ...changes };
   }
 
-  /**
-   * Change name or coverage, keeping the other fields, status too. A target may refuse that as a "move"
-   * to the status the zone already has (which moves it allows is not shown): then it goes without it.
-   */
+  /** Change name or coverage, keeping the rest; refused (a "move" to the same status, say), it goes without the status. */
   async update(zone: ZoneRecord, changes: { name?: unknown; coverage?: unknown }): Promise<ZoneAnswer> {
     const body = this.updateBody(zone, changes);
     const answer = await this.api.updateZone(zone.id, body);

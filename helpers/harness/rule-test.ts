@@ -141,10 +141,7 @@ export function ruleTest(id: string, check: Check): void {
   declareTest(ruleTitle(id), id, check);
 }
 
-/**
- * One rule over a table of cases: one check run with each case's data (each status), or cases that
- * each carry their own check (each endpoint), so no check has to branch on which case it is.
- */
+/** One rule over a table of cases: one check for every case's data, or a check per case, never one that branches. */
 export function ruleCases<C extends { label: string }>(
   id: string,
   cases: readonly C[],

@@ -62,10 +62,7 @@ export function failureOf(level: RuleLevel): 'failed' | 'warning' {
   return level === 'must' ? 'failed' : 'warning';
 }
 
-/**
- * could-not-complete: the shop stopped answering for itself partway and did not come back within
- * ZONES_OUTAGE_BUDGET_MS: a nightly job must not go red (nor green) on a maintenance window.
- */
+/** could-not-complete: the shop stopped answering for longer than the outage budget; no red (nor green) on maintenance. */
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete' | 'could-not-complete';
 
 /** Errors that say the suite, not the target, went wrong. */
@@ -150,8 +147,7 @@ function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
     const reasons = [...new Set(open.map((o) => firstLine(o.reason ?? 'not verified')))];
     return { ...judged, status: 'not-verified', reason: reasons.join(' | ') };
   }
-  // classify() makes a test that sent nothing a suite defect; this keeps a rule from passing on such an
-  // outcome made some other way, since a check with no request behind it says nothing about the shop.
+  // classify() makes a test that sent nothing a suite defect; this holds for an outcome made some other way.
   if (!deciding.some((outcome) => outcome.requests > 0 || outcome.sharesRun === true))
     return { ...judged, status: 'not-verified', reason: 'no request was sent to check it' };
   return { ...judged, status: 'passed' };

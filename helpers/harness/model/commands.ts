@@ -30,10 +30,7 @@ function pickZone(sequence: Readonly<Sequence>, pick: ZonePick, unbookedOnly = f
 /** Zones a sequence may hold that it could still delete: more would lengthen every read, not vary the sequences. */
 const MOST_ZONES = 5;
 
-/**
- * A command that starts only while the budget allows one more operation and what the sequence will
- * spend anyway when it ends (the closing read, and a delete for each of its zones).
- */
+/** A command that starts only while the budget allows it and the sequence's end (a read, a delete per zone). */
 function command(
   shown: string,
   applies: (sequence: Readonly<Sequence>) => boolean,
@@ -99,8 +96,7 @@ const FIELD_SETS: readonly (keyof Change)[][] = [
 
 /**
  * One command, drawn with weights that keep sequences busy: updates most (each is read back at once),
- * then creates and deletes (judged by the reads that follow), and a few list reads of their own. An
- * update picks the zone updated last more often than not.
+ * then creates and deletes (judged by the reads that follow), and a few list reads of their own.
  */
 export function commandArbitrary(config: TargetConfig): fc.Arbitrary<ZoneCommand> {
   const otherStatuses = config.statuses.filter((status) => status !== 'draft');

@@ -123,11 +123,10 @@ function judgeFields(
 }
 
 /**
- * A list read: every live zone of the sequence with every field it is known to have, and, filtered by
- * a status, exactly the live zones known to be in it. A zone whose record shows a status the filter
- * contradicts is the filter's fault (LIST-02); for a zone whose records show no status, the filter is
- * the only evidence of its status, so its status rule is the one broken. Whether its records show one,
- * only a list that showed it can tell: until then, its absence from a filter is not judged.
+ * A list read: every live zone of the sequence with every field it is known to have, and, filtered by a
+ * status, exactly the live zones known to be in it. A record in another status is the filter's fault
+ * (LIST-02); for a zone whose records show no status, the filter is its status's only evidence, so its
+ * status rule is broken. Until a list has shown it, its absence from a filter is not judged.
  */
 export function judgeList(model: ZoneModel, records: readonly ZoneRecord[], status?: string): Judgement {
   const where = status === undefined ? 'the list' : `the list filtered by ${status}`;

@@ -3,7 +3,6 @@
 // passed. One run serves them all: the first test starts it with its own client and zones (so its
 // requests and clean-up are counted once, there), and the others read its outcome.
 import { inject } from 'vitest';
-import type { ExchangeRecord } from '../../evidence/evidence.ts';
 import { readsOfTheShop } from '../../evidence/list-reads.ts';
 import { type ConformanceContext, notVerified } from '../rule-test.ts';
 import { runModel } from './run-model.ts';
@@ -12,20 +11,17 @@ import { runModel } from './run-model.ts';
 const runs = new Map<string, ReturnType<typeof runModel>>();
 
 /**
- * What the budget counts under drift: reads of the shop (a list of any number of pages is one, a 429
- * waited out is none), not requests. A service holding other people's zones reads more pages than its
- * empty mock, and counting pages would end the two sides' sequences at different operations.
+ * What the budget counts under drift: reads of the shop (a list of any number of pages is one), not
+ * requests, which would end a busy service's sequences at other operations than its empty mock's.
  */
-function budgetCounter(target: ConformanceContext['target'], records: () => readonly ExchangeRecord[] | undefined) {
+function budgetCounter({ target, task }: ConformanceContext): (() => number) | undefined {
   if (inject('recordExchanges') === undefined) return undefined;
-  return () =>
-    readsOfTheShop(
-      (records() ?? []).flatMap((record) => (record.detail === undefined ? [] : [record.detail])),
-      target,
-    );
+  const details = () => (task.meta.exchanges ?? []).flatMap((record) => record.detail ?? []);
+  return () => readsOfTheShop(details(), target);
 }
 
-function outcomeFor({ api, zones, target, task }: ConformanceContext): ReturnType<typeof runModel> {
+function outcomeFor(context: ConformanceContext): ReturnType<typeof runModel> {
+  const { api, zones, target, task } = context;
   const key = `${inject('runId')} ${target.baseUrl}`;
   let run = runs.get(key);
   if (run === undefined) {
@@ -33,7 +29,7 @@ function outcomeFor({ api, zones, target, task }: ConformanceContext): ReturnTyp
       { api, zones, signal: task.context.signal },
       target.model,
       () => task.meta.requests ?? 0,
-      budgetCounter(target, () => task.meta.exchanges),
+      budgetCounter(context),
     );
     // A stopped run gives up on the test at once; the sequences then end their operation and clean up first.
     zones.awaitBeforeCleanUp(run);

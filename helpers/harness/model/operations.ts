@@ -14,7 +14,7 @@ import { runBookingHook } from '../../ownership/booking-hooks.ts';
 import { requireReadable } from '../list-checks.ts';
 import { firstFinding, judgeList, learnFrom } from './judge.ts';
 import { Disagreement, type ModelSession } from './session.ts';
-import { emptyModel, type Field, type ModelZone, newZone, type ZoneModel } from './zone-model.ts';
+import { type Field, type ModelZone, newZone, type ZoneModel } from './zone-model.ts';
 
 export interface Sequence {
   readonly session: ModelSession;
@@ -23,10 +23,6 @@ export interface Sequence {
   refused: { name: string; asked: string; coverage: unknown }[];
   /** The zone updated last: what "several updates of the same zone in a row" pick. */
   lastUpdated?: ModelZone;
-}
-
-export function newSequence(session: ModelSession): Sequence {
-  return { session, model: emptyModel(), refused: [] };
 }
 
 function fail(sequence: Sequence, rule: string, what: string, ...answers: Answer[]): never {
@@ -46,9 +42,8 @@ function adoptRefused({ session, model, refused }: Sequence, list: ListAnswer): 
 }
 
 /**
- * Read lists (re-reading a lagging one until it agrees) and judge them together, so that the most
- * telling finding of any of them is the one reported. A list that can't be read is only the means of
- * the check: the sequence stops, not verified.
+ * Read lists (re-reading a lagging one until it agrees) and judge them together, so that the most telling
+ * finding of any of them is reported. A list that can't be read stops the sequence, not verified.
  */
 async function readAndJudge(
   sequence: Sequence,
@@ -130,10 +125,7 @@ export interface Change {
 
 type Values = Record<Field, unknown>;
 
-/**
- * Name or coverage with the status kept: the whole zone first; refused, once more without the status,
- * for a shop that refuses a "move" to the status a zone already has. Judged by its last answer.
- */
+/** Name or coverage with the status kept, as OwnZones.update sends it; judged by its last answer. */
 async function updateKeepingStatus(
   sequence: Sequence,
   zone: ModelZone,

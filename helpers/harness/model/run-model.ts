@@ -6,10 +6,11 @@ import { PreconditionError } from '../../client/precondition.ts';
 import { TransportError } from '../../client/shop-transport.ts';
 import { type ModelBudget, newModelSeed, seedReplayCommand, type TargetConfig } from '../../config.ts';
 import { canBook, commandArbitrary, type ZoneCommand } from './commands.ts';
-import { cleanUpSequence, listZones, newSequence } from './operations.ts';
+import { cleanUpSequence, listZones, type Sequence } from './operations.ts';
 import { Disagreement, ModelSession, type RealWorld } from './session.ts';
 import { stories } from './stories.ts';
 import { RULES_ON_ANY_SHOP, topUpFor } from './top-up.ts';
+import { emptyModel } from './zone-model.ts';
 
 /** The operations that ran up to each failure: what trimming leaves out one at a time. */
 const ranUpTo = new WeakMap<Disagreement, readonly ZoneCommand[]>();
@@ -20,7 +21,7 @@ async function play(
   commands: Iterable<ZoneCommand>,
   mayStop = true,
 ): Promise<Disagreement | undefined> {
-  const sequence = newSequence(session);
+  const sequence: Sequence = { session, model: emptyModel(), refused: [] };
   session.sequences += 1;
   const ran: ZoneCommand[] = [];
   try {
@@ -102,10 +103,9 @@ async function topUp(session: ModelSession, seed: number): Promise<Map<string, s
 }
 
 /**
- * The failure without the operations it does not need. fast-check never drops a sequence's last
- * operation, taking it for the one that failed, where here the read after it may be; and a story, or
- * a rule met while another was shrunk, is as found. So each operation is left out in turn, and stays
- * out when the others still break the same rule, until none can go or shrinking's budget is spent.
+ * The failure without the operations it does not need: fast-check never drops a sequence's last one,
+ * where here the read after it may have failed, and a story or a rule met while another was shrunk is as
+ * found. Each operation is left out in turn, and stays out when the others still break the same rule.
  */
 async function withoutUnneeded(session: ModelSession, found: Disagreement): Promise<Disagreement> {
   let kept = found;
@@ -127,8 +127,7 @@ export async function runModel(
   const session = new ModelSession(real, budget, requestsSoFar, spentSoFar);
   // A certification's launcher has drawn the seed already (withRunSeed); a caller that did not gets one here.
   const seed = budget.seed ?? newModelSeed();
-  // The stories (stories.ts), within the run's budget, before the random sequences: each rule's first
-  // failure, and what the story looks for. The random search still runs, unshrunk by them.
+  // The stories first, within the run's budget: each rule's first failure, and what the story looks for.
   const played = new Map<string, { found: Disagreement; about: string }>();
   for (const story of stories) {
     if (session.stopped || session.defect) break;

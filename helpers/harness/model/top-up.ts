@@ -1,11 +1,9 @@
-// A rule that no random sequence happened to check is checked by the shortest sequence that does,
-// so a rule is never left unverified by chance. Each of these is one or two operations and a read,
-// too short for any defect that only a longer sequence shows: those are the random sequences' to find.
+// A rule that no random sequence happened to check is checked by the shortest sequence that does, so it
+// is never left unverified by chance: too short for any defect that only a longer sequence shows.
 import type { TargetConfig } from '../../config.ts';
 import { canBook, create, list, OLDEST, remove, update, type ZoneCommand } from './commands.ts';
 
-// Each zone is listed before the operation under check, so that what it does to the zone shows; every
-// sequence ends with a read of the whole list. `others`: the statuses other than draft.
+// Each zone is listed before the operation under check, so that what it does shows. `others`: not draft.
 const ON_ANY_SHOP: Record<string, (others: readonly string[]) => ZoneCommand[]> = {
   'CREATE-01': () => [create()],
   'CREATE-02': () => [create()],
