@@ -1,6 +1,5 @@
-// How a list read is named in a message, and the hint a reader needs when a filtered list looks like
-// the shop did not take the filter as the settings say: the parameter and its values are settings
-// (the specification does not show them), so a wrong one must point at itself, not at the shop.
+// How a list read is named in a message, and the hint for a filter the shop seems not to take: its
+// parameter and values are settings (the specification does not show them), so a wrong one must say so.
 import { randomBytes } from 'node:crypto';
 import { readableZones } from '../client/list-lookups.ts';
 import { isRefusal, type ListAnswer, type ZonesClient } from '../client/zones-client.ts';
@@ -42,9 +41,8 @@ export function strayHint(list: ListAnswer, config: TargetConfig, likelyCause?: 
 
 /**
  * Why a filter answered zones of another status: the shop does not know the parameter (a setting), or
- * filters wrong. The rule fails either way; this says which is likelier, by a filter by a status no
- * zone can have (asked only once a check has failed): a shop that ignores an unknown parameter answers
- * its whole list, one that takes it answers no zone or refuses the value (what ROBUST-05 asks of it).
+ * filters wrong. Asked once a check has failed, a filter by a status no zone has tells which is likelier:
+ * ignored, it answers the whole list; taken, no zone or a refusal of the value (what ROBUST-05 asks).
  */
 export async function likelyFilterCause(api: ZonesClient): Promise<string> {
   const config = api.config;

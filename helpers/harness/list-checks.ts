@@ -1,6 +1,5 @@
-// The list checks the suites call: the list is re-read until it shows what was written
-// (ZONES_CONSISTENCY_TIMEOUT_MS), then judged by the matchers; a list that is only the means of a
-// check, or a field no record shows, leaves the check not verified rather than failed.
+// The list checks the suites call: the list is re-read until it shows what was written, then judged by
+// the matchers; a list only the means of a check, or a field no record shows, leaves it not verified.
 import { expect } from 'vitest';
 import { type ExpectedFields, listedZone, listsZone, readableZones, showsZone } from '../client/list-lookups.ts';
 import { PreconditionError } from '../client/precondition.ts';

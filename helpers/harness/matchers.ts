@@ -1,18 +1,16 @@
-// Assertions that speak the rules' language and carry the evidence: every failure shows the
-// request and the answer behind it, so a reader sees what broke without re-running anything. The
-// vitest setup file of every suite run (helpers/runner/run-suites.ts): the matchers are registered
-// here, once, so no suite or helper imports them for a side effect.
+// Assertions that speak the rules' language and carry the evidence: every failure shows the request and
+// the answer behind it. The setup file of every suite run (helpers/runner/run-suites.ts) registers them,
+// once, so no suite or helper imports them for a side effect.
 import { expect } from 'vitest';
+import { differingFields, type ExpectedFields, findZone, readableZones } from '../client/list-lookups.ts';
+import type { ZoneId } from '../client/records.ts';
 import { isRefusal, isSuccess, type ListAnswer } from '../client/zones-client.ts';
 import { formatAnswers } from '../evidence/evidence.ts';
 import type { Answer } from '../evidence/exchange.ts';
 import { shownJson } from '../json.ts';
+import { type SchemaName, validatorFor } from '../schemas.ts';
 import { currentTarget } from './current-target.ts';
 import { describeList, filterSettingsHint, strayHint } from './filter-settings.ts';
-import './task-meta.ts';
-import { differingFields, type ExpectedFields, findZone, readableZones } from '../client/list-lookups.ts';
-import type { ZoneId } from '../client/records.ts';
-import { type SchemaName, validatorFor } from '../schemas.ts';
 
 declare module 'vitest' {
   // biome-ignore lint/suspicious/noExplicitAny: the declaration merges with vitest's, which has this default.

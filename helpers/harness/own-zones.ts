@@ -1,6 +1,5 @@
 // The zones a test owns. Each is registered for clean-up the moment the create answer arrives, and
 // torn down after the test whether it passed or failed. Tear-down problems are reported, not hidden.
-
 import { randomBytes } from 'node:crypto';
 import { type ExpectedFields, findZone, listsZone, namedIn, zonesOf } from '../client/list-lookups.ts';
 import { PreconditionError } from '../client/precondition.ts';
@@ -89,7 +88,7 @@ export class OwnZones {
     return { name: zone.name, coverage: zone.coverage, status: zone.status ?? 'draft', ...changes };
   }
 
-  /** Change name or coverage, keeping the rest; refused (a "move" to the same status, say), it goes without the status. */
+  /** Change name or coverage, keeping the rest; a refused body (a "move" to its own status) goes again without it. */
   async update(zone: ZoneRecord, changes: { name?: unknown; coverage?: unknown }): Promise<ZoneAnswer> {
     const body = this.updateBody(zone, changes);
     const answer = await this.api.updateZone(zone.id, body);
@@ -98,7 +97,7 @@ export class OwnZones {
     return this.api.updateZone(zone.id, withoutStatus);
   }
 
-  /** Move a zone to a status; a refused direct move is tried through each other status (which moves are allowed is not shown). */
+  /** Move a zone to a status; refused, through each other status (which moves are allowed is not shown). */
   async moveTo(zone: ZoneRecord, status: string): Promise<ZoneAnswer> {
     const direct = await this.api.updateZone(zone.id, this.updateBody(zone, { status }));
     if (!isRefusal(direct)) return direct;
@@ -162,7 +161,7 @@ export class OwnZones {
     return zone;
   }
 
-  /** Work that must end before the clean-up: a cancelled test is given up at once, while its sequences may still make zones. */
+  /** Work that must end before the clean-up: a cancelled test ends at once, while its sequences may make zones. */
   awaitBeforeCleanUp(work: Promise<unknown>): void {
     this.unfinished.push(work);
   }

@@ -1,6 +1,5 @@
 // How a conformance test is declared: its title comes from the catalogue (so it always leads with a
 // known rule id), and it gets the target, a recording client and a fixture of its own zones.
-
 import * as allure from 'allure-js-commons';
 import { test as baseTest, inject, type TestContext } from 'vitest';
 import { ZonesClient } from '../client/zones-client.ts';

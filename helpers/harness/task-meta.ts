@@ -41,7 +41,7 @@ declare module '@vitest/runner' {
     lagMs?: number[];
     /** Each exchange of the test body, in order, as the reports show it (with its curl command). */
     exchanges?: ExchangeRecord[];
-    /** What the settings made the test check with: kept out of its title, so CI tools can follow it from night to night. */
+    /** What the settings made the test check with: never in its title, which CI tools follow from night to night. */
     checkedWith?: string[];
     /** The shop had not answered for itself for longer than ZONES_OUTAGE_BUDGET_MS: the launcher stops the run. */
     outage?: OutageStart;

@@ -1,6 +1,4 @@
-// One test's outcome as the reporter saw it, and how outcomes become rule verdicts. Pure functions:
-// the self-tests check the judging without a target.
-
+// One test's outcome as the reporter saw it, and how outcomes become rule verdicts: pure, so checked without a target.
 import type { ExchangeRecord } from '../evidence/evidence.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
@@ -62,14 +60,14 @@ export function failureOf(level: RuleLevel): 'failed' | 'warning' {
   return level === 'must' ? 'failed' : 'warning';
 }
 
-/** could-not-complete: the shop stopped answering for longer than the outage budget; no red (nor green) on maintenance. */
+/** could-not-complete: the shop stopped answering past the outage budget; no red (nor green) on maintenance. */
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete' | 'could-not-complete';
 
 /** Errors that say the suite, not the target, went wrong. */
 const SUITE_ERROR_NAMES = new Set(['OwnershipError']);
-/** No answer (after retries), no time left, or an answer not the shop's (its gateway's 502, 503, 504): nothing learned. */
+/** No answer (after retries), no time left, or an answer not the shop's (a gateway's 502, 503, 504). */
 const NO_ANSWER_NAMES = new Set(['TransportError', 'ShopUnavailableError']);
-/** A body past a limit of the suite (size, time, nesting), unread: the specification shows no limits, so no rule broke. */
+/** A body past one of the suite's limits (size, time, nesting), unread: the specification shows none. */
 const UNREAD_ANSWER_NAMES = new Set(['BodyLimitError']);
 const TIMED_OUT = /^Test timed out in \d+ms/;
 

@@ -75,7 +75,7 @@ export function list(filter?: string): ZoneCommand {
   );
 }
 
-/** Whether the sequences may book a zone: only with both hooks, since one booked without a way to unbook it would be left behind. */
+/** Whether the sequences may book a zone: only with both hooks, or a booked zone could not be unbooked. */
 export function canBook(config: TargetConfig): boolean {
   return config.bookingHook !== undefined && config.bookingCleanupHook !== undefined;
 }

@@ -40,8 +40,7 @@ function blame(model: ZoneModel, zone: ModelZone, field: Field, record: ZoneReco
   if (sentTo !== undefined && sentTo !== zone && zone.since.othersUpdated)
     return { rule: 'UPDATE-04', rank: RANK.otherZone };
   if (zone.since.updated) return { rule: UPDATE_RULE[field], rank: RANK.plain };
-  // What follows says the zone changed, which only a list that had shown it right can tell: a zone
-  // never shown may have been wrong since its create.
+  // Only a list that had shown the zone right can tell it changed: one never shown may be wrong since its create.
   if (!zone.seen) return { rule: fieldRule(zone, field), rank: RANK.plain };
   if (zone.since.refusedDelete) return { rule: 'DELETE-02', rank: RANK.refusedDelete };
   if (zone.since.othersUpdated) return { rule: 'UPDATE-04', rank: RANK.otherZone };
@@ -95,15 +94,12 @@ function comeBack(model: ZoneModel, records: readonly ZoneRecord[], where: strin
     if (!record || pendingNames.has(String(record.name))) continue;
     const namesGiven = [zone.createdAs, ...zone.expected.name];
     if (record.name !== undefined && !namesGiven.some((name) => jsonEqual(name, record.name))) continue;
-    judgement.findings.push({
-      rule: 'DELETE-01',
-      rank: RANK.cameBack,
-      what: `${nameOf(zone)}, deleted by this sequence, is in ${where} again`,
-    });
+    const what = `${nameOf(zone)}, deleted by this sequence, is in ${where} again`;
+    judgement.findings.push({ rule: 'DELETE-01', rank: RANK.cameBack, what });
   }
 }
 
-/** Every field of a listed zone against the model. A field no record shows can't be checked; one only ours leaves out is evidence. */
+/** Each field of a listed zone: one no record shows is not judged; one only ours leaves out is evidence. */
 function judgeFields(
   model: ZoneModel,
   zone: ModelZone,

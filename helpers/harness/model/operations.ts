@@ -2,7 +2,6 @@
 // that follow; an update is read back at once (after a status move, in the filters it left and
 // joined). Every PUT sends the whole zone, so merging and replacing shops are both served; what the
 // specification leaves open (codes, bodies, which moves are allowed) is accepted as the example tests do.
-
 import { readableZones } from '../../client/list-lookups.ts';
 import { PreconditionError } from '../../client/precondition.ts';
 import { TransportError } from '../../client/shop-transport.ts';
@@ -19,7 +18,7 @@ import { type Field, type ModelZone, newZone, type ZoneModel } from './zone-mode
 export interface Sequence {
   readonly session: ModelSession;
   readonly model: ZoneModel;
-  /** Creates that were refused: a zone listed under one's unique name later was created after all. */
+  /** Refused creates: a zone listed under one's unique name later was created after all. */
   refused: { name: string; asked: string; coverage: unknown }[];
   /** The zone updated last: what "several updates of the same zone in a row" pick. */
   lastUpdated?: ModelZone;
@@ -115,11 +114,10 @@ export async function createZone(sequence: Sequence, asked: string | undefined, 
   model.live.push(zone);
 }
 
+/** Which fields an update changes: a new name, or which of the other coverage samples and statuses. */
 export interface Change {
   name?: boolean;
-  /** Which of the other coverage samples. */
   coverage?: number;
-  /** Which of the other statuses. */
   status?: number;
 }
 
@@ -195,8 +193,7 @@ export async function updateZone(sequence: Sequence, zone: ModelZone, change: Ch
   if (!changed.includes('status')) {
     const answers: Answer[] = [];
     await updateKeepingStatus(sequence, zone, values, changed, answers);
-    // The shortest list that shows the zone: the filter of its status, once known. A zone another
-    // update landed on shows there too, since it took that zone's status with the rest.
+    // Its status's filter: the shortest list that shows it, and a zone its update landed on (same status).
     const known = session.filtersLost === undefined && zone.expected.status.length === 1;
     await readAndJudge(sequence, [known ? String(zone.expected.status[0]) : undefined], answers);
     return;

@@ -15,7 +15,7 @@ import { emptyModel } from './zone-model.ts';
 /** The operations that ran up to each failure: what trimming leaves out one at a time. */
 const ranUpTo = new WeakMap<Disagreement, readonly ZoneCommand[]>();
 
-/** Plays one sequence: the disagreement, if the shop gave one. No answer stops the run where `mayStop`; else a defect. */
+/** Plays one sequence: the shop's disagreement, if any. No answer stops the run where `mayStop`; else, a defect. */
 async function play(
   session: ModelSession,
   commands: Iterable<ZoneCommand>,
@@ -52,8 +52,7 @@ function sequenceProperty(session: ModelSession) {
   const commands = fc.commands([commandArbitrary(config)], { maxCommands: session.budget.steps, size: 'max' });
   return fc.asyncProperty(commands, async (drawn) => {
     if (session.stopped !== undefined || session.defect !== undefined) return;
-    // Before any failure a shop that stops answering stops the run; while shrinking, the shorter
-    // sequence just proves nothing.
+    // Before any failure no answer stops the run; while shrinking, the shorter sequence just proves nothing.
     const found = await play(session, drawn, session.primary === undefined);
     if (found === undefined) return;
     session.record(found);
@@ -63,19 +62,18 @@ function sequenceProperty(session: ModelSession) {
 }
 
 /** The failure as a report shows it: the rule's evidence on the first line, the sequence and the seed below. */
-function failureMessage(disagreement: Disagreement, seed: number, found?: Disagreement): string {
-  const steps = disagreement.steps;
+function failureMessage({ what, steps, evidence }: Disagreement, seed: number, found?: Disagreement): string {
   const shrunk =
     found !== undefined && found.steps.length > steps.length ? ` (shrunk from ${found.steps.length} operations)` : '';
   return [
-    `${disagreement.what}, after ${steps.length} operation(s): ${steps.join('; ')} (ZONES_MODEL_SEED=${seed} replays it)`,
+    `${what}, after ${steps.length} operation(s): ${steps.join('; ')} (ZONES_MODEL_SEED=${seed} replays it)`,
     '',
     `the shortest sequence found${shrunk}:`,
     steps.map((step, n) => `  ${n + 1}. ${step}`).join('\n'),
     '',
     `replay: ZONES_MODEL_SEED=${seed} npm run conformance, or ${seedReplayCommand(seed)}`,
     '',
-    disagreement.evidence,
+    evidence,
   ].join('\n');
 }
 
@@ -89,17 +87,16 @@ export function modelRules(config: TargetConfig): string[] {
 const TOP_UP_REQUESTS = 30;
 
 /** The shortest sequence for each rule no random sequence checked; a failure there needs no shrinking. */
-async function topUp(session: ModelSession, seed: number): Promise<Map<string, string>> {
-  const failures = new Map<string, string>();
+async function topUp(session: ModelSession, seed: number, failures: Map<string, string>): Promise<void> {
+  const failedBefore = new Set(failures.keys());
   const config = session.real.api.config;
   for (const rule of modelRules(config)) {
     const commands = topUpFor(rule, config);
     if (session.checks.get(rule) || commands === undefined || session.stopped || session.defect) continue;
     session.allow(TOP_UP_REQUESTS);
-    const found = await play(session, commands);
-    if (found) failures.set(found.rule, failureMessage(found, seed));
+    const broken = await play(session, commands);
+    if (broken && !failedBefore.has(broken.rule)) failures.set(broken.rule, failureMessage(broken, seed));
   }
-  return failures;
 }
 
 /**
@@ -151,6 +148,6 @@ export async function runModel(
     failures.set(rule, story ? `${message}\n\nplayed on every run: it looks for ${story.about}` : message);
   }
   // After a failure too: the search ended there, and the other rules deserve a check of their own.
-  for (const [rule, message] of await topUp(session, seed)) if (!failures.has(rule)) failures.set(rule, message);
+  await topUp(session, seed, failures);
   return { session, seed, failures };
 }

@@ -1,6 +1,5 @@
-// One model-based run: what every sequence shares. The request budget, the checks made per rule (a rule
-// no sequence reached is not verified, never passed), the failures found, and why the sequences stopped.
-
+// One model-based run: what every sequence shares. The budget, the checks made per rule (a rule no
+// sequence reached is not verified, never passed), the failures found, and why the sequences stopped.
 import type { ZoneId } from '../../client/records.ts';
 import type { ZonesClient } from '../../client/zones-client.ts';
 import type { ModelBudget } from '../../config.ts';
@@ -37,7 +36,7 @@ export class ModelSession {
   stopped?: Error;
   /** An error of the suite itself (the ownership guard, say), neither a pass nor a failure. */
   defect?: unknown;
-  /** Why the filtered lists could not be read: the sequences read the whole list instead, and LIST-02 is not verified. */
+  /** Why the filters could not be read: the sequences read the whole list instead, and LIST-02 is not verified. */
   filtersLost?: Error;
   sequences = 0;
   /** Ids the client announced as made by a create, in order: a create answer without a zone names its zone here. */

@@ -1,7 +1,6 @@
 // Four short sequences every model-based run plays before its random ones, one for each kind of defect
-// that only a sequence shows and that real servers are known to have. Random sequences find these too,
-// but not on every seed (a night that draws no rename followed by another update of the same zone would
-// pass a shop that undoes renames): these make the common cases certain.
+// that only a sequence shows and that real servers have. Random sequences find these too, but not on
+// every seed (a night that draws no rename then another update of one zone misses an undone rename).
 import { create, list, OLDEST, remove, update } from './commands.ts';
 
 /** Each says what kind of defect it would show, for a reader of the code and of failures. */

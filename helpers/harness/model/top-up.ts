@@ -18,7 +18,7 @@ const ON_ANY_SHOP: Record<string, (others: readonly string[]) => ZoneCommand[]> 
   'DELETE-01': () => [create(), list(), remove(OLDEST, false)],
 };
 
-/** The rules the model checks on any shop, in the order of their tests; modelRules adds DELETE-02 where it can book zones. */
+/** The rules the model checks on any shop, in the order of their tests; modelRules adds DELETE-02 where it can book. */
 export const RULES_ON_ANY_SHOP = Object.keys(ON_ANY_SHOP);
 
 /** The sequence that checks this rule, or none when the settings give it no way (DELETE-02 without hooks). */

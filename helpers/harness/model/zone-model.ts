@@ -1,8 +1,6 @@
-// What the model-based suite knows of the zones its sequence made, and nothing more: the specification
-// documents a draft status on create, updates that change what they are sent (and only on the zone
-// they address), permanent deletes, refused deletes of booked zones, and a filter that returns exactly
-// the zones of a status. What it leaves open the model accepts as the settings and example tests do.
-
+// What the model-based suite knows of the zones its sequence made, and nothing more: a draft status on
+// create, updates that change what they are sent (and only on their zone), permanent deletes, refused
+// deletes of booked zones, a filter of exactly the zones of a status: what the specification documents.
 import type { ZoneId } from '../../client/records.ts';
 import { jsonEqual } from '../../json.ts';
 
@@ -31,14 +29,11 @@ export interface ModelZone {
   since: Since;
 }
 
+/** Fields its own updates changed; whether it was updated (a PUT sends all fields), another was, its delete refused. */
 export interface Since {
-  /** Fields its own updates changed. */
   changed: Set<Field>;
-  /** It was updated (every PUT sends every field). */
   updated: boolean;
-  /** Another zone of the sequence was updated. */
   othersUpdated: boolean;
-  /** A delete of it was refused for its booking history. */
   refusedDelete: boolean;
 }
 
