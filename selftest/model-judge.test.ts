@@ -4,7 +4,7 @@
 // part of the specification, so each way of blaming is shown once.
 import { describe, expect, test } from 'vitest';
 import type { ZoneRecord } from '../helpers/client/records.ts';
-import { firstFinding, judgeFiltered, judgeUnfiltered, learnFrom } from '../helpers/harness/model/judge.ts';
+import { firstFinding, judgeList, learnFrom } from '../helpers/harness/model/judge.ts';
 import { emptyModel, type ModelZone, nothingSince, type ZoneModel } from '../helpers/harness/model/zone-model.ts';
 
 const EU = { regions: ['EU'] };
@@ -33,7 +33,7 @@ function record(id: string, fields: Partial<Omit<ZoneRecord, 'id' | 'raw'>> = {}
   return { id: { text: id }, ...shown, raw: { id, ...shown } };
 }
 
-function blamed(judgement: ReturnType<typeof judgeUnfiltered>): string | undefined {
+function blamed(judgement: ReturnType<typeof judgeList>): string | undefined {
   return firstFinding(judgement)?.rule;
 }
 
@@ -43,7 +43,7 @@ describe('the unfiltered list', () => {
     const a = zone(model, '1', { seen: false });
     const b = zone(model, '2');
     b.since = { ...nothingSince(), othersUpdated: true };
-    const judgement = judgeUnfiltered(model, [record('1'), record('2'), record('99', { name: 'not ours' })]);
+    const judgement = judgeList(model, [record('1'), record('2'), record('99', { name: 'not ours' })]);
     expect(judgement.findings).toEqual([]);
     expect(judgement.checked).toEqual(expect.arrayContaining(['CREATE-01', 'CREATE-02', 'UPDATE-04', 'LIST-01']));
     learnFrom(model, [record('1'), record('2')]);
@@ -54,7 +54,7 @@ describe('the unfiltered list', () => {
     const model = emptyModel();
     const a = zone(model, '1', { updated: true, expected: { name: ['renamed'], coverage: [EU], status: ['draft'] } });
     a.since = { ...nothingSince(), updated: true, changed: new Set(['name']) };
-    expect(blamed(judgeUnfiltered(model, [record('1')]))).toBe('UPDATE-01');
+    expect(blamed(judgeList(model, [record('1')]))).toBe('UPDATE-01');
   });
 
   test("another zone's name after another zone's update is that update landing on the wrong zone", () => {
@@ -65,7 +65,7 @@ describe('the unfiltered list', () => {
     a.since = { ...nothingSince(), updated: true, changed: new Set(['name', 'coverage']) };
     b.since = { ...nothingSince(), othersUpdated: true };
     // A still shows what it had; B shows what was sent to A. The wrong zone is the telling finding.
-    const judgement = judgeUnfiltered(model, [record('1'), record('2', { name: 'sent-to-a', coverage: US })]);
+    const judgement = judgeList(model, [record('1'), record('2', { name: 'sent-to-a', coverage: US })]);
     expect(judgement.findings.map((f) => f.rule).sort()).toEqual(['UPDATE-01', 'UPDATE-02', 'UPDATE-04', 'UPDATE-04']);
     expect(blamed(judgement)).toBe('UPDATE-04');
   });
@@ -74,35 +74,35 @@ describe('the unfiltered list', () => {
     const model = emptyModel();
     const b = zone(model, '2', { seen: false });
     b.since = { ...nothingSince(), othersUpdated: true };
-    expect(blamed(judgeUnfiltered(model, [record('2', { coverage: undefined }), record('9')]))).toBe('CREATE-01');
+    expect(blamed(judgeList(model, [record('2', { coverage: undefined }), record('9')]))).toBe('CREATE-01');
     b.seen = true;
-    expect(blamed(judgeUnfiltered(model, [record('2', { coverage: undefined }), record('9')]))).toBe('UPDATE-04');
+    expect(blamed(judgeList(model, [record('2', { coverage: undefined }), record('9')]))).toBe('UPDATE-04');
   });
 
   test('a zone that changed while nothing was written to it is put down to how its value was set', () => {
     const model = emptyModel();
     zone(model, '1');
-    expect(blamed(judgeUnfiltered(model, [record('1', { coverage: US })]))).toBe('CREATE-01');
+    expect(blamed(judgeList(model, [record('1', { coverage: US })]))).toBe('CREATE-01');
     const updated = emptyModel();
     zone(updated, '1', { updated: true });
-    expect(blamed(judgeUnfiltered(updated, [record('1', { coverage: US })]))).toBe('UPDATE-02');
+    expect(blamed(judgeList(updated, [record('1', { coverage: US })]))).toBe('UPDATE-02');
   });
 
   test('a booked zone that changed after its refused delete breaks DELETE-02', () => {
     const model = emptyModel();
     const a = zone(model, '1', { booked: true });
     a.since = { ...nothingSince(), refusedDelete: true };
-    expect(blamed(judgeUnfiltered(model, []))).toBe('DELETE-02');
-    expect(blamed(judgeUnfiltered(model, [record('1', { name: 'changed' })]))).toBe('DELETE-02');
+    expect(blamed(judgeList(model, []))).toBe('DELETE-02');
+    expect(blamed(judgeList(model, [record('1', { name: 'changed' })]))).toBe('DELETE-02');
   });
 
   test('a zone missing: CREATE-01 if no list has shown it yet, LIST-01 if one has', () => {
     const model = emptyModel();
     zone(model, '1', { seen: false });
-    expect(blamed(judgeUnfiltered(model, []))).toBe('CREATE-01');
+    expect(blamed(judgeList(model, []))).toBe('CREATE-01');
     const seen = emptyModel();
     zone(seen, '1');
-    expect(blamed(judgeUnfiltered(seen, []))).toBe('LIST-01');
+    expect(blamed(judgeList(seen, []))).toBe('LIST-01');
   });
 
   test('a deleted zone listed again is DELETE-01; a new zone under its reused id is not', () => {
@@ -110,24 +110,24 @@ describe('the unfiltered list', () => {
     const gone = zone(model, '7');
     model.live = [];
     model.deleted.push(gone);
-    expect(blamed(judgeUnfiltered(model, [record('7')]))).toBe('DELETE-01');
+    expect(blamed(judgeList(model, [record('7')]))).toBe('DELETE-01');
     // What a max(id) + 1 store does: somebody's new zone under the id this sequence deleted.
-    expect(judgeUnfiltered(model, [record('7', { name: 'somebody else' })]).findings).toEqual([]);
+    expect(judgeList(model, [record('7', { name: 'somebody else' })]).findings).toEqual([]);
   });
 
   test('a field no record shows is not judged; one only ours leaves out is', () => {
     const model = emptyModel();
     zone(model, '1');
-    expect(judgeUnfiltered(model, [record('1', { coverage: undefined })]).findings).toEqual([]);
-    expect(blamed(judgeUnfiltered(model, [record('1', { coverage: undefined }), record('9')]))).toBe('CREATE-01');
+    expect(judgeList(model, [record('1', { coverage: undefined })]).findings).toEqual([]);
+    expect(blamed(judgeList(model, [record('1', { coverage: undefined }), record('9')]))).toBe('CREATE-01');
     // A status left out is the filter's to judge: a shop may leave out a default value.
-    expect(judgeUnfiltered(model, [record('1', { status: undefined }), record('9')]).findings).toEqual([]);
+    expect(judgeList(model, [record('1', { status: undefined }), record('9')]).findings).toEqual([]);
   });
 
   test('a field whose value a refused write left open accepts either value, and the read settles it', () => {
     const model = emptyModel();
     const a = zone(model, '1', { expected: { name: ['name-1'], coverage: [EU], status: ['draft', 'published'] } });
-    expect(judgeUnfiltered(model, [record('1', { status: 'published' })]).findings).toEqual([]);
+    expect(judgeList(model, [record('1', { status: 'published' })]).findings).toEqual([]);
     learnFrom(model, [record('1', { status: 'published' })]);
     expect(a.expected.status).toEqual(['published']);
   });
@@ -137,20 +137,20 @@ describe('the filtered list', () => {
   test('a zone whose record shows another status than the filter asked for is LIST-02', () => {
     const model = emptyModel();
     zone(model, '1', { expected: { name: ['name-1'], coverage: [EU], status: ['published'] } });
-    expect(blamed(judgeFiltered(model, [record('1', { status: 'published' })], 'draft'))).toBe('LIST-02');
+    expect(blamed(judgeList(model, [record('1', { status: 'published' })], 'draft'))).toBe('LIST-02');
   });
 
   test('a zone missing from the filter of its status is LIST-02 when its records show a status', () => {
     const model = emptyModel();
     zone(model, '1');
-    expect(blamed(judgeFiltered(model, [], 'draft'))).toBe('LIST-02');
-    expect(judgeFiltered(model, [], 'published').findings).toEqual([]);
+    expect(blamed(judgeList(model, [], 'draft'))).toBe('LIST-02');
+    expect(judgeList(model, [], 'published').findings).toEqual([]);
   });
 
   test('for a zone whose records show no status, the filter is the evidence of its status', () => {
     const model = emptyModel();
     zone(model, '1', { showsStatus: false });
-    expect(firstFinding(judgeFiltered(model, [], 'draft'))).toEqual({
+    expect(firstFinding(judgeList(model, [], 'draft'))).toEqual({
       rule: 'CREATE-02',
       rank: expect.any(Number),
       // Not "in status draft": the shop never said so.
@@ -158,12 +158,12 @@ describe('the filtered list', () => {
     });
     const asked = emptyModel();
     zone(asked, '1', { showsStatus: false, askedStatus: 'published' });
-    expect(blamed(judgeFiltered(asked, [], 'draft'))).toBe('CREATE-03');
+    expect(blamed(judgeList(asked, [], 'draft'))).toBe('CREATE-03');
   });
 
   test('a zone no list has shown yet is not judged by its absence from a filter', () => {
     const model = emptyModel();
     zone(model, '1', { seen: false });
-    expect(judgeFiltered(model, [], 'draft').findings).toEqual([]);
+    expect(judgeList(model, [], 'draft').findings).toEqual([]);
   });
 });

@@ -4,8 +4,7 @@ import { expect } from 'vitest';
 import { type ZoneId, zoneIdOf } from '../helpers/client/records.ts';
 import { currentTarget } from '../helpers/harness/current-target.ts';
 import { expectZoneNotListed, expectZoneUnchanged } from '../helpers/harness/list-checks.ts';
-import { notVerified } from '../helpers/harness/not-verified.ts';
-import { type ConformanceContext, checkedWith, ruleTest } from '../helpers/harness/rule-test.ts';
+import { type ConformanceContext, checkedWith, notVerified, ruleTest } from '../helpers/harness/rule-test.ts';
 import { bookedDeleteCause, runBookingHook } from '../helpers/ownership/booking-hooks.ts';
 
 ruleTest('DELETE-01', async ({ api, zones, target }) => {

@@ -2,8 +2,7 @@
 // the collection at zones.json and one zone at zones/{zone_id}.json.
 import { expect } from 'vitest';
 import type { Answer } from '../helpers/evidence/exchange.ts';
-import { notVerified } from '../helpers/harness/not-verified.ts';
-import { type ConformanceContext, ruleCases } from '../helpers/harness/rule-test.ts';
+import { type ConformanceContext, notVerified, ruleCases } from '../helpers/harness/rule-test.ts';
 import { otherVersionNote } from '../helpers/rules.ts';
 
 const operations: { label: string; send: (context: ConformanceContext) => Promise<Answer> }[] = [

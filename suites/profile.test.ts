@@ -4,8 +4,7 @@ import { expect } from 'vitest';
 import type { ZoneRecord } from '../helpers/client/records.ts';
 import type { Answer } from '../helpers/evidence/exchange.ts';
 import { currentTarget } from '../helpers/harness/current-target.ts';
-import { notVerified } from '../helpers/harness/not-verified.ts';
-import { type ConformanceContext, ruleCases } from '../helpers/harness/rule-test.ts';
+import { type ConformanceContext, notVerified, ruleCases } from '../helpers/harness/rule-test.ts';
 import { runBookingHook } from '../helpers/ownership/booking-hooks.ts';
 import type { SchemaName } from '../helpers/schemas.ts';
 

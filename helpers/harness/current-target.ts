@@ -1,5 +1,4 @@
-// Which target the suites certify: a run has one, which the runner provides to its one worker
-// (helpers/runner/run-suites.ts).
+// Which target the suites certify: the one the runner provides to its one worker (runner/run-suites.ts).
 import { inject } from 'vitest';
 import type { TargetConfig } from '../config.ts';
 import { throttleFor } from '../pacing/throttle.ts';
@@ -7,8 +6,7 @@ import './task-meta.ts';
 
 export function currentTarget(): TargetConfig {
   const target = inject('zonesTarget');
-  // Before the worker's first request: its throttle begins with what the preflight learned of the
-  // shop (a spent bucket, a window still open, a pace), not blind. Later calls find it made.
+  // The worker's throttle begins with what the preflight learned of the shop (a window, a pace), not blind.
   throttleFor(target.baseUrl, target.maxRps, inject('pacing'));
   return target;
 }

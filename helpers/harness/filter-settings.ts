@@ -1,6 +1,5 @@
-// How a list read is named in a message, and the hint a reader needs when a filtered list looks like
-// the shop did not take the filter as the settings say: the parameter and its values are settings
-// (the specification does not show them), so a wrong one must point at itself, not at the shop.
+// How a list read is named in a message, and the hint for a filter the shop seems not to take: its
+// parameter and values are settings (the specification does not show them), so a wrong one must say so.
 import { randomBytes } from 'node:crypto';
 import { readableZones } from '../client/list-lookups.ts';
 import { isRefusal, type ListAnswer, type ZonesClient } from '../client/zones-client.ts';
@@ -25,10 +24,8 @@ export function strays(list: ListAnswer): { id: string; status: unknown }[] {
 }
 
 /**
- * The hint for a failure on a filtered list, in the failure's first line (the line the console and the
- * rule's reason show): the likely cause when the check asked for one (see likelyFilterCause), and the
- * zones in other statuses the list answered, else those and the settings to look at. Nothing when the
- * list shows no sign of an ignored filter and no cause was asked for.
+ * The hint for a failure on a filtered list, in its first line (the one the console shows): the likely
+ * cause if asked for, and the zones in other statuses the list answered, else those and the settings.
  */
 export function strayHint(list: ListAnswer, config: TargetConfig, likelyCause?: string): string {
   const found = strays(list);
@@ -44,11 +41,8 @@ export function strayHint(list: ListAnswer, config: TargetConfig, likelyCause?: 
 
 /**
  * Why a filter answered zones of another status: the shop does not know the parameter (a setting), or
- * it knows it and filters wrong (the shop). The rule fails either way, since the suite cannot tell a
- * misconfiguration from a broken shop; this says which is likelier. Asked only once a check has
- * failed, so a passing run sends nothing more: a filter by a status no zone can have. A shop that
- * ignores a query parameter it does not know answers that with zones, its whole list; one that takes
- * the parameter answers no zone or refuses the value (what ROBUST-05 asks of it).
+ * filters wrong. Asked once a check has failed, a filter by a status no zone has tells which is likelier:
+ * ignored, it answers the whole list; taken, no zone or a refusal of the value (what ROBUST-05 asks).
  */
 export async function likelyFilterCause(api: ZonesClient): Promise<string> {
   const config = api.config;

@@ -1,6 +1,5 @@
-// The list checks the suites call: the list is re-read until it shows what was written
-// (ZONES_CONSISTENCY_TIMEOUT_MS), then judged by the matchers; a list that is only the means of a
-// check, or a field no record shows, leaves the check not verified rather than failed.
+// The list checks the suites call: the list is re-read until it shows what was written, then judged by
+// the matchers; a list only the means of a check, or a field no record shows, leaves it not verified.
 import { expect } from 'vitest';
 import { type ExpectedFields, listedZone, listsZone, readableZones, showsZone } from '../client/list-lookups.ts';
 import { PreconditionError } from '../client/precondition.ts';
@@ -10,10 +9,7 @@ import type { TargetConfig } from '../config.ts';
 import { formatAnswers } from '../evidence/evidence.ts';
 import { describeList, filterSettingsHint, likelyFilterCause } from './filter-settings.ts';
 
-/**
- * A list read that is only the means of a check, not what its rule is about: when it can't be read,
- * the check is not verified, with the reason, rather than failed on evidence that belongs to no rule.
- */
+/** A list read that is only the means of a check: unreadable, it leaves the check not verified, not failed. */
 export function requireReadable(list: ListAnswer, config: TargetConfig): void {
   const why = !isSuccess(list)
     ? `answered ${list.status}`
@@ -31,8 +27,7 @@ interface ListOptions {
   status?: string;
   /**
    * The read is what the rule is about (LIST-01's list, the filter of LIST-02 and UPDATE-03, the list a
-   * new zone must appear in for CREATE-01): an answer that can't be read fails the rule. Everywhere else
-   * a list is only how the suite looks, and an unreadable one leaves the check not verified.
+   * new zone must appear in for CREATE-01): an answer that can't be read fails the rule.
    */
   ruleReads?: boolean;
 }
@@ -43,27 +38,16 @@ async function readList(api: ZonesClient, options: ListOptions, settle: Settle):
   return list;
 }
 
-/** The fields of a listed zone that its list record does not show at all. */
-function unshownFields(list: ListAnswer, id: ZoneId, fields: ExpectedFields): (keyof ExpectedFields)[] {
-  const zone = listedZone(list, id);
-  return zone ? (Object.keys(fields) as (keyof ExpectedFields)[]).filter((key) => zone[key] === undefined) : [];
-}
-
 /**
- * A field our record leaves out is evidence when the target shows it elsewhere: on its other records,
- * or, for a status, by a filter that leaves the zone out, once that filter is known to work (other
- * records show a status, or the filter answers some zone): a filter value the settings got wrong
- * answers nothing, and must not fail the create. Otherwise the value stays unknown (not verified). A
- * status missing on ours while the filter still lists the zone may be a shop that omits default
- * values, so that too stays unknown, never failed.
+ * A field the record of a listed zone leaves out is evidence when the target shows it elsewhere: on its
+ * other records, or, for a status, by a filter known to work (a wrong filter value answers nothing, and
+ * must not fail the create) that leaves the zone out. Otherwise the value stays unknown, not verified: a
+ * status missing on ours while the filter lists the zone may be a shop that omits default values.
  */
-async function judgeUnshown(
-  api: ZonesClient,
-  list: ListAnswer,
-  id: ZoneId,
-  fields: ExpectedFields,
-  unshown: (keyof ExpectedFields)[],
-): Promise<void> {
+async function judgeUnshown(api: ZonesClient, list: ListAnswer, id: ZoneId, fields: ExpectedFields): Promise<void> {
+  const listed = listedZone(list, id);
+  const unshown = (Object.keys(fields) as (keyof ExpectedFields)[]).filter((key) => listed?.[key] === undefined);
+  if (listed === undefined || unshown.length === 0) return;
   const others = (readableZones(list) ?? []).filter((zone) => zone.id.text !== id.text);
   const shownElsewhere = (key: keyof ExpectedFields) => others.some((zone) => zone[key] !== undefined);
   // A name or coverage the shop shows on its other records but not on ours: the matcher fails on it.
@@ -94,8 +78,7 @@ export async function expectZoneShown(
   options: ListOptions = {},
 ): Promise<void> {
   const list = await readList(api, options, (l) => showsZone(l, id, fields));
-  const unshown = unshownFields(list, id, fields);
-  if (unshown.length > 0) await judgeUnshown(api, list, id, fields, unshown);
+  await judgeUnshown(api, list, id, fields);
   expect(list).toShowZone(id, fields);
 }
 

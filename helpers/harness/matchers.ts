@@ -1,35 +1,30 @@
-// Assertions that speak the rules' language and carry the evidence: every failure shows the
-// request and the answer behind it, so a reader sees what broke without re-running anything.
-import type { expect } from 'vitest';
+// Assertions that speak the rules' language and carry the evidence: every failure shows the request and
+// the answer behind it. The setup file of every suite run (helpers/runner/run-suites.ts) registers them,
+// once, so no suite or helper imports them for a side effect.
+import { expect } from 'vitest';
+import { differingFields, type ExpectedFields, findZone, readableZones } from '../client/list-lookups.ts';
+import type { ZoneId } from '../client/records.ts';
 import { isRefusal, isSuccess, type ListAnswer } from '../client/zones-client.ts';
 import { formatAnswers } from '../evidence/evidence.ts';
 import type { Answer } from '../evidence/exchange.ts';
 import { shownJson } from '../json.ts';
+import { type SchemaName, validatorFor } from '../schemas.ts';
 import { currentTarget } from './current-target.ts';
 import { describeList, filterSettingsHint, strayHint } from './filter-settings.ts';
-import './task-meta.ts';
-import { differingFields, type ExpectedFields, findZone, readableZones } from '../client/list-lookups.ts';
-import type { ZoneId } from '../client/records.ts';
-import { type SchemaName, validatorFor } from '../schemas.ts';
-
-interface ZoneMatchers<R = unknown> {
-  /**
-   * A 4xx answer. A 2xx with an error body is not a refusal, and neither is a 5xx. `likelyCause`: what a
-   * failure names as its likelier cause, where a setting may be behind it.
-   */
-  toBeRefused(likelyCause?: string): R;
-  toSucceed(): R;
-  toHaveStatusIn(codes: readonly number[]): R;
-  toMatchSchema(name: SchemaName): R;
-  /** The (whole, all pages) list holds a zone with this id. `likelyCause`: see likelyFilterCause. */
-  toListZone(id: ZoneId, likelyCause?: string): R;
-  /** The list holds the zone with these field values. */
-  toShowZone(id: ZoneId, fields: ExpectedFields): R;
-}
 
 declare module 'vitest' {
   // biome-ignore lint/suspicious/noExplicitAny: the declaration merges with vitest's, which has this default.
-  interface Matchers<T = any> extends ZoneMatchers<T> {}
+  interface Matchers<T = any> {
+    /** A 4xx answer; a 2xx with an error body is not, nor a 5xx. `likelyCause`: where a setting may be behind it. */
+    toBeRefused(likelyCause?: string): T;
+    toSucceed(): T;
+    toHaveStatusIn(codes: readonly number[]): T;
+    toMatchSchema(name: SchemaName): T;
+    /** The (whole, all pages) list holds a zone with this id. `likelyCause`: see likelyFilterCause. */
+    toListZone(id: ZoneId, likelyCause?: string): T;
+    /** The list holds the zone with these field values. */
+    toShowZone(id: ZoneId, fields: ExpectedFields): T;
+  }
 }
 
 type Result = { pass: boolean; message: () => string };
@@ -59,8 +54,7 @@ function unreadableList(list: ListAnswer): Result {
   return { pass: false, message: () => `expected a readable list, ${why}\n\n${formatAnswers(list)}` };
 }
 
-/** What the setup file registers (helpers/harness/register-matchers.ts), typed as expect.extend takes it. */
-export const zoneMatchers: Parameters<typeof expect.extend>[0] = {
+expect.extend({
   toBeRefused(received: Answer, likelyCause?: string) {
     const pass = isRefusal(received);
     const cause = likelyCause === undefined ? '' : `; ${likelyCause}`;
@@ -71,13 +65,8 @@ export const zoneMatchers: Parameters<typeof expect.extend>[0] = {
     return verdict(pass, this.isNot, 'success (2xx)', statusText(received), received);
   },
   toHaveStatusIn(received: Answer, codes: readonly number[]) {
-    return verdict(
-      codes.includes(received.status),
-      this.isNot,
-      `status ${codes.join(' or ')}`,
-      statusText(received),
-      received,
-    );
+    const pass = codes.includes(received.status);
+    return verdict(pass, this.isNot, `status ${codes.join(' or ')}`, statusText(received), received);
   },
   toMatchSchema(received: Answer, name: SchemaName) {
     const validate = validatorFor(currentTarget(), name);
@@ -86,23 +75,13 @@ export const zoneMatchers: Parameters<typeof expect.extend>[0] = {
       // Plain JSON.parse is right here: a schema checks types, and rounding cannot change a type.
       body = received.exchange.responseBody === '' ? undefined : JSON.parse(received.exchange.responseBody);
     } catch {
-      return verdict(
-        false,
-        this.isNot,
-        `a JSON body matching the ${name} schema`,
-        'got a body that is not JSON',
-        received,
-      );
+      const expectation = `a JSON body matching the ${name} schema`;
+      return verdict(false, this.isNot, expectation, 'got a body that is not JSON', received);
     }
     const pass = validate(body) === true;
     const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}`).join('; ');
-    return verdict(
-      pass,
-      this.isNot,
-      `a body matching the ${name} schema`,
-      pass ? 'and it does' : `but ${errors}`,
-      received,
-    );
+    const actual = pass ? 'and it does' : `but ${errors}`;
+    return verdict(pass, this.isNot, `a body matching the ${name} schema`, actual, received);
   },
   toListZone(received: ListAnswer, id: ZoneId, likelyCause?: string) {
     const zones = readableZones(received);
@@ -123,13 +102,8 @@ export const zoneMatchers: Parameters<typeof expect.extend>[0] = {
     const wanted = Object.entries(fields)
       .map(([key, value]) => `${key} ${shownJson(value)}`)
       .join(', ');
+    const pass = differences.length === 0;
     const actual = `${differences.join('; ') || 'it does'}${strayHint(received, currentTarget())}`;
-    return verdict(
-      differences.length === 0,
-      this.isNot,
-      `zone ${id.text} to show ${wanted}`,
-      actual,
-      ...received.pages,
-    );
+    return verdict(pass, this.isNot, `zone ${id.text} to show ${wanted}`, actual, ...received.pages);
   },
-};
+});

@@ -1,8 +1,7 @@
 // The zones a test owns. Each is registered for clean-up the moment the create answer arrives, and
 // torn down after the test whether it passed or failed. Tear-down problems are reported, not hidden.
-
 import { randomBytes } from 'node:crypto';
-import { findZone, listsZone, namedIn, zonesOf } from '../client/list-lookups.ts';
+import { type ExpectedFields, findZone, listsZone, namedIn, zonesOf } from '../client/list-lookups.ts';
 import { PreconditionError } from '../client/precondition.ts';
 import type { ZoneId, ZoneRecord } from '../client/records.ts';
 import { isRefusal, isSuccess, type Settle, type ZoneAnswer, type ZonesClient } from '../client/zones-client.ts';
@@ -27,13 +26,11 @@ function workerTag(): string {
   }
 }
 
-interface OwnedZone {
-  id: ZoneId;
-  booked: boolean;
-}
+type OwnedZone = { id: ZoneId; booked: boolean };
 
 export class OwnZones {
-  private readonly owned: OwnedZone[] = [];
+  /** By id, and whether booked: clean-up unbooks it first. */
+  private readonly owned = new Map<string, OwnedZone>();
   private readonly unfinished: Promise<unknown>[] = [];
 
   constructor(
@@ -55,13 +52,12 @@ export class OwnZones {
   }
 
   /**
-   * A new zone of this test, with a unique name unless one is given. Fields the create answer does
-   * not show are taken from what was sent: the specification shows no answer shapes. A create
-   * answer without a zone at all is followed by a look-up of the unique name.
+   * A new zone of this test, with a unique name unless one is given. Fields the answer does not show are
+   * what was sent (the specification shows no answer shapes); an answer without a zone is looked up by name.
    */
   async create(fields: { name?: string; coverage?: unknown } = {}): Promise<ZoneRecord> {
     const sent = { name: fields.name ?? this.uniqueName(), coverage: fields.coverage ?? this.coverage(0) };
-    const known = new Set(this.owned.map((owned) => owned.id.text));
+    const known = new Set(this.owned.keys());
     const answer = await this.api.createZone(sent);
     if (!isSuccess(answer))
       throw new PreconditionError(
@@ -87,22 +83,12 @@ export class OwnZones {
     };
   }
 
-  /**
-   * An update body that keeps every settable field and changes the given ones, so that a target
-   * treating PUT as a full replacement is served as well as one that merges.
-   */
-  updateBody(
-    zone: ZoneRecord,
-    changes: { name?: unknown; coverage?: unknown; status?: unknown },
-  ): Record<string, unknown> {
+  /** Every settable field, changed as given: a shop whose PUT replaces the zone is served as one that merges. */
+  updateBody(zone: ZoneRecord, changes: ExpectedFields): Record<string, unknown> {
     return { name: zone.name, coverage: zone.coverage, status: zone.status ?? 'draft', ...changes };
   }
 
-  /**
-   * Change name or coverage, keeping the other fields. The body keeps the status too, for targets
-   * whose PUT replaces the zone; a target may refuse that as a "move" to the status the zone already
-   * has (which moves it allows is not shown), so a refused body goes once more without the status.
-   */
+  /** Change name or coverage, keeping the rest; a refused body (a "move" to its own status) goes again without it. */
   async update(zone: ZoneRecord, changes: { name?: unknown; coverage?: unknown }): Promise<ZoneAnswer> {
     const body = this.updateBody(zone, changes);
     const answer = await this.api.updateZone(zone.id, body);
@@ -111,10 +97,7 @@ export class OwnZones {
     return this.api.updateZone(zone.id, withoutStatus);
   }
 
-  /**
-   * Move a zone to a status. Which moves the target allows is not shown, so a refused direct move is
-   * tried again through each other status; when no way is found, the check cannot be made.
-   */
+  /** Move a zone to a status; refused, through each other status (which moves are allowed is not shown). */
   async moveTo(zone: ZoneRecord, status: string): Promise<ZoneAnswer> {
     const direct = await this.api.updateZone(zone.id, this.updateBody(zone, { status }));
     if (!isRefusal(direct)) return direct;
@@ -138,22 +121,21 @@ export class OwnZones {
     const zone = await this.create();
     if (status === 'draft') return zone;
     const answer = await this.moveTo(zone, status);
-    if (!isSuccess(answer)) {
+    if (!isSuccess(answer))
       throw new PreconditionError(
         `could not move a zone to status "${status}" (status ${answer.status})\n${formatAnswers(answer)}`,
       );
-    }
     return { ...zone, status };
   }
 
   /** Take a zone into this test's care, e.g. one a refused call created anyway. */
   adopt(id: ZoneId): void {
-    if (!this.owned.some((zone) => zone.id.text === id.text)) this.owned.push({ id, booked: false });
+    if (!this.owned.has(id.text)) this.owned.set(id.text, { id, booked: false });
   }
 
   markBooked(id: ZoneId): void {
     this.adopt(id);
-    for (const zone of this.owned) if (zone.id.text === id.text) zone.booked = true;
+    this.owned.get(id.text)!.booked = true;
   }
 
   /** Find zones by name in the full list: how the suite learns of zones created without an id in hand. */
@@ -179,24 +161,17 @@ export class OwnZones {
     return zone;
   }
 
-  /**
-   * Work of the test that must end before its zones are cleaned up: a cancelled run gives up on a test
-   * at once, while what it started (the model-based sequences) may still be making zones.
-   */
+  /** Work that must end before the clean-up: a cancelled test ends at once, while its sequences may make zones. */
   awaitBeforeCleanUp(work: Promise<unknown>): void {
     this.unfinished.push(work);
   }
 
   async cleanUp(): Promise<CleanupRecord> {
     await Promise.allSettled(this.unfinished);
-    const record: CleanupRecord = { created: this.owned.length, deleted: 0, leftBehind: [] };
+    const record: CleanupRecord = { created: this.owned.size, deleted: 0, leftBehind: [] };
     const ledger = this.api.ledger;
-    for (const zone of this.owned) {
-      if (ledger.isDeleted(zone.id.text)) {
-        record.deleted += 1;
-        continue;
-      }
-      const reason = await this.removeOne(zone);
+    for (const zone of this.owned.values()) {
+      const reason = ledger.isDeleted(zone.id.text) ? undefined : await this.removeOne(zone);
       if (reason === undefined) {
         record.deleted += 1;
       } else {

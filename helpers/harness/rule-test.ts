@@ -1,6 +1,5 @@
 // How a conformance test is declared: its title comes from the catalogue (so it always leads with a
 // known rule id), and it gets the target, a recording client and a fixture of its own zones.
-
 import * as allure from 'allure-js-commons';
 import { test as baseTest, inject, type TestContext } from 'vitest';
 import { ZonesClient } from '../client/zones-client.ts';
@@ -15,7 +14,6 @@ import './task-meta.ts';
 import { PreconditionError } from '../client/precondition.ts';
 import { type RuleLevel, ruleById } from '../rules.ts';
 import { currentLedgerPath, currentTarget } from './current-target.ts';
-import { notVerified } from './not-verified.ts';
 import { OwnZones } from './own-zones.ts';
 
 interface ConformanceFixtures {
@@ -72,6 +70,13 @@ export const test = baseTest.extend<ConformanceFixtures>({
   },
 });
 
+/** A check that could not be made: not verified, with the reason and what would let it be made; never a pass. */
+export function notVerified(context: Pick<TestContext, 'task' | 'skip'>, reason: string): never {
+  context.task.meta.notVerified = reason;
+  context.skip(`not verified: ${reason}`);
+  throw new Error('unreachable: skip() throws');
+}
+
 export function ruleTitle(id: string): string {
   return `${id} ${ruleById(id).title}`;
 }
@@ -82,7 +87,7 @@ export type Check = (context: ConformanceContext) => Promise<void>;
 export interface RuleCase {
   label: string;
   check: Check;
-  /** A model-based case (task-meta.ts): said when it is declared, so that even a test that never ran says it. */
+  /** Said when it is declared, so that even a test that never ran says it (task-meta.ts). */
   modelBased?: boolean;
 }
 
@@ -116,13 +121,10 @@ function replayScript(records: readonly ExchangeRecord[]): string {
   return `# Set ${operatorVariable('ACCESS_TOKEN', inject('targetVariables'))} first; the commands read the credential from it.\n\n${commands.join('\n\n')}\n`;
 }
 
-/**
- * Says what the settings made this test check with (a booked zone, say). It goes beside the result,
- * in every report, and never into the title, which stays the same whatever the settings.
- */
+/** What the settings made this test check with (a booked zone, say): beside the result, never in the title. */
 export async function checkedWith(context: Pick<ConformanceContext, 'task'>, what: string): Promise<void> {
   context.task.meta.checkedWith = [...(context.task.meta.checkedWith ?? []), what];
-  // Excluded from Allure's history id, for the same reason.
+  // Excluded from Allure's history id too: a test's identity stays the same whatever the settings.
   await allure.parameter('checked with', what, { excluded: true });
 }
 
@@ -138,11 +140,7 @@ export function ruleTest(id: string, check: Check): void {
   declareTest(ruleTitle(id), id, check);
 }
 
-/**
- * One rule checked over a table of cases: either one check run with each case's data (each status,
- * each credential), or cases that each carry their own check (each endpoint), so no check has to
- * branch on which case it is.
- */
+/** One rule over a table of cases: one check for every case's data, or a check per case, never one that branches. */
 export function ruleCases<C extends { label: string }>(
   id: string,
   cases: readonly C[],

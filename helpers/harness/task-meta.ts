@@ -24,22 +24,15 @@ declare module '@vitest/runner' {
   interface TaskMeta {
     /** Requests the test body sent; a check with none behind it proves nothing. */
     requests?: number;
-    /**
-     * Requests of a run this test shares with others (the model-based suite's sequences), counted once,
-     * under the test that sent them: the evidence behind a test that sent none itself.
-     */
+    /** Requests of a run this test shares (the model-based suite's), counted under the test that sent them. */
     sharedRequests?: number;
     /** Requests the fixture sent to clean up after the test. */
     cleanupRequests?: number;
-    /** The test body's requests by endpoint, its list pages, 429s and re-sends (the same requests as `requests`). */
+    /** The same requests as `requests` and `cleanupRequests`, by endpoint, list pages, 429s and re-sends. */
     tally?: RequestTally;
-    /** The same for the clean-up's requests (`cleanupRequests`). */
     cleanupTally?: RequestTally;
     notVerified?: string;
-    /**
-     * Set when the test is declared: a model-based test, whose sequences add to the rule's example tests.
-     * It can fail a rule they verified, never leave it unverified: what it did not verify is a note.
-     */
+    /** Set when the test is declared: a model-based test can fail a rule, never leave it unverified. */
     modelBased?: boolean;
     cleanup?: CleanupRecord;
     /** 429 answers the test and its clean-up met (each one waited out and sent again). */
@@ -48,13 +41,9 @@ declare module '@vitest/runner' {
     lagMs?: number[];
     /** Each exchange of the test body, in order, as the reports show it (with its curl command). */
     exchanges?: ExchangeRecord[];
-    /** What the settings made the test check with, e.g. which booked zone: kept out of its title, which
-     * stays the same whatever the settings, so that CI tools can follow a test from night to night. */
+    /** What the settings made the test check with: never in its title, which CI tools follow from night to night. */
     checkedWith?: string[];
-    /**
-     * The shop stopped answering for itself, and by the end of this test had not for longer than
-     * ZONES_OUTAGE_BUDGET_MS: the launcher stops the run, and the reports say since when.
-     */
+    /** The shop had not answered for itself for longer than ZONES_OUTAGE_BUDGET_MS: the launcher stops the run. */
     outage?: OutageStart;
   }
 }

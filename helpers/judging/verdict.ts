@@ -1,6 +1,4 @@
-// One test's outcome as the reporter saw it, and how outcomes become rule verdicts. Pure functions:
-// the self-tests check the judging without a target.
-
+// One test's outcome as the reporter saw it, and how outcomes become rule verdicts: pure, so checked without a target.
 import type { ExchangeRecord } from '../evidence/evidence.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
@@ -9,6 +7,7 @@ import { type Rule, type RuleLevel, rules } from '../rules.ts';
 
 export type TestState = 'passed' | 'failed' | 'not-verified' | 'suite-error';
 
+/** A test as the reporter read it, from its task.meta among others (helpers/harness/task-meta.ts). */
 export interface TestOutcome {
   title: string;
   file: string;
@@ -17,23 +16,19 @@ export interface TestOutcome {
   reason?: string;
   requests: number;
   cleanupRequests: number;
-  /** What `requests` and `cleanupRequests` were: endpoints, list pages, 429s, re-sends. */
   tally?: { test: RequestTally; cleanup: RequestTally };
   /** The test shares a run with others (the model-based suite's), whose requests one of them counts. */
   sharesRun?: boolean;
-  /** A model-based test: it adds to the rule's example tests, and can fail the rule but not leave it unverified. */
   modelBased?: boolean;
   /** One line per exchange of the test body, in order. */
   exchanges: string[];
   /** Each exchange whole, with its curl command: kept only for a test that did not pass. */
   evidence?: ExchangeRecord[];
-  /** What the settings made the test check with (which booked zone, say); never part of its title. */
   checkedWith?: string[];
   cleanup?: CleanupRecord;
   throttled: number;
   lagMs: number[];
   durationMs: number;
-  /** By the end of this test the shop had not answered for itself for longer than the outage budget. */
   outage?: OutageStart;
 }
 
@@ -43,16 +38,10 @@ export type RuleStatus = 'passed' | 'failed' | 'warning' | 'not-verified';
 /** A test as the verdict judged it: failed only at MUST; below MUST, a warning. */
 export type JudgedState = TestState | 'warning';
 
-export interface JudgedTest {
-  title: string;
-  state: JudgedState;
-  reason?: string;
-  requests: number;
-  durationMs: number;
-  exchanges: string[];
-  evidence?: ExchangeRecord[];
-  checkedWith?: string[];
-}
+export type JudgedTest = Pick<
+  TestOutcome,
+  'title' | 'reason' | 'requests' | 'durationMs' | 'exchanges' | 'evidence' | 'checkedWith'
+> & { state: JudgedState };
 
 export interface RuleResult {
   id: string;
@@ -61,10 +50,7 @@ export interface RuleResult {
   source: string;
   status: RuleStatus;
   reason?: string;
-  /**
-   * What a reader should know that is not the status: a model-based test that did not verify the rule
-   * this run (its random sequences never reached a check of it, say) where example tests decided it.
-   */
+  /** What is not the status: a model-based test that did not verify the rule where example tests decided it. */
   notes?: string[];
   tests: JudgedTest[];
 }
@@ -74,24 +60,14 @@ export function failureOf(level: RuleLevel): 'failed' | 'warning' {
   return level === 'must' ? 'failed' : 'warning';
 }
 
-/**
- * could-not-complete: the shop stopped answering for itself partway and did not come back within
- * ZONES_OUTAGE_BUDGET_MS. What was decided before stands in the report, but no verdict on the shop is
- * given: a nightly job must not go red (nor green) on a maintenance window.
- */
+/** could-not-complete: the shop stopped answering past the outage budget; no red (nor green) on maintenance. */
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete' | 'could-not-complete';
 
 /** Errors that say the suite, not the target, went wrong. */
 const SUITE_ERROR_NAMES = new Set(['OwnershipError']);
-/**
- * No answer at all (after retries), no time left, or an answer that was not the shop's (its gateway's
- * 502, 503 or 504, a maintenance page): nothing was learned about the rule.
- */
+/** No answer (after retries), no time left, or an answer not the shop's (a gateway's 502, 503, 504). */
 const NO_ANSWER_NAMES = new Set(['TransportError', 'ShopUnavailableError']);
-/**
- * An answer whose body went past a limit of the suite (size, time, nesting) and was not read. The
- * specification shows no limits, so the shop broke no rule by it; the check just could not be made.
- */
+/** A body past one of the suite's limits (size, time, nesting), unread: the specification shows none. */
 const UNREAD_ANSWER_NAMES = new Set(['BodyLimitError']);
 const TIMED_OUT = /^Test timed out in \d+ms/;
 
@@ -108,27 +84,18 @@ export function classify(input: {
   if (input.state === 'skipped' || input.state === 'pending') {
     return { state: 'not-verified', reason: input.notVerified ?? input.skipNote ?? 'the test did not run' };
   }
-  if (input.errorName && SUITE_ERROR_NAMES.has(input.errorName)) {
-    return { state: 'suite-error', reason: `suite defect: ${input.errorMessage ?? input.errorName}` };
-  }
-  if (input.errorName && UNREAD_ANSWER_NAMES.has(input.errorName)) {
-    return {
-      state: 'not-verified',
-      reason: `no readable answer to check against: ${firstLine(input.errorMessage ?? input.errorName)}`,
-    };
-  }
-  if ((input.errorName && NO_ANSWER_NAMES.has(input.errorName)) || TIMED_OUT.test(input.errorMessage ?? '')) {
-    return {
-      state: 'not-verified',
-      reason: `no answer to check against: ${firstLine(input.errorMessage ?? input.errorName ?? '')}`,
-    };
-  }
+  const name = input.errorName ?? '';
+  if (SUITE_ERROR_NAMES.has(name))
+    return { state: 'suite-error', reason: `suite defect: ${input.errorMessage ?? name}` };
+  const said = firstLine(input.errorMessage ?? name);
+  if (UNREAD_ANSWER_NAMES.has(name))
+    return { state: 'not-verified', reason: `no readable answer to check against: ${said}` };
+  if (NO_ANSWER_NAMES.has(name) || TIMED_OUT.test(input.errorMessage ?? ''))
+    return { state: 'not-verified', reason: `no answer to check against: ${said}` };
   // A check with no request behind it proves nothing about the target, whichever way it went.
   if (input.requests === 0 && !input.sharedRequests) {
-    return {
-      state: 'suite-error',
-      reason: `suite defect: the test ${input.state} without sending a request${input.errorMessage ? ` (${firstLine(input.errorMessage)})` : ''}`,
-    };
+    const detail = input.errorMessage ? ` (${firstLine(input.errorMessage)})` : '';
+    return { state: 'suite-error', reason: `suite defect: the test ${input.state} without sending a request${detail}` };
   }
   if (input.state === 'failed') return { state: 'failed', reason: input.errorMessage ?? 'failed' };
   return { state: 'passed' };
@@ -139,11 +106,9 @@ function firstLine(text: string): string {
 }
 
 /**
- * A rule's status from its tests. Any test can fail it: a failure is evidence, whichever test found it.
- * Whether it is verified is the example tests' to say. The model-based test's random sequences reach a
- * rule on one seed and miss it on the next, and a verdict that followed them would change from night
- * to night on the same shop; so where example tests of the rule ran, a model-based test that did not
- * verify it is a note. Where none ran, the model-based test is all there is, and decides alone.
+ * A rule's status from its tests. Any test can fail it; whether it is verified is the example tests' to
+ * say, since the random sequences reach a rule on one seed and miss it on the next: where example tests
+ * ran, a model-based test that did not verify the rule is a note. Where none ran, it decides alone.
  */
 function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
   const mine = outcomes.filter((outcome) => outcome.ruleId === rule.id);
@@ -162,11 +127,8 @@ function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
   const base = { id: rule.id, level: rule.level, title: rule.title, source: rule.source, tests };
   const failed = mine.filter((outcome) => outcome.state === 'failed');
   if (failed.length > 0) {
-    return {
-      ...base,
-      status: failureOf(rule.level),
-      reason: failed.map((o) => `${o.title}: ${firstLine(o.reason ?? '')}`).join(' | '),
-    };
+    const reason = failed.map((o) => `${o.title}: ${firstLine(o.reason ?? '')}`).join(' | ');
+    return { ...base, status: failureOf(rule.level), reason };
   }
   const examples = mine.filter((outcome) => !outcome.modelBased);
   const deciding = examples.length > 0 ? examples : mine;
@@ -183,8 +145,7 @@ function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
     const reasons = [...new Set(open.map((o) => firstLine(o.reason ?? 'not verified')))];
     return { ...judged, status: 'not-verified', reason: reasons.join(' | ') };
   }
-  // classify() makes a test that sent nothing a suite defect; this keeps a rule from passing on such an
-  // outcome made some other way, since a check with no request behind it says nothing about the shop.
+  // classify() makes a test that sent nothing a suite defect; this holds for an outcome made some other way.
   if (!deciding.some((outcome) => outcome.requests > 0 || outcome.sharesRun === true))
     return { ...judged, status: 'not-verified', reason: 'no request was sent to check it' };
   return { ...judged, status: 'passed' };

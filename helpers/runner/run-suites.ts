@@ -16,7 +16,7 @@ export const SUITE_FILES = 'suites/*.test.ts';
 // The setup files are the TypeScript of the source tree, like the suites they serve, also when the
 // launcher runs from the build: the workers load everything of theirs from the source tree.
 /** Registers the zone matchers in each worker, before any suite file runs. */
-const MATCHERS_SETUP = inProject('helpers/harness/register-matchers.ts');
+const MATCHERS_SETUP = inProject('helpers/harness/matchers.ts');
 /** Without the Allure reporter, a runtime that answers the suites' Allure calls with nothing, at once. */
 const ALLURE_OFF_SETUP = inProject('helpers/harness/allure-off.ts');
 

@@ -7,108 +7,77 @@ import { type Change, createZone, deleteZone, listZones, type Sequence, updateZo
 import type { ModelSession } from './session.ts';
 import type { ModelZone } from './zone-model.ts';
 
-export interface SequenceState {
-  sequence: Sequence;
-  session: ModelSession;
-}
+export type ZoneCommand = fc.AsyncCommand<Sequence, ModelSession, false>;
 
-export type ZoneCommand = fc.AsyncCommand<SequenceState, ModelSession, false>;
-
-export interface ZonePick {
-  recent: boolean;
-  index: number;
-}
+type ZonePick = { recent: boolean; index: number };
 
 /** The sequence's oldest zone it still holds: what the sequences written in advance (stories, top-ups) address. */
 export const OLDEST: ZonePick = { recent: false, index: 0 };
 
 /** The zones of the sequence a command may address: those whose id is known, and not booked if it must not be. */
-function candidates({ sequence }: Readonly<SequenceState>, unbookedOnly: boolean): ModelZone[] {
+function candidates(sequence: Readonly<Sequence>, unbookedOnly: boolean): ModelZone[] {
   return sequence.model.live.filter((zone) => zone.id !== undefined && !(unbookedOnly && zone.booked));
 }
 
-function pickZone(state: Readonly<SequenceState>, pick: ZonePick, unbookedOnly = false): ModelZone | undefined {
-  const zones = candidates(state, unbookedOnly);
+function pickZone(sequence: Readonly<Sequence>, pick: ZonePick, unbookedOnly = false): ModelZone | undefined {
+  const zones = candidates(sequence, unbookedOnly);
   if (zones.length === 0) return undefined;
-  const recent = state.sequence.lastUpdated;
+  const recent = sequence.lastUpdated;
   if (pick.recent && recent && zones.includes(recent)) return recent;
   return zones[pick.index % zones.length];
 }
 
-/**
- * Whether the budget allows one more operation, keeping back what the sequence will spend anyway
- * when it ends (the closing read, and a delete for each of its zones), so that a run's requests stay
- * within ZONES_MODEL_MAX_REQUESTS but for the operation under way.
- */
-function mayStart({ sequence, session }: Readonly<SequenceState>): boolean {
-  return session.mayStart(1 + sequence.model.live.length);
-}
-
-/**
- * A sequence keeps at most this many zones it could still delete: more would lengthen every list
- * read without making new kinds of sequences. Booked zones come on top, as they cannot be deleted.
- */
+/** Zones a sequence may hold that it could still delete: more would lengthen every read, not vary the sequences. */
 const MOST_ZONES = 5;
 
-export class CreateCommand implements ZoneCommand {
-  constructor(
-    readonly asked: string | undefined,
-    readonly coverage: number,
-  ) {}
-  check(state: Readonly<SequenceState>): boolean {
-    return mayStart(state) && candidates(state, true).length < MOST_ZONES;
-  }
-  run(state: SequenceState): Promise<void> {
-    return createZone(state.sequence, state.session, this.asked, this.coverage);
-  }
-  toString(): string {
-    return this.asked === undefined ? 'create' : `create(${this.asked})`;
-  }
+/** A command that starts only while the budget allows it and the sequence's end (a read, a delete per zone). */
+function command(
+  shown: string,
+  applies: (sequence: Readonly<Sequence>) => boolean,
+  run: (sequence: Sequence) => Promise<void>,
+): ZoneCommand {
+  return {
+    check: (sequence) => sequence.session.mayStart(1 + sequence.model.live.length) && applies(sequence),
+    run,
+    toString: () => shown,
+  };
 }
 
-export class UpdateCommand implements ZoneCommand {
-  constructor(
-    readonly pick: ZonePick,
-    readonly change: Change,
-  ) {}
-  check(state: Readonly<SequenceState>): boolean {
-    return mayStart(state) && pickZone(state, this.pick) !== undefined;
-  }
-  run(state: SequenceState): Promise<void> {
-    return updateZone(state.sequence, state.session, pickZone(state, this.pick)!, this.change);
-  }
-  toString(): string {
-    return `update(${Object.keys(this.change).join('+')})`;
-  }
+export function create(asked?: string, coverage = 0): ZoneCommand {
+  return command(
+    asked === undefined ? 'create' : `create(${asked})`,
+    (sequence) => candidates(sequence, true).length < MOST_ZONES,
+    (sequence) => createZone(sequence, asked, coverage),
+  );
 }
 
-export class DeleteCommand implements ZoneCommand {
-  constructor(
-    readonly pick: ZonePick,
-    readonly book: boolean,
-  ) {}
-  check(state: Readonly<SequenceState>): boolean {
-    return mayStart(state) && pickZone(state, this.pick, !this.book) !== undefined;
-  }
-  run(state: SequenceState): Promise<void> {
-    return deleteZone(state.sequence, state.session, pickZone(state, this.pick, !this.book)!, this.book);
-  }
-  toString(): string {
-    return this.book ? 'book+delete' : 'delete';
-  }
+export function update(pick: ZonePick, change: Change): ZoneCommand {
+  return command(
+    `update(${Object.keys(change).join('+')})`,
+    (sequence) => pickZone(sequence, pick) !== undefined,
+    (sequence) => updateZone(sequence, pickZone(sequence, pick)!, change),
+  );
 }
 
-export class ListCommand implements ZoneCommand {
-  constructor(readonly filter: string | undefined) {}
-  check(state: Readonly<SequenceState>): boolean {
-    return mayStart(state) && (this.filter === undefined || state.session.filtersLost === undefined);
-  }
-  run(state: SequenceState): Promise<void> {
-    return listZones(state.sequence, state.session, this.filter);
-  }
-  toString(): string {
-    return this.filter === undefined ? 'list' : `list(${this.filter})`;
-  }
+export function remove(pick: ZonePick, book: boolean): ZoneCommand {
+  return command(
+    book ? 'book+delete' : 'delete',
+    (sequence) => pickZone(sequence, pick, !book) !== undefined,
+    (sequence) => deleteZone(sequence, pickZone(sequence, pick, !book)!, book),
+  );
+}
+
+export function list(filter?: string): ZoneCommand {
+  return command(
+    filter === undefined ? 'list' : `list(${filter})`,
+    (sequence) => filter === undefined || sequence.session.filtersLost === undefined,
+    (sequence) => listZones(sequence, filter),
+  );
+}
+
+/** Whether the sequences may book a zone: only with both hooks, or a booked zone could not be unbooked. */
+export function canBook(config: TargetConfig): boolean {
+  return config.bookingHook !== undefined && config.bookingCleanupHook !== undefined;
 }
 
 // One field at a time as often as any two or three together.
@@ -127,37 +96,31 @@ const FIELD_SETS: readonly (keyof Change)[][] = [
 
 /**
  * One command, drawn with weights that keep sequences busy: updates most (each is read back at once),
- * then creates and deletes (judged by the reads that follow), and a few list reads of their own. An
- * update picks the zone updated last more often than not, so several updates of one zone follow each
- * other. A booked delete is drawn only when the booking hooks, both of them, are set: a zone booked
- * without a way to unbook it would be left behind.
+ * then creates and deletes (judged by the reads that follow), and a few list reads of their own.
  */
 export function commandArbitrary(config: TargetConfig): fc.Arbitrary<ZoneCommand> {
   const otherStatuses = config.statuses.filter((status) => status !== 'draft');
   const choice = fc.nat({ max: 63 });
   const pick = fc.record({ recent: fc.nat({ max: 9 }).map((n) => n < 6), index: choice });
-  const create = fc
+  const creates = fc
     .record({ asked: fc.option(fc.constantFrom(...otherStatuses), { nil: undefined, freq: 2 }), coverage: choice })
-    .map(({ asked, coverage }): ZoneCommand => new CreateCommand(asked, coverage));
+    .map(({ asked, coverage }) => create(asked, coverage));
   const change = fc
     .record({ fields: fc.constantFrom(...FIELD_SETS), name: fc.constant(true), coverage: choice, status: choice })
     .map(({ fields, ...values }) => Object.fromEntries(fields.map((field) => [field, values[field]])) as Change);
-  const update = fc.record({ pick, change }).map(({ pick, change }): ZoneCommand => new UpdateCommand(pick, change));
-  const bookable = config.bookingHook !== undefined && config.bookingCleanupHook !== undefined;
+  const updates = fc.record({ pick, change }).map(({ pick, change }) => update(pick, change));
   // A delete picks any zone alike: the one updated last is for the updates that follow.
-  const remove = fc
+  const deletes = fc
     .record({
       pick: fc.record({ recent: fc.constant(false), index: choice }),
-      book: bookable ? fc.constantFrom(false, false, true) : fc.constant(false),
+      book: canBook(config) ? fc.constantFrom(false, false, true) : fc.constant(false),
     })
-    .map(({ pick, book }): ZoneCommand => new DeleteCommand(pick, book));
-  const list = fc
-    .option(fc.constantFrom(...config.statuses), { nil: undefined, freq: 3 })
-    .map((filter): ZoneCommand => new ListCommand(filter));
+    .map(({ pick, book }) => remove(pick, book));
+  const lists = fc.option(fc.constantFrom(...config.statuses), { nil: undefined, freq: 3 }).map(list);
   return fc.oneof(
-    { arbitrary: create, weight: 4 },
-    { arbitrary: update, weight: 6 },
-    { arbitrary: remove, weight: 3 },
-    { arbitrary: list, weight: 1 },
+    { arbitrary: creates, weight: 4 },
+    { arbitrary: updates, weight: 6 },
+    { arbitrary: deletes, weight: 3 },
+    { arbitrary: lists, weight: 1 },
   );
 }

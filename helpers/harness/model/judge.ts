@@ -1,11 +1,10 @@
 // One list read judged against the model: which of the sequence's zones it must and must not show,
-// with what, and which rule each disagreement breaks. A zone is blamed by what happened to it since a
-// list last showed it right: its own update, another zone's update, a refused delete, or nothing.
-// Only the sequence's own zones are judged; every other zone of the shop is none of the model's
-// business. Pure, so that a self-test can feed it.
+// with what, and which rule each disagreement breaks, by what happened to the zone since a list last
+// showed it right. Only the sequence's own zones are judged; every other zone of the shop is none of
+// the model's business. Pure, so that a self-test can feed it.
 import type { ZoneRecord } from '../../client/records.ts';
 import { jsonEqual, shownJson } from '../../json.ts';
-import { expects, FIELDS, type Field, type ModelZone, namesOf, nothingSince, type ZoneModel } from './zone-model.ts';
+import { expects, FIELDS, type Field, type ModelZone, nothingSince, type ZoneModel } from './zone-model.ts';
 
 export interface Finding {
   rule: string;
@@ -32,26 +31,23 @@ export function fieldRule(zone: ModelZone, field: Field): string {
 }
 
 /**
- * Who is to blame for a wrong value. Another zone's name, after another zone was updated, says
- * that update landed here (UPDATE-04). Every PUT sends the whole zone, so after an update of its own any
- * field that is not as sent breaks that field's update rule. A booked zone must stay as it was after
- * its refused delete (DELETE-02). A zone that changed while only other zones were updated breaks
- * UPDATE-04. Otherwise the field is as its create or last update left it.
+ * Who is to blame for a wrong value: another zone's name after another zone's update (it landed here:
+ * UPDATE-04); its own update (every PUT sends the whole zone, so any field not as sent breaks that
+ * field's rule); its refused delete (DELETE-02); another zone's update; else its create or last update.
  */
 function blame(model: ZoneModel, zone: ModelZone, field: Field, record: ZoneRecord) {
   const sentTo = typeof record.name === 'string' ? model.namesSent.get(record.name) : undefined;
   if (sentTo !== undefined && sentTo !== zone && zone.since.othersUpdated)
     return { rule: 'UPDATE-04', rank: RANK.otherZone };
   if (zone.since.updated) return { rule: UPDATE_RULE[field], rank: RANK.plain };
-  // What follows says the zone changed, which only a list that had shown it right can tell: a zone
-  // never shown may have been wrong since its create.
+  // Only a list that had shown the zone right can tell it changed: one never shown may be wrong since its create.
   if (!zone.seen) return { rule: fieldRule(zone, field), rank: RANK.plain };
   if (zone.since.refusedDelete) return { rule: 'DELETE-02', rank: RANK.refusedDelete };
   if (zone.since.othersUpdated) return { rule: 'UPDATE-04', rank: RANK.otherZone };
   return { rule: fieldRule(zone, field), rank: RANK.plain };
 }
 
-/** A zone missing from the unfiltered list: never listed yet, gone after its refused delete, or gone from the list. */
+/** A zone missing from the unfiltered list: never listed yet, gone after its refused delete, or just gone. */
 function blameAbsence(zone: ModelZone) {
   if (!zone.seen) return { rule: 'CREATE-01', rank: RANK.plain };
   if (zone.since.refusedDelete) return { rule: 'DELETE-02', rank: RANK.refusedDelete };
@@ -96,16 +92,14 @@ function comeBack(model: ZoneModel, records: readonly ZoneRecord[], where: strin
     const record = records.find((r) => r.id.text === zone.id?.text);
     // A store that hands out max(id) + 1 gives the id to the next zone: a zone with another name is not ours.
     if (!record || pendingNames.has(String(record.name))) continue;
-    if (record.name !== undefined && !namesOf(zone).some((name) => jsonEqual(name, record.name))) continue;
-    judgement.findings.push({
-      rule: 'DELETE-01',
-      rank: RANK.cameBack,
-      what: `${nameOf(zone)}, deleted by this sequence, is in ${where} again`,
-    });
+    const namesGiven = [zone.createdAs, ...zone.expected.name];
+    if (record.name !== undefined && !namesGiven.some((name) => jsonEqual(name, record.name))) continue;
+    const what = `${nameOf(zone)}, deleted by this sequence, is in ${where} again`;
+    judgement.findings.push({ rule: 'DELETE-01', rank: RANK.cameBack, what });
   }
 }
 
-/** Every field of a listed zone against the model. A field no record shows can't be checked; one only ours leaves out is evidence. */
+/** Each field of a listed zone: one no record shows is not judged; one only ours leaves out is evidence. */
 function judgeFields(
   model: ZoneModel,
   zone: ModelZone,
@@ -124,63 +118,50 @@ function judgeFields(
   }
 }
 
-/** The unfiltered list: every live zone of the sequence, with every field it is known to have. */
-export function judgeUnfiltered(model: ZoneModel, records: readonly ZoneRecord[]): Judgement {
+/**
+ * A list read: every live zone of the sequence with every field it is known to have, and, filtered by a
+ * status, exactly the live zones known to be in it. A record in another status is the filter's fault
+ * (LIST-02); for a zone whose records show no status, the filter is its status's only evidence, so its
+ * status rule is broken. Until a list has shown it, its absence from a filter is not judged.
+ */
+export function judgeList(model: ZoneModel, records: readonly ZoneRecord[], status?: string): Judgement {
+  const where = status === undefined ? 'the list' : `the list filtered by ${status}`;
   const judgement: Judgement = { findings: [], checked: [] };
-  comeBack(model, records, 'the list', judgement);
+  comeBack(model, records, where, judgement);
   for (const zone of model.live) {
     const record = recordOf(zone, records, model);
-    if (!record) {
+    if (status === undefined && !record) {
       const { rule, rank } = blameAbsence(zone);
       found(judgement, rule, `${nameOf(zone)} is not in the list`, rank);
-      continue;
+    } else if (status !== undefined) {
+      judgeMembership(zone, record, status, judgement);
     }
-    judgement.checked.push(...checkedBy(zone), ...(zone.seen ? ['LIST-01'] : []));
+    if (!record) continue;
+    // A record it shows carries every field: its status agrees with the filter, the rest with the model.
+    judgement.checked.push(...checkedBy(zone), ...(status === undefined && zone.seen ? ['LIST-01'] : []));
     judgeFields(model, zone, record, records, judgement);
   }
   return judgement;
 }
 
-/**
- * The list filtered by a status: exactly the live zones known to be in it, each with the fields it is
- * known to have. A zone whose record shows a status the filter contradicts is the filter's fault
- * (LIST-02); for a zone whose records show no status, the filter is the only evidence of its status,
- * so its status rule is the one broken. Whether its records show one, only a list that showed it can
- * tell: until then, its absence from a filter is not judged.
- */
-export function judgeFiltered(model: ZoneModel, records: readonly ZoneRecord[], status: string): Judgement {
+function judgeMembership(zone: ModelZone, record: ZoneRecord | undefined, status: string, judgement: Judgement): void {
   const where = `the list filtered by ${status}`;
-  const judgement: Judgement = { findings: [], checked: [] };
-  comeBack(model, records, where, judgement);
-  for (const zone of model.live) {
-    const record = recordOf(zone, records, model);
-    const known = zone.id !== undefined && zone.expected.status.length === 1;
-    const inStatus = known && jsonEqual(zone.expected.status[0], status);
-    const membershipRule = zone.showsStatus ? 'LIST-02' : fieldRule(zone, 'status');
-    if (record?.status !== undefined && !jsonEqual(record.status, status)) {
-      found(judgement, 'LIST-02', `${nameOf(zone)} is in ${where} with status ${shownJson(record.status)}`);
-    } else if (record && known && !inStatus && record.status === undefined && zone.seen) {
-      found(judgement, membershipRule, `${nameOf(zone)}, in status ${expectedText(zone, 'status')}, is in ${where}`);
-    } else if (!record && inStatus && zone.seen) {
-      // A zone listed with no status is in no status the shop shows: say what it did show.
-      const what = zone.showsStatus
-        ? `${nameOf(zone)}, in status ${status}, is missing from ${where}`
-        : `the shop lists ${nameOf(zone)} with no status, and leaves it out of ${where}, though it should be in status ${status}`;
-      found(judgement, membershipRule, what);
-    } else if (known && zone.seen) {
-      judgement.checked.push(membershipRule);
-    }
-    // A record it shows carries every field: its status agrees with the filter, the rest with the model.
-    if (record) {
-      judgement.checked.push(...checkedBy(zone));
-      judgeFields(model, zone, record, records, judgement);
-    }
+  const known = zone.id !== undefined && zone.expected.status.length === 1;
+  const inStatus = known && jsonEqual(zone.expected.status[0], status);
+  const membershipRule = zone.showsStatus ? 'LIST-02' : fieldRule(zone, 'status');
+  if (record?.status !== undefined && !jsonEqual(record.status, status)) {
+    found(judgement, 'LIST-02', `${nameOf(zone)} is in ${where} with status ${shownJson(record.status)}`);
+  } else if (record && known && !inStatus && record.status === undefined && zone.seen) {
+    found(judgement, membershipRule, `${nameOf(zone)}, in status ${expectedText(zone, 'status')}, is in ${where}`);
+  } else if (!record && inStatus && zone.seen) {
+    // A zone listed with no status is in no status the shop shows: say what it did show.
+    const what = zone.showsStatus
+      ? `${nameOf(zone)}, in status ${status}, is missing from ${where}`
+      : `the shop lists ${nameOf(zone)} with no status, and leaves it out of ${where}, though it should be in status ${status}`;
+    found(judgement, membershipRule, what);
+  } else if (known && zone.seen) {
+    judgement.checked.push(membershipRule);
   }
-  return judgement;
-}
-
-export function judgeList(model: ZoneModel, records: readonly ZoneRecord[], filter?: string): Judgement {
-  return filter === undefined ? judgeUnfiltered(model, records) : judgeFiltered(model, records, filter);
 }
 
 /** The finding a failure is reported by: the most telling one. */

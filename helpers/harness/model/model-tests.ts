@@ -1,36 +1,27 @@
-// How the model-based run becomes tests, one per rule it checks: the verdict counts tests per rule,
-// so a rule the model broke fails by its own test, with the shortest sequence and the seed; a rule
-// no sequence reached is not verified by its test, never passed; and one run serves them all. Which
-// rules the random sequences reach changes with the seed, so the verdict (helpers/judging/verdict.ts)
-// shows such a test as a note on a rule its example tests verified, and as the rule's status only
-// where nothing else verified it. The first of the tests to run starts the run with its own client
-// and zones (so its requests and clean-up are counted once, there), and the others read its outcome.
+// How the model-based run becomes tests, one per rule it checks: the verdict counts tests per rule, so
+// a rule the model broke fails by its own test, and one no sequence reached is not verified, never
+// passed. One run serves them all: the first test starts it with its own client and zones (so its
+// requests and clean-up are counted once, there), and the others read its outcome.
 import { inject } from 'vitest';
-import type { ExchangeRecord } from '../../evidence/evidence.ts';
 import { readsOfTheShop } from '../../evidence/list-reads.ts';
-import { notVerified } from '../not-verified.ts';
-import type { ConformanceContext } from '../rule-test.ts';
-import { type ModelOutcome, runModel } from './run-model.ts';
+import { type ConformanceContext, notVerified } from '../rule-test.ts';
+import { runModel } from './run-model.ts';
 
 // Keyed by run and target: in the gallery one worker runs the suites of many targets.
-const runs = new Map<string, Promise<ModelOutcome>>();
+const runs = new Map<string, ReturnType<typeof runModel>>();
 
 /**
- * What the budget counts. A certification counts requests, as ZONES_MODEL_MAX_REQUESTS says. Under
- * drift it counts reads of the shop (a list of any number of pages is one, a 429 waited out is none):
- * a service holding other people's zones reads more pages than its empty mock, and counting pages
- * would end its sequences at another operation than the mock's, so the two would play different scenarios.
+ * What the budget counts under drift: reads of the shop (a list of any number of pages is one), not
+ * requests, which would end a busy service's sequences at other operations than its empty mock's.
  */
-function budgetCounter(target: ConformanceContext['target'], records: () => readonly ExchangeRecord[] | undefined) {
+function budgetCounter({ target, task }: ConformanceContext): (() => number) | undefined {
   if (inject('recordExchanges') === undefined) return undefined;
-  return () =>
-    readsOfTheShop(
-      (records() ?? []).flatMap((record) => (record.detail === undefined ? [] : [record.detail])),
-      target,
-    );
+  const details = () => (task.meta.exchanges ?? []).flatMap((record) => record.detail ?? []);
+  return () => readsOfTheShop(details(), target);
 }
 
-function outcomeFor({ api, zones, target, task }: ConformanceContext): Promise<ModelOutcome> {
+function outcomeFor(context: ConformanceContext): ReturnType<typeof runModel> {
+  const { api, zones, target, task } = context;
   const key = `${inject('runId')} ${target.baseUrl}`;
   let run = runs.get(key);
   if (run === undefined) {
@@ -38,7 +29,7 @@ function outcomeFor({ api, zones, target, task }: ConformanceContext): Promise<M
       { api, zones, signal: task.context.signal },
       target.model,
       () => task.meta.requests ?? 0,
-      budgetCounter(target, () => task.meta.exchanges),
+      budgetCounter(context),
     );
     // A stopped run gives up on the test at once; the sequences then end their operation and clean up first.
     zones.awaitBeforeCleanUp(run);
@@ -48,16 +39,16 @@ function outcomeFor({ api, zones, target, task }: ConformanceContext): Promise<M
 }
 
 export async function checkModelRule(id: string, context: ConformanceContext): Promise<void> {
-  const outcome = await outcomeFor(context);
-  context.task.meta.sharedRequests = outcome.requests;
-  if (outcome.defect !== undefined) throw outcome.defect;
-  const failure = outcome.failures.get(id);
+  const { session, failures, seed } = await outcomeFor(context);
+  context.task.meta.sharedRequests = session.requests();
+  if (session.defect !== undefined) throw session.defect;
+  const failure = failures.get(id);
   if (failure !== undefined) throw new Error(failure);
   // A list that could not be read, a shop that stopped answering: not verified, as any test would be.
-  if (outcome.stopped !== undefined) throw outcome.stopped;
-  if (id === 'LIST-02' && outcome.filtersLost !== undefined) throw outcome.filtersLost;
-  const ran = `${outcome.sequences} sequence(s), ${outcome.requests} requests, seed ${outcome.seed}`;
-  if (!outcome.checks.get(id))
+  if (session.stopped !== undefined) throw session.stopped;
+  if (id === 'LIST-02' && session.filtersLost !== undefined) throw session.filtersLost;
+  const ran = `${session.sequences} sequence(s), ${session.requests()} requests, seed ${seed}`;
+  if (!session.checks.get(id))
     notVerified(
       context,
       `no model-based sequence reached a check of ${id} this run (${ran}); a larger ZONES_MODEL_RUNS, ZONES_MODEL_STEPS or ZONES_MODEL_MAX_REQUESTS would give the sequences more room to reach it`,

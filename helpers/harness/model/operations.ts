@@ -1,9 +1,7 @@
-// The operations of a sequence. Creates and deletes are judged by their answers and by the list
-// reads that follow, whenever they come; an update is read back at once, in the filter of the
-// zone's status (after a status move, the filters it left and joined). Every PUT sends the whole zone, as the
-// example tests do, so merging and replacing shops are both served; what the specification leaves
-// open (codes, bodies, which status moves are allowed) is accepted as the example tests accept it.
-
+// The operations of a sequence. Creates and deletes are judged by their answers and by the reads
+// that follow; an update is read back at once (after a status move, in the filters it left and
+// joined). Every PUT sends the whole zone, so merging and replacing shops are both served; what the
+// specification leaves open (codes, bodies, which moves are allowed) is accepted as the example tests do.
 import { readableZones } from '../../client/list-lookups.ts';
 import { PreconditionError } from '../../client/precondition.ts';
 import { TransportError } from '../../client/shop-transport.ts';
@@ -13,73 +11,47 @@ import type { Answer } from '../../evidence/exchange.ts';
 import { jsonEqual } from '../../json.ts';
 import { runBookingHook } from '../../ownership/booking-hooks.ts';
 import { requireReadable } from '../list-checks.ts';
-import { type Finding, firstFinding, judgeList, learnFrom } from './judge.ts';
+import { firstFinding, judgeList, learnFrom } from './judge.ts';
 import { Disagreement, type ModelSession } from './session.ts';
-import { type Field, knownValue, labelFor, type ModelZone, nothingSince, type ZoneModel } from './zone-model.ts';
-
-/** A create that was refused: a zone listed under its unique name later was created after all. */
-interface RefusedCreate {
-  name: string;
-  asked: string;
-  coverage: unknown;
-}
+import { type Field, type ModelZone, newZone, type ZoneModel } from './zone-model.ts';
 
 export interface Sequence {
-  model: ZoneModel;
-  refused: RefusedCreate[];
+  readonly session: ModelSession;
+  readonly model: ZoneModel;
+  /** Refused creates: a zone listed under one's unique name later was created after all. */
+  refused: { name: string; asked: string; coverage: unknown }[];
   /** The zone updated last: what "several updates of the same zone in a row" pick. */
   lastUpdated?: ModelZone;
-}
-
-export function newSequence(model: ZoneModel): Sequence {
-  return { model, refused: [] };
 }
 
 function fail(sequence: Sequence, rule: string, what: string, ...answers: Answer[]): never {
   throw new Disagreement(rule, what, [...sequence.model.steps], formatAnswers(...answers));
 }
 
-function newZone(sequence: Sequence, name: string, coverage: unknown, asked: string | undefined): ModelZone {
-  return {
-    label: labelFor(sequence.model.created++),
-    createdAs: name,
-    expected: { name: [name], coverage: [coverage], status: ['draft'] },
-    askedStatus: asked,
-    updated: false,
-    booked: false,
-    seen: false,
-    showsStatus: true,
-    since: nothingSince(),
-  };
-}
-
 /** Zones listed under the name of a refused create exist after all: ours, and judged as new zones. */
-function adoptRefused(sequence: Sequence, session: ModelSession, list: ListAnswer): void {
-  for (const refused of [...sequence.refused]) {
-    const found = session.real.api.adoptFrom(list, refused.name);
+function adoptRefused({ session, model, refused }: Sequence, list: ListAnswer): void {
+  for (const create of [...refused]) {
+    const found = session.real.api.adoptFrom(list, create.name);
     for (const record of found) {
-      if (sequence.model.live.some((zone) => zone.id?.text === record.id.text)) continue;
-      sequence.model.live.push({ ...newZone(sequence, refused.name, refused.coverage, refused.asked), id: record.id });
+      if (model.live.some((zone) => zone.id?.text === record.id.text)) continue;
+      model.live.push({ ...newZone(model, create.name, create.coverage, create.asked), id: record.id });
     }
-    if (found.length > 0) sequence.refused.splice(sequence.refused.indexOf(refused), 1);
+    if (found.length > 0) refused.splice(refused.indexOf(create), 1);
   }
 }
 
 /**
- * Read lists (re-reading a lagging one for ZONES_CONSISTENCY_TIMEOUT_MS until it agrees) and judge
- * them. The reads of one step are judged together, so that the most telling finding of any of them
- * is the one reported. A list that can't be read is only the means of the check: the sequence stops,
- * not verified.
+ * Read lists (re-reading a lagging one until it agrees) and judge them together, so that the most telling
+ * finding of any of them is reported. A list that can't be read stops the sequence, not verified.
  */
 async function readAndJudge(
   sequence: Sequence,
-  session: ModelSession,
   filters: readonly (string | undefined)[],
   stepAnswers: Answer[] = [],
 ): Promise<void> {
+  const { session, model } = sequence;
   const { api } = session.real;
-  const { model } = sequence;
-  const findings: Finding[] = [];
+  const findings = [];
   const pages: Answer[] = [];
   for (const filter of filters) {
     const agrees = (list: ListAnswer) => {
@@ -96,7 +68,7 @@ async function readAndJudge(
       session.filtersLost ??= error;
       continue;
     }
-    adoptRefused(sequence, session, list);
+    adoptRefused(sequence, list);
     const records = readableZones(list)!;
     const judgement = judgeList(model, records, filter);
     session.count(judgement.checked);
@@ -108,17 +80,12 @@ async function readAndJudge(
   if (finding) fail(sequence, finding.rule, finding.what, ...stepAnswers, ...pages);
 }
 
-export async function createZone(
-  sequence: Sequence,
-  session: ModelSession,
-  asked: string | undefined,
-  coverageChoice: number,
-): Promise<void> {
+export async function createZone(sequence: Sequence, asked: string | undefined, coverageChoice: number): Promise<void> {
+  const { session, model } = sequence;
   const { api, zones } = session.real;
-  const { model } = sequence;
   const name = zones.uniqueName();
   const coverage = zones.coverage(coverageChoice);
-  const zone = newZone(sequence, name, coverage, asked);
+  const zone = newZone(model, name, coverage, asked);
   model.steps.push(asked === undefined ? `create ${zone.label}` : `create ${zone.label} asking for status ${asked}`);
   const announcedBefore = session.announced.length;
   const answer = await api.createZone({ name, coverage, ...(asked === undefined ? {} : { status: asked }) });
@@ -147,30 +114,24 @@ export async function createZone(
   model.live.push(zone);
 }
 
+/** Which fields an update changes: a new name, or which of the other coverage samples and statuses. */
 export interface Change {
   name?: boolean;
-  /** Which of the other coverage samples. */
   coverage?: number;
-  /** Which of the other statuses. */
   status?: number;
 }
 
 type Values = Record<Field, unknown>;
 
-/**
- * Name or coverage with the status kept: the whole zone first; refused, once more without the status,
- * for a shop that refuses a "move" to the status a zone already has (which moves it allows is not shown).
- * Judged by its last answer under the rule of the fields it changes; `answers` gathers the evidence.
- */
+/** Name or coverage with the status kept, as OwnZones.update sends it; judged by its last answer. */
 async function updateKeepingStatus(
   sequence: Sequence,
-  session: ModelSession,
   zone: ModelZone,
   values: Values,
   changed: readonly Field[],
   answers: Answer[],
 ): Promise<void> {
-  const { api } = session.real;
+  const { api } = sequence.session.real;
   const whole = await api.updateZone(zone.id!, values);
   answers.push(whole);
   const sentStatus = !isRefusal(whole);
@@ -178,7 +139,7 @@ async function updateKeepingStatus(
   sent(sequence, zone, values);
   const last = answers.at(-1)!;
   const rule = changed.includes('name') ? 'UPDATE-01' : 'UPDATE-02';
-  session.count([rule]);
+  sequence.session.count([rule]);
   if (!isSuccess(last)) fail(sequence, rule, `the update of ${zone.label} answered ${last.status}`, ...answers);
   settle(zone, values, changed, sentStatus);
 }
@@ -198,13 +159,11 @@ function settle(zone: ModelZone, values: Values, changed: readonly Field[], sent
   for (const field of changed) zone.since.changed.add(field);
 }
 
-function changedValues(session: ModelSession, zone: ModelZone, change: Change) {
+function changedValues({ session }: Sequence, zone: ModelZone, change: Change) {
   const { zones, api } = session.real;
-  const before: Values = {
-    name: knownValue(zone, 'name'),
-    coverage: knownValue(zone, 'coverage'),
-    status: knownValue(zone, 'status') ?? 'draft',
-  };
+  // An unsettled field's first value is the one it had before.
+  const { name, coverage, status } = zone.expected;
+  const before: Values = { name: name[0], coverage: coverage[0], status: status[0] ?? 'draft' };
   const values = { ...before };
   const changed: Field[] = [];
   if (change.name) {
@@ -225,30 +184,18 @@ function changedValues(session: ModelSession, zone: ModelZone, change: Change) {
   return { before, values, changed };
 }
 
-/**
- * The shortest list that shows the zone: the filter of its status, once known. A zone another
- * update landed on shows there too, since it took that zone's status with the rest.
- */
-function filterShowing(session: ModelSession, zone: ModelZone): string | undefined {
-  if (session.filtersLost !== undefined || zone.expected.status.length !== 1) return undefined;
-  return String(zone.expected.status[0]);
-}
-
-export async function updateZone(
-  sequence: Sequence,
-  session: ModelSession,
-  zone: ModelZone,
-  change: Change,
-): Promise<void> {
-  const { before, values, changed } = changedValues(session, zone, change);
-  const { model } = sequence;
+export async function updateZone(sequence: Sequence, zone: ModelZone, change: Change): Promise<void> {
+  const { session, model } = sequence;
+  const { before, values, changed } = changedValues(sequence, zone, change);
   const parts = changed.map((field) => (field === 'status' ? `status to ${String(values.status)}` : field));
   model.steps.push(`update ${zone.label}: ${parts.join(', ')}`);
   sequence.lastUpdated = zone;
   if (!changed.includes('status')) {
     const answers: Answer[] = [];
-    await updateKeepingStatus(sequence, session, zone, values, changed, answers);
-    await readAndJudge(sequence, session, [filterShowing(session, zone)], answers);
+    await updateKeepingStatus(sequence, zone, values, changed, answers);
+    // Its status's filter: the shortest list that shows it, and a zone its update landed on (same status).
+    const known = session.filtersLost === undefined && zone.expected.status.length === 1;
+    await readAndJudge(sequence, [known ? String(zone.expected.status[0]) : undefined], answers);
     return;
   }
   const move = await session.real.api.updateZone(zone.id!, values);
@@ -258,35 +205,24 @@ export async function updateZone(
     settle(zone, values, changed, true);
     // The filter the zone left and the one it joined: what UPDATE-03 and LIST-02 say must follow a move.
     const filters = session.filtersLost ? [undefined] : [String(before.status), String(values.status)];
-    await readAndJudge(sequence, session, filters, [move]);
+    await readAndJudge(sequence, filters, [move]);
     return;
   }
-  if (!isRefusal(move))
-    fail(
-      sequence,
-      'UPDATE-03',
-      `the update of ${zone.label} to status ${String(values.status)} answered ${move.status}`,
-      move,
-    );
+  const what = `the update of ${zone.label} to status ${String(values.status)} answered ${move.status}`;
+  if (!isRefusal(move)) fail(sequence, 'UPDATE-03', what, move);
   // Which moves are allowed is not shown: a refused one is no failure, and what it changed the next read says.
   model.steps[model.steps.length - 1] += ` (the move was refused with ${move.status})`;
   zone.expected.status = [before.status, values.status];
   const answers = [move];
   const rest = changed.filter((field) => field !== 'status');
-  if (rest.length > 0)
-    await updateKeepingStatus(sequence, session, zone, { ...values, status: before.status }, rest, answers);
-  await readAndJudge(sequence, session, [undefined], answers);
+  if (rest.length > 0) await updateKeepingStatus(sequence, zone, { ...values, status: before.status }, rest, answers);
+  await readAndJudge(sequence, [undefined], answers);
 }
 
 /** Book the zone first when asked to (through ZONES_BOOKING_HOOK), then delete it. */
-export async function deleteZone(
-  sequence: Sequence,
-  session: ModelSession,
-  zone: ModelZone,
-  book: boolean,
-): Promise<void> {
+export async function deleteZone(sequence: Sequence, zone: ModelZone, book: boolean): Promise<void> {
+  const { session, model } = sequence;
   const { api, zones } = session.real;
-  const { model } = sequence;
   if (book && !zone.booked) {
     model.steps.push(`book ${zone.label}`);
     // Marked before the hook runs, so that clean-up unbooks it first whatever the hook did.
@@ -298,13 +234,8 @@ export async function deleteZone(
   const answer = await api.deleteZone(zone.id!);
   if (zone.booked) {
     session.count(['DELETE-02']);
-    if (!isRefusal(answer))
-      fail(
-        sequence,
-        'DELETE-02',
-        `the delete of ${zone.label}, which has booking history, answered ${answer.status}`,
-        answer,
-      );
+    const what = `the delete of ${zone.label}, which has booking history, answered ${answer.status}`;
+    if (!isRefusal(answer)) fail(sequence, 'DELETE-02', what, answer);
     zone.since.refusedDelete = true;
     return;
   }
@@ -314,15 +245,15 @@ export async function deleteZone(
   model.deleted.push(zone);
 }
 
-export async function listZones(sequence: Sequence, session: ModelSession, filter: string | undefined): Promise<void> {
+export async function listZones(sequence: Sequence, filter: string | undefined): Promise<void> {
   sequence.model.steps.push(filter === undefined ? 'list' : `list filtered by ${filter}`);
-  await readAndJudge(sequence, session, [filter]);
+  await readAndJudge(sequence, [filter]);
 }
 
 /** What a sequence leaves is deleted before the next begins, so each starts from nothing of its own. */
-export async function cleanUpSequence(sequence: Sequence, session: ModelSession): Promise<void> {
+export async function cleanUpSequence({ session, model }: Sequence): Promise<void> {
   const { api } = session.real;
-  for (const zone of sequence.model.live) {
+  for (const zone of model.live) {
     if (zone.id === undefined) continue;
     try {
       if (zone.booked)

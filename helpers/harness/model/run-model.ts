@@ -1,51 +1,49 @@
-// The model-based run: fast-check draws sequences of operations, each runs against the shop from
-// no zone of its own, and the first one the shop answers against the model is shrunk to the
-// shortest sequence that still breaks the same rule; every failure reported then loses the
-// operations it does not need. The seed replays it all.
+// The model-based run: fast-check draws sequences of operations, each run against the shop from no zone
+// of its own; the first the shop answers against the model is shrunk to the shortest that still breaks
+// the same rule, and every failure reported loses the operations it does not need. The seed replays it.
 import fc from 'fast-check';
 import { PreconditionError } from '../../client/precondition.ts';
 import { TransportError } from '../../client/shop-transport.ts';
 import { type ModelBudget, newModelSeed, seedReplayCommand, type TargetConfig } from '../../config.ts';
-import { commandArbitrary, type ZoneCommand } from './commands.ts';
-import { cleanUpSequence, listZones, newSequence } from './operations.ts';
+import { canBook, commandArbitrary, type ZoneCommand } from './commands.ts';
+import { cleanUpSequence, listZones, type Sequence } from './operations.ts';
 import { Disagreement, ModelSession, type RealWorld } from './session.ts';
 import { stories } from './stories.ts';
-import { topUpFor } from './top-up.ts';
+import { RULES_ON_ANY_SHOP, topUpFor } from './top-up.ts';
 import { emptyModel } from './zone-model.ts';
-
-export type ModelOutcome = Pick<
-  ModelSession,
-  'sequences' | 'requests' | 'checks' | 'stopped' | 'filtersLost' | 'defect'
-> & {
-  seed: number;
-  /** A failure message for each rule a sequence broke. */
-  failures: ReadonlyMap<string, string>;
-};
 
 /** The operations that ran up to each failure: what trimming leaves out one at a time. */
 const ranUpTo = new WeakMap<Disagreement, readonly ZoneCommand[]>();
 
-async function runSequence(session: ModelSession, commands: Iterable<ZoneCommand>) {
-  const sequence = newSequence(emptyModel());
-  const state = { sequence, session };
+/** Plays one sequence: the shop's disagreement, if any. No answer stops the run where `mayStop`; else, a defect. */
+async function play(
+  session: ModelSession,
+  commands: Iterable<ZoneCommand>,
+  mayStop = true,
+): Promise<Disagreement | undefined> {
+  const sequence: Sequence = { session, model: emptyModel(), refused: [] };
   session.sequences += 1;
   const ran: ZoneCommand[] = [];
   try {
     // As fast-check's asyncModelRun plays them, keeping the operations that ran for a failure to name.
     for (const command of commands) {
-      if (!command.check(state)) continue;
+      if (!command.check(sequence)) continue;
       ran.push(command);
-      await command.run(state, session);
+      await command.run(sequence, session);
     }
     // Whatever a sequence's last writes did is looked at once more before its zones go.
-    if (sequence.model.steps.length > 0 && session.real.signal?.aborted !== true)
-      await listZones(sequence, session, undefined);
+    if (sequence.model.steps.length > 0 && session.real.signal?.aborted !== true) await listZones(sequence, undefined);
   } catch (error) {
-    if (error instanceof Disagreement) ranUpTo.set(error, ran);
-    throw error;
+    if (error instanceof Disagreement) {
+      ranUpTo.set(error, ran);
+      return error;
+    }
+    if (!(error instanceof PreconditionError || error instanceof TransportError)) session.defect = error;
+    else if (mayStop) session.stopped = error;
   } finally {
-    await cleanUpSequence(sequence, session);
+    await cleanUpSequence(sequence);
   }
+  return undefined;
 }
 
 /** The fast-check property: true when the sequence agreed with the model or could not say either way. */
@@ -54,150 +52,92 @@ function sequenceProperty(session: ModelSession) {
   const commands = fc.commands([commandArbitrary(config)], { maxCommands: session.budget.steps, size: 'max' });
   return fc.asyncProperty(commands, async (drawn) => {
     if (session.stopped !== undefined || session.defect !== undefined) return;
-    try {
-      await runSequence(session, drawn);
-    } catch (error) {
-      if (error instanceof Disagreement) {
-        session.record(error);
-        // Shrinking follows the first rule broken; another rule a shorter sequence breaks is kept aside.
-        if (error.rule === session.primary) throw error;
-        return;
-      }
-      if (error instanceof PreconditionError || error instanceof TransportError) {
-        // Before any failure this stops the run; while shrinking, the shorter sequence just proves nothing.
-        if (session.primary === undefined) session.stopped = error;
-        return;
-      }
-      session.defect = error;
-    }
+    // Before any failure no answer stops the run; while shrinking, the shorter sequence just proves nothing.
+    const found = await play(session, drawn, session.primary === undefined);
+    if (found === undefined) return;
+    session.record(found);
+    // Shrinking follows the first rule broken; another rule a shorter sequence breaks is kept aside.
+    if (found.rule === session.primary) throw found;
   });
 }
 
 /** The failure as a report shows it: the rule's evidence on the first line, the sequence and the seed below. */
-function failureMessage(disagreement: Disagreement, seed: number, found?: Disagreement): string {
-  const steps = disagreement.steps;
+function failureMessage({ what, steps, evidence }: Disagreement, seed: number, found?: Disagreement): string {
   const shrunk =
     found !== undefined && found.steps.length > steps.length ? ` (shrunk from ${found.steps.length} operations)` : '';
   return [
-    `${disagreement.what}, after ${steps.length} operation(s): ${steps.join('; ')} (ZONES_MODEL_SEED=${seed} replays it)`,
+    `${what}, after ${steps.length} operation(s): ${steps.join('; ')} (ZONES_MODEL_SEED=${seed} replays it)`,
     '',
     `the shortest sequence found${shrunk}:`,
     steps.map((step, n) => `  ${n + 1}. ${step}`).join('\n'),
     '',
     `replay: ZONES_MODEL_SEED=${seed} npm run conformance, or ${seedReplayCommand(seed)}`,
     '',
-    disagreement.evidence,
+    evidence,
   ].join('\n');
 }
-
-/** The rules the model checks on any shop; modelRules adds DELETE-02 where it can book zones. */
-export const RULES_ON_ANY_SHOP: readonly string[] = [
-  'CREATE-01',
-  'CREATE-02',
-  'CREATE-03',
-  'LIST-01',
-  'LIST-02',
-  'UPDATE-01',
-  'UPDATE-02',
-  'UPDATE-03',
-  'UPDATE-04',
-  'DELETE-01',
-];
 
 /** Every rule the model checks; DELETE-02 only when the sequences can book a zone and unbook it again. */
 export function modelRules(config: TargetConfig): string[] {
   if (config.model.runs === 0) return [];
-  const bookable = config.bookingHook !== undefined && config.bookingCleanupHook !== undefined;
-  return [...RULES_ON_ANY_SHOP, ...(bookable ? ['DELETE-02'] : [])];
+  return [...RULES_ON_ANY_SHOP, ...(canBook(config) ? ['DELETE-02'] : [])];
 }
 
-/**
- * Plays one sequence written in advance (a top-up, a story, a failure trimmed) and says what it found: the
- * disagreement, if the shop gave one. A shop that stops answering stops the run; anything else
- * is the suite's own defect.
- */
-async function playWritten(session: ModelSession, commands: Iterable<ZoneCommand>): Promise<Disagreement | undefined> {
-  try {
-    await runSequence(session, commands);
-  } catch (error) {
-    if (error instanceof Disagreement) return error;
-    if (error instanceof PreconditionError || error instanceof TransportError) session.stopped = error;
-    else session.defect = error;
-  }
-  return undefined;
-}
+/** Room for one top-up sequence: a few operations, each with a read, on a list of a few pages. */
+const TOP_UP_REQUESTS = 30;
 
 /** The shortest sequence for each rule no random sequence checked; a failure there needs no shrinking. */
-async function topUp(session: ModelSession, seed: number): Promise<Map<string, string>> {
-  const failures = new Map<string, string>();
+async function topUp(session: ModelSession, seed: number, failures: Map<string, string>): Promise<void> {
+  const failedBefore = new Set(failures.keys());
   const config = session.real.api.config;
   for (const rule of modelRules(config)) {
     const commands = topUpFor(rule, config);
     if (session.checks.get(rule) || commands === undefined || session.stopped || session.defect) continue;
     session.allow(TOP_UP_REQUESTS);
-    const found = await playWritten(session, commands);
-    if (found) failures.set(found.rule, failureMessage(found, seed));
+    const broken = await play(session, commands);
+    if (broken && !failedBefore.has(broken.rule)) failures.set(broken.rule, failureMessage(broken, seed));
   }
-  return failures;
 }
 
 /**
- * The stories (stories.ts), within the run's budget, before the random sequences: each rule's first
- * failure, and what the story looks for. The random search still runs, unshrunk by them.
- */
-async function playStories(session: ModelSession): Promise<Map<string, { found: Disagreement; about: string }>> {
-  const failures = new Map<string, { found: Disagreement; about: string }>();
-  for (const story of stories()) {
-    if (session.stopped || session.defect) break;
-    const found = await playWritten(session, story.commands);
-    if (found && !failures.has(found.rule)) failures.set(found.rule, { found, about: story.about });
-  }
-  return failures;
-}
-
-/**
- * The failure without the operations it does not need. fast-check never drops a sequence's last
- * operation, taking it for the one that failed, where here the read after it may be; and a story, or
- * a rule met while another was shrunk, is as found. So each operation is left out in turn, and stays
- * out when the others still break the same rule, until none can go or shrinking's budget is spent.
+ * The failure without the operations it does not need: fast-check never drops a sequence's last one,
+ * where here the read after it may have failed, and a story or a rule met while another was shrunk is as
+ * found. Each operation is left out in turn, and stays out when the others still break the same rule.
  */
 async function withoutUnneeded(session: ModelSession, found: Disagreement): Promise<Disagreement> {
   let kept = found;
   for (let at = 0; at < (ranUpTo.get(kept)?.length ?? 0) && session.mayStart(); ) {
     const ran = ranUpTo.get(kept)!;
-    const shorter = await playWritten(session, [...ran.slice(0, at), ...ran.slice(at + 1)]);
+    const shorter = await play(session, [...ran.slice(0, at), ...ran.slice(at + 1)]);
     // Left out, an operation can make one before it unneeded too: each is tried again.
     [kept, at] = shorter?.rule === found.rule ? [shorter, 0] : [kept, at + 1];
   }
   return kept;
 }
 
-/** Room for one top-up sequence: a few operations, each with a read, on a list of a few pages. */
-const TOP_UP_REQUESTS = 30;
-
 export async function runModel(
   real: RealWorld,
   budget: ModelBudget,
   requestsSoFar: () => number,
   spentSoFar: () => number = requestsSoFar,
-): Promise<ModelOutcome> {
-  const startedAt = requestsSoFar();
-  const spentAtStart = spentSoFar();
-  const session = new ModelSession(
-    real,
-    budget,
-    () => requestsSoFar() - startedAt,
-    () => spentSoFar() - spentAtStart,
-  );
+) {
+  const session = new ModelSession(real, budget, requestsSoFar, spentSoFar);
   // A certification's launcher has drawn the seed already (withRunSeed); a caller that did not gets one here.
   const seed = budget.seed ?? newModelSeed();
-  const played = await playStories(session);
+  // The stories first, within the run's budget: each rule's first failure, and what the story looks for.
+  const played = new Map<string, { found: Disagreement; about: string }>();
+  for (const story of stories) {
+    if (session.stopped || session.defect) break;
+    const found = await play(session, story.commands);
+    if (found && !played.has(found.rule)) played.set(found.rule, { found, about: story.about });
+  }
   const details = await fc.check(sequenceProperty(session), { numRuns: budget.runs, seed });
   // Each rule's failure as found: the first seen, the one fast-check shrank, then the stories'.
   const found = new Map(session.firstFailures);
   if (details.failed && details.errorInstance instanceof Disagreement)
     found.set(details.errorInstance.rule, details.errorInstance);
   for (const [rule, story] of played) if (!found.has(rule)) found.set(rule, story.found);
+  // A failure message for each rule a sequence broke.
   const failures = new Map<string, string>();
   for (const [rule, disagreement] of found) {
     // What one shrinking may spend, each: fast-check's shrinking spends its budget whole.
@@ -208,15 +148,6 @@ export async function runModel(
     failures.set(rule, story ? `${message}\n\nplayed on every run: it looks for ${story.about}` : message);
   }
   // After a failure too: the search ended there, and the other rules deserve a check of their own.
-  for (const [rule, message] of await topUp(session, seed)) if (!failures.has(rule)) failures.set(rule, message);
-  return {
-    seed,
-    sequences: session.sequences,
-    requests: session.requests,
-    checks: session.checks,
-    failures,
-    stopped: session.stopped,
-    filtersLost: session.filtersLost,
-    defect: session.defect,
-  };
+  await topUp(session, seed, failures);
+  return { session, seed, failures };
 }

@@ -1,7 +1,5 @@
-// One model-based run of a test: what every sequence shares. The request budget, the checks made
-// per rule (a rule no sequence reached is not verified, never passed), the failures found, and why
-// the sequences had to stop, if they did.
-
+// One model-based run: what every sequence shares. The budget, the checks made per rule (a rule no
+// sequence reached is not verified, never passed), the failures found, and why the sequences stopped.
 import type { ZoneId } from '../../client/records.ts';
 import type { ZonesClient } from '../../client/zones-client.ts';
 import type { ModelBudget } from '../../config.ts';
@@ -34,53 +32,41 @@ export class ModelSession {
   readonly firstFailures = new Map<string, Disagreement>();
   /** The rule of the first disagreement: shrinking looks for shorter sequences that break this one. */
   primary?: string;
-  /**
-   * Why the sequences could not go on (no readable answer, a precondition): the error each test of
-   * theirs then ends with, so that it is not verified for the same reason, in the same words, as an
-   * example test would be.
-   */
+  /** Why the sequences could not go on: their tests end with it, not verified as an example test would be. */
   stopped?: Error;
-  /** Not the target's doing: an error of the suite itself (the ownership guard, say), neither a pass nor a failure. */
+  /** An error of the suite itself (the ownership guard, say), neither a pass nor a failure. */
   defect?: unknown;
-  /**
-   * Why the filtered lists could not be read (refused, unreadable, past a limit): the sequences go on
-   * without them, reading the whole list instead, and LIST-02 is not verified for this reason.
-   */
+  /** Why the filters could not be read: the sequences read the whole list instead, and LIST-02 is not verified. */
   filtersLost?: Error;
   sequences = 0;
   /** Ids the client announced as made by a create, in order: a create answer without a zone names its zone here. */
   readonly announced: ZoneId[] = [];
+  /** Requests the sequences sent, their clean-up included. */
+  readonly requests: () => number;
+  /** What the budget counts: the requests sent, or under drift the reads of the shop (model-tests.ts). */
+  private readonly spent: () => number;
   private spendUntil: number;
 
-  /**
-   * `spentSoFar` is what the budget counts: the requests sent, or under drift the reads of the shop
-   * (model-tests.ts), so that two shops answering alike play the same operations.
-   */
   constructor(
     readonly real: RealWorld,
     readonly budget: ModelBudget,
-    private readonly requestsSoFar: () => number,
-    private readonly spentSoFar: () => number,
+    requestsSoFar: () => number,
+    spentSoFar: () => number,
   ) {
+    const [requestsBefore, spentBefore] = [requestsSoFar(), spentSoFar()];
+    this.requests = () => requestsSoFar() - requestsBefore;
+    this.spent = () => spentSoFar() - spentBefore;
     this.spendUntil = budget.maxRequests;
     real.api.whenCreated((id) => this.announced.push(id));
   }
 
-  /** Requests the sequences sent, their clean-up included. */
-  get requests(): number {
-    return this.requestsSoFar();
-  }
-
-  /**
-   * Whether one more operation may start, with `reserved` requests kept back for what must follow it:
-   * the budget is checked before each operation, never in the middle of one.
-   */
+  /** Whether one more operation may start, with `reserved` requests kept back for what must follow it. */
   mayStart(reserved = 0): boolean {
     return (
       this.stopped === undefined &&
       this.defect === undefined &&
       this.real.signal?.aborted !== true &&
-      this.spentSoFar() + reserved < this.spendUntil
+      this.spent() + reserved < this.spendUntil
     );
   }
 
@@ -92,13 +78,13 @@ export class ModelSession {
   record(disagreement: Disagreement): void {
     if (this.primary === undefined) {
       this.primary = disagreement.rule;
-      this.spendUntil = this.spentSoFar() + this.budget.shrinkRequests;
+      this.allow(this.budget.shrinkRequests);
     }
     if (!this.firstFailures.has(disagreement.rule)) this.firstFailures.set(disagreement.rule, disagreement);
   }
 
-  /** A few more requests for the sequences that check what no random sequence reached. */
+  /** A few more requests, from now: to shrink a failure, or for a sequence that checks what no random one reached. */
   allow(requests: number): void {
-    this.spendUntil = this.spentSoFar() + requests;
+    this.spendUntil = this.spent() + requests;
   }
 }

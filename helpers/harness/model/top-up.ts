@@ -1,42 +1,28 @@
-// A rule that no random sequence happened to check is checked by the shortest sequence that does,
-// so a rule is never left unverified by chance. Each of these is one or two operations and a read,
-// too short for any defect that only a longer sequence shows: those are the random sequences' to find.
+// A rule that no random sequence happened to check is checked by the shortest sequence that does, so it
+// is never left unverified by chance: too short for any defect that only a longer sequence shows.
 import type { TargetConfig } from '../../config.ts';
-import { CreateCommand, DeleteCommand, ListCommand, OLDEST, UpdateCommand, type ZoneCommand } from './commands.ts';
+import { canBook, create, list, OLDEST, remove, update, type ZoneCommand } from './commands.ts';
+
+// Each zone is listed before the operation under check, so that what it does shows. `others`: not draft.
+const ON_ANY_SHOP: Record<string, (others: readonly string[]) => ZoneCommand[]> = {
+  'CREATE-01': () => [create()],
+  'CREATE-02': () => [create()],
+  'CREATE-03': (others) => [create(others[0])],
+  'LIST-01': () => [create(), list()],
+  'LIST-02': () => [create(), list(), list('draft')],
+  'UPDATE-01': () => [create(), list(), update(OLDEST, { name: true })],
+  'UPDATE-02': () => [create(), list(), update(OLDEST, { coverage: 0 })],
+  // Which moves are allowed is not shown: each other status is tried in turn.
+  'UPDATE-03': (others) => [create(), list(), ...others.map((_, n) => update(OLDEST, { status: n }))],
+  'UPDATE-04': () => [create(), create(), list(), update(OLDEST, { name: true })],
+  'DELETE-01': () => [create(), list(), remove(OLDEST, false)],
+};
+
+/** The rules the model checks on any shop, in the order of their tests; modelRules adds DELETE-02 where it can book. */
+export const RULES_ON_ANY_SHOP = Object.keys(ON_ANY_SHOP);
 
 /** The sequence that checks this rule, or none when the settings give it no way (DELETE-02 without hooks). */
 export function topUpFor(rule: string, config: TargetConfig): ZoneCommand[] | undefined {
-  const create = () => new CreateCommand(undefined, 0);
-  const list = (filter?: string) => new ListCommand(filter);
-  const others = config.statuses.filter((status) => status !== 'draft');
-  // Each zone is listed before the operation under check, so that what it does to the zone shows;
-  // every sequence ends with a read of the whole list.
-  switch (rule) {
-    case 'CREATE-01':
-    case 'CREATE-02':
-      return [create()];
-    case 'CREATE-03':
-      return [new CreateCommand(others[0], 0)];
-    case 'LIST-01':
-      return [create(), list()];
-    case 'LIST-02':
-      return [create(), list(), list('draft')];
-    case 'UPDATE-01':
-      return [create(), list(), new UpdateCommand(OLDEST, { name: true })];
-    case 'UPDATE-02':
-      return [create(), list(), new UpdateCommand(OLDEST, { coverage: 0 })];
-    case 'UPDATE-03':
-      // Which moves are allowed is not shown: each other status is tried in turn.
-      return [create(), list(), ...others.map((_, n) => new UpdateCommand(OLDEST, { status: n }))];
-    case 'UPDATE-04':
-      return [create(), create(), list(), new UpdateCommand(OLDEST, { name: true })];
-    case 'DELETE-01':
-      return [create(), list(), new DeleteCommand(OLDEST, false)];
-    case 'DELETE-02':
-      return config.bookingHook && config.bookingCleanupHook
-        ? [create(), list(), new DeleteCommand(OLDEST, true)]
-        : undefined;
-    default:
-      return undefined;
-  }
+  if (rule === 'DELETE-02') return canBook(config) ? [create(), list(), remove(OLDEST, true)] : undefined;
+  return ON_ANY_SHOP[rule]?.(config.statuses.filter((status) => status !== 'draft'));
 }

@@ -1,9 +1,6 @@
-// What the model-based suite knows of the zones its sequence made, and nothing more: the
-// specification documents a draft status on create, updates that change what they are sent (and
-// only on the zone they address), permanent deletes, refused deletes of booked zones, and a filter
-// that returns exactly the zones of a status. Everything it leaves open (codes, bodies, which status
-// moves are allowed) the model accepts as the settings and the example tests do.
-
+// What the model-based suite knows of the zones its sequence made, and nothing more: a draft status on
+// create, updates that change what they are sent (and only on their zone), permanent deletes, refused
+// deletes of booked zones, a filter of exactly the zones of a status: what the specification documents.
 import type { ZoneId } from '../../client/records.ts';
 import { jsonEqual } from '../../json.ts';
 
@@ -17,10 +14,7 @@ export interface ModelZone {
   id?: ZoneId;
   /** The unique name it was created with, by which a list finds it when the create answer shows no zone. */
   createdAs: string;
-  /**
-   * The values each field may show: one once known, two after a refused write, whose effect the
-   * specification does not show (the next list read that shows the field settles which).
-   */
+  /** The values each field may show: one once known, two after a refused write (the next read settles which). */
   expected: Record<Field, unknown[]>;
   /** The status the create body asked for, if any (CREATE-03 rather than CREATE-02). */
   askedStatus?: string;
@@ -31,18 +25,15 @@ export interface ModelZone {
   seen: boolean;
   /** Whether its records show a status (a shop may leave out a default status). */
   showsStatus: boolean;
-  /** What happened since a list last showed it as the model expects: who is to blame if it now differs. */
+  /** What happened since a list last showed it as expected: who is to blame if it now differs. */
   since: Since;
 }
 
+/** Fields its own updates changed; whether it was updated (a PUT sends all fields), another was, its delete refused. */
 export interface Since {
-  /** Fields its own updates changed. */
   changed: Set<Field>;
-  /** It was updated (every PUT sends every field). */
   updated: boolean;
-  /** Another zone of the sequence was updated. */
   othersUpdated: boolean;
-  /** A delete of it was refused for its booking history. */
   refusedDelete: boolean;
 }
 
@@ -66,21 +57,22 @@ export function emptyModel(): ZoneModel {
   return { live: [], deleted: [], namesSent: new Map(), created: 0, steps: [] };
 }
 
-/** A, B, ... Z, then Z26, Z27...: short names a reader can follow through a sequence. */
-export function labelFor(n: number): string {
-  return n < 26 ? String.fromCharCode(65 + n) : `Z${n}`;
+/** A zone the sequence creates, labelled A, B, ... Z, then Z26, Z27...: names a reader can follow. */
+export function newZone(model: ZoneModel, name: string, coverage: unknown, askedStatus?: string): ModelZone {
+  const n = model.created++;
+  return {
+    label: n < 26 ? String.fromCharCode(65 + n) : `Z${n}`,
+    createdAs: name,
+    expected: { name: [name], coverage: [coverage], status: ['draft'] },
+    askedStatus,
+    updated: false,
+    booked: false,
+    seen: false,
+    showsStatus: true,
+    since: nothingSince(),
+  };
 }
 
 export function expects(zone: ModelZone, field: Field, value: unknown): boolean {
   return zone.expected[field].some((candidate) => jsonEqual(candidate, value));
-}
-
-/** The one value a field is known to have; for an unsettled field, the value it had before. */
-export function knownValue(zone: ModelZone, field: Field): unknown {
-  return zone.expected[field][0];
-}
-
-/** Every name the sequence gave this zone: how a record under its id is recognised as the zone come back. */
-export function namesOf(zone: ModelZone): unknown[] {
-  return [zone.createdAs, ...zone.expected.name];
 }
