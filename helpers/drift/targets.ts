@@ -10,6 +10,11 @@ import { settingDefault } from '../settings.ts';
 export type Side = 'service' | 'mock';
 export const SIDES: readonly Side[] = ['service', 'mock'];
 
+/** One value for each side, in the order drift writes them: the service's, then the mock's. */
+export function bySide<T>(value: (side: Side) => T): Record<Side, T> {
+  return { service: value('service'), mock: value('mock') };
+}
+
 /** How the operator's shell names each target's own address and token: the names' prefix (operator-variables.ts). */
 export const OPERATOR_PREFIX: Record<Side, string> = { service: 'ZONES_', mock: 'ZONES_MOCK_' };
 
@@ -42,6 +47,11 @@ export function sideReportsDir(reportsDir: string, side: Side): string {
   return join(reportsDir, 'drift', side);
 }
 
+/** Where a run records every exchange of every test (`--record-exchanges`), in its reports folder. */
+export function exchangesPath(reportsDir: string): string {
+  return join(reportsDir, 'exchanges.jsonl');
+}
+
 /** The environment a side's conformance run gets: the one set of settings, with that side's address and token. */
 export function sideEnvironment(env: Environment, side: Side, reportsDir: string): Environment {
   const out: Environment = { ...env };
@@ -64,18 +74,15 @@ export function readDriftTargets(env: Environment): DriftTargets {
       `drift compares two targets and needs both: ${missing.map(([name, what]) => `${name} (${what})`).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set`,
     );
   const reportsDir = env.ZONES_REPORTS_DIR?.trim() || settingDefault('ZONES_REPORTS_DIR');
-  const configs = {} as Record<Side, TargetConfig>;
-  for (const side of SIDES) {
+  const configs = bySide((side) => {
     try {
-      configs[side] = readTargetConfig(sideEnvironment(env, side, reportsDir));
+      return readTargetConfig(sideEnvironment(env, side, reportsDir));
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       const problems = error.problems.map((problem) => inSideNames(problem, side));
-      throw new CannotRunError(
-        `bad settings for ${side === 'service' ? 'the service' : 'the mock'}: ${problems.join('; ')}`,
-      );
+      throw new CannotRunError(`bad settings for the ${side}: ${problems.join('; ')}`);
     }
-  }
+  });
   return { ...configs, reportsDir };
 }
 
