@@ -8,19 +8,22 @@ import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detai
 import type { PagingParams } from '../evidence/list-reads.ts';
 import { canonicalJson, parseJson } from '../json.ts';
 import { runNamePattern } from '../ownership/run-names.ts';
-import { mergedShape, type Shape, shapeDifferences, shapeOf } from './shape.ts';
+import { type Shape, shapeDifferences, shapeOf } from './shape.ts';
 import { type Operation, type RunNames, runNames, type Step, stepsOf, withoutRunNames } from './steps.ts';
 
-export type Aspect =
-  | 'status'
-  | 'content-type'
-  | 'shape'
-  | 'value'
-  | 'header'
-  | 'error-body'
-  | 'verdict'
-  | 'step'
-  | 'setting';
+/** What a difference is about, in the order that says most of why a check came out otherwise: the status first. */
+export const ASPECTS = [
+  'status',
+  'value',
+  'step',
+  'error-body',
+  'content-type',
+  'header',
+  'shape',
+  'setting',
+  'verdict',
+] as const;
+export type Aspect = (typeof ASPECTS)[number];
 
 /** The settings the comparer reads answers with, the same for both targets; the paging ones tell a list's next page from a new read. */
 export interface DriftSettings extends PagingParams {
@@ -119,12 +122,16 @@ function ownZoneOf(runId: string): (item: unknown) => boolean {
 function answerShape(side: SideStep, settings: DriftSettings): Shape {
   const at = side.step.operation === 'list' ? zonePath(settings, 'list')?.replace(/\[\]$/, '') : undefined;
   const ownItems = at === undefined ? undefined : { at, isOwn: ownZoneOf(side.runId) };
-  const kept = side.step.pages.filter((page) => page.answer !== undefined);
   // A coverage is the client's opaque JSON, sent back as sent (the value aspect compares it): which of
   // two concurrent writes a shop kept, or a write one side refused, must not read as a shape of its zones.
   const zone = zonePath(settings, side.step.operation);
   const opaque = new Set(zone === undefined ? [] : [zone === '' ? 'coverage' : `${zone}.coverage`]);
-  return mergedShape(kept.map((page) => shapeOf(parsed(page.answer), ownItems, opaque)));
+  const pages = side.step.pages.filter((page) => page.answer !== undefined);
+  return shapeOf(
+    pages.map((page) => parsed(page.answer)),
+    ownItems,
+    opaque,
+  );
 }
 
 /** What a body is when it is no JSON to take the shape of: none, not JSON, not read whole. */
@@ -180,43 +187,36 @@ function compareStep(service: SideStep, mock: SideStep, settings: DriftSettings)
   if (a.status !== b.status) return [{ aspect: 'status', service: statusText(a), mock: statusText(b) }];
   if (a.status === undefined) return [];
   const found: Seen[] = [];
-  if (mediaType(a) !== mediaType(b)) found.push({ aspect: 'content-type', service: mediaType(a), mock: mediaType(b) });
+  const differ = (aspect: Aspect, subject: string | undefined, service: string, mock: string) => {
+    if (service !== mock) found.push({ aspect, subject, service, mock });
+  };
+  differ('content-type', undefined, mediaType(a), mediaType(b));
   if (a.status < 200 || a.status > 299) {
-    const formA = errorBodyForm(a);
-    const formB = errorBodyForm(b);
-    if (formA !== formB) found.push({ aspect: 'error-body', service: formA, mock: formB });
+    const form = errorBodyForm(a);
+    differ('error-body', undefined, form, errorBodyForm(b));
     // The same keys: what is under them, by path and JSON type (errors.base[] as strings, or errors as one string).
-    else if (a.answer !== undefined && b.answer !== undefined)
-      for (const { path, ...part } of shapeDifferences(shapeOf(parsed(a.answer)), shapeOf(parsed(b.answer))))
-        found.push({ aspect: 'error-body', subject: path, ...part });
+    if (form === errorBodyForm(b) && a.answer !== undefined && b.answer !== undefined)
+      for (const part of shapeDifferences(shapeOf([parsed(a.answer)]), shapeOf([parsed(b.answer)])))
+        differ('error-body', part.path, part.service, part.mock);
     return found;
   }
-  if (a.answer === undefined || b.answer === undefined) {
-    if (bodyKind(a) !== bodyKind(b))
-      found.push({ aspect: 'shape', subject: '(the body)', service: bodyKind(a), mock: bodyKind(b) });
-  } else
-    for (const { path, ...part } of shapeDifferences(answerShape(service, settings), answerShape(mock, settings))) {
-      const subject = fromZone(path, zonePath(settings, operation));
-      found.push({ aspect: 'shape', subject: subject === '' ? '(the body)' : subject, ...part });
+  if (a.answer === undefined || b.answer === undefined) differ('shape', '(the body)', bodyKind(a), bodyKind(b));
+  else
+    for (const part of shapeDifferences(answerShape(service, settings), answerShape(mock, settings))) {
+      const path = fromZone(part.path, zonePath(settings, operation));
+      differ('shape', path === '' ? '(the body)' : path, part.service, part.mock);
     }
-  if (operation === 'list') {
-    const samePages = service.step.pages.length === mock.step.pages.length;
-    const shown = (present: boolean) => (present ? 'present' : 'absent');
-    for (const header of new Set([...a.pagingHeaders, ...b.pagingHeaders])) {
-      // A shop that holds more zones reads more pages, and says so on every page but the last.
-      if (!samePages && MORE_PAGES_HEADERS.has(header)) continue;
-      const onService = a.pagingHeaders.includes(header);
-      if (onService !== b.pagingHeaders.includes(header))
-        found.push({ aspect: 'header', subject: header, service: shown(onService), mock: shown(!onService) });
-    }
+  const shown = (present: boolean) => (present ? 'present' : 'absent');
+  // A shop that holds more zones reads more pages, and says so on every page but the last.
+  const samePages = service.step.pages.length === mock.step.pages.length;
+  for (const header of operation === 'list' ? new Set([...a.pagingHeaders, ...b.pagingHeaders]) : [])
+    if (samePages || !MORE_PAGES_HEADERS.has(header))
+      differ('header', header, shown(a.pagingHeaders.includes(header)), shown(b.pagingHeaders.includes(header)));
+  for (const field of operation === 'create' || operation === 'update' ? PREDICTABLE : []) {
+    const valueA = valueAsRead(service, field, settings);
+    const valueB = valueAsRead(mock, field, settings);
+    if (valueA !== undefined && valueB !== undefined) differ('value', field, valueA, valueB);
   }
-  if (operation === 'create' || operation === 'update')
-    for (const field of PREDICTABLE) {
-      const valueA = valueAsRead(service, field, settings);
-      const valueB = valueAsRead(mock, field, settings);
-      if (valueA !== undefined && valueB !== undefined && valueA !== valueB)
-        found.push({ aspect: 'value', subject: field, service: valueA, mock: valueB });
-    }
   return found;
 }
 
@@ -249,8 +249,14 @@ export function compareTest(
     const at = { test: service.test.title, ruleId: service.test.ruleId, step: i + 1, request, operation };
     const exchanges = { service: a?.exchange, mock: b?.exchange };
     if (a === undefined || b === undefined || a.request !== b.request) {
-      const [onService, onMock] = [a?.request ?? '(no such step)', b?.request ?? '(no such step)'];
-      observations.push({ ...at, aspect: 'step', service: onService, mock: onMock, exchanges });
+      const missing = '(no such step)';
+      observations.push({
+        ...at,
+        aspect: 'step',
+        service: a?.request ?? missing,
+        mock: b?.request ?? missing,
+        exchanges,
+      });
       break;
     }
     compared += 1;

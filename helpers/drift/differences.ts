@@ -3,8 +3,8 @@
 // rule's verdict that differs because of a step difference goes with that difference; it stands on
 // its own only where no step of the rule's tests showed one (a defect only a rule sees).
 import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
-import { type Aspect, compareTest, type DriftSettings, type Observation, type Seen } from './compare.ts';
-import type { Operation } from './steps.ts';
+import { ASPECTS, compareTest, type DriftSettings, type Observation, type Seen } from './compare.ts';
+import { OPERATIONS, type Operation } from './steps.ts';
 
 /** An exchange as a difference shows it: the line the reports print, and the command that replays it. */
 export interface ShownExchange {
@@ -50,16 +50,6 @@ export interface Comparison {
 }
 
 const CASES_KEPT = 20;
-
-/** Which aspects say most of why a check came out otherwise: an answer's status before its body's shape. */
-const EXPLAINS_FIRST: readonly Aspect[] = ['status', 'value', 'step', 'error-body', 'content-type', 'header', 'shape'];
-
-const FAMILY_OPERATION: Record<string, Operation> = {
-  LIST: 'list',
-  CREATE: 'create',
-  UPDATE: 'update',
-  DELETE: 'delete',
-};
 
 function shown(exchange: RecordedExchange | undefined): ShownExchange | undefined {
   return exchange === undefined ? undefined : { line: exchange.line, curl: exchange.curl };
@@ -132,11 +122,13 @@ function verdictSeen(verdict: RuleVerdicts, service: RunSide, mock: RunSide): Ob
   const testsA = service.tests.filter((test) => test.ruleId === verdict.rule);
   const testB = (title: string) => mock.tests.find((test) => test.title === title);
   const deciding = testsA.find((test) => testB(test.title)?.state !== test.state) ?? testsA[0];
+  // A rule of the LIST, CREATE, UPDATE or DELETE family is about that operation.
+  const family = verdict.rule.split('-')[0]!.toLowerCase() as Operation;
   return {
     test: deciding?.title ?? verdict.rule,
     step: 0,
     request: '',
-    operation: FAMILY_OPERATION[verdict.rule.split('-')[0]!] ?? 'any',
+    operation: OPERATIONS.includes(family) ? family : 'any',
     aspect: 'verdict',
     subject: verdict.rule,
     service: verdict.service,
@@ -206,8 +198,7 @@ function explanationOf(
     observations.filter((seen) => !outcomeDiffers.has(seen.test) && seen.step > 0).map(keyOf),
   );
   const ofRule = observations.filter((seen) => seen.ruleId === ruleId);
-  const byAspect = (a: Observation, b: Observation) =>
-    EXPLAINS_FIRST.indexOf(a.aspect) - EXPLAINS_FIRST.indexOf(b.aspect);
+  const byAspect = (a: Observation, b: Observation) => ASPECTS.indexOf(a.aspect) - ASPECTS.indexOf(b.aspect);
   const best = (candidates: readonly Observation[], order: (a: Observation, b: Observation) => number) =>
     [...candidates].sort(order)[0];
   const inDifferingTests = ofRule.filter((seen) => outcomeDiffers.has(seen.test));

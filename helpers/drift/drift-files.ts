@@ -9,10 +9,9 @@ import type { Secrets } from '../evidence/secrets.ts';
 import { escapeHtml as e } from '../report/html.ts';
 import type { Difference } from './differences.ts';
 import type { DriftReport } from './drift-report.ts';
+import { OPERATIONS } from './steps.ts';
 
 const DRIFT_FILES = ['drift.json', 'drift.md', 'drift.html'] as const;
-
-const OPERATIONS = ['list', 'create', 'update', 'delete', 'any'] as const;
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2em;max-width:80em;color:#222}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
@@ -53,10 +52,12 @@ function cell(text: string): string {
 /** Differences in the order the tables show them, by operation then as found, each with its number. */
 function byOperation(report: DriftReport): { operation: string; differences: [number, Difference][] }[] {
   const numbered = report.differences.map((difference, index) => [index + 1, difference] as [number, Difference]);
-  return OPERATIONS.map((operation) => ({
-    operation,
-    differences: numbered.filter(([, difference]) => difference.operation === operation),
-  })).filter((group) => group.differences.length > 0);
+  return [...OPERATIONS, 'any']
+    .map((operation) => ({
+      operation,
+      differences: numbered.filter(([, difference]) => difference.operation === operation),
+    }))
+    .filter((group) => group.differences.length > 0);
 }
 
 function aspectText(difference: Difference): string {

@@ -7,7 +7,8 @@ import type { RecordedExchange } from '../evidence/exchange-detail.ts';
 import { continuesListRead, isPagingParam, isTheShopsAnswer, type PagingParams } from '../evidence/list-reads.ts';
 import { runNamePattern } from '../ownership/run-names.ts';
 
-export type Operation = 'list' | 'create' | 'update' | 'delete';
+export const OPERATIONS = ['list', 'create', 'update', 'delete'] as const;
+export type Operation = (typeof OPERATIONS)[number];
 
 export interface Step {
   operation: Operation;
