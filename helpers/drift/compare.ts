@@ -25,7 +25,7 @@ export const ASPECTS = [
 ] as const;
 export type Aspect = (typeof ASPECTS)[number];
 
-/** The settings the comparer reads answers with, the same for both targets; the paging ones tell a list's next page from a new read. */
+/** How both targets' answers are read (one set of settings); the paging ones tell a list's next page from a new read. */
 export interface DriftSettings extends PagingParams {
   envelope: 'wrapped' | 'bare';
   zoneKey: string;
@@ -51,10 +51,7 @@ export interface Observation extends Seen {
   exchanges: { service?: RecordedExchange; mock?: RecordedExchange };
 }
 
-/**
- * Paging headers a shop sends only on a page that has a next one (a Link header naming rel="next",
- * the next page's number or cursor): they tell how many zones the shop holds, not how it pages.
- */
+/** Paging headers sent only on a page that has a next one: they tell how many zones the shop holds, not how it pages. */
 const MORE_PAGES_HEADERS = new Set(['link', 'x-next-page', 'x-next-cursor']);
 
 /** The values a client can count on and the suite can predict: a zone's name, status and coverage after a write. */
@@ -63,7 +60,6 @@ const PREDICTABLE = ['name', 'status', 'coverage'] as const;
 /** A run name as withoutRunNames writes it. */
 const RUN_NAME_SHOWN = /<name\+-?\d+>/;
 
-/** One side's step, with how its run's names are told. */
 interface SideStep {
   step: Step;
   names: RunNames;
@@ -89,10 +85,7 @@ function zonePath(settings: DriftSettings, operation: Operation): string | undef
   return settings.envelope === 'wrapped' ? settings.zoneKey : '';
 }
 
-/**
- * A path written from the zone (`<zone>.name`), whichever answer showed it: a field the mock adds to
- * every zone is one difference, not one per operation.
- */
+/** A path written from the zone (`<zone>.name`): a field the mock adds to every zone is one difference, not one per operation. */
 function fromZone(path: string, at: string | undefined): string {
   if (at === undefined) return path;
   const inside =
@@ -101,10 +94,7 @@ function fromZone(path: string, at: string | undefined): string {
   return inside === '' ? '<zone>' : `<zone>.${inside}`;
 }
 
-/**
- * This run's own zones in a list, by the run id their names carry: not any suite-made name, since a
- * shop may hold zones earlier runs left, and those are other people's zones to this run.
- */
+/** This run's own zones, by the run id in their names: zones earlier runs left are other people's to this run. */
 function ownZoneOf(runId: string): (item: unknown) => boolean {
   const names = runNamePattern(runId);
   return (item) => {
@@ -115,10 +105,7 @@ function ownZoneOf(runId: string): (item: unknown) => boolean {
   };
 }
 
-/**
- * The shape of a step's answer: of a list read, every page's, its zones read from the run's own only
- * (on whichever page they came); of a create or update, the zone the run made.
- */
+/** The shape of a step's answer: of a list read, every page's, its zones read from the run's own only. */
 function answerShape(side: SideStep, settings: DriftSettings): Shape {
   const at = side.step.operation === 'list' ? zonePath(settings, 'list')?.replace(/\[\]$/, '') : undefined;
   const ownItems = at === undefined ? undefined : { at, isOwn: ownZoneOf(side.runId) };
@@ -140,10 +127,7 @@ function bodyKind(exchange: RecordedExchange): string {
   return exchange.answerNote ?? 'no body';
 }
 
-/**
- * An error body's top-level keys: what a client reads the reason from (`errors`, `error`, `message`).
- * Keys that differ are one difference, whatever lies under them; the same keys are compared below.
- */
+/** An error body's top-level keys, which a client reads the reason from: keys that differ are one difference, whatever lies under them. */
 function errorBodyForm(exchange: RecordedExchange): string {
   if (exchange.answer === undefined) return exchange.answerNote ?? 'no body';
   const body = parsed(exchange.answer);
@@ -249,14 +233,8 @@ export function compareTest(
     const at = { test: service.test.title, ruleId: service.test.ruleId, step: i + 1, request, operation };
     const exchanges = { service: a?.exchange, mock: b?.exchange };
     if (a === undefined || b === undefined || a.request !== b.request) {
-      const missing = '(no such step)';
-      observations.push({
-        ...at,
-        aspect: 'step',
-        service: a?.request ?? missing,
-        mock: b?.request ?? missing,
-        exchanges,
-      });
+      const [onService, onMock] = [a?.request ?? '(no such step)', b?.request ?? '(no such step)'];
+      observations.push({ ...at, aspect: 'step', service: onService, mock: onMock, exchanges });
       break;
     }
     compared += 1;

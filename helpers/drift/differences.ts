@@ -18,17 +18,14 @@ export interface RuleVerdicts {
   mock: string;
 }
 
+/** One behaviour: the first step that showed it (its operation, words and exchanges), and every step that did (the first 20 cases). */
 export interface Difference extends Seen {
-  /** The operation of the first step that showed it. */
   operation: Operation | 'any';
-  /** Every operation whose steps showed it. */
   operations: string[];
-  /** What the first step that showed it was, in words. */
   case: string;
-  /** How many steps (or rules, for a verdict) showed it, and which (the first 20). */
+  /** Steps that showed it, or rules for a verdict. */
   count: number;
   cases: string[];
-  /** The first case's exchange on each target, with its curl replay. */
   exchanges: { service?: ShownExchange; mock?: ShownExchange };
   /** Rules whose verdict differs along with this difference. */
   verdicts?: RuleVerdicts[];

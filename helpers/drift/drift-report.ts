@@ -17,12 +17,11 @@ import { bySide, exchangesPath, inSideNames, OPERATOR_PREFIX, type Side, styleSe
 
 export type DriftVerdict = 'same' | 'drifted' | 'could-not-run';
 
+/** A target, its conformance run's own verdict (conformant... or could-not-run) and exit code, and where that run's reports are. */
 export interface SideSummary {
   baseUrl: string;
-  /** The conformance run's own verdict on the target: conformant, non-conformant... or could-not-run. */
   verdict: string;
   exitCode: number | null;
-  /** Where its own reports are: conformance.json, conformance.md, its exchanges. */
   reportsDir: string;
 }
 
@@ -43,10 +42,7 @@ export interface DriftReport {
   differences: Difference[];
   /** Every rule's verdict on each target, side by side. */
   rules: { id: string; level: string; title: string; service: string; mock: string }[];
-  /**
-   * Zones each run could not delete, with the command that sweeps them from the operator's drift
-   * shell: the mock's names the mock's address and token, since ZONES_BASE_URL there is the service.
-   */
+  /** Zones each run could not delete, each with the command that sweeps it from the drift shell (the mock's names the mock's variables). */
   leftBehind: Record<Side, ConformanceReport['leftBehind']>;
 }
 
@@ -65,12 +61,8 @@ export function readCertificate(reportsDir: string): ConformanceJson | undefined
 /** The tests of a run that ran, with their exchanges and the rules' verdicts. */
 export function readRunSide(reportsDir: string, certificate: ConformanceJson): RunSide {
   const path = exchangesPath(reportsDir);
-  const tests = existsSync(path)
-    ? readFileSync(path, 'utf8')
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => JSON.parse(line) as TestExchanges)
-    : [];
+  const lines = existsSync(path) ? readFileSync(path, 'utf8').split('\n') : [];
+  const tests = lines.filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as TestExchanges);
   const rules = 'rules' in certificate ? certificate.rules.map((rule) => ({ id: rule.id, status: rule.status })) : [];
   return { tests, rules, runId: 'runId' in certificate ? certificate.runId : '' };
 }
@@ -90,12 +82,9 @@ function ruleRow(id: string, service: string, mock: string): DriftReport['rules'
   return { id, level, title, service, mock };
 }
 
-export function buildDriftReport(facts: {
-  startedAt: Date;
-  seed: number;
-  runs: readonly SideRun[];
-  configs: Record<Side, TargetConfig>;
-}): DriftReport {
+type DriftFacts = { startedAt: Date; seed: number; configs: Record<Side, TargetConfig> };
+
+export function buildDriftReport(facts: DriftFacts & { runs: readonly SideRun[] }): DriftReport {
   const runs = bySide((side) => facts.runs.find((run) => run.side === side)!);
   const certificates = bySide((side) => readCertificate(runs[side].reportsDir));
   const targets = bySide((side) => ({
@@ -184,7 +173,7 @@ function refusal(
   }
   if (whyNot.mock === undefined) return undefined;
   const reason = inSideNames(whyNot.mock, 'mock');
-  const named = atPreflight ? styleSettingsNamed(whyNot.mock, 'mock') : [];
+  const named = atPreflight ? styleSettingsNamed(reason) : [];
   if (named.length === 0) return couldNotRunReport(base, `the mock could not run: ${reason}`);
   // The preflight's first request, the list read it starts with, for each target to replay with its own token.
   const listRead = (side: Side): ShownExchange => {
@@ -227,10 +216,7 @@ function refusal(
  * Drift's own preflight of both targets, before either run starts, refused one of them (`whyNot`): the
  * report from what the preflights said, with no run on either target.
  */
-export function preflightRefusalReport(
-  facts: { startedAt: Date; seed: number; configs: Record<Side, TargetConfig> },
-  whyNot: Record<Side, string | undefined>,
-): DriftReport {
+export function preflightRefusalReport(facts: DriftFacts, whyNot: Record<Side, string | undefined>): DriftReport {
   const targets = bySide((side) => ({
     baseUrl: facts.configs[side].baseUrl,
     verdict: whyNot[side] === undefined ? 'not run (its preflight passed)' : 'could-not-run (at its preflight)',

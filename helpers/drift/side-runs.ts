@@ -1,11 +1,9 @@
-// Drift's two targets, side by side. First both preflights, made by drift itself: a mock that needs
-// other settings, or cannot be reached, is then known before the service's whole suite has made and
-// deleted its zones on staging for nothing, and the service's passing is what lets the report say the
-// service takes the settings the mock refused. Then two ordinary runs of `zones-conformance
-// conformance`, one per target, in child processes started together. Each runs one test at a time
-// against its own target, as every run does, so the ownership, clean-up, pacing and safety rules of a
-// run hold on both by construction, with no code of drift's own. A signal reaches both, and drift
-// waits for their clean-up before it ends.
+// Drift's two targets, side by side. First both preflights: a mock that needs other settings, or
+// cannot be reached, is known before the service's suite has made and deleted its zones for nothing,
+// and the service's passing lets the report say it takes the settings the mock refused. Then two
+// ordinary runs of `zones-conformance conformance` in child processes, so the ownership, clean-up,
+// pacing and safety rules of a run hold on both by construction, with no code of drift's own. A
+// signal reaches both, and drift waits for their clean-up before it ends.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import type { Environment, TargetConfig } from '../config.ts';
@@ -22,10 +20,7 @@ import {
   sideReportsDir,
 } from './targets.ts';
 
-/**
- * Each side's preflight, the one a run makes (helpers/runner/preflight.ts: a list read, one create,
- * its read-back and its delete, with a ledger): why it refused the side, undefined for a side that passed.
- */
+/** Each side's preflight, the one a run makes (a list read, one create, its read-back and its delete): why it refused the side. */
 export async function preflightBoth(
   configs: Record<Side, TargetConfig>,
   onWaiting: (side: Side, line: string) => void,

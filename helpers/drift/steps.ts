@@ -32,9 +32,8 @@ export interface RunNames {
 }
 
 /**
- * The order of the test's names: each becomes <name+k>, k counted from the first name the test sent
- * (in a path or a request body; an answer may show anyone's zones), so runs that made more zones
- * before still agree.
+ * Each name becomes <name+k>, k counted from the first name the test sent (in a path or a request
+ * body; an answer may show anyone's zones), so runs that made more zones before still agree.
  */
 export function runNames(exchanges: readonly RecordedExchange[], runId: string): RunNames {
   const pattern = runNamePattern(runId);

@@ -35,12 +35,7 @@ const REACHING = new Set([
   'ZONES_REPORTS_DIR',
 ]);
 
-export interface DriftTargets {
-  /** The service's settings, read and checked as a conformance run reads them. */
-  service: TargetConfig;
-  mock: TargetConfig;
-  reportsDir: string;
-}
+export type DriftTargets = Record<Side, TargetConfig> & { reportsDir: string };
 
 /** Where each run writes: its own folder under the reports folder, beside drift.json. */
 export function sideReportsDir(reportsDir: string, side: Side): string {
@@ -63,7 +58,7 @@ export function sideEnvironment(env: Environment, side: Side, reportsDir: string
   return out;
 }
 
-/** Both targets' settings, or why drift cannot run, naming the target and the setting. */
+/** Both targets' settings, read and checked as a conformance run reads them, or why drift cannot run, naming the target and the setting. */
 export function readDriftTargets(env: Environment): DriftTargets {
   const missing = [
     ['ZONES_BASE_URL', 'the service'],
@@ -98,10 +93,10 @@ export function inSideNames(text: string, side: Side): string {
 }
 
 /**
- * The shared settings (how the shop spells its interface) a could-not-run reason names: where the
- * mock disagrees with what the service takes. Empty when it names only how to reach the mock.
+ * The shared settings (how the shop spells its interface) a could-not-run reason of the mock's names,
+ * in the mock's names: where it disagrees with the service. Empty when it names only how to reach it.
  */
-export function styleSettingsNamed(reason: string, side: Side): string[] {
-  const named = new Set([...inSideNames(reason, side).matchAll(/\bZONES_[A-Z_]+\b/g)].map((match) => match[0]));
+export function styleSettingsNamed(reason: string): string[] {
+  const named = new Set([...reason.matchAll(/\bZONES_[A-Z_]+\b/g)].map((match) => match[0]));
   return [...named].filter((name) => !REACHING.has(name.replace(/^ZONES_MOCK_/, 'ZONES_')));
 }
