@@ -9,7 +9,7 @@ import type { PagingParams } from '../evidence/list-reads.ts';
 import { canonicalJson, parseJson } from '../json.ts';
 import { runNamePattern } from '../ownership/run-names.ts';
 import { type Shape, shapeDifferences, shapeOf } from './shape.ts';
-import { type Operation, type RunNames, runNames, type Step, stepsOf, withoutRunNames } from './steps.ts';
+import { type Operation, runNames, type Step, stepsOf, withoutRunNames } from './steps.ts';
 
 /** What a difference is about, in the order that says most of why a check came out otherwise: the status first. */
 export const ASPECTS = [
@@ -60,11 +60,7 @@ const PREDICTABLE = ['name', 'status', 'coverage'] as const;
 /** A run name as withoutRunNames writes it. */
 const RUN_NAME_SHOWN = /<name\+-?\d+>/;
 
-interface SideStep {
-  step: Step;
-  names: RunNames;
-  runId: string;
-}
+type SideStep = ReturnType<typeof sideOf> & { step: Step };
 
 function mediaType(exchange: RecordedExchange): string {
   return exchange.contentType?.split(';')[0]?.trim().toLowerCase() || 'none';
@@ -87,10 +83,8 @@ function zonePath(settings: DriftSettings, operation: Operation): string | undef
 
 /** A path written from the zone (`<zone>.name`): a field the mock adds to every zone is one difference, not one per operation. */
 function fromZone(path: string, at: string | undefined): string {
-  if (at === undefined) return path;
-  const inside =
-    at === '' ? path : path === at ? '' : path.startsWith(`${at}.`) ? path.slice(at.length + 1) : undefined;
-  if (inside === undefined) return path;
+  if (at === undefined || (at !== '' && path !== at && !path.startsWith(`${at}.`))) return path;
+  const inside = at === '' ? path : path.slice(at.length + 1);
   return inside === '' ? '<zone>' : `<zone>.${inside}`;
 }
 
@@ -145,11 +139,9 @@ function zoneIn(text: string | undefined, settings: DriftSettings): Record<strin
 }
 
 /**
- * A predictable field of the zone a write answered with, as a reader compares it; undefined where it
- * has none. A status or a coverage is itself ("draft"). A value that holds a name of the run is "as
- * sent" where the answer gives back what the request sent, and otherwise "a name of this run" without
- * its number: numbered, a mock that keeps the earlier name would differ once per update, each time by
- * another number, where it is one behaviour.
+ * A predictable field of the zone a write answered with, as a reader compares it: a status or coverage
+ * as it is; a name of the run "as sent", or else "a name of this run" without its number, since a mock
+ * that keeps the earlier name would otherwise differ by another number on every update.
  */
 function valueAsRead(side: SideStep, field: string, settings: DriftSettings): string | undefined {
   const zone = zoneIn(side.step.exchange.answer, settings);

@@ -43,7 +43,7 @@ export interface Comparison {
   /** Steps compared on both targets: a comparison of nothing says nothing, and is not "same". */
   comparedSteps: number;
   comparedTests: number;
-  rules: { id: string; service: string; mock: string }[];
+  rules: RuleVerdicts[];
 }
 
 const CASES_KEPT = 20;
@@ -157,40 +157,32 @@ export function compareRuns(service: RunSide, mock: RunSide, settings: DriftSett
   for (const test of mock.tests) if (!serviceTitles.has(test.title)) observations.push(testOnOneSide(test, 'mock'));
 
   const differences = group(observations);
-  const mockRules = new Map(mock.rules.map((rule) => [rule.id, rule.status]));
-  const rules = service.rules.map(({ id, status }) => ({ id, service: status, mock: mockRules.get(id) ?? 'absent' }));
+  const onMock = new Map(mock.rules.map((rule) => [rule.id, rule.status]));
+  const rules = service.rules.map(({ id: rule, status }) => ({
+    rule,
+    service: status,
+    mock: onMock.get(rule) ?? 'absent',
+  }));
   const outcomeDiffers = new Set(
     service.tests.filter((test) => mockTests.get(test.title)?.state !== test.state).map((test) => test.title),
   );
   const alone: Observation[] = [];
-  for (const { id, service: onService, mock: onMock } of rules) {
-    if (onService === onMock) continue;
-    const verdict = { rule: id, service: onService, mock: onMock };
-    const explained = explanationOf(id, observations, outcomeDiffers);
+  for (const verdict of rules) {
+    if (verdict.service === verdict.mock) continue;
+    const explained = explanationOf(verdict.rule, observations, outcomeDiffers);
     const difference = explained && differences.get(keyOf(explained))!;
     if (difference) difference.verdicts = [...(difference.verdicts ?? []), verdict];
     else alone.push(verdictSeen(verdict, service, mock));
   }
-  return {
-    differences: [...differences.values(), ...group(alone).values()],
-    comparedSteps,
-    comparedTests,
-    rules,
-  };
+  return { differences: [...differences.values(), ...group(alone).values()], comparedSteps, comparedTests, rules };
 }
 
 /**
- * The step that explains why a rule's verdict differs: one in a test of the rule whose outcome
- * differs, and not also in tests whose outcomes agree (a field every zone lacks shows in the first
- * step of nearly every test, so it can't be why one check came out otherwise). Failing that, any in a
- * test of the rule whose outcome differs; then any in the rule's tests. None: the verdict is a
- * difference of its own.
+ * The step that explains why a rule's verdict differs: one in a test of the rule whose outcome differs
+ * and in no test whose outcomes agree (a field every zone lacks shows in nearly every test, so it can't
+ * be why one check came out otherwise); else any in such a test; else any in the rule's tests.
  */
-function explanationOf(
-  ruleId: string,
-  observations: readonly Observation[],
-  outcomeDiffers: ReadonlySet<string>,
-): Observation | undefined {
+function explanationOf(ruleId: string, observations: readonly Observation[], outcomeDiffers: ReadonlySet<string>) {
   const seenWhereOutcomesAgree = new Set(
     observations.filter((seen) => !outcomeDiffers.has(seen.test) && seen.step > 0).map(keyOf),
   );

@@ -27,11 +27,9 @@ export function writeDriftReports(report: DriftReport, reportsDir: string, secre
   mkdirSync(reportsDir, { recursive: true });
   const masked = secrets.maskAll(report);
   const texts = [`${JSON.stringify(masked, null, 2)}\n`, renderDriftMarkdown(masked), renderDriftPage(masked)];
-  return DRIFT_FILES.map((name, index) => {
-    const path = join(reportsDir, name);
-    writeFileSync(path, texts[index]!);
-    return path;
-  });
+  const paths = DRIFT_FILES.map((name) => join(reportsDir, name));
+  for (const [index, text] of texts.entries()) writeFileSync(paths[index]!, text);
+  return paths;
 }
 
 export function verdictLine(report: DriftReport): string {

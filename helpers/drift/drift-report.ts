@@ -120,7 +120,7 @@ export function buildDriftReport(facts: DriftFacts & { runs: readonly SideRun[] 
     exitCode: drifted ? EXIT.failed : EXIT.ok,
     compared: { tests: comparison.comparedTests, steps: comparison.comparedSteps },
     differences: comparison.differences,
-    rules: comparison.rules.map((rule) => ruleRow(rule.id, rule.service, rule.mock)),
+    rules: comparison.rules.map((rule) => ruleRow(rule.rule, rule.service, rule.mock)),
   };
 }
 
@@ -212,10 +212,7 @@ function refusal(
   };
 }
 
-/**
- * Drift's own preflight of both targets, before either run starts, refused one of them (`whyNot`): the
- * report from what the preflights said, with no run on either target.
- */
+/** The report when drift's own preflight of both targets refused one of them (`whyNot`), before either run started. */
 export function preflightRefusalReport(facts: DriftFacts, whyNot: Record<Side, string | undefined>): DriftReport {
   const targets = bySide((side) => ({
     baseUrl: facts.configs[side].baseUrl,

@@ -63,19 +63,11 @@ function requestWords(exchange: RecordedExchange, ids: Map<string, string>, name
     shownPath = `zones/${ids.get(id)}${one[2] ?? ''}`;
   }
   const kept = [...url.searchParams.entries()].filter(([name]) => !isPagingParam(name, paging));
-  const search = kept.length === 0 ? '' : `?${new URLSearchParams(kept).toString()}`;
+  // As a person reads it: what URLSearchParams encodes always decodes.
+  const search = kept.length === 0 ? '' : `?${decodeURIComponent(new URLSearchParams(kept).toString())}`;
   const credential =
     exchange.auth === 'valid' ? '' : exchange.auth === 'none' ? ' without a credential' : ' with a wrong credential';
-  return withoutRunNames(`${exchange.method} ${shownPath}${readable(search)}${credential}`, names);
-}
-
-/** A query as a person reads it; left encoded where it does not decode. */
-function readable(search: string): string {
-  try {
-    return decodeURIComponent(search);
-  } catch {
-    return search;
-  }
+  return withoutRunNames(`${exchange.method} ${shownPath}${search}${credential}`, names);
 }
 
 /** The relative number of the run name in a request body, for putting writes sent together back in the order they were made. */
@@ -89,19 +81,14 @@ function nameNumber(exchange: RecordedExchange, names: RunNames): number {
  * which no two runs share; each carries a name made in order, which puts them back in the order sent.
  */
 function inOrderSent(exchanges: RecordedExchange[], names: RunNames): RecordedExchange[] {
-  const ordered: RecordedExchange[] = [];
-  let run: RecordedExchange[] = [];
-  const flush = () => {
-    ordered.push(...run.sort((a, b) => nameNumber(a, names) - nameNumber(b, names)));
-    run = [];
-  };
+  const together: RecordedExchange[][] = [];
   for (const exchange of exchanges) {
-    const last = run.at(-1);
-    if (last && !(exchange.method === 'PUT' && last.method === 'PUT' && exchange.url === last.url)) flush();
-    run.push(exchange);
+    const last = together.at(-1);
+    const before = last?.at(-1);
+    if (before?.method === 'PUT' && exchange.method === 'PUT' && exchange.url === before.url) last!.push(exchange);
+    else together.push([exchange]);
   }
-  flush();
-  return ordered;
+  return together.flatMap((run) => run.sort((a, b) => nameNumber(a, names) - nameNumber(b, names)));
 }
 
 /** The test's exchanges as steps: the shop's own answers, pages merged, re-reads collapsed, names and ids normalised. */
