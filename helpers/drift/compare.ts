@@ -4,8 +4,8 @@
 // no two shops share (ids, times, other people's zones) is never compared.
 
 import { zoneItem } from '../client/records.ts';
+import type { TargetConfig } from '../config.ts';
 import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
-import type { PagingParams } from '../evidence/list-reads.ts';
 import { canonicalJson, parseJson } from '../json.ts';
 import { runNamePattern } from '../ownership/run-names.ts';
 import { type Shape, shapeDifferences, shapeOf } from './shape.ts';
@@ -26,11 +26,7 @@ export const ASPECTS = [
 export type Aspect = (typeof ASPECTS)[number];
 
 /** How both targets' answers are read (one set of settings); the paging ones tell a list's next page from a new read. */
-export interface DriftSettings extends PagingParams {
-  envelope: 'wrapped' | 'bare';
-  zoneKey: string;
-  listKey: string;
-}
+export type DriftSettings = Pick<TargetConfig, 'envelope' | 'zoneKey' | 'listKey' | 'pageParam' | 'cursorParam'>;
 
 /** What a step showed: an aspect, which field, header or path when it has several, and what each target showed. */
 export interface Seen {

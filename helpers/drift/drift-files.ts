@@ -10,6 +10,7 @@ import { escapeHtml as e } from '../report/html.ts';
 import type { Difference } from './differences.ts';
 import type { DriftReport } from './drift-report.ts';
 import { OPERATIONS } from './steps.ts';
+import { SIDES } from './targets.ts';
 
 const DRIFT_FILES = ['drift.json', 'drift.md', 'drift.html'] as const;
 
@@ -48,12 +49,12 @@ function cell(text: string): string {
 }
 
 /** Differences in the order the tables show them, by operation then as found, each with its number. */
-function byOperation(report: DriftReport): { operation: string; differences: [number, Difference][] }[] {
-  const numbered = report.differences.map((difference, index) => [index + 1, difference] as [number, Difference]);
+function byOperation(report: DriftReport) {
+  const numbered = report.differences.map((difference, index) => ({ n: index + 1, difference }));
   return [...OPERATIONS, 'any']
     .map((operation) => ({
       operation,
-      differences: numbered.filter(([, difference]) => difference.operation === operation),
+      differences: numbered.filter((each) => each.difference.operation === operation),
     }))
     .filter((group) => group.differences.length > 0);
 }
@@ -64,12 +65,10 @@ function aspectText(difference: Difference): string {
 
 /** Each side's zones its run could not delete, with the commands that sweep them from the drift shell. */
 function leftBehindBySide(report: DriftReport) {
-  return (['service', 'mock'] as const)
-    .map((side) => {
-      const zones = report.leftBehind[side];
-      return { side, zones, commands: [...new Set(zones.flatMap((zone) => zone.removeWith || []))] };
-    })
-    .filter((group) => group.zones.length > 0);
+  return SIDES.filter((side) => report.leftBehind[side].length > 0).map((side) => {
+    const zones = report.leftBehind[side];
+    return { side, zones, commands: [...new Set(zones.flatMap((zone) => zone.removeWith || []))] };
+  });
 }
 
 export function renderDriftMarkdown(report: DriftReport): string {
@@ -89,10 +88,10 @@ export function renderDriftMarkdown(report: DriftReport): string {
     '',
   ];
   if (report.differences.length > 0) lines.push('## Differences by operation', '');
-  for (const group of byOperation(report)) {
-    lines.push(`### ${group.operation}`, '');
+  for (const { operation, differences } of byOperation(report)) {
+    lines.push(`### ${operation}`, '');
     lines.push('| # | aspect | service | mock | steps | first case |', '|---|---|---|---|---|---|');
-    for (const [n, difference] of group.differences)
+    for (const { n, difference } of differences)
       lines.push(
         `| [${n}](#difference-${n}) | ${cell(aspectText(difference))} | ${cell(difference.service)} | ${cell(difference.mock)} | ${difference.count} | ${cell(difference.case)} |`,
       );
@@ -131,7 +130,7 @@ export function renderDriftMarkdown(report: DriftReport): string {
       if (difference.count > difference.cases.length)
         lines.push(`- ... and ${difference.count - difference.cases.length} more`);
     }
-    for (const side of ['service', 'mock'] as const) {
+    for (const side of SIDES) {
       const exchange = difference.exchanges[side];
       lines.push('', `On the ${side}: ${exchange === undefined ? '(no exchange)' : `\`${exchange.line}\``}`);
       if (exchange !== undefined) lines.push('', '```sh', exchange.curl, '```');
@@ -157,11 +156,11 @@ export function renderDriftPage(report: DriftReport): string {
     `<p>${e(report.specification)}. Model-based seed ${report.seed} on both. Exit code ${report.exitCode}.</p>`,
   ];
   if (report.differences.length > 0) parts.push('<h2>Differences by operation</h2>');
-  for (const group of byOperation(report)) {
+  for (const { operation, differences } of byOperation(report)) {
     parts.push(
-      `<h3>${e(group.operation)}</h3><table><tr><th>#</th><th>aspect</th><th>service</th><th>mock</th><th>steps</th><th>first case</th></tr>`,
+      `<h3>${e(operation)}</h3><table><tr><th>#</th><th>aspect</th><th>service</th><th>mock</th><th>steps</th><th>first case</th></tr>`,
     );
-    for (const [n, difference] of group.differences)
+    for (const { n, difference } of differences)
       parts.push(
         `<tr><td><a href="#difference-${n}">${n}</a></td><td>${e(aspectText(difference))}</td><td>${e(difference.service)}</td><td>${e(difference.mock)}</td><td>${difference.count}</td><td>${e(difference.case)}</td></tr>`,
       );
@@ -195,7 +194,7 @@ export function renderDriftPage(report: DriftReport): string {
       parts.push(
         `<p>With it, ${e(verdict.rule)} is ${e(verdict.service)} on the service and ${e(verdict.mock)} on the mock.</p>`,
       );
-    for (const side of ['service', 'mock'] as const) {
+    for (const side of SIDES) {
       const exchange = difference.exchanges[side];
       parts.push(`<h4>On the ${side}</h4>`);
       parts.push(

@@ -101,7 +101,7 @@ export function buildDriftReport(facts: DriftFacts & { runs: readonly SideRun[] 
   const base = reportBase(facts, targets, leftBehind);
   const whyNot = bySide((side) => whyNoRun(runs[side], certificates[side]));
   const service = certificates.service as RanCertificate;
-  const refused = refusal(base, whyNot, certificates.mock?.verdict === 'could-not-run', facts.configs, (rule) => {
+  const refused = refusal(base, whyNot, facts.configs, (rule) => {
     return service.rules.find((known) => known.id === rule)?.status ?? 'not run';
   });
   if (refused) return refused;
@@ -155,14 +155,13 @@ export function couldNotRunReport(base: ReportBase, reason: string): DriftReport
 }
 
 /**
- * The report when a side could not run: could-not-run naming the side, unless only the mock stopped at
- * its preflight (`atPreflight`), on a setting that describes the shop: then the setting is the
- * difference (exit 1), beside each rule's status on the service (`serviceStatus`).
+ * The report when a side could not run: could-not-run naming the side, unless only the mock did, for
+ * a setting that describes the shop (only a preflight's or the settings' reason names one): then the
+ * setting is the difference (exit 1), beside each rule's status on the service (`serviceStatus`).
  */
 function refusal(
   base: ReportBase,
   whyNot: Record<Side, string | undefined>,
-  atPreflight: boolean,
   configs: Record<Side, TargetConfig>,
   serviceStatus: (rule: string) => string,
 ): DriftReport | undefined {
@@ -173,7 +172,7 @@ function refusal(
   }
   if (whyNot.mock === undefined) return undefined;
   const reason = inSideNames(whyNot.mock, 'mock');
-  const named = atPreflight ? styleSettingsNamed(reason) : [];
+  const named = styleSettingsNamed(reason);
   if (named.length === 0) return couldNotRunReport(base, `the mock could not run: ${reason}`);
   // The preflight's first request, the list read it starts with, for each target to replay with its own token.
   const listRead = (side: Side): ShownExchange => {
@@ -220,7 +219,7 @@ export function preflightRefusalReport(facts: DriftFacts, whyNot: Record<Side, s
     exitCode: null,
     reportsDir: '',
   }));
-  const report = refusal(reportBase(facts, targets), whyNot, true, facts.configs, () => 'not run');
+  const report = refusal(reportBase(facts, targets), whyNot, facts.configs, () => 'not run');
   if (report === undefined) throw new Error('preflightRefusalReport needs a side that was refused');
   return report;
 }
