@@ -2,7 +2,6 @@
 // Tests are matched by title (rule id and title, stable across targets), steps by their place in the
 // test. Each step is compared on what a client of the mock relies on and the suite can predict; what
 // no two shops share (ids, times, other people's zones) is never compared.
-
 import { zoneItem } from '../client/records.ts';
 import type { TargetConfig } from '../config.ts';
 import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
@@ -103,12 +102,8 @@ function answerShape(side: SideStep, settings: DriftSettings): Shape {
   // two concurrent writes a shop kept, or a write one side refused, must not read as a shape of its zones.
   const zone = zonePath(settings, side.step.operation);
   const opaque = new Set(zone === undefined ? [] : [zone === '' ? 'coverage' : `${zone}.coverage`]);
-  const pages = side.step.pages.filter((page) => page.answer !== undefined);
-  return shapeOf(
-    pages.map((page) => parsed(page.answer)),
-    ownItems,
-    opaque,
-  );
+  const answers = side.step.pages.flatMap((page) => (page.answer === undefined ? [] : [parsed(page.answer)]));
+  return shapeOf(answers, ownItems, opaque);
 }
 
 /** What a body is when it is no JSON to take the shape of: none, not JSON, not read whole. */
@@ -135,9 +130,8 @@ function zoneIn(text: string | undefined, settings: DriftSettings): Record<strin
 }
 
 /**
- * A predictable field of the zone a write answered with, as a reader compares it: a status or coverage
- * as it is; a name of the run "as sent", or else "a name of this run" without its number, since a mock
- * that keeps the earlier name would otherwise differ by another number on every update.
+ * A predictable field of a write's answered zone: a status or coverage as it is; a name of the run "as sent", or else
+ * "a name of this run" unnumbered, or a mock that keeps the earlier name would differ by another number each update.
  */
 function valueAsRead(side: SideStep, field: string, settings: DriftSettings): string | undefined {
   const zone = zoneIn(side.step.exchange.answer, settings);
@@ -159,15 +153,15 @@ function compareStep(service: SideStep, mock: SideStep, settings: DriftSettings)
   if (a.status !== b.status) return [{ aspect: 'status', service: statusText(a), mock: statusText(b) }];
   if (a.status === undefined) return [];
   const found: Seen[] = [];
-  const differ = (aspect: Aspect, subject: string | undefined, service: string, mock: string) => {
-    if (service !== mock) found.push({ aspect, subject, service, mock });
+  const differ = (aspect: Aspect, subject: string | undefined, onService: string, onMock: string) => {
+    if (onService !== onMock) found.push({ aspect, subject, service: onService, mock: onMock });
   };
   differ('content-type', undefined, mediaType(a), mediaType(b));
   if (a.status < 200 || a.status > 299) {
-    const form = errorBodyForm(a);
-    differ('error-body', undefined, form, errorBodyForm(b));
+    const [formA, formB] = [errorBodyForm(a), errorBodyForm(b)];
+    differ('error-body', undefined, formA, formB);
     // The same keys: what is under them, by path and JSON type (errors.base[] as strings, or errors as one string).
-    if (form === errorBodyForm(b) && a.answer !== undefined && b.answer !== undefined)
+    if (formA === formB && a.answer !== undefined && b.answer !== undefined)
       for (const part of shapeDifferences(shapeOf([parsed(a.answer)]), shapeOf([parsed(b.answer)])))
         differ('error-body', part.path, part.service, part.mock);
     return found;

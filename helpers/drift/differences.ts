@@ -1,7 +1,6 @@
-// Observations grouped so that one behaviour is one difference: a mock that answers 200 to every
-// create differs once, with the count and list of the steps that showed it, not once per test. A
-// rule's verdict that differs because of a step difference goes with that difference; it stands on
-// its own only where no step of the rule's tests showed one (a defect only a rule sees).
+// Observations grouped so that one behaviour is one difference: a mock that answers 200 to every create differs
+// once, with the count and list of the steps that showed it. A rule's verdict that differs because of a step
+// difference goes with it; it stands on its own only where no step of the rule's tests showed one.
 import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
 import { ASPECTS, compareTest, type DriftSettings, type Observation, type Seen } from './compare.ts';
 import { OPERATIONS, type Operation } from './steps.ts';
@@ -111,10 +110,7 @@ function testOnOneSide(test: TestExchanges, side: 'service' | 'mock'): Observati
   };
 }
 
-/**
- * A rule whose verdicts differ and no step difference explains, as the test that decided it: its
- * first test whose outcome differs, with the last exchange on each side (the check that decided it).
- */
+/** A verdict no step difference explains, as its rule's first test whose outcome differs, with the last exchange each side (the check). */
 function verdictSeen(verdict: RuleVerdicts, service: RunSide, mock: RunSide): Observation {
   const testsA = service.tests.filter((test) => test.ruleId === verdict.rule);
   const testB = (title: string) => mock.tests.find((test) => test.title === title);
@@ -178,9 +174,9 @@ export function compareRuns(service: RunSide, mock: RunSide, settings: DriftSett
 }
 
 /**
- * The step that explains why a rule's verdict differs: one in a test of the rule whose outcome differs
- * and in no test whose outcomes agree (a field every zone lacks shows in nearly every test, so it can't
- * be why one check came out otherwise); else any in such a test; else any in the rule's tests.
+ * The step that explains why a rule's verdict differs: one in a test of the rule whose outcome differs and in no test
+ * whose outcomes agree (a field every zone lacks shows in nearly every test, so it can't be why one check came out
+ * otherwise); else any in such a test; else any in the rule's tests.
  */
 function explanationOf(ruleId: string, observations: readonly Observation[], outcomeDiffers: ReadonlySet<string>) {
   const seenWhereOutcomesAgree = new Set(
@@ -192,8 +188,7 @@ function explanationOf(ruleId: string, observations: readonly Observation[], out
     [...candidates].sort(order)[0];
   const inDifferingTests = ofRule.filter((seen) => outcomeDiffers.has(seen.test));
   const telling = inDifferingTests.filter((seen) => !seenWhereOutcomesAgree.has(keyOf(seen)));
-  // Among differences only the differing tests show, the latest step's is nearest the check; among
-  // those every test shows, the aspect says more than the place.
+  // Among those only differing tests show, the latest step is nearest the check; else the aspect says more than the place.
   return (
     best(telling, (a, b) => b.step - a.step || byAspect(a, b)) ??
     best(inDifferingTests, (a, b) => byAspect(a, b) || a.step - b.step) ??

@@ -1,7 +1,6 @@
-// drift.json, drift.md and drift.html in the reports folder, each masked for both tokens. The md and
-// the page say the same: the differences first, grouped by operation, one table row each; then every
-// rule's verdict on both targets; then each difference in full, with both exchanges and their curl
-// replays. The page is self-contained: every text is escaped and the Content-Security-Policy forbids
+// drift.json, drift.md and drift.html, each masked for both tokens. The md and the page say the same: the differences
+// by operation, one table row each; every rule's verdict on both targets; each difference in full, with both exchanges
+// and their curl replays. The page is self-contained: every text is escaped and the Content-Security-Policy forbids
 // scripts, so whatever the shops answered stays text.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,10 +39,7 @@ export function verdictLine(report: DriftReport): string {
   return `DRIFTED: ${report.differences.length} difference(s) between the service and the mock`;
 }
 
-/**
- * A table cell or list item of drift.md: one line, with the pipe that would end the cell escaped, and
- * angle brackets as entities, since a renderer would take `<zone>` for a tag and show nothing.
- */
+/** A cell or list item of drift.md: one line, its pipes escaped, angle brackets as entities (`<zone>` would read as a tag). */
 function cell(text: string): string {
   return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

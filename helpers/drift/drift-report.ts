@@ -1,7 +1,6 @@
-// The drift verdict from the two runs: same, drifted, or could not run (naming the target). A run of
-// the mock that stops at its preflight on a setting that describes the shop (its envelope, its auth
-// header) is not "could not run": the mock needs another setting than the service, and that is the
-// first difference a team wants to know of.
+// The drift verdict from the two runs: same, drifted, or could not run (naming the target). A mock that stops at
+// its preflight on a setting that describes the shop (its envelope, its auth header) did not fail to run: it needs
+// another setting than the service, the first difference a team wants to know of.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
@@ -155,9 +154,8 @@ export function couldNotRunReport(base: ReportBase, reason: string): DriftReport
 }
 
 /**
- * The report when a side could not run: could-not-run naming the side, unless only the mock did, for
- * a setting that describes the shop (only a preflight's or the settings' reason names one): then the
- * setting is the difference (exit 1), beside each rule's status on the service (`serviceStatus`).
+ * The report when a side could not run: could-not-run naming it, unless only the mock did, for a setting that describes
+ * the shop (only a preflight's or the settings' reason names one): then the setting is the difference (exit 1).
  */
 function refusal(
   base: ReportBase,

@@ -17,12 +17,9 @@ function jsonTypeOf(value: unknown): JsonType {
 }
 
 /**
- * Every path of the values (the pages of one list read) with every type any of them had there. An
- * array's items share one path (`[]`): a list's zones are read as one kind of thing. The `opaque`
- * paths are typed but not entered. At `ownItems.at` (the array's path, `zones` or `` for a bare list)
- * only the run's own items are read: a real shop's list holds zones of others, which may carry other
- * fields, and with none of the run's own there the items' shape is not known (the path `[]` is then
- * absent, and not compared).
+ * Every path of the values (the pages of one list read) with every type any had there; an array's items share one
+ * path (`[]`); `opaque` paths are typed, not entered. At `ownItems.at` only the run's own items are read: others'
+ * zones may carry other fields, and with none of the run's own the items' shape is unknown (`[]` absent, not compared).
  */
 export function shapeOf(
   values: readonly unknown[],
@@ -51,9 +48,8 @@ function typesText(types: Set<JsonType> | undefined): string {
 }
 
 /**
- * Where two shapes part, each at the highest path that differs: a field one side lacks is one
- * difference, not one per field inside it. Inside an array only when both sides had items there,
- * since an empty list says nothing about the shape of its items.
+ * Where two shapes part, each at the highest path that differs (a field one side lacks is one difference), and
+ * inside an array only when both sides had items there: an empty list says nothing about its items' shape.
  */
 export function shapeDifferences(service: Shape, mock: Shape): { path: string; service: string; mock: string }[] {
   const found: { path: string; service: string; mock: string }[] = [];

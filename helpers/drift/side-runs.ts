@@ -1,9 +1,8 @@
-// Drift's two targets, side by side. First both preflights: a mock that needs other settings, or
-// cannot be reached, is known before the service's suite has made and deleted its zones for nothing,
-// and the service's passing lets the report say it takes the settings the mock refused. Then two
-// ordinary runs of `zones-conformance conformance` in child processes, so the ownership, clean-up,
-// pacing and safety rules of a run hold on both by construction, with no code of drift's own. A
-// signal reaches both, and drift waits for their clean-up before it ends.
+// Drift's two targets, side by side. First both preflights: a mock that needs other settings, or cannot be reached,
+// is known before the service's suite has made and deleted its zones for nothing, and the service's passing lets the
+// report say it takes the settings the mock refused. Then two ordinary runs of `zones-conformance conformance` in
+// child processes, so a run's ownership, clean-up, pacing and safety rules hold on both by construction, with no code
+// of drift's own. A signal reaches both, and drift waits for their clean-up before it ends.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import type { Environment, TargetConfig } from '../config.ts';
@@ -90,8 +89,7 @@ export function startSides(options: SideRunOptions): StartedSides {
     // Only this run's exchanges: the file is appended to, test by test.
     rmSync(exchangesPath(reportsDir), { force: true });
     const args = [launcher, 'conformance', `--seed=${options.seed}`, ...(options.quiet ? ['--quiet'] : [])];
-    // Every exchange as data, for the comparison; every command the run prints (replays, sweeps) reads the
-    // target from the variables the operator keeps it in.
+    // Every exchange as data; every command the run prints (replays, sweeps) reads the operator's variables.
     args.push('--record-exchanges', exchangesPath(reportsDir), '--target-variables', OPERATOR_PREFIX[side]);
     const child = spawn(process.execPath, args, {
       cwd: process.cwd(),

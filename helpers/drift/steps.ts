@@ -31,10 +31,7 @@ export interface RunNames {
   base: number;
 }
 
-/**
- * Each name becomes <name+k>, k counted from the first name the test sent (in a path or a request
- * body; an answer may show anyone's zones), so runs that made more zones before still agree.
- */
+/** Names become <name+k>, k from the first name the test sent (an answer may show anyone's), so runs that made more zones before agree. */
 export function runNames(exchanges: readonly RecordedExchange[], runId: string): RunNames {
   const pattern = runNamePattern(runId);
   let base = Number.POSITIVE_INFINITY;
@@ -76,10 +73,7 @@ function nameNumber(exchange: RecordedExchange, names: RunNames): number {
   return match ? Number(match[1]) : 0;
 }
 
-/**
- * Writes sent together (ROBUST-07's concurrent updates) are recorded in the order their answers came,
- * which no two runs share; each carries a name made in order, which puts them back in the order sent.
- */
+/** Writes sent together (ROBUST-07's) are recorded as answered, which no two runs share: their names, made in order, put them back. */
 function inOrderSent(exchanges: RecordedExchange[], names: RunNames): RecordedExchange[] {
   const together: RecordedExchange[][] = [];
   for (const exchange of exchanges) {

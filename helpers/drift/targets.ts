@@ -19,10 +19,8 @@ export function bySide<T>(value: (side: Side) => T): Record<Side, T> {
 export const OPERATOR_PREFIX: Record<Side, string> = { service: 'ZONES_', mock: 'ZONES_MOCK_' };
 
 /**
- * Settings a run's preflight may name that are about reaching one target, or about one run's
- * patience, not about how the shop spells its interface. A mock that stops the run on one of these
- * could not be compared, which is exit 3; one that stops on any other setting needs another setting
- * than its service, which is a difference.
+ * Settings about reaching one target or one run's patience, not how the shop spells its interface: a mock that stops
+ * on one of these could not be compared (exit 3); on any other it needs another setting than its service, a difference.
  */
 const REACHING = new Set([
   'ZONES_BASE_URL',
@@ -82,20 +80,16 @@ export function readDriftTargets(env: Environment): DriftTargets {
 }
 
 /**
- * A message of the mock's run, with the names of its own settings as the operator set them. A name
- * being assigned is left alone: the run writes its commands for the operator already (`ZONES_BASE_URL=
- * "$ZONES_MOCK_BASE_URL" npx zones-conformance sweep ...`), and renamed, such a command would set the
- * mock's variables and sweep the service.
+ * A message of the mock's run, with the names of its own settings as the operator set them. A name being assigned is
+ * left alone: the run writes such commands for the operator already (`ZONES_BASE_URL="$ZONES_MOCK_BASE_URL" npx
+ * zones-conformance sweep ...`), and renamed, one would set the mock's variables and sweep the service.
  */
 export function inSideNames(text: string, side: Side): string {
   if (side === 'service') return text;
   return text.replace(/\bZONES_(BASE_URL|ACCESS_TOKEN)\b(?!=)/g, (_, name: string) => `ZONES_MOCK_${name}`);
 }
 
-/**
- * The shared settings (how the shop spells its interface) a could-not-run reason of the mock's names,
- * in the mock's names: where it disagrees with the service. Empty when it names only how to reach it.
- */
+/** The settings of how the shop spells its interface that a mock's could-not-run reason names (in the mock's names). */
 export function styleSettingsNamed(reason: string): string[] {
   const named = new Set([...reason.matchAll(/\bZONES_[A-Z_]+\b/g)].map((match) => match[0]));
   return [...named].filter((name) => !REACHING.has(name.replace(/^ZONES_MOCK_/, 'ZONES_')));
