@@ -2,8 +2,7 @@
 // (ZONES_MOCK_BASE_URL) with one set of settings, and where the mock answers otherwise.
 // Exit codes: 0 same, 1 drifted, 3 could not run (naming the target), 130/143 stopped by a signal.
 import { type Environment, loadEnvironment, newModelSeed } from '../helpers/config.ts';
-import { removePreviousDriftReports, writeDriftReports } from '../helpers/drift/drift-files.ts';
-import { verdictLine } from '../helpers/drift/drift-markdown.ts';
+import { removePreviousDriftReports, verdictLine, writeDriftReports } from '../helpers/drift/drift-files.ts';
 import {
   buildDriftReport,
   couldNotRunReport,
@@ -11,10 +10,8 @@ import {
   preflightRefusalReport,
   reportBase,
 } from '../helpers/drift/drift-report.ts';
-import { preflightBoth } from '../helpers/drift/preflight-both.ts';
-import { readCertificate } from '../helpers/drift/run-side.ts';
-import { type StartedSides, startSides } from '../helpers/drift/side-runs.ts';
-import { type DriftTargets, inSideNames, readDriftTargets, SIDES } from '../helpers/drift/targets.ts';
+import { preflightBoth, type StartedSides, startSides } from '../helpers/drift/side-runs.ts';
+import { type DriftTargets, inSideNames, readDriftTargets } from '../helpers/drift/targets.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { withoutUserInfo } from '../helpers/report/could-not-run.ts';
@@ -144,7 +141,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  sides = startSides(SIDES, {
+  sides = startSides({
     env,
     reportsDir: targets.reportsDir,
     seed,
@@ -154,7 +151,7 @@ async function main(): Promise<void> {
   });
   const runs = await sides.done;
   if (interrupted) return stopped(interrupted, 'both runs stopped');
-  finish(buildDriftReport({ startedAt, seed, runs, configs: targets }, readCertificate), targets.reportsDir);
+  finish(buildDriftReport({ startedAt, seed, runs, configs: targets }), targets.reportsDir);
 }
 
 /** A signal ended drift before its comparison: the signal's exit code, and no reports. */

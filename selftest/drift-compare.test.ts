@@ -4,8 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import { compareRuns, type RunSide } from '../helpers/drift/differences.ts';
-import { renderDriftMarkdown } from '../helpers/drift/drift-markdown.ts';
-import { renderDriftPage } from '../helpers/drift/drift-page.ts';
+import { renderDriftMarkdown, renderDriftPage } from '../helpers/drift/drift-files.ts';
 import { type DriftReport, preflightRefusalReport } from '../helpers/drift/drift-report.ts';
 import { stepsOf } from '../helpers/drift/steps.ts';
 import { inSideNames, OPERATOR_PREFIX, readDriftTargets, type Side } from '../helpers/drift/targets.ts';

@@ -2,60 +2,60 @@
 // Tests are matched by title (rule id and title, stable across targets), steps by their place in the
 // test. Each step is compared on what a client of the mock relies on and the suite can predict; what
 // no two shops share (ids, times, other people's zones) is never compared.
-
 import { zoneItem } from '../client/records.ts';
+import type { TargetConfig } from '../config.ts';
 import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
-import type { PagingParams } from '../evidence/list-reads.ts';
 import { canonicalJson, parseJson } from '../json.ts';
 import { runNamePattern } from '../ownership/run-names.ts';
-import { mergedShape, type Shape, shapeDifferences, shapeOf } from './shape.ts';
-import { type Operation, type RunNames, runNames, type Step, stepsOf, withoutRunNames } from './steps.ts';
+import { type Shape, shapeDifferences, shapeOf } from './shape.ts';
+import { type Operation, runNames, type Step, stepsOf, withoutRunNames } from './steps.ts';
 
-export type Aspect =
-  | 'status'
-  | 'content-type'
-  | 'shape'
-  | 'value'
-  | 'header'
-  | 'error-body'
-  | 'verdict'
-  | 'step'
-  | 'setting';
+/** What a difference is about, in the order that says most of why a check came out otherwise: the status first. */
+export const ASPECTS = [
+  'status',
+  'value',
+  'step',
+  'error-body',
+  'content-type',
+  'header',
+  'shape',
+  'setting',
+  'verdict',
+] as const;
+export type Aspect = (typeof ASPECTS)[number];
 
-/**
- * The settings the comparer reads answers with: the same for both targets, by construction. The paging
- * ones tell a list's next page from a new list read.
- */
-export interface DriftSettings extends PagingParams {
-  envelope: 'wrapped' | 'bare';
-  zoneKey: string;
-  listKey: string;
+/** How both targets' answers are read (one set of settings); the paging ones tell a list's next page from a new read. */
+export type DriftSettings = Pick<TargetConfig, 'envelope' | 'zoneKey' | 'listKey' | 'pageParam' | 'cursorParam'>;
+
+/** What a step showed: an aspect, which field, header or path when it has several, and what each target showed. */
+export interface Seen {
+  aspect: Aspect;
+  subject?: string;
+  service: string;
+  mock: string;
 }
 
-/** One place the two runs part: a test's step (or the test itself), an aspect, and what each target showed. */
-export interface Observation {
+/** One place the two runs part: a test's step (or the test itself, step 0), and what it showed. */
+export interface Observation extends Seen {
   test: string;
   ruleId?: string;
-  /** 0 for the test as a whole. */
   step: number;
   request: string;
   /** `any` for a test present on one side only. */
   operation: Operation | 'any';
-  aspect: Aspect;
-  /** Which field, header or path, when the aspect has several. */
-  subject?: string;
-  service: string;
-  mock: string;
   exchanges: { service?: RecordedExchange; mock?: RecordedExchange };
 }
 
-const ZONE = '<zone>';
-
-/**
- * Paging headers a shop sends only on a page that has a next one (a Link header naming rel="next",
- * the next page's number or cursor): they tell how many zones the shop holds, not how it pages.
- */
+/** Paging headers sent only on a page that has a next one: they tell how many zones the shop holds, not how it pages. */
 const MORE_PAGES_HEADERS = new Set(['link', 'x-next-page', 'x-next-cursor']);
+
+/** The values a client can count on and the suite can predict: a zone's name, status and coverage after a write. */
+const PREDICTABLE = ['name', 'status', 'coverage'] as const;
+
+/** A run name as withoutRunNames writes it. */
+const RUN_NAME_SHOWN = /<name\+-?\d+>/;
+
+type SideStep = ReturnType<typeof sideOf> & { step: Step };
 
 function mediaType(exchange: RecordedExchange): string {
   return exchange.contentType?.split(';')[0]?.trim().toLowerCase() || 'none';
@@ -69,10 +69,6 @@ function statusText(exchange: RecordedExchange): string {
   return exchange.status === undefined ? 'no answer' : String(exchange.status);
 }
 
-function isSuccess(exchange: RecordedExchange): boolean {
-  return exchange.status !== undefined && exchange.status >= 200 && exchange.status <= 299;
-}
-
 /** Where a success answer keeps its zone (create, update) or its zones (list), as a shape path. */
 function zonePath(settings: DriftSettings, operation: Operation): string | undefined {
   if (operation === 'delete') return undefined;
@@ -80,22 +76,14 @@ function zonePath(settings: DriftSettings, operation: Operation): string | undef
   return settings.envelope === 'wrapped' ? settings.zoneKey : '';
 }
 
-/**
- * A path written from the zone (`<zone>.name`), whichever answer showed it: a field the mock adds to
- * every zone is one difference, not one per operation.
- */
+/** A path written from the zone (`<zone>.name`): a field the mock adds to every zone is one difference, not one per operation. */
 function fromZone(path: string, at: string | undefined): string {
-  if (at === undefined) return path;
-  const inside =
-    at === '' ? path : path === at ? '' : path.startsWith(`${at}.`) ? path.slice(at.length + 1) : undefined;
-  if (inside === undefined) return path;
-  return inside === '' ? ZONE : `${ZONE}.${inside}`;
+  if (at === undefined || (at !== '' && path !== at && !path.startsWith(`${at}.`))) return path;
+  const inside = at === '' ? path : path.slice(at.length + 1);
+  return inside === '' ? '<zone>' : `<zone>.${inside}`;
 }
 
-/**
- * This run's own zones in a list, by the run id their names carry: not any suite-made name, since a
- * shop may hold zones earlier runs left, and those are other people's zones to this run.
- */
+/** This run's own zones, by the run id in their names: zones earlier runs left are other people's to this run. */
 function ownZoneOf(runId: string): (item: unknown) => boolean {
   const names = runNamePattern(runId);
   return (item) => {
@@ -106,19 +94,16 @@ function ownZoneOf(runId: string): (item: unknown) => boolean {
   };
 }
 
-/**
- * The shape of a step's answer: of a list read, every page's, its zones read from the run's own only
- * (on whichever page they came); of a create or update, the zone the run made.
- */
+/** The shape of a step's answer: of a list read, every page's, its zones read from the run's own only. */
 function answerShape(side: SideStep, settings: DriftSettings): Shape {
   const at = side.step.operation === 'list' ? zonePath(settings, 'list')?.replace(/\[\]$/, '') : undefined;
   const ownItems = at === undefined ? undefined : { at, isOwn: ownZoneOf(side.runId) };
-  const kept = side.step.pages.filter((page) => page.answer !== undefined);
   // A coverage is the client's opaque JSON, sent back as sent (the value aspect compares it): which of
   // two concurrent writes a shop kept, or a write one side refused, must not read as a shape of its zones.
   const zone = zonePath(settings, side.step.operation);
   const opaque = new Set(zone === undefined ? [] : [zone === '' ? 'coverage' : `${zone}.coverage`]);
-  return mergedShape(kept.map((page) => shapeOf(parsed(page.answer), ownItems, opaque)));
+  const answers = side.step.pages.flatMap((page) => (page.answer === undefined ? [] : [parsed(page.answer)]));
+  return shapeOf(answers, ownItems, opaque);
 }
 
 /** What a body is when it is no JSON to take the shape of: none, not JSON, not read whole. */
@@ -127,10 +112,7 @@ function bodyKind(exchange: RecordedExchange): string {
   return exchange.answerNote ?? 'no body';
 }
 
-/**
- * An error body's top-level keys: what a client reads the reason from (`errors`, `error`, `message`).
- * Keys that differ are one difference, whatever lies under them; the same keys are compared below.
- */
+/** An error body's top-level keys, which a client reads the reason from: keys that differ are one difference, whatever lies under them. */
 function errorBodyForm(exchange: RecordedExchange): string {
   if (exchange.answer === undefined) return exchange.answerNote ?? 'no body';
   const body = parsed(exchange.answer);
@@ -140,39 +122,6 @@ function errorBodyForm(exchange: RecordedExchange): string {
   return keys.length === 0 ? '{}' : `{${keys.map((key) => `"${key}"`).join(', ')}}`;
 }
 
-/** The zone a create or update answered with, where the envelope puts it. */
-function answeredZone(exchange: RecordedExchange, settings: DriftSettings): Record<string, unknown> | undefined {
-  return zoneIn(exchange.answer, settings);
-}
-
-/** The zone a create or update sent, where the envelope puts it. */
-function sentZone(exchange: RecordedExchange, settings: DriftSettings): Record<string, unknown> | undefined {
-  return zoneIn(exchange.request, settings);
-}
-
-/**
- * A predictable value as a reader compares it. A status or a coverage is itself ("draft"). A value
- * that holds a name of the run is "as sent" where the answer gives back what the request sent, and
- * otherwise says "a name of this run" without its number: numbered, a mock that keeps the earlier name
- * would differ from its service once per update, each time by another number, where it is one
- * behaviour, told as one difference.
- */
-function valueAsRead(
-  answered: unknown,
-  sent: Record<string, unknown> | undefined,
-  field: string,
-  names: RunNames,
-): string {
-  const value = canonicalJson(answered);
-  const shown = withoutRunNames(value, names);
-  if (!RUN_NAME_SHOWN.test(shown)) return shown;
-  if (sent !== undefined && Object.hasOwn(sent, field) && canonicalJson(sent[field]) === value) return 'as sent';
-  return shown.replace(new RegExp(RUN_NAME_SHOWN.source, 'g'), '<a name of this run>');
-}
-
-/** A run name as withoutRunNames writes it. */
-const RUN_NAME_SHOWN = /<name\+-?\d+>/;
-
 /** The zone object of a JSON body, read as the client reads a create's or update's answer (records.ts). */
 function zoneIn(text: string | undefined, settings: DriftSettings): Record<string, unknown> | undefined {
   if (text === undefined) return undefined;
@@ -180,85 +129,61 @@ function zoneIn(text: string | undefined, settings: DriftSettings): Record<strin
   return read.ok ? read.item : undefined;
 }
 
-/** The values a client can count on and the suite can predict: a zone's name, status and coverage after a write. */
-const PREDICTABLE = ['name', 'status', 'coverage'] as const;
-
-interface SideStep {
-  step: Step;
-  names: RunNames;
-  runId: string;
+/**
+ * A predictable field of a write's answered zone: a status or coverage as it is; a name of the run "as sent", or else
+ * "a name of this run" unnumbered, or a mock that keeps the earlier name would differ by another number each update.
+ */
+function valueAsRead(side: SideStep, field: string, settings: DriftSettings): string | undefined {
+  const zone = zoneIn(side.step.exchange.answer, settings);
+  if (zone === undefined || !Object.hasOwn(zone, field)) return undefined;
+  const value = canonicalJson(zone[field]);
+  const shown = withoutRunNames(value, side.names);
+  if (!RUN_NAME_SHOWN.test(shown)) return shown;
+  const sent = zoneIn(side.step.exchange.request, settings);
+  if (sent !== undefined && Object.hasOwn(sent, field) && canonicalJson(sent[field]) === value) return 'as sent';
+  return shown.replace(new RegExp(RUN_NAME_SHOWN.source, 'g'), '<a name of this run>');
 }
 
 /** What differs at one step whose request was the same on both targets. */
-function compareStep(
-  service: SideStep,
-  mock: SideStep,
-  settings: DriftSettings,
-): Omit<Observation, 'test' | 'ruleId' | 'step' | 'request' | 'operation' | 'exchanges'>[] {
+function compareStep(service: SideStep, mock: SideStep, settings: DriftSettings): Seen[] {
   const a = service.step.exchange;
   const b = mock.step.exchange;
   const operation = service.step.operation;
   // Answers of different statuses are different answers: the status difference stands for the step.
   if (a.status !== b.status) return [{ aspect: 'status', service: statusText(a), mock: statusText(b) }];
   if (a.status === undefined) return [];
-  const found: Omit<Observation, 'test' | 'ruleId' | 'step' | 'request' | 'operation' | 'exchanges'>[] = [];
-  if (mediaType(a) !== mediaType(b)) found.push({ aspect: 'content-type', service: mediaType(a), mock: mediaType(b) });
-  if (!isSuccess(a)) {
-    const formA = errorBodyForm(a);
-    const formB = errorBodyForm(b);
-    if (formA !== formB) found.push({ aspect: 'error-body', service: formA, mock: formB });
+  const found: Seen[] = [];
+  const differ = (aspect: Aspect, subject: string | undefined, onService: string, onMock: string) => {
+    if (onService !== onMock) found.push({ aspect, subject, service: onService, mock: onMock });
+  };
+  differ('content-type', undefined, mediaType(a), mediaType(b));
+  if (a.status < 200 || a.status > 299) {
+    const [formA, formB] = [errorBodyForm(a), errorBodyForm(b)];
+    differ('error-body', undefined, formA, formB);
     // The same keys: what is under them, by path and JSON type (errors.base[] as strings, or errors as one string).
-    else if (a.answer !== undefined && b.answer !== undefined)
-      for (const part of shapeDifferences(shapeOf(parsed(a.answer)), shapeOf(parsed(b.answer))))
-        found.push({ aspect: 'error-body', subject: part.path, service: part.service, mock: part.mock });
+    if (formA === formB && a.answer !== undefined && b.answer !== undefined)
+      for (const part of shapeDifferences(shapeOf([parsed(a.answer)]), shapeOf([parsed(b.answer)])))
+        differ('error-body', part.path, part.service, part.mock);
     return found;
   }
-  if (a.answer === undefined || b.answer === undefined) {
-    if (bodyKind(a) !== bodyKind(b))
-      found.push({ aspect: 'shape', subject: '(the body)', service: bodyKind(a), mock: bodyKind(b) });
-  } else
+  if (a.answer === undefined || b.answer === undefined) differ('shape', '(the body)', bodyKind(a), bodyKind(b));
+  else
     for (const part of shapeDifferences(answerShape(service, settings), answerShape(mock, settings))) {
       const path = fromZone(part.path, zonePath(settings, operation));
-      found.push({
-        aspect: 'shape',
-        subject: path === '' ? '(the body)' : path,
-        service: part.service,
-        mock: part.mock,
-      });
+      differ('shape', path === '' ? '(the body)' : path, part.service, part.mock);
     }
-  if (operation === 'list') {
-    const samePages = service.step.pages.length === mock.step.pages.length;
-    for (const header of new Set([...a.pagingHeaders, ...b.pagingHeaders])) {
-      // A shop that holds more zones reads more pages, and says so on every page but the last.
-      if (!samePages && MORE_PAGES_HEADERS.has(header)) continue;
-      const onService = a.pagingHeaders.includes(header);
-      if (onService !== b.pagingHeaders.includes(header))
-        found.push({
-          aspect: 'header',
-          subject: header,
-          service: onService ? 'present' : 'absent',
-          mock: onService ? 'absent' : 'present',
-        });
-    }
-  }
-  if (operation === 'create' || operation === 'update') {
-    const zoneA = answeredZone(a, settings);
-    const zoneB = answeredZone(b, settings);
-    const sentA = sentZone(a, settings);
-    const sentB = sentZone(b, settings);
-    for (const field of PREDICTABLE) {
-      if (zoneA === undefined || zoneB === undefined || !Object.hasOwn(zoneA, field) || !Object.hasOwn(zoneB, field))
-        continue;
-      const valueA = valueAsRead(zoneA[field], sentA, field, service.names);
-      const valueB = valueAsRead(zoneB[field], sentB, field, mock.names);
-      if (valueA !== valueB) found.push({ aspect: 'value', subject: field, service: valueA, mock: valueB });
-    }
+  const shown = (present: boolean) => (present ? 'present' : 'absent');
+  // A shop that holds more zones reads more pages, and says so on every page but the last.
+  const samePages = service.step.pages.length === mock.step.pages.length;
+  for (const header of operation === 'list' ? new Set([...a.pagingHeaders, ...b.pagingHeaders]) : [])
+    if (samePages || !MORE_PAGES_HEADERS.has(header))
+      differ('header', header, shown(a.pagingHeaders.includes(header)), shown(b.pagingHeaders.includes(header)));
+  for (const field of operation === 'create' || operation === 'update' ? PREDICTABLE : []) {
+    const valueA = valueAsRead(service, field, settings);
+    const valueB = valueAsRead(mock, field, settings);
+    if (valueA !== undefined && valueB !== undefined) differ('value', field, valueA, valueB);
   }
   return found;
-}
-
-function stoppedEarly(test: TestExchanges): boolean {
-  return test.state !== 'passed';
 }
 
 /** One side's run of a test, with the run id its names carry. */
@@ -267,53 +192,36 @@ export interface SideTest {
   runId: string;
 }
 
+function sideOf({ test, runId }: SideTest, settings: DriftSettings) {
+  const steps = stepsOf(test.exchanges, settings, runId);
+  return { steps, names: runNames(test.exchanges, runId), runId, stopped: test.state !== 'passed' };
+}
+
 /** Where two runs of one test part; after steps that ask different things, the rest is not compared. */
 export function compareTest(
-  title: string,
-  serviceSide: SideTest,
-  mockSide: SideTest,
+  service: SideTest,
+  mock: SideTest,
   settings: DriftSettings,
 ): { observations: Observation[]; compared: number } {
-  const service = serviceSide.test;
-  const mock = mockSide.test;
-  const stepsA = stepsOf(service.exchanges, settings, serviceSide.runId);
-  const stepsB = stepsOf(mock.exchanges, settings, mockSide.runId);
-  const namesA = runNames(service.exchanges, serviceSide.runId);
-  const namesB = runNames(mock.exchanges, mockSide.runId);
+  const [sideA, sideB] = [sideOf(service, settings), sideOf(mock, settings)];
   const observations: Observation[] = [];
   let compared = 0;
-  for (let i = 0; i < Math.max(stepsA.length, stepsB.length); i += 1) {
-    const a = stepsA[i];
-    const b = stepsB[i];
-    const head = { test: title, ruleId: service.ruleId, step: i + 1 };
+  for (let i = 0; i < Math.max(sideA.steps.length, sideB.steps.length); i += 1) {
+    const a = sideA.steps[i];
+    const b = sideB.steps[i];
     // A test stops at the check that failed it: the steps the other side went on with are the verdict's to tell.
-    if ((a === undefined && stoppedEarly(service)) || (b === undefined && stoppedEarly(mock))) break;
+    if ((a === undefined && sideA.stopped) || (b === undefined && sideB.stopped)) break;
+    const { request, operation } = (a ?? b)!;
+    const at = { test: service.test.title, ruleId: service.test.ruleId, step: i + 1, request, operation };
+    const exchanges = { service: a?.exchange, mock: b?.exchange };
     if (a === undefined || b === undefined || a.request !== b.request) {
-      const either = (a ?? b)!;
-      observations.push({
-        ...head,
-        request: either.request,
-        operation: either.operation,
-        aspect: 'step',
-        service: a?.request ?? '(no such step)',
-        mock: b?.request ?? '(no such step)',
-        exchanges: { service: a?.exchange, mock: b?.exchange },
-      });
+      const [onService, onMock] = [a?.request ?? '(no such step)', b?.request ?? '(no such step)'];
+      observations.push({ ...at, aspect: 'step', service: onService, mock: onMock, exchanges });
       break;
     }
     compared += 1;
-    for (const found of compareStep(
-      { step: a, names: namesA, runId: serviceSide.runId },
-      { step: b, names: namesB, runId: mockSide.runId },
-      settings,
-    ))
-      observations.push({
-        ...head,
-        request: a.request,
-        operation: a.operation,
-        ...found,
-        exchanges: { service: a.exchange, mock: b.exchange },
-      });
+    for (const found of compareStep({ ...sideA, step: a }, { ...sideB, step: b }, settings))
+      observations.push({ ...at, ...found, exchanges });
   }
   return { observations, compared };
 }

@@ -1,26 +1,26 @@
-// The drift verdict from the two runs: same, drifted, or could not run (naming the target). A run of
-// the mock that stops at its preflight on a setting that describes the shop (its envelope, its auth
-// header) is not "could not run": the mock needs another setting than the service, and that is the
-// first difference a team wants to know of.
+// The drift verdict from the two runs: same, drifted, or could not run (naming the target). A mock that stops at
+// its preflight on a setting that describes the shop (its envelope, its auth header) did not fail to run: it needs
+// another setting than the service, the first difference a team wants to know of.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
 import type { Exchange } from '../evidence/exchange.ts';
+import type { TestExchanges } from '../evidence/exchange-detail.ts';
 import { curlCommand } from '../evidence/replay.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { ConformanceJson, ConformanceReport } from '../report/certificate.ts';
 import { rules as catalogue, ruleById, SPEC_VERSION } from '../rules.ts';
-import { compareRuns, type Difference, type ShownExchange } from './differences.ts';
-import { readRunSide } from './run-side.ts';
+import { compareRuns, type Difference, firstSeen, type RunSide, type ShownExchange } from './differences.ts';
 import type { SideRun } from './side-runs.ts';
-import { inSideNames, OPERATOR_PREFIX, type Side, styleSettingsNamed } from './targets.ts';
+import { bySide, exchangesPath, inSideNames, OPERATOR_PREFIX, type Side, styleSettingsNamed } from './targets.ts';
 
 export type DriftVerdict = 'same' | 'drifted' | 'could-not-run';
 
+/** A target, its conformance run's own verdict (conformant... or could-not-run) and exit code, and where that run's reports are. */
 export interface SideSummary {
   baseUrl: string;
-  /** The conformance run's own verdict on the target: conformant, non-conformant... or could-not-run. */
   verdict: string;
   exitCode: number | null;
-  /** Where its own reports are: conformance.json, conformance.md, its exchanges. */
   reportsDir: string;
 }
 
@@ -41,23 +41,29 @@ export interface DriftReport {
   differences: Difference[];
   /** Every rule's verdict on each target, side by side. */
   rules: { id: string; level: string; title: string; service: string; mock: string }[];
-  /**
-   * Zones each run could not delete, with the command that sweeps them from the operator's drift
-   * shell: the mock's names the mock's address and token, since ZONES_BASE_URL there is the service.
-   */
+  /** Zones each run could not delete, each with the command that sweeps it from the drift shell (the mock's names the mock's variables). */
   leftBehind: Record<Side, ConformanceReport['leftBehind']>;
 }
 
-/** What a run's certificate says it left behind; nothing when it wrote none, or could not run. */
-function leftBehindOf(certificate: ConformanceJson | undefined): ConformanceReport['leftBehind'] {
-  return certificate !== undefined && 'leftBehind' in certificate ? certificate.leftBehind : [];
+/** What every drift report says whatever its verdict: when, with which seed, of which targets. */
+export type ReportBase = Omit<DriftReport, 'verdict' | 'exitCode' | 'reason' | 'compared' | 'differences' | 'rules'>;
+
+type RanCertificate = Extract<ConformanceJson, { rules: unknown }>;
+
+/** The certificate the run wrote, if it wrote one. */
+export function readCertificate(reportsDir: string): ConformanceJson | undefined {
+  const path = join(reportsDir, 'conformance.json');
+  if (!existsSync(path)) return undefined;
+  return JSON.parse(readFileSync(path, 'utf8')) as ConformanceJson;
 }
 
-export interface DriftFacts {
-  startedAt: Date;
-  seed: number;
-  runs: readonly SideRun[];
-  configs: Record<Side, TargetConfig>;
+/** The tests of a run that ran, with their exchanges and the rules' verdicts. */
+export function readRunSide(reportsDir: string, certificate: ConformanceJson): RunSide {
+  const path = exchangesPath(reportsDir);
+  const lines = existsSync(path) ? readFileSync(path, 'utf8').split('\n') : [];
+  const tests = lines.filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as TestExchanges);
+  const rules = 'rules' in certificate ? certificate.rules.map((rule) => ({ id: rule.id, status: rule.status })) : [];
+  return { tests, rules, runId: 'runId' in certificate ? certificate.runId : '' };
 }
 
 /** Why a side has no comparable run, or undefined when it ran: could not run, could not complete, or ended with no report. */
@@ -70,44 +76,40 @@ function whyNoRun(run: SideRun, certificate: ConformanceJson | undefined): strin
   return undefined;
 }
 
-export function buildDriftReport(facts: DriftFacts, read: (dir: string) => ConformanceJson | undefined): DriftReport {
-  const bySide = Object.fromEntries(facts.runs.map((run) => [run.side, run])) as Record<Side, SideRun>;
-  const certificates = {
-    service: read(bySide.service.reportsDir),
-    mock: read(bySide.mock.reportsDir),
-  };
-  const summary = (side: Side): SideSummary => ({
+function ruleRow(id: string, service: string, mock: string): DriftReport['rules'][number] {
+  const { level, title } = ruleById(id);
+  return { id, level, title, service, mock };
+}
+
+type DriftFacts = { startedAt: Date; seed: number; configs: Record<Side, TargetConfig> };
+
+export function buildDriftReport(facts: DriftFacts & { runs: readonly SideRun[] }): DriftReport {
+  const runs = bySide((side) => facts.runs.find((run) => run.side === side)!);
+  const certificates = bySide((side) => readCertificate(runs[side].reportsDir));
+  const targets = bySide((side) => ({
     baseUrl: facts.configs[side].baseUrl,
     verdict: certificates[side]?.verdict ?? 'no report',
-    exitCode: bySide[side].code,
-    reportsDir: bySide[side].reportsDir,
+    exitCode: runs[side].code,
+    reportsDir: runs[side].reportsDir,
+  }));
+  // What a run's certificate says it left behind; nothing when it wrote none, or could not run.
+  const leftBehind = bySide((side) => {
+    const certificate = certificates[side];
+    return certificate !== undefined && 'leftBehind' in certificate ? certificate.leftBehind : [];
   });
-  const base = reportBase(
-    facts,
-    { service: summary('service'), mock: summary('mock') },
-    {
-      service: leftBehindOf(certificates.service),
-      mock: leftBehindOf(certificates.mock),
-    },
-  );
-  const couldNotRun = (reason: string) => couldNotRunReport(base, reason);
-
-  const whyNot = {
-    service: whyNoRun(bySide.service, certificates.service),
-    mock: whyNoRun(bySide.mock, certificates.mock),
-  };
-  const service = certificates.service as Extract<ConformanceJson, { rules: unknown }>;
-  const refused = refusal(base, whyNot, certificates.mock?.verdict === 'could-not-run', facts.configs, (rule) => {
+  const base = reportBase(facts, targets, leftBehind);
+  const whyNot = bySide((side) => whyNoRun(runs[side], certificates[side]));
+  const service = certificates.service as RanCertificate;
+  const refused = refusal(base, whyNot, facts.configs, (rule) => {
     return service.rules.find((known) => known.id === rule)?.status ?? 'not run';
   });
   if (refused) return refused;
 
-  const mock = certificates.mock as Extract<ConformanceJson, { rules: unknown }>;
-  const serviceSide = readRunSide(bySide.service.reportsDir, service);
-  const mockSide = readRunSide(bySide.mock.reportsDir, mock);
-  const comparison = compareRuns(serviceSide, mockSide, facts.configs.service);
+  const sides = bySide((side) => readRunSide(runs[side].reportsDir, certificates[side] as RanCertificate));
+  const comparison = compareRuns(sides.service, sides.mock, facts.configs.service);
   if (comparison.comparedSteps === 0)
-    return couldNotRun(
+    return couldNotRunReport(
+      base,
       "no step was compared: the runs recorded no exchanges both targets answered (is the exchanges file written? see the runs' own reports)",
     );
   const drifted = comparison.differences.length > 0;
@@ -117,15 +119,9 @@ export function buildDriftReport(facts: DriftFacts, read: (dir: string) => Confo
     exitCode: drifted ? EXIT.failed : EXIT.ok,
     compared: { tests: comparison.comparedTests, steps: comparison.comparedSteps },
     differences: comparison.differences,
-    rules: comparison.rules.map((rule) => {
-      const known = ruleById(rule.id);
-      return { id: rule.id, level: known.level, title: known.title, service: rule.service, mock: rule.mock };
-    }),
+    rules: comparison.rules.map((rule) => ruleRow(rule.rule, rule.service, rule.mock)),
   };
 }
-
-/** What every drift report says whatever its verdict: when, with which seed, of which targets. */
-export type ReportBase = Omit<DriftReport, 'verdict' | 'exitCode' | 'reason' | 'compared' | 'differences' | 'rules'>;
 
 /** The report's base, finished now; nothing left behind unless told, as when neither run started. */
 export function reportBase(
@@ -158,68 +154,25 @@ export function couldNotRunReport(base: ReportBase, reason: string): DriftReport
 }
 
 /**
- * The report when a side could not run: could-not-run naming the side, unless only the mock stopped at
- * its preflight, on a setting that describes the shop: then the setting is the difference (exit 1).
- * `atPreflight`: the mock's reason is its preflight's; `serviceStatus`: each rule's status on the
- * service, or "not run".
+ * The report when a side could not run: could-not-run naming it, unless only the mock did, for a setting that describes
+ * the shop (only a preflight's or the settings' reason names one): then the setting is the difference (exit 1).
  */
 function refusal(
   base: ReportBase,
   whyNot: Record<Side, string | undefined>,
-  atPreflight: boolean,
   configs: Record<Side, TargetConfig>,
   serviceStatus: (rule: string) => string,
 ): DriftReport | undefined {
-  const couldNotRun = (reason: string) => couldNotRunReport(base, reason);
   if (whyNot.service !== undefined) {
     const also =
       whyNot.mock === undefined ? '' : `; the mock could not run either: ${inSideNames(whyNot.mock, 'mock')}`;
-    return couldNotRun(`the service could not run: ${whyNot.service}${also}`);
+    return couldNotRunReport(base, `the service could not run: ${whyNot.service}${also}`);
   }
   if (whyNot.mock === undefined) return undefined;
-  const named = atPreflight ? styleSettingsNamed(whyNot.mock, 'mock') : [];
-  if (named.length === 0) return couldNotRun(`the mock could not run: ${inSideNames(whyNot.mock, 'mock')}`);
-  return {
-    ...base,
-    verdict: 'drifted',
-    exitCode: EXIT.failed,
-    compared: { tests: 0, steps: 0 },
-    differences: [settingDifference(named, inSideNames(whyNot.mock, 'mock'), configs)],
-    rules: catalogue.map((rule) => ({
-      id: rule.id,
-      level: rule.level,
-      title: rule.title,
-      service: serviceStatus(rule.id),
-      mock: 'not run',
-    })),
-  };
-}
-
-/**
- * Drift's own preflight of both targets, before either run starts, refused one of them (`whyNot`): the
- * report from what the preflights said, with no run on either target.
- */
-export function preflightRefusalReport(
-  facts: { startedAt: Date; seed: number; configs: Record<Side, TargetConfig> },
-  whyNot: Record<Side, string | undefined>,
-): DriftReport {
-  const summary = (side: Side): SideSummary => ({
-    baseUrl: facts.configs[side].baseUrl,
-    verdict: whyNot[side] === undefined ? 'not run (its preflight passed)' : 'could-not-run (at its preflight)',
-    exitCode: null,
-    reportsDir: '',
-  });
-  const base = reportBase(facts, { service: summary('service'), mock: summary('mock') });
-  const report = refusal(base, whyNot, true, facts.configs, () => 'not run');
-  if (report === undefined) throw new Error('preflightRefusalReport needs a side that was refused');
-  return report;
-}
-
-/**
- * The mock stopped at its preflight on a setting the service took: the difference is the setting. The
- * preflight's first request is given for both targets to replay: the list read it starts with.
- */
-function settingDifference(named: string[], reason: string, configs: Record<Side, TargetConfig>): Difference {
+  const reason = inSideNames(whyNot.mock, 'mock');
+  const named = styleSettingsNamed(reason);
+  if (named.length === 0) return couldNotRunReport(base, `the mock could not run: ${reason}`);
+  // The preflight's first request, the list read it starts with, for each target to replay with its own token.
   const listRead = (side: Side): ShownExchange => {
     const config = configs[side];
     const exchange: Exchange = {
@@ -231,20 +184,40 @@ function settingDifference(named: string[], reason: string, configs: Record<Side
       responseBody: '',
       durationMs: 0,
     };
-    // Each command reads its own target's token, under the name the operator keeps it in.
     return { line: `GET ${exchange.url}`, curl: curlCommand(exchange, config, undefined, OPERATOR_PREFIX[side]) };
   };
   const operation = /\bPOST\b/.test(reason) ? 'create' : 'list';
+  const setting = firstSeen(
+    {
+      operation,
+      aspect: 'setting',
+      subject: named.join(', '),
+      case: 'the preflight, before any test: the mock does not take the settings the service took',
+      service: 'takes these settings (its preflight passed)',
+      mock: reason,
+      exchanges: bySide(listRead),
+    },
+    ['the preflight'],
+  );
   return {
-    operation,
-    operations: [operation],
-    aspect: 'setting',
-    subject: named.join(', '),
-    case: 'the preflight, before any test: the mock does not take the settings the service took',
-    service: 'takes these settings (its preflight passed)',
-    mock: reason,
-    count: 1,
-    cases: ['the preflight'],
-    exchanges: { service: listRead('service'), mock: listRead('mock') },
+    ...base,
+    verdict: 'drifted',
+    exitCode: EXIT.failed,
+    compared: { tests: 0, steps: 0 },
+    differences: [setting],
+    rules: catalogue.map((rule) => ruleRow(rule.id, serviceStatus(rule.id), 'not run')),
   };
+}
+
+/** The report when drift's own preflight of both targets refused one of them (`whyNot`), before either run started. */
+export function preflightRefusalReport(facts: DriftFacts, whyNot: Record<Side, string | undefined>): DriftReport {
+  const targets = bySide((side) => ({
+    baseUrl: facts.configs[side].baseUrl,
+    verdict: whyNot[side] === undefined ? 'not run (its preflight passed)' : 'could-not-run (at its preflight)',
+    exitCode: null,
+    reportsDir: '',
+  }));
+  const report = refusal(reportBase(facts, targets), whyNot, facts.configs, () => 'not run');
+  if (report === undefined) throw new Error('preflightRefusalReport needs a side that was refused');
+  return report;
 }

@@ -3,7 +3,7 @@
 // what a client of the mock relies on, and what changes when the mock is generated from another schema.
 import { isLosslessNumber } from '../json.ts';
 
-export type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
+type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
 
 /** Path to the set of JSON types found there, e.g. `zone.id` -> number, `zones[].name` -> string. */
 export type Shape = Map<string, Set<JsonType>>;
@@ -16,49 +16,31 @@ function jsonTypeOf(value: unknown): JsonType {
   return typeof value === 'boolean' ? 'boolean' : 'string';
 }
 
-/** Where a list keeps the run's zones among others', and how to tell the run's own. */
-export interface OwnItems {
-  /** The path of the array, e.g. `zones`, or `` for a bare list. */
-  at: string;
-  isOwn: (item: unknown) => boolean;
-}
-
 /**
- * Every path of the value with its types, down to the `opaque` paths, which are typed but not entered.
- * An array's items share one path (`[]`), their shapes merged: a list's zones are read as one kind of thing. At `ownItems.at` only the run's own items are
- * read: a real shop's list holds zones of others, which may carry other fields, and with none of the
- * run's own there the items' shape is not known (the path `[]` is then absent, and not compared).
+ * Every path of the values (the pages of one list read) with every type any had there; an array's items share one
+ * path (`[]`); `opaque` paths are typed, not entered. At `ownItems.at` only the run's own items are read: others'
+ * zones may carry other fields, and with none of the run's own the items' shape is unknown (`[]` absent, not compared).
  */
-export function shapeOf(value: unknown, ownItems?: OwnItems, opaque: ReadonlySet<string> = new Set()): Shape {
+export function shapeOf(
+  values: readonly unknown[],
+  ownItems?: { at: string; isOwn: (item: unknown) => boolean },
+  opaque: ReadonlySet<string> = new Set(),
+): Shape {
   const shape: Shape = new Map();
   const add = (path: string, item: unknown): void => {
     const type = jsonTypeOf(item);
-    const types = shape.get(path) ?? new Set<JsonType>();
-    types.add(type);
-    shape.set(path, types);
+    shape.set(path, (shape.get(path) ?? new Set<JsonType>()).add(type));
     // The client's own data sent back (a zone's coverage) has the shape the client gave it, not one of the shop's.
     if (opaque.has(path)) return;
     if (type === 'array') {
       const items = item as unknown[];
       for (const element of path === ownItems?.at ? items.filter(ownItems.isOwn) : items) add(`${path}[]`, element);
-    } else if (type === 'object') {
-      for (const [key, member] of Object.entries(item as Record<string, unknown>)) add(join(path, key), member);
-    }
+    } else if (type === 'object')
+      for (const [key, member] of Object.entries(item as Record<string, unknown>))
+        add(path === '' ? key : `${path}.${key}`, member);
   };
-  add('', value);
+  for (const value of values) add('', value);
   return shape;
-}
-
-/** The shapes of several answers as one: each path with every type any of them had there (the pages of one list read). */
-export function mergedShape(shapes: readonly Shape[]): Shape {
-  const merged: Shape = new Map();
-  for (const shape of shapes)
-    for (const [path, types] of shape) merged.set(path, new Set([...(merged.get(path) ?? []), ...types]));
-  return merged;
-}
-
-function join(path: string, key: string): string {
-  return path === '' ? key : `${path}.${key}`;
 }
 
 function typesText(types: Set<JsonType> | undefined): string {
@@ -66,22 +48,16 @@ function typesText(types: Set<JsonType> | undefined): string {
 }
 
 /**
- * Where two shapes part, each at the highest path that differs: a field one side lacks is one
- * difference, not one per field inside it. Inside an array only when both sides had items there,
- * since an empty list says nothing about the shape of its items.
+ * Where two shapes part, each at the highest path that differs (a field one side lacks is one difference), and
+ * inside an array only when both sides had items there: an empty list says nothing about its items' shape.
  */
 export function shapeDifferences(service: Shape, mock: Shape): { path: string; service: string; mock: string }[] {
-  const paths = [...new Set([...service.keys(), ...mock.keys()])].sort();
   const found: { path: string; service: string; mock: string }[] = [];
-  const reported: string[] = [];
-  for (const path of paths) {
-    if (reported.some((above) => isBelow(path, above))) continue;
-    if (!bothHaveItemsAbove(path, service, mock)) continue;
+  for (const path of [...new Set([...service.keys(), ...mock.keys()])].sort()) {
+    if (found.some((above) => isBelow(path, above.path)) || !bothHaveItemsAbove(path, service, mock)) continue;
     const a = typesText(service.get(path));
     const b = typesText(mock.get(path));
-    if (a === b) continue;
-    found.push({ path, service: a, mock: b });
-    reported.push(path);
+    if (a !== b) found.push({ path, service: a, mock: b });
   }
   return found;
 }
@@ -93,11 +69,7 @@ function isBelow(path: string, above: string): boolean {
 
 /** Whether, for every array on the way to `path`, both sides had an item there. */
 function bothHaveItemsAbove(path: string, service: Shape, mock: Shape): boolean {
-  let at = path.indexOf('[]');
-  while (at >= 0) {
-    const items = path.slice(0, at + 2);
-    if (!service.has(items) || !mock.has(items)) return false;
-    at = path.indexOf('[]', at + 2);
-  }
+  for (let at = path.indexOf('[]'); at >= 0; at = path.indexOf('[]', at + 2))
+    if (!service.has(path.slice(0, at + 2)) || !mock.has(path.slice(0, at + 2))) return false;
   return true;
 }

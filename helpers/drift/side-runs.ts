@@ -1,15 +1,43 @@
-// Drift's two conformance runs, side by side: ordinary runs of `zones-conformance conformance`, one
-// per target, in child processes started together. Each runs one test at a time against its own
-// target, as every run does, so the ownership, clean-up, pacing and safety rules of a run hold on both
-// by construction, with no code of drift's own. A signal reaches both, and drift waits for their
-// clean-up before it ends.
+// Drift's two targets, side by side. First both preflights: a mock that needs other settings, or cannot be reached,
+// is known before the service's suite has made and deleted its zones for nothing, and the service's passing lets the
+// report say it takes the settings the mock refused. Then two ordinary runs of `zones-conformance conformance` in
+// child processes, so a run's ownership, clean-up, pacing and safety rules hold on both by construction, with no code
+// of drift's own. A signal reaches both, and drift waits for their clean-up before it ends.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import type { Environment } from '../config.ts';
+import type { Environment, TargetConfig } from '../config.ts';
 import type { Secrets } from '../evidence/secrets.ts';
 import { inProject } from '../project-root.ts';
-import { exchangesPath } from './run-side.ts';
-import { inSideNames, OPERATOR_PREFIX, type Side, sideEnvironment, sideReportsDir } from './targets.ts';
+import { newRunId, prepareTarget } from '../runner/certify.ts';
+import {
+  exchangesPath,
+  inSideNames,
+  OPERATOR_PREFIX,
+  SIDES,
+  type Side,
+  sideEnvironment,
+  sideReportsDir,
+} from './targets.ts';
+
+/** Each side's preflight, the one a run makes (a list read, one create, its read-back and its delete): why it refused the side. */
+export async function preflightBoth(
+  configs: Record<Side, TargetConfig>,
+  onWaiting: (side: Side, line: string) => void,
+): Promise<Record<Side, string | undefined>> {
+  const check = async (side: Side): Promise<string | undefined> => {
+    try {
+      await prepareTarget(
+        { name: side, config: configs[side] },
+        { runId: newRunId(), onWaiting: (line) => onWaiting(side, line) },
+      );
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  };
+  const [service, mock] = await Promise.all(SIDES.map(check));
+  return { service, mock };
+}
 
 export interface SideRun {
   side: Side;
@@ -53,16 +81,15 @@ export interface StartedSides {
   signal(signal: NodeJS.Signals): void;
 }
 
-export function startSides(sides: readonly Side[], options: SideRunOptions): StartedSides {
+export function startSides(options: SideRunOptions): StartedSides {
   const launcher = inProject('bin/zones-conformance.mjs');
   const children: ChildProcess[] = [];
-  const runs = sides.map((side) => {
+  const runs = SIDES.map((side) => {
     const reportsDir = sideReportsDir(options.reportsDir, side);
     // Only this run's exchanges: the file is appended to, test by test.
     rmSync(exchangesPath(reportsDir), { force: true });
     const args = [launcher, 'conformance', `--seed=${options.seed}`, ...(options.quiet ? ['--quiet'] : [])];
-    // Every exchange as data, for the comparison; every command the run prints (replays, sweeps) reads the
-    // target from the variables the operator keeps it in.
+    // Every exchange as data; every command the run prints (replays, sweeps) reads the operator's variables.
     args.push('--record-exchanges', exchangesPath(reportsDir), '--target-variables', OPERATOR_PREFIX[side]);
     const child = spawn(process.execPath, args, {
       cwd: process.cwd(),

@@ -7,11 +7,10 @@ import type { RecordedExchange } from '../evidence/exchange-detail.ts';
 import { continuesListRead, isPagingParam, isTheShopsAnswer, type PagingParams } from '../evidence/list-reads.ts';
 import { runNamePattern } from '../ownership/run-names.ts';
 
-export type Operation = 'list' | 'create' | 'update' | 'delete';
+export const OPERATIONS = ['list', 'create', 'update', 'delete'] as const;
+export type Operation = (typeof OPERATIONS)[number];
 
 export interface Step {
-  /** From 1, in the test, after the steps above were merged. */
-  index: number;
   operation: Operation;
   /** What was asked, the same words on both targets while they do the same: `PUT zones/<id1>.json`. */
   request: string;
@@ -26,36 +25,19 @@ const OPERATION: Record<string, Operation> = { GET: 'list', POST: 'create', PUT:
 /** The status ROBUST-05 and the filter hints ask for, random each time. */
 const NO_SUCH_STATUS = /zc-no-such-status-[0-9a-f]{8}/g;
 
-function operationOf(method: string): Operation {
-  return OPERATION[method] ?? 'list';
-}
-
-/** `zones.json` or `zones/<id>.json`, with its query: the part after /admin/api/<version>/. */
-function pathOf(url: string): { path: string; query: URLSearchParams } {
-  const parsed = new URL(url);
-  const path = parsed.pathname.replace(/^.*?\/admin\/api\/[^/]+\//, '');
-  return { path, query: parsed.searchParams };
-}
-
 /** How a run's names are told apart and numbered in one test: its run id and the first number it sent there. */
 export interface RunNames {
   pattern: RegExp;
   base: number;
 }
 
-/**
- * The order of the test's names: each becomes <name+k>, k counted from the first name the test sent
- * (in a path or a request body; an answer may show anyone's zones), so runs that made more zones
- * before still agree.
- */
+/** Names become <name+k>, k from the first name the test sent (an answer may show anyone's), so runs that made more zones before agree. */
 export function runNames(exchanges: readonly RecordedExchange[], runId: string): RunNames {
   const pattern = runNamePattern(runId);
   let base = Number.POSITIVE_INFINITY;
-  for (const exchange of exchanges) {
-    for (const text of [exchange.url, exchange.request ?? '']) {
-      for (const match of text.matchAll(pattern)) base = Math.min(base, Number(match[1]));
-    }
-  }
+  for (const exchange of exchanges)
+    for (const match of `${exchange.url}\n${exchange.request ?? ''}`.matchAll(pattern))
+      base = Math.min(base, Number(match[1]));
   return { pattern, base: Number.isFinite(base) ? base : 0 };
 }
 
@@ -66,38 +48,23 @@ export function withoutRunNames(text: string, names: RunNames): string {
     .replace(NO_SUCH_STATUS, 'zc-no-such-status-<random>');
 }
 
-/** Names each zone id by the order it first shows in a request path: <id1>, <id2>... */
-class IdNames {
-  private readonly names = new Map<string, string>();
-
-  nameOf(id: string): string {
-    let name = this.names.get(id);
-    if (name === undefined) {
-      name = `<id${this.names.size + 1}>`;
-      this.names.set(id, name);
-    }
-    return name;
-  }
-}
-
-function requestWords(exchange: RecordedExchange, ids: IdNames, names: RunNames, settings: PagingParams): string {
-  const { path, query } = pathOf(exchange.url);
+/** The request in words, `zones.json` or `zones/<id>.json` after /admin/api/<version>/, each id named by its first use: <id1>, <id2>... */
+function requestWords(exchange: RecordedExchange, ids: Map<string, string>, names: RunNames, paging: PagingParams) {
+  const url = new URL(exchange.url);
+  const path = url.pathname.replace(/^.*?\/admin\/api\/[^/]+\//, '');
   const one = /^zones\/(.+?)(\.json)?$/.exec(path);
-  const shownPath = one ? `zones/${ids.nameOf(decodeURIComponent(one[1]!))}${one[2] ?? ''}` : path;
-  const kept = [...query.entries()].filter(([name]) => !isPagingParam(name, settings));
-  const search = kept.length === 0 ? '' : `?${new URLSearchParams(kept).toString()}`;
+  let shownPath = path;
+  if (one) {
+    const id = decodeURIComponent(one[1]!);
+    ids.set(id, ids.get(id) ?? `<id${ids.size + 1}>`);
+    shownPath = `zones/${ids.get(id)}${one[2] ?? ''}`;
+  }
+  const kept = [...url.searchParams.entries()].filter(([name]) => !isPagingParam(name, paging));
+  // As a person reads it: what URLSearchParams encodes always decodes.
+  const search = kept.length === 0 ? '' : `?${decodeURIComponent(new URLSearchParams(kept).toString())}`;
   const credential =
     exchange.auth === 'valid' ? '' : exchange.auth === 'none' ? ' without a credential' : ' with a wrong credential';
-  return withoutRunNames(`${exchange.method} ${shownPath}${readable(search)}${credential}`, names);
-}
-
-/** A query as a person reads it; left encoded where it does not decode. */
-function readable(search: string): string {
-  try {
-    return decodeURIComponent(search);
-  } catch {
-    return search;
-  }
+  return withoutRunNames(`${exchange.method} ${shownPath}${search}${credential}`, names);
 }
 
 /** The relative number of the run name in a request body, for putting writes sent together back in the order they were made. */
@@ -106,55 +73,38 @@ function nameNumber(exchange: RecordedExchange, names: RunNames): number {
   return match ? Number(match[1]) : 0;
 }
 
-/**
- * Writes sent together (ROBUST-07's concurrent updates) are recorded in the order their answers came,
- * which no two runs share; each carries a name made in order, which puts them back in the order sent.
- */
+/** Writes sent together (ROBUST-07's) are recorded as answered, which no two runs share: their names, made in order, put them back. */
 function inOrderSent(exchanges: RecordedExchange[], names: RunNames): RecordedExchange[] {
-  const ordered: RecordedExchange[] = [];
-  let run: RecordedExchange[] = [];
-  const flush = () => {
-    ordered.push(...run.sort((a, b) => nameNumber(a, names) - nameNumber(b, names)));
-    run = [];
-  };
+  const together: RecordedExchange[][] = [];
   for (const exchange of exchanges) {
-    const last = run.at(-1);
-    if (last && !(exchange.method === 'PUT' && last.method === 'PUT' && exchange.url === last.url)) flush();
-    run.push(exchange);
+    const last = together.at(-1);
+    const before = last?.at(-1);
+    if (before?.method === 'PUT' && exchange.method === 'PUT' && exchange.url === before.url) last!.push(exchange);
+    else together.push([exchange]);
   }
-  flush();
-  return ordered;
+  return together.flatMap((run) => run.sort((a, b) => nameNumber(a, names) - nameNumber(b, names)));
 }
 
 /** The test's exchanges as steps: the shop's own answers, pages merged, re-reads collapsed, names and ids normalised. */
-export function stepsOf(exchanges: readonly RecordedExchange[], settings: PagingParams, runId: string): Step[] {
+export function stepsOf(exchanges: readonly RecordedExchange[], paging: PagingParams, runId: string): Step[] {
   const names = runNames(exchanges, runId);
-  const ids = new IdNames();
-  const own = inOrderSent(exchanges.filter(isTheShopsAnswer), names);
+  const ids = new Map<string, string>();
   const steps: Step[] = [];
   let previous: RecordedExchange | undefined;
-  for (const exchange of own) {
+  for (const exchange of inOrderSent(exchanges.filter(isTheShopsAnswer), names)) {
     const last = steps.at(-1);
-    if (last && continuesListRead(previous, exchange, settings)) {
+    const continues = last && continuesListRead(previous, exchange, paging);
+    previous = exchange;
+    if (continues) {
       last.pages.push(exchange);
-      previous = exchange;
       continue;
     }
-    previous = exchange;
-    const request = requestWords(exchange, ids, names, settings);
+    const request = requestWords(exchange, ids, names, paging);
     // A list read again at once is waiting for a write to show (ZONES_CONSISTENCY_TIMEOUT_MS): the last read is the one the test used.
-    if (last && last.operation === 'list' && exchange.method === 'GET' && last.request === request) {
+    if (last?.operation === 'list' && exchange.method === 'GET' && last.request === request) {
       last.exchange = exchange;
       last.pages = [exchange];
-      continue;
-    }
-    steps.push({
-      index: steps.length + 1,
-      operation: operationOf(exchange.method),
-      request,
-      exchange,
-      pages: [exchange],
-    });
+    } else steps.push({ operation: OPERATION[exchange.method] ?? 'list', request, exchange, pages: [exchange] });
   }
   return steps;
 }

@@ -10,14 +10,17 @@ import { settingDefault } from '../settings.ts';
 export type Side = 'service' | 'mock';
 export const SIDES: readonly Side[] = ['service', 'mock'];
 
+/** One value for each side, in the order drift writes them: the service's, then the mock's. */
+export function bySide<T>(value: (side: Side) => T): Record<Side, T> {
+  return { service: value('service'), mock: value('mock') };
+}
+
 /** How the operator's shell names each target's own address and token: the names' prefix (operator-variables.ts). */
 export const OPERATOR_PREFIX: Record<Side, string> = { service: 'ZONES_', mock: 'ZONES_MOCK_' };
 
 /**
- * Settings a run's preflight may name that are about reaching one target, or about one run's
- * patience, not about how the shop spells its interface. A mock that stops the run on one of these
- * could not be compared, which is exit 3; one that stops on any other setting needs another setting
- * than its service, which is a difference.
+ * Settings about reaching one target or one run's patience, not how the shop spells its interface: a mock that stops
+ * on one of these could not be compared (exit 3); on any other it needs another setting than its service, a difference.
  */
 const REACHING = new Set([
   'ZONES_BASE_URL',
@@ -30,16 +33,16 @@ const REACHING = new Set([
   'ZONES_REPORTS_DIR',
 ]);
 
-export interface DriftTargets {
-  /** The service's settings, read and checked as a conformance run reads them. */
-  service: TargetConfig;
-  mock: TargetConfig;
-  reportsDir: string;
-}
+export type DriftTargets = Record<Side, TargetConfig> & { reportsDir: string };
 
 /** Where each run writes: its own folder under the reports folder, beside drift.json. */
 export function sideReportsDir(reportsDir: string, side: Side): string {
   return join(reportsDir, 'drift', side);
+}
+
+/** Where a run records every exchange of every test (`--record-exchanges`), in its reports folder. */
+export function exchangesPath(reportsDir: string): string {
+  return join(reportsDir, 'exchanges.jsonl');
 }
 
 /** The environment a side's conformance run gets: the one set of settings, with that side's address and token. */
@@ -53,7 +56,7 @@ export function sideEnvironment(env: Environment, side: Side, reportsDir: string
   return out;
 }
 
-/** Both targets' settings, or why drift cannot run, naming the target and the setting. */
+/** Both targets' settings, read and checked as a conformance run reads them, or why drift cannot run, naming the target and the setting. */
 export function readDriftTargets(env: Environment): DriftTargets {
   const missing = [
     ['ZONES_BASE_URL', 'the service'],
@@ -64,37 +67,30 @@ export function readDriftTargets(env: Environment): DriftTargets {
       `drift compares two targets and needs both: ${missing.map(([name, what]) => `${name} (${what})`).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set`,
     );
   const reportsDir = env.ZONES_REPORTS_DIR?.trim() || settingDefault('ZONES_REPORTS_DIR');
-  const configs = {} as Record<Side, TargetConfig>;
-  for (const side of SIDES) {
+  const configs = bySide((side) => {
     try {
-      configs[side] = readTargetConfig(sideEnvironment(env, side, reportsDir));
+      return readTargetConfig(sideEnvironment(env, side, reportsDir));
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       const problems = error.problems.map((problem) => inSideNames(problem, side));
-      throw new CannotRunError(
-        `bad settings for ${side === 'service' ? 'the service' : 'the mock'}: ${problems.join('; ')}`,
-      );
+      throw new CannotRunError(`bad settings for the ${side}: ${problems.join('; ')}`);
     }
-  }
+  });
   return { ...configs, reportsDir };
 }
 
 /**
- * A message of the mock's run, with the names of its own settings as the operator set them. A name
- * being assigned is left alone: the run writes its commands for the operator already (`ZONES_BASE_URL=
- * "$ZONES_MOCK_BASE_URL" npx zones-conformance sweep ...`), and renamed, such a command would set the
- * mock's variables and sweep the service.
+ * A message of the mock's run, with the names of its own settings as the operator set them. A name being assigned is
+ * left alone: the run writes such commands for the operator already (`ZONES_BASE_URL="$ZONES_MOCK_BASE_URL" npx
+ * zones-conformance sweep ...`), and renamed, one would set the mock's variables and sweep the service.
  */
 export function inSideNames(text: string, side: Side): string {
   if (side === 'service') return text;
   return text.replace(/\bZONES_(BASE_URL|ACCESS_TOKEN)\b(?!=)/g, (_, name: string) => `ZONES_MOCK_${name}`);
 }
 
-/**
- * The shared settings (how the shop spells its interface) a could-not-run reason names: where the
- * mock disagrees with what the service takes. Empty when it names only how to reach the mock.
- */
-export function styleSettingsNamed(reason: string, side: Side): string[] {
-  const named = new Set([...inSideNames(reason, side).matchAll(/\bZONES_[A-Z_]+\b/g)].map((match) => match[0]));
+/** The settings of how the shop spells its interface that a mock's could-not-run reason names (in the mock's names). */
+export function styleSettingsNamed(reason: string): string[] {
+  const named = new Set([...reason.matchAll(/\bZONES_[A-Z_]+\b/g)].map((match) => match[0]));
   return [...named].filter((name) => !REACHING.has(name.replace(/^ZONES_MOCK_/, 'ZONES_')));
 }
