@@ -22,7 +22,7 @@ import {
 } from './settings.ts';
 import { profileKey, readShopProfile, type ShopProfile } from './shop-profile.ts';
 
-/** The target as the test workers see it. Serializable: it crosses into workers through provide(). */
+/** The target as the test workers see it, a field per setting. Serializable: it crosses into workers through provide(). */
 export interface TargetConfig {
   /** No trailing slash. Empty until the embedded reference has been started. */
   baseUrl: string;
@@ -42,14 +42,11 @@ export interface TargetConfig {
   listKey: string;
   idField: string;
   paging: Paging;
-  /** page paging: the page-number parameter. */
   pageParam: string;
-  /** cursor paging: the dotted path of the next cursor in a list body, and the parameter it goes back in. */
   cursorField: string;
   cursorParam: string;
-  /** ZONES_PAGE_SIZE: the zones a page asked for on the first page of every list; unset, the shop's own. */
+  /** Unset: the shop's own page size. */
   pageSize?: number;
-  /** The query parameter the page size goes in. */
   pageSizeParam: string;
   /** Kept as JSON text so that numbers beyond 2^53 survive the trip into workers. */
   coverageSamples: string[];
@@ -59,25 +56,20 @@ export interface TargetConfig {
   bookingHook?: string;
   bookingCleanupHook?: string;
   timeoutMs: number;
-  /** The largest answer body read; the rest of a larger one is never fetched. */
   maxBodyBytes: number;
   /** 0: no pacing. */
   maxRps: number;
   consistencyTimeoutMs: number;
-  /** ZONES_OUTAGE_BUDGET_MS: how long a shop that stopped answering is waited for before the run stops. */
   outageBudgetMs: number;
-  /** The model-based suite: sequences, the longest sequence, the request budget, and a seed to replay. */
   model: ModelBudget;
   reportsDir: string;
   /** True when the suite started its own reference server. */
   embedded: boolean;
   /** The forward proxy the shop is reached through (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), if any. */
   proxy?: ProxyRoute;
-  /** ZONES_CA_FILE: CA certificates (PEM) trusted for the shop besides the usual ones. */
   caFile?: string;
-  /** ZONES_TLS_INSECURE=1: the shop's certificate is not verified. */
   tlsInsecure: boolean;
-  /** ZONES_PROFILE: the file the house style's settings came from, as it was given. */
+  /** ZONES_PROFILE, as it was given. */
   profile?: string;
   /** Lines the run says before it starts, about settings that are set but retired (RETIRED_SETTINGS). */
   notices: string[];
@@ -126,18 +118,14 @@ export function readTargetConfig(env: Environment): TargetConfig {
   // A variable wins over the profile; an empty one does not, since that is how an unset CI variable arrives.
   const fromVariable = (name: string) => (env[name] ?? '').trim() !== '';
   const fromProfile = (name: string) => !fromVariable(name) && profile?.settings[name] !== undefined;
-  const value = (name: SettingName): string => {
-    if (fromVariable(name)) return env[name]!.trim();
-    if (fromProfile(name)) return profile!.settings[name]!.trim() || settingDefault(name);
-    return settingDefault(name);
-  };
+  const given = (name: string) => env[name]?.trim() || profile?.settings[name]?.trim() || '';
+  const value = (name: SettingName) => given(name) || settingDefault(name);
+  const isSet = (name: SettingName) => given(name) !== '';
   const refused = new Set<string>();
   const bad = (name: string, why: string) => {
     refused.add(name);
     problems.push(fromProfile(name) ? `${name} (${profileKey(name)} in ${profile!.path}) ${why}` : `${name} ${why}`);
   };
-  const isSet = (name: SettingName) =>
-    fromVariable(name) || (fromProfile(name) && profile!.settings[name]!.trim() !== '');
 
   // A value is one line of text: a line break or another control character in it would end up in the
   // reports' titles and tables (a status name is in test titles) and start a heading or a row of its
@@ -174,25 +162,19 @@ export function readTargetConfig(env: Environment): TargetConfig {
     }
   }
 
-  let baseUrl = value('ZONES_BASE_URL');
-  let url: URL | undefined;
-  if (baseUrl !== '') {
-    try {
-      url = new URL(baseUrl);
-    } catch {
-      bad('ZONES_BASE_URL', `is not a URL (got "${baseUrl}")`);
-    }
-    if (url && url.protocol !== 'http:' && url.protocol !== 'https:')
-      bad('ZONES_BASE_URL', 'must start with http:// or https://');
-    if (url && (url.search !== '' || url.hash !== '')) bad('ZONES_BASE_URL', 'must not carry a query or fragment');
-    // A password in the address would go wherever the address goes: every report, every curl replay.
-    if (url && (url.username !== '' || url.password !== ''))
-      bad(
-        'ZONES_BASE_URL',
-        'must not carry a user name or password: give the credential in ZONES_ACCESS_TOKEN (for basic auth, ZONES_AUTH_HEADER=Authorization, ZONES_AUTH_SCHEME=Basic and the base64 of user:password)',
-      );
-    baseUrl = baseUrl.replace(/\/+$/, '');
-  }
+  const address = value('ZONES_BASE_URL');
+  const url = URL.canParse(address) ? new URL(address) : undefined;
+  if (address !== '' && !url) bad('ZONES_BASE_URL', `is not a URL (got "${address}")`);
+  if (url && url.protocol !== 'http:' && url.protocol !== 'https:')
+    bad('ZONES_BASE_URL', 'must start with http:// or https://');
+  if (url && (url.search !== '' || url.hash !== '')) bad('ZONES_BASE_URL', 'must not carry a query or fragment');
+  // A password in the address would go wherever the address goes: every report, every curl replay.
+  if (url && (url.username !== '' || url.password !== ''))
+    bad(
+      'ZONES_BASE_URL',
+      'must not carry a user name or password: give the credential in ZONES_ACCESS_TOKEN (for basic auth, ZONES_AUTH_HEADER=Authorization, ZONES_AUTH_SCHEME=Basic and the base64 of user:password)',
+    );
+  const baseUrl = address.replace(/\/+$/, '');
   // Proxy variables are the machine's, not the suite's: read from the same environment, never refused
   // unless the one that applies to the shop cannot be used.
   const proxy = url ? proxyRouteFor(url, env) : undefined;
@@ -250,9 +232,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
   for (const [name, mode] of companions)
     if (isSet(name) && paging !== mode) bad(name, `applies only with ZONES_PAGING=${mode} (got "${paging}")`);
   // Every page request keeps the filter, so the paging parameter cannot be the filter's.
-  const pagingParamName = ({ link: undefined, page: 'ZONES_PAGE_PARAM', cursor: 'ZONES_CURSOR_PARAM' } as const)[
-    paging
-  ];
+  const pagingParamName = companions.find(([name, mode]) => mode === paging && name.endsWith('_PARAM'))?.[0];
   const pagingParam = pagingParamName && ([pagingParamName, value(pagingParamName)] as const);
   if (pagingParam && pagingParam[1] === statusParam)
     bad(pagingParam[0], `must differ from ZONES_STATUS_PARAM (both are "${statusParam}")`);
@@ -329,10 +309,8 @@ export function newModelSeed(): number {
 }
 
 /**
- * The command that replays a run's model-based sequences, as every report prints it. The seed goes
- * after `=`: node's parseArgs reads `--seed -1311814496` as an option followed by another ("argument
- * is ambiguous"). Drawing only seeds of zero or more would not be enough, since ZONES_MODEL_SEED takes
- * negative ones (fast-check's whole 32-bit range) and a failure names whichever the run had.
+ * The command that replays a run's model-based sequences, as every report prints it. The seed goes after
+ * `=`: parseArgs takes `--seed -1311814496` for two options, and ZONES_MODEL_SEED may set a negative one.
  */
 export function seedReplayCommand(seed: number, rule?: string): string {
   return `npm run conformance -- --seed=${seed}${rule === undefined ? '' : ` --rule ${rule}`}`;
