@@ -49,15 +49,11 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
   // Any other answer (405, a 500...) is the shop's to answer for: the rules judge it, PATH-01 first.
   // A gateway's 502, 503 or 504 never gets here: the client throws ShopUnavailableError for it.
   if (!isSuccess(list)) return;
-  // Not JSON at all (a gateway's sign-in page, say): no envelope setting could read it, so none is blamed.
-  if (list.body instanceof NotJsonBody) {
+  // No body, or not JSON at all (a gateway's sign-in page, say): no envelope setting could read it, so none is blamed.
+  if (list.body instanceof NotJsonBody || list.body === undefined) {
+    const what = list.body === undefined ? ' with an empty body, so no list came back' : `, but ${list.body.why}`;
     throw new CannotRunError(
-      `GET ${list.exchange.url} answered ${list.status}, but ${list.body.why}; check ZONES_BASE_URL and the way to the shop`,
-    );
-  }
-  if (list.body === undefined) {
-    throw new CannotRunError(
-      `GET ${list.exchange.url} answered ${list.status} with an empty body, so no list came back; check ZONES_BASE_URL and the way to the shop`,
+      `GET ${list.exchange.url} answered ${list.status}${what}; check ZONES_BASE_URL and the way to the shop`,
     );
   }
   if (!list.read.ok) {
@@ -139,9 +135,7 @@ async function proveCreate(api: RunClient, name: string, options: PreflightOptio
     id = zone.id;
   }
 
-  const readBack = await api.listZones({
-    settle: (l) => findZone(zonesOf(l), id) !== undefined,
-  });
+  const readBack = await api.listZones({ settle: (l) => findZone(zonesOf(l), id) !== undefined });
   if (isSuccess(readBack) && !readBack.read.ok) {
     const listed = namedItem(readBack, name);
     return stopForIdField(api, name, 'the listed zone', listed ?? readBack.items[0] ?? {});

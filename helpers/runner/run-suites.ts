@@ -13,11 +13,9 @@ import { moduleCacheDir } from './module-cache.ts';
 
 /** The conformance suites, relative to the project root. */
 export const SUITE_FILES = 'suites/*.test.ts';
-// The setup files are the TypeScript of the source tree, like the suites they serve, also when the
-// launcher runs from the build: the workers load everything of theirs from the source tree.
-/** Registers the zone matchers in each worker, before any suite file runs. */
+// The workers' setup files, from the source tree like the suites they serve, also when the launcher runs
+// from the build. Without the Allure reporter, allure-off answers the suites' Allure calls with nothing.
 const MATCHERS_SETUP = inProject('helpers/harness/register-matchers.ts');
-/** Without the Allure reporter, a runtime that answers the suites' Allure calls with nothing, at once. */
 const ALLURE_OFF_SETUP = inProject('helpers/harness/allure-off.ts');
 
 export interface SuiteTarget {
