@@ -1,7 +1,6 @@
-// Settings to a validated, typed target. Validation happens once, before any request, and names
-// every bad variable in one message: a run against a half-configured shop is worse than no run.
-// Each setting is read and checked as its type in the settings list says; what is left here is
-// what one setting says of another.
+// Settings to a validated, typed target, once, before any request, naming every bad variable in one
+// message: a run against a half-configured shop is worse than no run. Each setting is read as its type in
+// the settings list says; what is left here is what one setting says of another.
 import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
@@ -98,14 +97,12 @@ export class ConfigError extends Error {
 export type Environment = Record<string, string | undefined>;
 
 /** The process environment first, then the values of a .env file for what it leaves unset. */
-export function loadEnvironment(processEnv: Environment = process.env, envFile = '.env'): Environment {
-  const fromFile = existsSync(envFile) ? parseDotenv(readFileSync(envFile)) : {};
-  return { ...fromFile, ...processEnv };
+export function loadEnvironment(): Environment {
+  return { ...(existsSync('.env') ? parseDotenv(readFileSync('.env')) : {}), ...process.env };
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
-/** Kinds whose values may span lines: shell commands, and JSON a person may lay out over lines. */
 const MULTI_LINE_KINDS: readonly string[] = ['command', 'json'];
 
 export function readTargetConfig(env: Environment): TargetConfig {
@@ -130,7 +127,6 @@ export function readTargetConfig(env: Environment): TargetConfig {
   // A value is one line of text: a line break or another control character in it would end up in the
   // reports' titles and tables (a status name is in test titles) and start a heading or a row of its
   // own there. Shell commands and JSON may span lines: their line breaks are part of what they say.
-  // A default is one line, so a value that is not comes from a variable or the profile.
   for (const { name, type = { kind: 'text' as const } } of SETTINGS)
     if (!MULTI_LINE_KINDS.includes(type.kind) && CONTROL_CHARACTER.test(value(name)))
       bad(name, 'must be one line of text, with no line break, tab or other control character in it');

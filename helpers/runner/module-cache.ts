@@ -1,15 +1,12 @@
-// Where vitest keeps the suites' transformed modules between runs (its fsModuleCache). A run spends
-// about a third of its CPU turning the suites' TypeScript into modules before the first request;
-// with the cache, every run after the first on a machine reads them back instead. The cache is keyed
-// by each file's content and vitest's configuration, and vitest empties it when the lockfile changes.
+// Where vitest keeps the suites' transformed modules between runs (its fsModuleCache), keyed by each
+// file's content and vitest's configuration; vitest empties it when the lockfile changes.
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * A directory this process can write, or undefined for no cache: beside the package's dependencies
- * when the package's folder is writable (reinstalling then starts afresh), else in the temporary
- * directory, one per user. An install nobody may write to runs without the cache, never fails for it.
+ * Beside the package's dependencies when that is writable (reinstalling then starts afresh), else one per
+ * user in the temporary directory; where neither is, undefined: the run goes on without a cache.
  */
 export function moduleCacheDir(projectRoot: string): string | undefined {
   const candidates = [

@@ -15,7 +15,7 @@ import {
   TransportError,
 } from '../client/shop-transport.ts';
 import { NotJsonBody } from '../client/what-came-back.ts';
-import { isSuccess, type ListAnswer, type ZonesClient } from '../client/zones-client.ts';
+import { isRefusal, isSuccess, type ListAnswer, type ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import type { Answer } from '../evidence/exchange.ts';
 import { CannotRunError } from '../exit-codes.ts';
@@ -41,7 +41,7 @@ const BODY_EXCERPT = 300;
 export async function preflight(api: RunClient, options: PreflightOptions): Promise<void> {
   const config = api.config;
   const list = await asked(api, `GET ${api.collectionUrl()}`, options, () => api.listZones());
-  if (list.status === 401 || list.status === 403) throw tokenRejected(api, 'GET', list);
+  if (list.status === 401 || list.status === 403) throw new CannotRunError(tokenRejected(api, 'GET', list));
   // Before anything is created: a base URL that redirects is a setting to fix, not an answer.
   if (isRedirect(list)) throw new CannotRunError(redirectedList(config, list));
   await provePageSize(api, list, options);
@@ -89,7 +89,7 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
 async function provePageSize(api: RunClient, list: ListAnswer, options: PreflightOptions): Promise<void> {
   const { pageSize, pageSizeParam } = api.config;
   // 429 is the shop's pace, not its view of the request (401 and 403, the token's, are told before).
-  if (pageSize === undefined || list.status < 400 || list.status > 499 || list.status === 429) return;
+  if (pageSize === undefined || !isRefusal(list) || list.status === 429) return;
   const without = api.withoutPageSize();
   const again = await asked(without, `GET ${without.collectionUrl()}`, options, () => without.listZones());
   if (!isSuccess(again)) return;
@@ -103,16 +103,14 @@ async function proveCreate(api: RunClient, name: string, options: PreflightOptio
   const config = api.config;
   const fields = { name, coverage: parseJson(config.coverageSamples[0]!) };
   const created = await asked(api, `POST ${api.collectionUrl()}`, options, () => api.createZone(fields), name);
-  const stop = async (error: CannotRunError): Promise<never> => {
+  const stop = async (message: string): Promise<never> => {
     await removeByName(api, name);
-    throw error;
+    throw new CannotRunError(message);
   };
   if (created.status === 401 || created.status === 403) await stop(tokenRejected(api, 'POST', created));
   if (isBodyRefusal(created)) {
     await stop(
-      new CannotRunError(
-        `POST ${api.collectionUrl()} refuses the create body the settings make (answered ${created.status}: ${excerpt(created)}); set ZONES_COVERAGE_SAMPLES to coverage values the shop accepts (the first is sent), and ZONES_EXTRA_FIELDS to any field it requires besides name and coverage`,
-      ),
+      `POST ${api.collectionUrl()} refuses the create body the settings make (answered ${created.status}: ${excerpt(created)}); set ZONES_COVERAGE_SAMPLES to coverage values the shop accepts (the first is sent), and ZONES_EXTRA_FIELDS to any field it requires besides name and coverage`,
     );
   }
   // 404 or 405 where a GET has just answered, 5xx: the rules will say what is wrong (PATH-01 first);
@@ -144,9 +142,7 @@ async function proveCreate(api: RunClient, name: string, options: PreflightOptio
     const underOtherId = namedIn(readBack, name)[0];
     if (underOtherId) {
       await stop(
-        new CannotRunError(
-          `the create answer gives the new zone the id ${id.text} in "${config.idField}" (ZONES_ID_FIELD), but the list shows it under ${underOtherId.id.text}: the two answers keep ids in different fields; its listed fields are ${fieldNames(underOtherId.raw)}`,
-        ),
+        `the create answer gives the new zone the id ${id.text} in "${config.idField}" (ZONES_ID_FIELD), but the list shows it under ${underOtherId.id.text}: the two answers keep ids in different fields; its listed fields are ${fieldNames(underOtherId.raw)}`,
       );
     }
   }
@@ -302,10 +298,8 @@ function unavailable(error: ShopUnavailableError): string {
   return `the shop is not answering for itself: ${cameBack(error.exchange)}${again}. A gateway or a maintenance or sign-in front answers in its place, so nothing can be judged; run again once the shop answers`;
 }
 
-function tokenRejected(api: RunClient, method: string, answer: Answer): CannotRunError {
-  return new CannotRunError(
-    `the target rejects the access token (${method} ${api.collectionUrl()} answered ${answer.status}); check ZONES_ACCESS_TOKEN, ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME`,
-  );
+function tokenRejected(api: RunClient, method: string, answer: Answer): string {
+  return `the target rejects the access token (${method} ${api.collectionUrl()} answered ${answer.status}); check ZONES_ACCESS_TOKEN, ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME`;
 }
 
 function pathNotFound(config: TargetConfig, url: string): CannotRunError {
@@ -319,7 +313,7 @@ function pathNotFound(config: TargetConfig, url: string): CannotRunError {
 
 /** A 4xx that refuses what was sent; 405 says the path takes no POST (PATH-01's business). */
 function isBodyRefusal(answer: Answer): boolean {
-  return answer.status >= 400 && answer.status <= 499 && ![401, 403, 404, 405, 429].includes(answer.status);
+  return isRefusal(answer) && ![401, 403, 404, 405, 429].includes(answer.status);
 }
 
 function namedItem(list: ListAnswer, name: string): Record<string, unknown> | undefined {
