@@ -341,7 +341,8 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-const listOf = (text: string) =>
+/** The items of a comma-separated list, trimmed, the empty ones left out. */
+export const listOf = (text: string) =>
   text
     .split(',')
     .map((part) => part.trim())

@@ -8,10 +8,7 @@ function parseNumberExactly(text: string): number | LosslessNumber {
   return isSafeNumber(text) ? Number(text) : new LosslessNumber(text);
 }
 
-/**
- * The deepest nesting of arrays and objects read. lossless-json parses by recursion, and some
- * thousands of levels overflow the stack; no zone record comes near this.
- */
+/** The deepest nesting read: lossless-json parses by recursion, and some thousands of levels overflow the stack. */
 export const MAX_JSON_DEPTH = 256;
 
 /** Thrown instead of parsing text nested past MAX_JSON_DEPTH. */
