@@ -4,7 +4,8 @@
 import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
-import { type ProxyRoute, proxyProblem, proxyRouteFor, shownProxy } from './connection/proxy.ts';
+import { proxyProblem, proxyRouteFor, shownProxy } from './connection/proxy.ts';
+import type { RouteSettings } from './connection/transport.ts';
 import { caFileProblem } from './connection/trust.ts';
 import { canonicalJson, parseJson } from './json.ts';
 import {
@@ -21,8 +22,11 @@ import {
 } from './settings.ts';
 import { profileKey, readShopProfile, type ShopProfile } from './shop-profile.ts';
 
-/** The target as the test workers see it, a field per setting. Serializable: it crosses into workers through provide(). */
-export interface TargetConfig {
+/**
+ * The target as the test workers see it, a field per setting; how the shop is reached (the proxy, whether it is
+ * the embedded reference) as the connection reads it. Serializable: it crosses into workers through provide().
+ */
+export interface TargetConfig extends RouteSettings {
   /** No trailing slash. Empty until the embedded reference has been started. */
   baseUrl: string;
   token: string;
@@ -54,7 +58,6 @@ export interface TargetConfig {
   bookedZoneId?: string;
   bookingHook?: string;
   bookingCleanupHook?: string;
-  timeoutMs: number;
   maxBodyBytes: number;
   /** 0: no pacing. */
   maxRps: number;
@@ -62,12 +65,6 @@ export interface TargetConfig {
   outageBudgetMs: number;
   model: ModelBudget;
   reportsDir: string;
-  /** True when the suite started its own reference server. */
-  embedded: boolean;
-  /** The forward proxy the shop is reached through (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), if any. */
-  proxy?: ProxyRoute;
-  caFile?: string;
-  tlsInsecure: boolean;
   /** ZONES_PROFILE, as it was given. */
   profile?: string;
   /** Lines the run says before it starts, about settings that are set but retired (RETIRED_SETTINGS). */

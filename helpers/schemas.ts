@@ -57,10 +57,7 @@ function zoneSchema(config: TargetConfig): Schema {
   };
 }
 
-/**
- * The contract's envelope (one key around what it holds), with that key moved to a dotted path
- * (ZONES_ZONE_KEY, ZONES_LIST_KEY); with the bare envelope, what it holds alone.
- */
+/** The contract's envelope, its one key moved to a dotted path (ZONES_ZONE_KEY, ZONES_LIST_KEY); bare, what it holds. */
 function enveloped(config: TargetConfig, name: string, path: string, zone: Schema): Schema {
   const envelope = component<Envelope>(name);
   const key = envelope.required[0]!;

@@ -81,10 +81,8 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
 }
 
 /**
- * A shop that refuses the page size would refuse every list read of the run, and each rule would
- * fail for a setting. So a refused first read with ZONES_PAGE_SIZE is asked once more without it:
- * answered then, the page size is what the shop refused, and the run stops naming it. Refused again,
- * the refusal is the shop's, and the checks below go on with the first answer.
+ * A shop that refuses the page size would fail every rule for a setting. So a refused first read is asked
+ * again without it: answered then, the run stops naming ZONES_PAGE_SIZE; refused again, the refusal is the shop's.
  */
 async function provePageSize(api: RunClient, list: ListAnswer, options: PreflightOptions): Promise<void> {
   const { pageSize, pageSizeParam } = api.config;
