@@ -2,6 +2,9 @@
 // one test at a time. Nothing of the suite runs beside a test, so no test can see another's zones in
 // the shop's one list, nor take an id another just freed: the races of a shared shop cannot arise.
 // Parallelism belongs across shops (a CI matrix with a job per shop), never within one.
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
 import type { TestSequencer, TestSpecification, TestUserConfig, Vitest } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -9,7 +12,6 @@ import type { TestOutcome } from '../judging/verdict.ts';
 import type { PaceState } from '../pacing/throttle.ts';
 import { inProject, projectRoot } from '../project-root.ts';
 import { type CollectedRun, OutcomeCollector } from './collector.ts';
-import { moduleCacheDir } from './module-cache.ts';
 
 /** The conformance suites, relative to the project root. */
 export const SUITE_FILES = 'suites/*.test.ts';
@@ -176,4 +178,34 @@ export async function runVitest(run: {
   // vitest sets a failing exit code for failed tests; the verdict decides the exit code instead.
   process.exitCode = EXIT.ok;
   return run.collector.run;
+}
+
+/**
+ * Where vitest keeps the suites' transformed modules between runs (its fsModuleCache, keyed by each file's
+ * content and vitest's configuration): beside the package's dependencies when that is writable (reinstalling
+ * then starts afresh), else one per user in the temporary directory; where neither is, no cache.
+ */
+export function moduleCacheDir(projectRoot: string): string | undefined {
+  const candidates = [
+    join(projectRoot, 'node_modules', '.cache', 'zones-conformance-modules'),
+    join(tmpdir(), `zones-conformance-modules-${userName()}`),
+  ];
+  for (const directory of candidates) {
+    try {
+      mkdirSync(directory, { recursive: true });
+      accessSync(directory, constants.W_OK);
+      return directory;
+    } catch {
+      // Not writable here: the next place, or no cache.
+    }
+  }
+  return undefined;
+}
+
+function userName(): string {
+  try {
+    return userInfo().username.replace(/[^\w.-]/g, '_');
+  } catch {
+    return String(process.getuid?.() ?? 'user');
+  }
 }
