@@ -20,7 +20,7 @@ import { writeReports } from '../helpers/report/write-reports.ts';
 import { rules } from '../helpers/rules.ts';
 import { families, selectRules, testNamePatternFor } from '../helpers/runner/rule-selection.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
-import { settingDocs } from '../helpers/settings.ts';
+import { SETTINGS } from '../helpers/settings.ts';
 import { parseOptions } from './command-options.ts';
 
 const startedAt = new Date();
@@ -28,7 +28,7 @@ const startedAt = new Date();
 let known: LauncherFacts = factsFromRawSettings(process.env);
 
 function usage(): string {
-  const settings = settingDocs.map(
+  const settings = SETTINGS.map(
     (doc) => `  ${doc.name}${doc.default ? ` (default: ${doc.default})` : ''}\n      ${doc.help}`,
   );
   return [

@@ -1,11 +1,11 @@
-// Settings to a validated, typed target. Validation happens once, before any request, and names
-// every bad variable in one message: a run against a half-configured shop is worse than no run.
-// Each setting is read and checked as its type in the settings list says; what is left here is
-// what one setting says of another.
+// Settings to a validated, typed target, once, before any request, naming every bad variable in one
+// message: a run against a half-configured shop is worse than no run. Each setting is read as its type in
+// the settings list says; what is left here is what one setting says of another.
 import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
-import { type ProxyRoute, proxyProblem, proxyRouteFor, shownProxy } from './connection/proxy.ts';
+import { proxyProblem, proxyRouteFor, shownProxy } from './connection/proxy.ts';
+import type { RouteSettings } from './connection/transport.ts';
 import { caFileProblem } from './connection/trust.ts';
 import { canonicalJson, parseJson } from './json.ts';
 import {
@@ -22,8 +22,11 @@ import {
 } from './settings.ts';
 import { profileKey, readShopProfile, type ShopProfile } from './shop-profile.ts';
 
-/** The target as the test workers see it. Serializable: it crosses into workers through provide(). */
-export interface TargetConfig {
+/**
+ * The target as the test workers see it, a field per setting; how the shop is reached (the proxy, whether it is
+ * the embedded reference) as the connection reads it. Serializable: it crosses into workers through provide().
+ */
+export interface TargetConfig extends RouteSettings {
   /** No trailing slash. Empty until the embedded reference has been started. */
   baseUrl: string;
   token: string;
@@ -42,14 +45,11 @@ export interface TargetConfig {
   listKey: string;
   idField: string;
   paging: Paging;
-  /** page paging: the page-number parameter. */
   pageParam: string;
-  /** cursor paging: the dotted path of the next cursor in a list body, and the parameter it goes back in. */
   cursorField: string;
   cursorParam: string;
-  /** ZONES_PAGE_SIZE: the zones a page asked for on the first page of every list; unset, the shop's own. */
+  /** Unset: the shop's own page size. */
   pageSize?: number;
-  /** The query parameter the page size goes in. */
   pageSizeParam: string;
   /** Kept as JSON text so that numbers beyond 2^53 survive the trip into workers. */
   coverageSamples: string[];
@@ -58,26 +58,14 @@ export interface TargetConfig {
   bookedZoneId?: string;
   bookingHook?: string;
   bookingCleanupHook?: string;
-  timeoutMs: number;
-  /** The largest answer body read; the rest of a larger one is never fetched. */
   maxBodyBytes: number;
   /** 0: no pacing. */
   maxRps: number;
   consistencyTimeoutMs: number;
-  /** ZONES_OUTAGE_BUDGET_MS: how long a shop that stopped answering is waited for before the run stops. */
   outageBudgetMs: number;
-  /** The model-based suite: sequences, the longest sequence, the request budget, and a seed to replay. */
   model: ModelBudget;
   reportsDir: string;
-  /** True when the suite started its own reference server. */
-  embedded: boolean;
-  /** The forward proxy the shop is reached through (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), if any. */
-  proxy?: ProxyRoute;
-  /** ZONES_CA_FILE: CA certificates (PEM) trusted for the shop besides the usual ones. */
-  caFile?: string;
-  /** ZONES_TLS_INSECURE=1: the shop's certificate is not verified. */
-  tlsInsecure: boolean;
-  /** ZONES_PROFILE: the file the house style's settings came from, as it was given. */
+  /** ZONES_PROFILE, as it was given. */
   profile?: string;
   /** Lines the run says before it starts, about settings that are set but retired (RETIRED_SETTINGS). */
   notices: string[];
@@ -106,14 +94,12 @@ export class ConfigError extends Error {
 export type Environment = Record<string, string | undefined>;
 
 /** The process environment first, then the values of a .env file for what it leaves unset. */
-export function loadEnvironment(processEnv: Environment = process.env, envFile = '.env'): Environment {
-  const fromFile = existsSync(envFile) ? parseDotenv(readFileSync(envFile)) : {};
-  return { ...fromFile, ...processEnv };
+export function loadEnvironment(): Environment {
+  return { ...(existsSync('.env') ? parseDotenv(readFileSync('.env')) : {}), ...process.env };
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
-/** Kinds whose values may span lines: shell commands, and JSON a person may lay out over lines. */
 const MULTI_LINE_KINDS: readonly string[] = ['command', 'json'];
 
 export function readTargetConfig(env: Environment): TargetConfig {
@@ -126,23 +112,18 @@ export function readTargetConfig(env: Environment): TargetConfig {
   // A variable wins over the profile; an empty one does not, since that is how an unset CI variable arrives.
   const fromVariable = (name: string) => (env[name] ?? '').trim() !== '';
   const fromProfile = (name: string) => !fromVariable(name) && profile?.settings[name] !== undefined;
-  const value = (name: SettingName): string => {
-    if (fromVariable(name)) return env[name]!.trim();
-    if (fromProfile(name)) return profile!.settings[name]!.trim() || settingDefault(name);
-    return settingDefault(name);
-  };
+  const given = (name: string) => env[name]?.trim() || profile?.settings[name]?.trim() || '';
+  const value = (name: SettingName) => given(name) || settingDefault(name);
+  const isSet = (name: SettingName) => given(name) !== '';
   const refused = new Set<string>();
   const bad = (name: string, why: string) => {
     refused.add(name);
     problems.push(fromProfile(name) ? `${name} (${profileKey(name)} in ${profile!.path}) ${why}` : `${name} ${why}`);
   };
-  const isSet = (name: SettingName) =>
-    fromVariable(name) || (fromProfile(name) && profile!.settings[name]!.trim() !== '');
 
   // A value is one line of text: a line break or another control character in it would end up in the
   // reports' titles and tables (a status name is in test titles) and start a heading or a row of its
   // own there. Shell commands and JSON may span lines: their line breaks are part of what they say.
-  // A default is one line, so a value that is not comes from a variable or the profile.
   for (const { name, type = { kind: 'text' as const } } of SETTINGS)
     if (!MULTI_LINE_KINDS.includes(type.kind) && CONTROL_CHARACTER.test(value(name)))
       bad(name, 'must be one line of text, with no line break, tab or other control character in it');
@@ -174,25 +155,19 @@ export function readTargetConfig(env: Environment): TargetConfig {
     }
   }
 
-  let baseUrl = value('ZONES_BASE_URL');
-  let url: URL | undefined;
-  if (baseUrl !== '') {
-    try {
-      url = new URL(baseUrl);
-    } catch {
-      bad('ZONES_BASE_URL', `is not a URL (got "${baseUrl}")`);
-    }
-    if (url && url.protocol !== 'http:' && url.protocol !== 'https:')
-      bad('ZONES_BASE_URL', 'must start with http:// or https://');
-    if (url && (url.search !== '' || url.hash !== '')) bad('ZONES_BASE_URL', 'must not carry a query or fragment');
-    // A password in the address would go wherever the address goes: every report, every curl replay.
-    if (url && (url.username !== '' || url.password !== ''))
-      bad(
-        'ZONES_BASE_URL',
-        'must not carry a user name or password: give the credential in ZONES_ACCESS_TOKEN (for basic auth, ZONES_AUTH_HEADER=Authorization, ZONES_AUTH_SCHEME=Basic and the base64 of user:password)',
-      );
-    baseUrl = baseUrl.replace(/\/+$/, '');
-  }
+  const address = value('ZONES_BASE_URL');
+  const url = URL.canParse(address) ? new URL(address) : undefined;
+  if (address !== '' && !url) bad('ZONES_BASE_URL', `is not a URL (got "${address}")`);
+  if (url && url.protocol !== 'http:' && url.protocol !== 'https:')
+    bad('ZONES_BASE_URL', 'must start with http:// or https://');
+  if (url && (url.search !== '' || url.hash !== '')) bad('ZONES_BASE_URL', 'must not carry a query or fragment');
+  // A password in the address would go wherever the address goes: every report, every curl replay.
+  if (url && (url.username !== '' || url.password !== ''))
+    bad(
+      'ZONES_BASE_URL',
+      'must not carry a user name or password: give the credential in ZONES_ACCESS_TOKEN (for basic auth, ZONES_AUTH_HEADER=Authorization, ZONES_AUTH_SCHEME=Basic and the base64 of user:password)',
+    );
+  const baseUrl = address.replace(/\/+$/, '');
   // Proxy variables are the machine's, not the suite's: read from the same environment, never refused
   // unless the one that applies to the shop cannot be used.
   const proxy = url ? proxyRouteFor(url, env) : undefined;
@@ -250,9 +225,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
   for (const [name, mode] of companions)
     if (isSet(name) && paging !== mode) bad(name, `applies only with ZONES_PAGING=${mode} (got "${paging}")`);
   // Every page request keeps the filter, so the paging parameter cannot be the filter's.
-  const pagingParamName = ({ link: undefined, page: 'ZONES_PAGE_PARAM', cursor: 'ZONES_CURSOR_PARAM' } as const)[
-    paging
-  ];
+  const pagingParamName = companions.find(([name, mode]) => mode === paging && name.endsWith('_PARAM'))?.[0];
   const pagingParam = pagingParamName && ([pagingParamName, value(pagingParamName)] as const);
   if (pagingParam && pagingParam[1] === statusParam)
     bad(pagingParam[0], `must differ from ZONES_STATUS_PARAM (both are "${statusParam}")`);
@@ -329,10 +302,8 @@ export function newModelSeed(): number {
 }
 
 /**
- * The command that replays a run's model-based sequences, as every report prints it. The seed goes
- * after `=`: node's parseArgs reads `--seed -1311814496` as an option followed by another ("argument
- * is ambiguous"). Drawing only seeds of zero or more would not be enough, since ZONES_MODEL_SEED takes
- * negative ones (fast-check's whole 32-bit range) and a failure names whichever the run had.
+ * The command that replays a run's model-based sequences, as every report prints it. The seed goes after
+ * `=`: parseArgs takes `--seed -1311814496` for two options, and ZONES_MODEL_SEED may set a negative one.
  */
 export function seedReplayCommand(seed: number, rule?: string): string {
   return `npm run conformance -- --seed=${seed}${rule === undefined ? '' : ` --rule ${rule}`}`;
@@ -367,7 +338,8 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-const listOf = (text: string) =>
+/** The items of a comma-separated list, trimmed, the empty ones left out. */
+export const listOf = (text: string) =>
   text
     .split(',')
     .map((part) => part.trim())

@@ -8,10 +8,7 @@ function parseNumberExactly(text: string): number | LosslessNumber {
   return isSafeNumber(text) ? Number(text) : new LosslessNumber(text);
 }
 
-/**
- * The deepest nesting of arrays and objects read. lossless-json parses by recursion, and some
- * thousands of levels overflow the stack; no zone record comes near this.
- */
+/** The deepest nesting read: lossless-json parses by recursion, and some thousands of levels overflow the stack. */
 export const MAX_JSON_DEPTH = 256;
 
 /** Thrown instead of parsing text nested past MAX_JSON_DEPTH. */
@@ -22,28 +19,21 @@ export class JsonTooDeepError extends SyntaxError {
   }
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACKET = 0x5b;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACKET = 0x5d;
-const CLOSE_BRACE = 0x7d;
-
 /** Whether brackets outside strings nest deeper than `limit`: one pass, no recursion, no parse. */
 export function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
+    const character = text[i];
     if (inString) {
-      if (code === BACKSLASH) i += 1;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) {
+      if (character === '\\') i += 1;
+      else if (character === '"') inString = false;
+    } else if (character === '"') {
       inString = true;
-    } else if (code === OPEN_BRACKET || code === OPEN_BRACE) {
+    } else if (character === '[' || character === '{') {
       depth += 1;
       if (depth > limit) return true;
-    } else if (code === CLOSE_BRACKET || code === CLOSE_BRACE) {
+    } else if (character === ']' || character === '}') {
       depth -= 1;
     }
   }

@@ -18,11 +18,10 @@ export function inProject(path: string): string {
   return join(projectRoot, path);
 }
 
+type SuitePackage = { name: string; version: string };
+
 /** The suite's own name and version, from its package.json wherever it is installed. */
-export function suitePackage(): { name: string; version: string } {
-  const { name, version } = JSON.parse(readFileSync(inProject('package.json'), 'utf8')) as {
-    name: string;
-    version: string;
-  };
+export function suitePackage(): SuitePackage {
+  const { name, version } = JSON.parse(readFileSync(inProject('package.json'), 'utf8')) as SuitePackage;
   return { name, version };
 }

@@ -30,96 +30,78 @@ export interface Rule {
   source: string;
 }
 
-const must = (id: string, title: string, source: string): Rule => ({ id, level: 'must', title, source });
-const should = (id: string, title: string, source: string): Rule => ({ id, level: 'should', title, source });
-const may = (id: string, title: string, source: string): Rule => ({ id, level: 'may', title, source });
+/** Rules of one level, in catalogue order: each id with its title and source. */
+type Catalogue = Record<string, [title: string, source: string]>;
 
-export const rules: readonly Rule[] = [
-  must(
-    'AUTH-01',
-    'a list request without a credential is refused and carries no zone data',
-    'Authentication 1; Errors 2',
-  ),
-  must('AUTH-02', 'a create request without a credential is refused', 'Authentication 1; Errors 2'),
-  must('AUTH-03', 'an update request without a credential is refused', 'Authentication 1; Errors 2'),
-  must('AUTH-04', 'a delete request without a credential is refused', 'Authentication 1; Errors 2'),
-  must(
-    'AUTH-05',
+const MUST: Catalogue = {
+  'AUTH-01': ['a list request without a credential is refused and carries no zone data', 'Authentication 1; Errors 2'],
+  'AUTH-02': ['a create request without a credential is refused', 'Authentication 1; Errors 2'],
+  'AUTH-03': ['an update request without a credential is refused', 'Authentication 1; Errors 2'],
+  'AUTH-04': ['a delete request without a credential is refused', 'Authentication 1; Errors 2'],
+  'AUTH-05': [
     'a refused unauthenticated call has no effect',
     'Authentication 1: a request without it is not a valid call',
-  ),
-  must('AUTH-06', 'a wrong credential is refused like a missing one', 'Authentication 1; Errors 2'),
-  must(
-    'CREATE-01',
+  ],
+  'AUTH-06': ['a wrong credential is refused like a missing one', 'Authentication 1; Errors 2'],
+  'CREATE-01': [
     'a create stores the name and coverage sent and the zone appears in the list',
     'Endpoints: POST; What the service does 2',
-  ),
-  must('CREATE-02', 'a new zone is in draft status', 'What the service does 2; States and transitions'),
-  must('CREATE-03', 'a create never yields a non-draft zone, whatever status the body asks for', 'Endpoints rule 3'),
-  must('LIST-01', 'the unfiltered list returns every zone of the shop, whatever its status', 'Endpoints rule 2'),
-  must('LIST-02', 'the list filtered by a status returns exactly the zones in that status', 'What the service does 3'),
-  must('UPDATE-01', 'an update changes the name', 'Endpoints rule 4'),
-  must('UPDATE-02', 'an update changes the coverage', 'Endpoints rule 4'),
-  must(
-    'UPDATE-03',
+  ],
+  'CREATE-02': ['a new zone is in draft status', 'What the service does 2; States and transitions'],
+  'CREATE-03': ['a create never yields a non-draft zone, whatever status the body asks for', 'Endpoints rule 3'],
+  'LIST-01': ['the unfiltered list returns every zone of the shop, whatever its status', 'Endpoints rule 2'],
+  'LIST-02': ['the list filtered by a status returns exactly the zones in that status', 'What the service does 3'],
+  'UPDATE-01': ['an update changes the name', 'Endpoints rule 4'],
+  'UPDATE-02': ['an update changes the coverage', 'Endpoints rule 4'],
+  'UPDATE-03': [
     'an update changes the status, and the list and the filter reflect it',
     'Endpoints rule 4; Zone: it can be changed by update',
-  ),
-  must('UPDATE-04', 'an update changes only the zone it addresses', 'Endpoints rule 4'),
-  must(
-    'DELETE-01',
+  ],
+  'UPDATE-04': ['an update changes only the zone it addresses', 'Endpoints rule 4'],
+  'DELETE-01': [
     'a delete of a zone with no booking history removes it permanently',
     'Endpoints rule 5; What the service does 4',
-  ),
-  must(
-    'DELETE-02',
+  ],
+  'DELETE-02': [
     'a delete of a zone with booking history is refused and the zone stays unchanged',
     'Endpoints rule 5; Errors 1',
-  ),
-  must(
-    'PATH-01',
-    'every operation answers at its documented path under the version segment',
-    'Endpoints; Versioning 1-2',
-  ),
-  should('PROFILE-01', 'bodies match the profile schemas', 'profile: Shopify REST conventions'),
-  should(
-    'PROFILE-02',
-    'success codes follow the profile',
-    'profile: 201 create, 200 list and update, 200 or 204 delete',
-  ),
-  should(
-    'PROFILE-03',
-    'refusal codes follow the profile',
-    'profile: 401 unauthenticated, 422 booked delete, 404 unknown id',
-  ),
-  may(
-    'ROBUST-01',
+  ],
+  'PATH-01': ['every operation answers at its documented path under the version segment', 'Endpoints; Versioning 1-2'],
+};
+const SHOULD: Catalogue = {
+  'PROFILE-01': ['bodies match the profile schemas', 'profile: Shopify REST conventions'],
+  'PROFILE-02': ['success codes follow the profile', 'profile: 201 create, 200 list and update, 200 or 204 delete'],
+  'PROFILE-03': ['refusal codes follow the profile', 'profile: 401 unauthenticated, 422 booked delete, 404 unknown id'],
+};
+const MAY: Catalogue = {
+  'ROBUST-01': [
     'malformed JSON is refused with a 4xx and creates nothing',
     'profile: robustness, a body that is not JSON (RFC 8259) is a client error',
-  ),
-  may(
-    'ROBUST-02',
+  ],
+  'ROBUST-02': [
     'wrong field types, an empty name or a missing body are refused with a 4xx and create nothing',
     'profile: robustness, a name is a non-empty string',
-  ),
-  may('ROBUST-03', 'an unknown zone id on PUT or DELETE answers 404', 'profile: robustness, 404 unknown id'),
-  may('ROBUST-04', 'a body over 1 MiB is refused with a 4xx', 'profile: robustness, request bodies up to 1 MiB'),
-  may(
-    'ROBUST-05',
+  ],
+  'ROBUST-03': ['an unknown zone id on PUT or DELETE answers 404', 'profile: robustness, 404 unknown id'],
+  'ROBUST-04': ['a body over 1 MiB is refused with a 4xx', 'profile: robustness, request bodies up to 1 MiB'],
+  'ROBUST-05': [
     'an unknown status in the filter is refused with a 4xx or gives an empty list, never a 5xx',
     "profile: robustness, a client's mistake is never a 5xx",
-  ),
-  may(
-    'ROBUST-06',
+  ],
+  'ROBUST-06': [
     'a name in non-Latin scripts and emoji round-trips unchanged',
     'profile: robustness, names are UTF-8 text',
-  ),
-  may(
-    'ROBUST-07',
+  ],
+  'ROBUST-07': [
     'concurrent updates of one zone leave it equal to one of the written versions',
     'profile: robustness, each update is applied whole',
-  ),
-];
+  ],
+};
+
+const ofLevel = (level: RuleLevel, catalogue: Catalogue): Rule[] =>
+  Object.entries(catalogue).map(([id, [title, source]]) => ({ id, level, title, source }));
+
+export const rules: readonly Rule[] = [...ofLevel('must', MUST), ...ofLevel('should', SHOULD), ...ofLevel('may', MAY)];
 
 const byId = new Map(rules.map((rule) => [rule.id, rule]));
 

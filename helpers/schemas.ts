@@ -57,10 +57,7 @@ function zoneSchema(config: TargetConfig): Schema {
   };
 }
 
-/**
- * The contract's envelope (one key around what it holds), with that key moved to a dotted path
- * (ZONES_ZONE_KEY, ZONES_LIST_KEY); with the bare envelope, what it holds alone.
- */
+/** The contract's envelope, its one key moved to a dotted path (ZONES_ZONE_KEY, ZONES_LIST_KEY); bare, what it holds. */
 function enveloped(config: TargetConfig, name: string, path: string, zone: Schema): Schema {
   const envelope = component<Envelope>(name);
   const key = envelope.required[0]!;
@@ -92,11 +89,8 @@ const shared = globalThis as { __zonesCompiledSchemas?: Map<string, Record<Schem
 shared.__zonesCompiledSchemas ??= new Map();
 const compiled = shared.__zonesCompiledSchemas;
 
-/**
- * Ajv for JSON Schema 2020-12, which OpenAPI 3.1 writes its schemas in. Loaded when PROFILE-01 first
- * checks a body, not with the matchers every worker registers: a run of other rules never needs it,
- * and loading it cost such a run's worker about 40 ms of CPU.
- */
+// Ajv for JSON Schema 2020-12, OpenAPI 3.1's dialect, loaded when PROFILE-01 first checks a body rather
+// than with the matchers: a run of other rules never needs it, and loading it cost a worker about 40 ms of CPU.
 function newAjv2020(): import('ajv/dist/2020.js').Ajv2020 {
   const require = createRequire(import.meta.url);
   const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');

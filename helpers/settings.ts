@@ -29,44 +29,32 @@ export type SettingType =
   /** JSON of one shape, which may be laid out over lines; `mustBe` is what a value of another shape is told. */
   | { kind: 'json'; shape: 'array' | 'object'; mustBe: string; check?: Check<unknown> };
 
-export interface SettingDoc {
-  name: string;
-  default: string;
-  help: string;
-}
-
 /** A shop profile may hold it, under profileKey(name); or why one never does. Every setting says which. */
 type ProfileSide = { inAProfile: true } | { notInAProfile: string };
 
 /** A setting as the table holds it, under its name. */
-type SettingEntry = Omit<SettingDoc, 'name'> &
-  ProfileSide & {
-    /** How its value is read and checked: one line of text unless it says otherwise. */
-    type?: SettingType;
-    /** It makes sense only for a shop: set without ZONES_BASE_URL, it is a slip, not a choice. */
-    onlyWithAShop?: true;
-  };
+type SettingEntry = ProfileSide & {
+  default: string;
+  help: string;
+  /** How its value is read and checked: one line of text unless it says otherwise. */
+  type?: SettingType;
+  /** It makes sense only for a shop: set without ZONES_BASE_URL, it is a slip, not a choice. */
+  onlyWithAShop?: true;
+};
 
 export type Setting = SettingEntry & { name: SettingName };
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const PATH_SEGMENT = /^[A-Za-z0-9._~-]+$/;
+/** Text that `pattern` matches whole; other text is told what it `mustBe`. */
+const matching = (pattern: RegExp, mustBe: string): SettingType => ({
+  kind: 'text',
+  check: (text) => (pattern.test(text) ? undefined : `${mustBe} (got "${text}")`),
+});
 
-const headerNameProblem: Check<string> = (name) =>
-  HEADER_NAME.test(name) ? undefined : `is not a valid header name (got "${name}")`;
-const authSchemeProblem: Check<string> = (scheme) =>
-  scheme === '' || HEADER_NAME.test(scheme) ? undefined : `must be one word such as Bearer (got "${scheme}")`;
-const pathSegmentProblem: Check<string> = (segment) =>
-  PATH_SEGMENT.test(segment) ? undefined : `must be one path segment such as 2026-07 (got "${segment}")`;
+/** What a header name, and so an auth scheme, is made of (a token of HTTP). */
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 
 /** Envelope keys and the cursor field are dotted paths into a JSON body: each segment names a member. */
-const DOTTED_PATH: SettingType = {
-  kind: 'text',
-  check: (path) =>
-    path.split('.').some((segment) => segment === '')
-      ? `must be a key or dotted path such as data or meta.next_cursor (got "${path}")`
-      : undefined,
-};
+const DOTTED_PATH = matching(/^[^.]+(\.[^.]+)*$/, 'must be a key or dotted path such as data or meta.next_cursor');
 
 function statusesProblem(statuses: string[]): string | undefined {
   if (!statuses.includes('draft') || statuses.length < 2)
@@ -146,19 +134,19 @@ const TABLE = {
     onlyWithAShop: true,
   },
   ZONES_AUTH_HEADER: {
-    type: { kind: 'text', check: headerNameProblem },
+    type: matching(new RegExp(`^${TOKEN}$`), 'is not a valid header name'),
     default: 'X-Shopify-Access-Token',
     help: 'Header that carries the credential, e.g. Authorization.',
     inAProfile: true,
   },
   ZONES_AUTH_SCHEME: {
-    type: { kind: 'text', check: authSchemeProblem },
+    type: matching(new RegExp(`^(${TOKEN})?$`), 'must be one word such as Bearer'),
     default: '',
     help: 'Scheme before the token in that header; empty sends the bare token, Bearer sends "Bearer <token>".',
     inAProfile: true,
   },
   ZONES_API_VERSION: {
-    type: { kind: 'text', check: pathSegmentProblem },
+    type: matching(/^[A-Za-z0-9._~-]+$/, 'must be one path segment such as 2026-07'),
     default: SPEC_VERSION,
     help: 'Version segment of the path: /admin/api/<version>/zones.json.',
     inAProfile: true,
@@ -354,9 +342,6 @@ export type SettingName = keyof typeof TABLE;
 /** Every setting, in the order --help, .env.example and the README list them. */
 export const SETTINGS = Object.entries(TABLE).map(([name, setting]) => ({ name, ...setting }) as Setting);
 
-/** The settings as documentation, by the name --help reads them under. */
-export const settingDocs: readonly SettingDoc[] = SETTINGS;
-
 export const knownSettingNames: ReadonlySet<string> = new Set(Object.keys(TABLE));
 
 /**
@@ -381,7 +366,7 @@ export function renderEnvExample(): string {
     '# Regenerate with: npm run env-example',
     '',
   ];
-  for (const doc of settingDocs) {
+  for (const doc of SETTINGS) {
     const quoted = /[\s"#]/.test(doc.default) ? `'${doc.default}'` : doc.default;
     lines.push(
       `# ${doc.help}`,

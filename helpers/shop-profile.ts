@@ -1,9 +1,6 @@
 // A shop's profile: the settings of its house style in one JSON file (ZONES_PROFILE=path.json), so a
-// nightly job commits one file instead of a dozen variables. A key is a setting's name without
-// ZONES_, in lower case, and holds its value as JSON (a list as an array, a JSON setting as itself).
-// Which settings a profile holds, and why it refuses the others, the settings list says. The file is
-// read before the settings are validated: its values then go through the same validator as the
-// variables, which win over it.
+// nightly job commits one file instead of a dozen variables. Which settings it may hold, and the JSON
+// shape of each, the settings list says; its values then go through the validator as the variables do.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject } from 'ajv';
@@ -12,11 +9,9 @@ import { RETIRED_SETTINGS, SETTINGS, type Setting } from './settings.ts';
 
 interface ProfileField {
   schema: Record<string, unknown>;
-  /** The value as the variable of the same setting would spell it. */
-  asSetting: (value: unknown) => string;
+  /** The value as the variable of the same setting would spell it; String where it is one string or number. */
+  asSetting?: (value: unknown) => string;
 }
-
-const asText = (value: unknown) => value as string;
 
 /** A profile key holds its setting's value in the JSON shape of the setting's kind. */
 function profileField({ type = { kind: 'text' }, default: byDefault }: Setting): ProfileField {
@@ -24,11 +19,11 @@ function profileField({ type = { kind: 'text' }, default: byDefault }: Setting):
     case 'text':
     case 'command':
       // Where empty is the default (a bare token, for one), a profile may say it too.
-      return { schema: byDefault === '' ? { type: 'string' } : { type: 'string', minLength: 1 }, asSetting: asText };
+      return { schema: byDefault === '' ? { type: 'string' } : { type: 'string', minLength: 1 } };
     case 'choice':
-      return { schema: { enum: type.choices }, asSetting: asText };
+      return { schema: { enum: type.choices } };
     case 'number':
-      return { schema: { type: type.whole ? 'integer' : 'number' }, asSetting: String };
+      return { schema: { type: type.whole ? 'integer' : 'number' } };
     case 'names':
       // A list setting is split at commas, so a name holding one would quietly become two.
       return {
@@ -40,7 +35,7 @@ function profileField({ type = { kind: 'text' }, default: byDefault }: Setting):
         schema: { type: 'object', additionalProperties: { type: 'string' } },
         asSetting: (value) =>
           Object.entries(value as Record<string, string>)
-            .map(([name, pairedValue]) => `${name}=${pairedValue}`)
+            .map((pair) => pair.join('='))
             .join(','),
       };
     case 'json':
@@ -92,10 +87,8 @@ export interface ShopProfile {
 
 let compiled: ReturnType<Ajv['compile']> | undefined;
 
-/**
- * Ajv, loaded when a profile is first read: every run reads the settings, few name a profile, and
- * loading Ajv costs a run that stops on bad settings about a fifth of its time.
- */
+// Loaded when a profile is first read: few runs name one, and loading Ajv costs a run that stops on bad
+// settings about a fifth of its time.
 function newAjv(): Ajv {
   const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
   return new AjvClass({ allErrors: true, verbose: true });
@@ -120,14 +113,11 @@ export function readShopProfile(path: string): ShopProfile {
   }
   const entries = { ...(content as Record<string, unknown>) };
   for (const key of Object.keys(entries)) {
-    if (RETIRED_SETTINGS[settingOfKey(key)] !== undefined && key === profileKey(settingOfKey(key))) {
-      profile.retired.push(settingOfKey(key));
-      delete entries[key];
-      continue;
-    }
+    const name = settingOfKey(key);
     const refusal = refusalOf(key);
-    if (refusal === undefined) continue;
-    bad(refusal);
+    if (RETIRED_SETTINGS[name] !== undefined && key === profileKey(name)) profile.retired.push(name);
+    else if (refusal !== undefined) bad(refusal);
+    else continue;
     delete entries[key];
   }
   compiled ??= newAjv().compile(profileSchema());
@@ -137,7 +127,7 @@ export function readShopProfile(path: string): ShopProfile {
   }
   for (const [key, value] of Object.entries(entries)) {
     const field = PROFILE_FIELDS.get(settingOfKey(key));
-    if (field) profile.settings[settingOfKey(key)] = field.asSetting(value);
+    if (field) profile.settings[settingOfKey(key)] = (field.asSetting ?? String)(value);
   }
   return profile;
 }

@@ -9,7 +9,7 @@ import { readTargetConfig } from '../helpers/config.ts';
 import { modelRules } from '../helpers/harness/model/run-model.ts';
 import { rules, SPEC_VERSION } from '../helpers/rules.ts';
 import { SUITE_FILES } from '../helpers/runner/run-suites.ts';
-import { settingDocs } from '../helpers/settings.ts';
+import { SETTINGS } from '../helpers/settings.ts';
 import { faults } from '../reference/faults.ts';
 import { brokenLinks, githubSlug, headingAnchors, type Repository } from './catalogue/markdown-links.ts';
 import { RULE_TABLE_COMMAND, RULE_TABLE_FILE, withRuleTable } from './catalogue/rule-table.ts';
@@ -106,11 +106,11 @@ describe('written from the catalogue', () => {
 
   test('the settings table has one row per setting, with its default, and a changed default makes it stale', () => {
     const table = renderSettingsTable().split('\n');
-    expect(table.slice(2).map((row) => /^\| `(\w+)` \|/.exec(row)?.[1])).toEqual(settingDocs.map((doc) => doc.name));
+    expect(table.slice(2).map((row) => /^\| `(\w+)` \|/.exec(row)?.[1])).toEqual(SETTINGS.map((doc) => doc.name));
     expect(table).toContain(
       '| `ZONES_TIMEOUT_MS` | `30000` | Time limit of one request, in milliseconds, from sending it to the last byte of the answer (a body still coming at the limit is cut off). |',
     );
-    const changed = settingDocs.map((doc) => (doc.name === 'ZONES_TIMEOUT_MS' ? { ...doc, default: '5000' } : doc));
+    const changed = SETTINGS.map((doc) => (doc.name === 'ZONES_TIMEOUT_MS' ? { ...doc, default: '5000' } : doc));
     const readme = read(SETTINGS_TABLE_FILE);
     expect(withSettingsTable(readme, renderSettingsTable(changed))).not.toBe(readme);
   });

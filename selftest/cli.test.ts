@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import type { ConformanceJson } from '../helpers/report/certificate.ts';
 import { xml } from '../helpers/report/junit.ts';
-import { settingDocs } from '../helpers/settings.ts';
+import { SETTINGS } from '../helpers/settings.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { type ChildRun, runEntry } from './run-node.ts';
 
@@ -71,7 +71,7 @@ describe('runs that cannot happen exit 3 with one message', () => {
   test('--help lists every setting and exits 0', async () => {
     const run = await conformance({}, ['--help']);
     expect(run.code).toBe(0);
-    for (const doc of settingDocs) expect(run.stdout).toContain(doc.name);
+    for (const doc of SETTINGS) expect(run.stdout).toContain(doc.name);
   });
 
   test('bad settings name every bad variable, before any request', async () => {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { describeTarget, readTargetConfig } from '../helpers/config.ts';
-import { renderEnvExample, SETTINGS, settingDocs } from '../helpers/settings.ts';
+import { renderEnvExample, SETTINGS } from '../helpers/settings.ts';
 import { projectRoot } from './run-node.ts';
 import { problemsOf } from './support/settings-problems.ts';
 
@@ -167,7 +167,7 @@ test('the target description shows a JSON setting as its value, encoded once; it
 test('.env.example documents every setting with its default (regenerate with npm run env-example)', () => {
   const example = readFileSync(join(projectRoot, '.env.example'), 'utf8');
   expect(example).toBe(renderEnvExample());
-  for (const doc of settingDocs) expect(example).toContain(`# ${doc.name}=`);
+  for (const doc of SETTINGS) expect(example).toContain(`# ${doc.name}=`);
 });
 
 test('ZONES_EXTRA_FIELDS is a JSON object that leaves name, coverage and status to the suite', () => {

@@ -11,7 +11,7 @@ import { configForReference, operatorSettings } from '../bin/embedded-reference.
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import { ConfigError, readTargetConfig } from '../helpers/config.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
-import { settingDocs } from '../helpers/settings.ts';
+import { SETTINGS } from '../helpers/settings.ts';
 import type { RunningReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles } from '../reference/styles.ts';
 import { runEntry } from './run-node.ts';
@@ -84,9 +84,9 @@ test("every setting is the style's, the operator's, or a shop's alone", () => {
       return error instanceof ConfigError && error.message.includes(`${name} is set but ZONES_BASE_URL is not`);
     }
   };
-  const unaccounted = settingDocs
-    .map((doc) => doc.name)
-    .filter((name) => !style.has(name) && !operator.has(name) && !shopOnly(name));
+  const unaccounted = SETTINGS.map((doc) => doc.name).filter(
+    (name) => !style.has(name) && !operator.has(name) && !shopOnly(name),
+  );
   expect(unaccounted, 'say in bin/embedded-reference.ts whether the embedded reference takes it').toEqual([]);
 });
 

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { moduleCacheDir } from '../helpers/runner/module-cache.ts';
+import { moduleCacheDir } from '../helpers/runner/run-suites.ts';
 
 test('the cache sits beside the package dependencies when the package folder is writable', () => {
   const root = mkdtempSync(join(tmpdir(), 'zc-module-cache-'));

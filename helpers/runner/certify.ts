@@ -27,8 +27,7 @@ export const PREFLIGHT_OUTAGE_BUDGET_MS = 5_000;
 export function newRunId(now = new Date()): string {
   const stamp = now
     .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, '')
+    .replace(/[-:]|\.\d+Z$/g, '')
     .toLowerCase();
   return `${stamp}-${randomBytes(2).toString('hex')}`;
 }
@@ -47,10 +46,8 @@ export interface PreparedTarget extends Required<SuiteTarget> {
 }
 
 /**
- * The model-based suite's seed for this run: the one the settings set, else a new one, drawn here in the
- * launcher rather than in a worker, so that the reports can name it with the command that replays the
- * night. A new seed each night searches sequences the last night did not; what the sequences did not
- * reach never changes the verdict (verdict.ts), so a correct shop's verdict does not move with it.
+ * The model-based suite's seed: the one set, else a new one, drawn in the launcher rather than in a worker so
+ * that the reports can name it with the command that replays the night (docs/design.md says why a new one).
  */
 export function withRunSeed(config: TargetConfig): TargetConfig {
   if (config.model.seed !== undefined) return config;

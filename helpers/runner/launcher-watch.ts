@@ -30,11 +30,12 @@ function parentOf(pid: number): number | undefined {
 }
 
 /** This process's parent, its parent's parent, and so on, as far as `generations` and the platform allow. */
-function ancestry(generations: number): (number | undefined)[] {
-  const line: (number | undefined)[] = [process.ppid];
+function ancestry(generations: number): number[] {
+  const line = [process.ppid];
   while (line.length < generations) {
-    const last = line[line.length - 1];
-    line.push(last === undefined ? undefined : parentOf(last));
+    const parent = parentOf(line.at(-1)!);
+    if (parent === undefined) break;
+    line.push(parent);
   }
   return line;
 }
@@ -44,13 +45,10 @@ function ancestry(generations: number): (number | undefined)[] {
  * died. A generation that cannot be read at the start (no /proc and no ps) is not watched.
  */
 export function watchLauncher(onGone: (what: string) => void): void {
-  const generations = process.env.npm_lifecycle_event ? 2 : 1;
-  const watched = ancestry(generations);
-  const known = watched.indexOf(undefined);
-  const depth = known < 0 ? watched.length : known;
+  const watched = ancestry(process.env.npm_lifecycle_event ? 2 : 1);
   const timer = setInterval(() => {
-    const now = ancestry(depth);
-    const changed = now.findIndex((pid, i) => pid !== watched[i]);
+    const now = ancestry(watched.length);
+    const changed = watched.findIndex((pid, i) => pid !== now[i]);
     if (changed < 0) return;
     clearInterval(timer);
     onGone(

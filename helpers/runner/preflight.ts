@@ -15,7 +15,7 @@ import {
   TransportError,
 } from '../client/shop-transport.ts';
 import { NotJsonBody } from '../client/what-came-back.ts';
-import { isSuccess, type ListAnswer, type ZonesClient } from '../client/zones-client.ts';
+import { isRefusal, isSuccess, type ListAnswer, type ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import type { Answer } from '../evidence/exchange.ts';
 import { CannotRunError } from '../exit-codes.ts';
@@ -41,7 +41,7 @@ const BODY_EXCERPT = 300;
 export async function preflight(api: RunClient, options: PreflightOptions): Promise<void> {
   const config = api.config;
   const list = await asked(api, `GET ${api.collectionUrl()}`, options, () => api.listZones());
-  if (list.status === 401 || list.status === 403) throw tokenRejected(api, 'GET', list);
+  if (list.status === 401 || list.status === 403) throw new CannotRunError(tokenRejected(api, 'GET', list));
   // Before anything is created: a base URL that redirects is a setting to fix, not an answer.
   if (isRedirect(list)) throw new CannotRunError(redirectedList(config, list));
   await provePageSize(api, list, options);
@@ -49,15 +49,11 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
   // Any other answer (405, a 500...) is the shop's to answer for: the rules judge it, PATH-01 first.
   // A gateway's 502, 503 or 504 never gets here: the client throws ShopUnavailableError for it.
   if (!isSuccess(list)) return;
-  // Not JSON at all (a gateway's sign-in page, say): no envelope setting could read it, so none is blamed.
-  if (list.body instanceof NotJsonBody) {
+  // No body, or not JSON at all (a gateway's sign-in page, say): no envelope setting could read it, so none is blamed.
+  if (list.body instanceof NotJsonBody || list.body === undefined) {
+    const what = list.body === undefined ? ' with an empty body, so no list came back' : `, but ${list.body.why}`;
     throw new CannotRunError(
-      `GET ${list.exchange.url} answered ${list.status}, but ${list.body.why}; check ZONES_BASE_URL and the way to the shop`,
-    );
-  }
-  if (list.body === undefined) {
-    throw new CannotRunError(
-      `GET ${list.exchange.url} answered ${list.status} with an empty body, so no list came back; check ZONES_BASE_URL and the way to the shop`,
+      `GET ${list.exchange.url} answered ${list.status}${what}; check ZONES_BASE_URL and the way to the shop`,
     );
   }
   if (!list.read.ok) {
@@ -85,15 +81,13 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
 }
 
 /**
- * A shop that refuses the page size would refuse every list read of the run, and each rule would
- * fail for a setting. So a refused first read with ZONES_PAGE_SIZE is asked once more without it:
- * answered then, the page size is what the shop refused, and the run stops naming it. Refused again,
- * the refusal is the shop's, and the checks below go on with the first answer.
+ * A shop that refuses the page size would fail every rule for a setting. So a refused first read is asked
+ * again without it: answered then, the run stops naming ZONES_PAGE_SIZE; refused again, the refusal is the shop's.
  */
 async function provePageSize(api: RunClient, list: ListAnswer, options: PreflightOptions): Promise<void> {
   const { pageSize, pageSizeParam } = api.config;
   // 429 is the shop's pace, not its view of the request (401 and 403, the token's, are told before).
-  if (pageSize === undefined || list.status < 400 || list.status > 499 || list.status === 429) return;
+  if (pageSize === undefined || !isRefusal(list) || list.status === 429) return;
   const without = api.withoutPageSize();
   const again = await asked(without, `GET ${without.collectionUrl()}`, options, () => without.listZones());
   if (!isSuccess(again)) return;
@@ -107,16 +101,14 @@ async function proveCreate(api: RunClient, name: string, options: PreflightOptio
   const config = api.config;
   const fields = { name, coverage: parseJson(config.coverageSamples[0]!) };
   const created = await asked(api, `POST ${api.collectionUrl()}`, options, () => api.createZone(fields), name);
-  const stop = async (error: CannotRunError): Promise<never> => {
+  const stop = async (message: string): Promise<never> => {
     await removeByName(api, name);
-    throw error;
+    throw new CannotRunError(message);
   };
   if (created.status === 401 || created.status === 403) await stop(tokenRejected(api, 'POST', created));
   if (isBodyRefusal(created)) {
     await stop(
-      new CannotRunError(
-        `POST ${api.collectionUrl()} refuses the create body the settings make (answered ${created.status}: ${excerpt(created)}); set ZONES_COVERAGE_SAMPLES to coverage values the shop accepts (the first is sent), and ZONES_EXTRA_FIELDS to any field it requires besides name and coverage`,
-      ),
+      `POST ${api.collectionUrl()} refuses the create body the settings make (answered ${created.status}: ${excerpt(created)}); set ZONES_COVERAGE_SAMPLES to coverage values the shop accepts (the first is sent), and ZONES_EXTRA_FIELDS to any field it requires besides name and coverage`,
     );
   }
   // 404 or 405 where a GET has just answered, 5xx: the rules will say what is wrong (PATH-01 first);
@@ -139,9 +131,7 @@ async function proveCreate(api: RunClient, name: string, options: PreflightOptio
     id = zone.id;
   }
 
-  const readBack = await api.listZones({
-    settle: (l) => findZone(zonesOf(l), id) !== undefined,
-  });
+  const readBack = await api.listZones({ settle: (l) => findZone(zonesOf(l), id) !== undefined });
   if (isSuccess(readBack) && !readBack.read.ok) {
     const listed = namedItem(readBack, name);
     return stopForIdField(api, name, 'the listed zone', listed ?? readBack.items[0] ?? {});
@@ -150,9 +140,7 @@ async function proveCreate(api: RunClient, name: string, options: PreflightOptio
     const underOtherId = namedIn(readBack, name)[0];
     if (underOtherId) {
       await stop(
-        new CannotRunError(
-          `the create answer gives the new zone the id ${id.text} in "${config.idField}" (ZONES_ID_FIELD), but the list shows it under ${underOtherId.id.text}: the two answers keep ids in different fields; its listed fields are ${fieldNames(underOtherId.raw)}`,
-        ),
+        `the create answer gives the new zone the id ${id.text} in "${config.idField}" (ZONES_ID_FIELD), but the list shows it under ${underOtherId.id.text}: the two answers keep ids in different fields; its listed fields are ${fieldNames(underOtherId.raw)}`,
       );
     }
   }
@@ -308,10 +296,8 @@ function unavailable(error: ShopUnavailableError): string {
   return `the shop is not answering for itself: ${cameBack(error.exchange)}${again}. A gateway or a maintenance or sign-in front answers in its place, so nothing can be judged; run again once the shop answers`;
 }
 
-function tokenRejected(api: RunClient, method: string, answer: Answer): CannotRunError {
-  return new CannotRunError(
-    `the target rejects the access token (${method} ${api.collectionUrl()} answered ${answer.status}); check ZONES_ACCESS_TOKEN, ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME`,
-  );
+function tokenRejected(api: RunClient, method: string, answer: Answer): string {
+  return `the target rejects the access token (${method} ${api.collectionUrl()} answered ${answer.status}); check ZONES_ACCESS_TOKEN, ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME`;
 }
 
 function pathNotFound(config: TargetConfig, url: string): CannotRunError {
@@ -325,7 +311,7 @@ function pathNotFound(config: TargetConfig, url: string): CannotRunError {
 
 /** A 4xx that refuses what was sent; 405 says the path takes no POST (PATH-01's business). */
 function isBodyRefusal(answer: Answer): boolean {
-  return answer.status >= 400 && answer.status <= 499 && ![401, 403, 404, 405, 429].includes(answer.status);
+  return isRefusal(answer) && ![401, 403, 404, 405, 429].includes(answer.status);
 }
 
 function namedItem(list: ListAnswer, name: string): Record<string, unknown> | undefined {

@@ -18,15 +18,12 @@ export function redirectedList(config: TargetConfig, answer: Answer): string {
   const { method, url } = answer.exchange;
   const what = `${method} ${url} answered ${answer.status}`;
   const location = answer.exchange.responseHeaders.location;
-  if (location === undefined || location.trim() === '') {
-    return `${what}, a redirect with no Location, and ${NOT_FOLLOWED}: set ZONES_BASE_URL to the address that answers the zone list itself`;
+  const given = location?.trim() ?? '';
+  if (given === '' || !URL.canParse(given, url)) {
+    const which = given === '' ? 'a redirect with no Location' : `a redirect to "${location}", which is not a URL`;
+    return `${what}, ${which}, and ${NOT_FOLLOWED}: set ZONES_BASE_URL to the address that answers the zone list itself`;
   }
-  let target: URL;
-  try {
-    target = new URL(location.trim(), url);
-  } catch {
-    return `${what}, a redirect to "${location}", which is not a URL, and ${NOT_FOLLOWED}: set ZONES_BASE_URL to the address that answers the zone list itself`;
-  }
+  const target = new URL(given, url);
   target.username = '';
   target.password = '';
   const path = `/admin/api/${config.apiVersion}/zones.json`;

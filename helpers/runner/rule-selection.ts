@@ -1,5 +1,6 @@
 // `--rule AUTH,CREATE-02`: which rules a partial run checks, read against the catalogue rather than
 // matched over titles, so that a family name never picks up another family's tests by their wording.
+import { listOf } from '../config.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import { rules } from '../rules.ts';
 
@@ -17,10 +18,7 @@ export function families(): string[] {
  * a family, in any case. Anything else stops the run before a request, naming what was not known.
  */
 export function selectRules(value: string): string[] {
-  const items = value
-    .split(',')
-    .map((item) => item.trim().toUpperCase())
-    .filter((item) => item !== '');
+  const items = listOf(value.toUpperCase());
   const unknown = items.filter((item) => !rules.some((rule) => rule.id === item || familyOf(rule.id) === item));
   if (items.length === 0 || unknown.length > 0) {
     const what = items.length === 0 ? 'names no rule' : `does not know ${unknown.join(', ')}`;

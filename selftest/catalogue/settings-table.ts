@@ -1,9 +1,9 @@
-// The README's table of settings, written from their definitions (settingDocs in helpers/settings.ts)
+// The README's table of settings, written from their definitions (SETTINGS in helpers/settings.ts)
 // between two marker comments, so that the README never lists a setting the suite lacks, misses one
 // it reads, or gives another default. One row per setting keeps it inside the README's budget, so a
 // row shows the opening of the help text: whole sentences, added until they say enough to recognise
 // the setting (SUMMARY_CHARS). The whole text is in .env.example and `--help`, written from the same list.
-import { type SettingDoc, settingDocs } from '../../helpers/settings.ts';
+import { SETTINGS, type Setting } from '../../helpers/settings.ts';
 import { cell, type Markers, withTableBetween } from './between-markers.ts';
 
 export const SETTINGS_TABLE_COMMAND = 'npm run settings-table';
@@ -41,7 +41,7 @@ export function summary(help: string): string {
 /** A value in a code span, where `<` is shown as it is and only a pipe needs escaping; an empty default stays an empty cell. */
 const codeCell = (text: string) => (text === '' ? '' : `\`${text.replaceAll('|', '\\|')}\``);
 
-export function renderSettingsTable(docs: readonly SettingDoc[] = settingDocs): string {
+export function renderSettingsTable(docs: readonly Setting[] = SETTINGS): string {
   return [
     '| setting | default | what it is |',
     '|---|---|---|',
