@@ -3,8 +3,10 @@
 // was likely meant, so that a person need not read all of --help to find one letter.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 
+type Options = NonNullable<ParseArgsConfig['options']>;
+
 /** The options' values, or why the command line can't be read (the parser's words, and a near option if there is one). */
-export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(options: T) {
+export function parseOptions<T extends Options>(options: T) {
   try {
     return { ok: true as const, values: parseArgs({ options, strict: true }).values };
   } catch (error) {
@@ -14,6 +16,17 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
   }
 }
 
+/**
+ * The options and --help, as a launcher reads them: a command line that can't be read goes to `refuse`
+ * with the pointer to --help; --help prints `usage` and gives undefined, the command's cue to end.
+ */
+export function readCommandLine<T extends Options>(options: T, usage: string, refuse: (problem: string) => never) {
+  const parsed = parseOptions({ help: { type: 'boolean', short: 'h' }, ...options });
+  if (!parsed.ok) refuse(`${parsed.problem} (see --help)`);
+  if ((parsed.values as { help?: boolean }).help !== true) return parsed.values;
+  console.log(usage);
+  return undefined;
+}
 /** The known option nearest to what was typed, when only a slip apart: about one edit in four letters. */
 function nearestOption(typed: string | undefined, known: readonly string[]): string | undefined {
   if (typed === undefined) return undefined;

@@ -21,7 +21,7 @@ import { rules } from '../helpers/rules.ts';
 import { families, selectRules, testNamePatternFor } from '../helpers/runner/rule-selection.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDocs } from '../helpers/settings.ts';
-import { parseOptions } from './command-options.ts';
+import { readCommandLine } from './command-options.ts';
 
 const startedAt = new Date();
 /** Kept up to date as the launcher learns more, so a run that has to give up still reports where it should. */
@@ -93,32 +93,26 @@ async function main(): Promise<void> {
   outliveOutputReaders();
   const env = loadEnvironment();
   known = factsFromRawSettings(env);
-  const parsed = parseOptions({
-    help: { type: 'boolean', short: 'h' },
-    list: { type: 'boolean' },
-    version: { type: 'boolean' },
-    quiet: { type: 'boolean', short: 'q' },
-    rule: { type: 'string' },
-    seed: { type: 'string' },
-    baseline: { type: 'string' },
-    'fail-on': { type: 'string' },
-    'record-exchanges': { type: 'string' },
-    'target-variables': { type: 'string' },
-  });
-  if (!parsed.ok) cannotRun(`${parsed.problem} (see --help)`);
-  const args = parsed.values;
-  if (args.help) {
-    console.log(usage());
-    return;
-  }
-  if (args.list) {
-    console.log(catalogue());
-    return;
-  }
+  const args = readCommandLine(
+    {
+      list: { type: 'boolean' },
+      version: { type: 'boolean' },
+      quiet: { type: 'boolean', short: 'q' },
+      rule: { type: 'string' },
+      seed: { type: 'string' },
+      baseline: { type: 'string' },
+      'fail-on': { type: 'string' },
+      'record-exchanges': { type: 'string' },
+      'target-variables': { type: 'string' },
+    },
+    usage(),
+    cannotRun,
+  );
+  if (!args) return;
+  if (args.list) return console.log(catalogue());
   if (args.version) {
     const { name, version } = suitePackage();
-    console.log(`${name} ${version}`);
-    return;
+    return console.log(`${name} ${version}`);
   }
   const quiet = args.quiet === true;
   // What refuses an option or a setting throws: main's catch says it as "cannot run", with the reports.

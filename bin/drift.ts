@@ -20,7 +20,7 @@ import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.t
 import { withoutUserInfo } from '../helpers/report/could-not-run.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDefault } from '../helpers/settings.ts';
-import { parseOptions } from './command-options.ts';
+import { readCommandLine } from './command-options.ts';
 
 const USAGE = [
   'Usage: npm run drift [-- [--seed=N] [--quiet] | --help]',
@@ -82,17 +82,10 @@ async function main(): Promise<void> {
     authHeader: env.ZONES_AUTH_HEADER?.trim() || settingDefault('ZONES_AUTH_HEADER'),
     authScheme: env.ZONES_AUTH_SCHEME?.trim() ?? '',
   });
-  const parsed = parseOptions({
-    help: { type: 'boolean', short: 'h' },
-    seed: { type: 'string' },
-    quiet: { type: 'boolean', short: 'q' },
-  });
-  if (!parsed.ok) cannotRun(`${parsed.problem} (see --help)`, env, startedAt);
-  const args = parsed.values;
-  if (args.help) {
-    console.log(USAGE);
-    return;
-  }
+  const args = readCommandLine({ seed: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } }, USAGE, (problem) =>
+    cannotRun(problem, env, startedAt),
+  );
+  if (!args) return;
   if (args.seed !== undefined) env.ZONES_MODEL_SEED = args.seed;
   let targets: DriftTargets;
   try {

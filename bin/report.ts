@@ -14,7 +14,7 @@ import { inProject } from '../helpers/project-root.ts';
 import { allureLocations, selfContainedPage } from '../helpers/report/allure-layout.ts';
 import { PAGE_FILE } from '../helpers/report/certificate-page.ts';
 import { factsFromRawSettings } from '../helpers/report/could-not-run.ts';
-import { parseOptions } from './command-options.ts';
+import { readCommandLine } from './command-options.ts';
 import { desktopOpener } from './open-in-browser.ts';
 
 const allureConfig = inProject('allurerc.ts');
@@ -51,12 +51,7 @@ ZONES_REPORTS_DIR/allure-report/index.html, adds the run to ZONES_REPORTS_DIR/al
 and names the run's certificate page, ZONES_REPORTS_DIR/conformance.html, as the page to open first
 (opening it when run at a desktop, never in CI). Exit codes: 0 built, 3 could not build.`;
 
-const options = parseOptions({ help: { type: 'boolean', short: 'h' } });
-if (!options.ok) cannotRun(`${options.problem} (see --help)`);
-if (options.values.help) {
-  console.log(HELP);
-  process.exit(EXIT.ok);
-}
+if (!readCommandLine({}, HELP, cannotRun)) process.exit(EXIT.ok);
 
 const reportsDir = resolve(factsFromRawSettings(loadEnvironment()).reportsDir);
 const where = allureLocations(reportsDir);

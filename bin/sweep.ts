@@ -16,7 +16,7 @@ import {
 } from '../helpers/ownership/leftover-sweep.ts';
 import { outliveOutputReaders } from '../helpers/report/console-output.ts';
 import { newRunId, PREFLIGHT_OUTAGE_BUDGET_MS } from '../helpers/runner/certify.ts';
-import { parseOptions } from './command-options.ts';
+import { readCommandLine } from './command-options.ts';
 
 const USAGE = `Usage: npm run sweep -- [--ledger PATH]... [--by-prefix [--older-than 24h]] [--yes] [--dry-run]
 
@@ -52,17 +52,18 @@ function cannotRun(message: string): never {
 
 async function main(): Promise<void> {
   outliveOutputReaders();
-  const parsed = parseOptions({
-    ledger: { type: 'string', multiple: true },
-    'by-prefix': { type: 'boolean' },
-    'older-than': { type: 'string' },
-    yes: { type: 'boolean' },
-    'dry-run': { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (!parsed.ok) cannotRun(`${parsed.problem} (see --help)`);
-  const args = parsed.values;
-  if (args.help) return console.log(USAGE);
+  const args = readCommandLine(
+    {
+      ledger: { type: 'string', multiple: true },
+      'by-prefix': { type: 'boolean' },
+      'older-than': { type: 'string' },
+      yes: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+    },
+    USAGE,
+    cannotRun,
+  );
+  if (!args) return;
   // Which of the two was meant can't be told, and guessing "delete" is the one that can't be undone.
   if (args.yes && args['dry-run']) cannotRun('--yes and --dry-run contradict each other: give one of them');
   const olderThanMs = parseDuration(args['older-than'] ?? '24h');

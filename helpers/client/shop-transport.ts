@@ -68,49 +68,18 @@ export function cameBack(exchange: Exchange): string {
   return `${exchange.method} ${exchange.url} answered ${exchange.status}${reason ? ` ${reason}` : ''} (${type}, ${gist})`;
 }
 
-/**
- * What a gateway or load balancer answers when the application behind it is not there. A 500 is the
- * application's own failure, and stays evidence.
- */
+/** What a gateway or load balancer answers when the application behind it is not there; a 500 is the application's own failure, and stays evidence. */
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
-
-export function isGatewayAnswer(exchange: Exchange): boolean {
-  return exchange.status !== undefined && GATEWAY_STATUSES.has(exchange.status);
-}
-
-/**
- * A success that is an HTML page and no JSON at all: a maintenance or sign-in front that answers 200
- * with its page. The interface speaks JSON, so such a page answers none of a check's questions.
- */
-export function isFrontPage(exchange: Exchange): boolean {
-  const type = exchange.responseHeaders['content-type'] ?? '';
-  const success = exchange.status !== undefined && exchange.status >= 200 && exchange.status <= 299;
-  return success && exchange.notJson !== undefined && /html/i.test(type);
-}
 
 export interface TransportOptions {
   onExchange?: (exchange: Exchange) => void;
-  /**
-   * Whether a GET that ran out of time is sent again like any other GET without an answer. The
-   * preflight says no: a host that takes connections and never answers is told at the first time
-   * limit, not after three more; a dropped connection is still retried there.
-   */
+  /** No in the preflight: a host that takes connections and never answers is told at the first time limit, not after three more. */
   resendTimedOutGets?: boolean;
-  /**
-   * Whether a success that is an HTML page (isFrontPage) is the answer the caller gets. The preflight
-   * says yes, to name ZONES_BASE_URL for a sign-in page; in the tests it is waited out like a
-   * gateway's answer, within the outage budget, and never reaches a check.
-   */
+  /** Yes in the preflight, to name ZONES_BASE_URL for a sign-in page; in the tests such a page is waited out like a gateway's answer. */
   frontPagesAnswer?: boolean;
-  /**
-   * How long an outage is waited for, instead of ZONES_OUTAGE_BUDGET_MS: the preflight waits a few
-   * seconds, since a shop in maintenance at the start is told at once, not after a budget.
-   */
+  /** Instead of ZONES_OUTAGE_BUDGET_MS: the preflight waits a few seconds, since a shop in maintenance at the start is told at once. */
   outageBudgetMs?: number;
-  /**
-   * The tally each request is counted in as it is sent, asked anew for every request: a test's
-   * fixture counts its clean-up apart from the check.
-   */
+  /** Asked anew for every request: a test's fixture counts its clean-up apart from the check. */
   tallyFor?: () => RequestTally;
 }
 
@@ -129,10 +98,7 @@ export class ShopTransport {
     this.secrets = new Secrets(config);
   }
 
-  /**
-   * The outage the shop is in, once it has outlasted the budget: the run is to stop. Undefined while
-   * the shop answers, or while the budget lasts.
-   */
+  /** The outage the shop is in once it has outlasted the budget, when the run is to stop. */
   spentOutage(): OutageStart | undefined {
     const outage = outageFor(this.config.baseUrl);
     return outage.leftMs(this.options.outageBudgetMs ?? this.config.outageBudgetMs) === 0 ? outage.start : undefined;
@@ -144,9 +110,16 @@ export class ShopTransport {
     return this.config.authScheme === '' ? token : `${this.config.authScheme} ${token}`;
   }
 
-  /** An answer of something in front of the shop, not of the shop: a gateway's, or (but in the preflight) a page. */
-  private fromFront(exchange: Exchange): boolean {
-    return isGatewayAnswer(exchange) || (this.options.frontPagesAnswer !== true && isFrontPage(exchange));
+  /**
+   * An answer of something in front of the shop, not of the shop: a gateway's, or (but in the preflight)
+   * a success that is an HTML page, a maintenance or sign-in front's. The interface speaks JSON, so such
+   * a page answers none of a check's questions.
+   */
+  private fromFront({ status, notJson, responseHeaders }: Exchange): boolean {
+    if (status === undefined) return false;
+    const page =
+      status >= 200 && status <= 299 && notJson !== undefined && /html/i.test(responseHeaders['content-type'] ?? '');
+    return GATEWAY_STATUSES.has(status) || (this.options.frontPagesAnswer !== true && page);
   }
 
   async send(method: Method, url: string, auth: AuthMode, body?: string): Promise<Answer> {

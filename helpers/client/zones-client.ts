@@ -45,10 +45,7 @@ export class OwnershipError extends Error {
   }
 }
 
-/**
- * Where the client writes down every zone it made, and asks before it changes one: the run's ledger
- * (helpers/ownership/ledger.ts, above the client, which reads it back to clean up).
- */
+/** Where the client writes down every zone it made, and asks before it changes one: ownership's Ledger. */
 export interface ZoneLedger {
   owns(id: string): boolean;
   isDeleted(id: string): boolean;
@@ -96,10 +93,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
     this.creationListeners.push(listener);
   }
 
-  /**
-   * The same client, reading lists at the shop's own page size: the preflight asks with it once more
-   * when the shop refuses ZONES_PAGE_SIZE.
-   */
+  /** The same client at the shop's own page size: the preflight asks with it once more when the shop refuses ZONES_PAGE_SIZE. */
   withoutPageSize(): ZonesClient<L> {
     return new ZonesClient({ ...this.config, pageSize: undefined }, this.options);
   }
@@ -203,8 +197,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
 
   /**
    * A create whose body goes out exactly as given, or without one: the robustness probes send what no
-   * correct client would. `name` is the run-unique name the body carries, if it carries one, by which
-   * a zone it made is found when the answer shows none.
+   * correct client would. `name`, the run-unique name the body carries, finds a zone the answer shows none of.
    */
   async createFromText(body: string | undefined, name?: string, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
     let answer: Answer;
@@ -251,10 +244,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
     return this.adopt(namedIn(list, name), name);
   }
 
-  /**
-   * Zones found carrying a mark only this run sent (its unique name, in whatever form the shop kept
-   * it), taken into the ledger under that mark.
-   */
+  /** Zones found carrying a mark only this run sent (its unique name, in whatever form the shop kept it), into the ledger. */
   adopt(found: ZoneRecord[], name: string): ZoneRecord[] {
     const ledger = this.options.ledger;
     for (const zone of found) {
