@@ -1,4 +1,5 @@
 // Runs the embedded reference as a stand-alone server, so the suite (or curl) can be pointed at it.
+import { shellQuote } from '../helpers/evidence/replay.ts';
 import { EXIT } from '../helpers/exit-codes.ts';
 import { watchLauncher } from '../helpers/runner/launcher-watch.ts';
 import { faults } from '../reference/faults.ts';
@@ -96,7 +97,6 @@ if (options === 'help') {
 const running = await startReference(options).catch((error: Error) => fail(`could not start: ${error.message}`));
 
 const settings = { ...settingsForStyle(running.style, running.url, running.token), ...bookingHooksForReference() };
-const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 const authValue = running.style.authScheme ? `${running.style.authScheme} ${running.token}` : running.token;
 console.log(
   [
@@ -106,7 +106,7 @@ console.log(
     `  auth:   ${running.style.authHeader}: ${authValue}`,
     '',
     'Point the suite at it with:',
-    ...Object.entries(settings).map(([name, value]) => `  export ${name}=${quote(value)}`),
+    ...Object.entries(settings).map(([name, value]) => `  export ${name}=${shellQuote(value)}`),
     '',
     'TEST-ONLY: give a zone booking history (or clear it) through the control route, e.g.',
     `  curl -X POST ${running.url}/__reference__/zones/<zone_id>/bookings`,

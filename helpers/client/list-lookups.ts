@@ -19,10 +19,7 @@ export function findZone(zones: readonly ZoneRecord[], id: ZoneId): ZoneRecord |
   return zones.find((zone) => zone.id.text === id.text);
 }
 
-/**
- * Every zone read from the pages, whatever the status of the last one (a walk that broke off on a
- * later page keeps what it read before); none when the answer could not be read.
- */
+/** Every zone read from the pages, whatever the last one's status (a walk that broke off keeps what it read before). */
 export function zonesOf(list: ReadList): ZoneRecord[] {
   return list.read.ok ? list.read.zones : [];
 }

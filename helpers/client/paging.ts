@@ -5,28 +5,14 @@ import type { TargetConfig } from '../config.ts';
 import { nextPageLink } from '../evidence/link-header.ts';
 import { isLosslessNumber, stringifyJson } from '../json.ts';
 import type { Paging } from '../settings.ts';
-import { valueAtPath } from './dotted-path.ts';
 import { PreconditionError } from './precondition.ts';
-import type { ZoneRecord } from './records.ts';
+import { valueAtPath, type ZoneRecord } from './records.ts';
 
-export interface ListPage {
-  /** Where the page was read from. */
-  url: string;
-  body: unknown;
-  /** The Link response header, if any. */
-  link?: string;
-  /** The page's records, as read from its body. */
+/** A page (its URL, body, Link header and records) in; the records it adds to the list, and the next page's URL unless the list ends, out. */
+export type ListWalk = (page: { url: string; body: unknown; link?: string; zones: ZoneRecord[] }) => {
   zones: ZoneRecord[];
-}
-
-export interface PageStep {
-  /** The records this page adds to the list. */
-  zones: ZoneRecord[];
-  /** The next page's URL; undefined where the list ends. */
   next?: string;
-}
-
-export type ListWalk = (page: ListPage) => PageStep;
+};
 
 /** A walk through one list, from its first page's URL (which carries the filter, if any). */
 export function startListWalk(

@@ -2,7 +2,6 @@
 // integer, or an integer beyond 2^53 kept as its exact text, and always sent back as received.
 import type { TargetConfig } from '../config.ts';
 import { isLosslessNumber } from '../json.ts';
-import { nestUnderPath, valueAtPath } from './dotted-path.ts';
 import { NotJsonBody } from './what-came-back.ts';
 
 export interface ZoneId {
@@ -19,17 +18,12 @@ export interface ZoneRecord {
 }
 
 /** Why an answer could not be read as what it should hold, in words a failure message can show. */
-export interface Unreadable {
-  ok: false;
-  problem: string;
-}
+export type Unreadable = { ok: false; problem: string };
 
 /** An answer read as what it should hold (under `Key`), or why it could not be. */
 export type Read<Key extends string, Value> = ({ ok: true } & Record<Key, Value>) | Unreadable;
 
-/** The zone of a create or update answer. */
 export type ZoneRead = Read<'zone', ZoneRecord>;
-/** The zones of a list answer. */
 export type ZonesRead = Read<'zones', ZoneRecord[]>;
 
 export function unreadable(problem: string): Unreadable {
@@ -43,9 +37,26 @@ export function zoneIdOf(value: unknown): ZoneId | undefined {
   return undefined;
 }
 
-/** A create or update body: the fields under ZONES_ZONE_KEY (nested for a dotted key), or bare. */
+/**
+ * Envelope keys and the cursor field are dotted paths into a JSON body ("data", "meta.next_cursor"):
+ * shops nest their envelopes. The value at one, or undefined when a step is missing or not an object.
+ */
+export function valueAtPath(body: unknown, path: string): unknown {
+  let value = body;
+  for (const key of path.split('.')) {
+    // Own members only: "constructor" must not find Object's prototype in a body that lacks it.
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, key))
+      return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/** A create or update body: the fields under ZONES_ZONE_KEY (in new objects for a dotted key), or bare. */
 export function wrapZone(config: TargetConfig, fields: Record<string, unknown>): unknown {
-  return config.envelope === 'wrapped' ? nestUnderPath(config.zoneKey, fields) : fields;
+  if (config.envelope === 'bare') return fields;
+  // fromEntries defines own members, so even a "__proto__" segment stays a plain key.
+  return config.zoneKey.split('.').reduceRight<unknown>((inner, key) => Object.fromEntries([[key, inner]]), fields);
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {

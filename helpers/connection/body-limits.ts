@@ -7,28 +7,17 @@ import type { Readable } from 'node:stream';
 /** How much of a cut body is kept, to show what it was. */
 export const EVIDENCE_BYTES = 4096;
 
-export type BodyRead =
+/**
+ * `deadline` is the request's own: when it fires, the stream fails and the cut is the deadline's.
+ * `announcedBytes`, the Content-Length, comes back only when it alone said the body is too large.
+ */
+export async function readBodyWithin(
+  body: Readable,
+  limits: { maxBytes: number; deadline: AbortSignal; announcedBytes?: number },
+): Promise<
   | { whole: true; text: string }
-  | {
-      whole: false;
-      /** size: past the byte limit (or announced past it); time: the deadline came first. */
-      limit: 'size' | 'time';
-      /** The first bytes that came, decoded. */
-      head: string;
-      bytesRead: number;
-      /** The Content-Length, when it alone said the body is too large. */
-      announcedBytes?: number;
-    };
-
-export interface BodyLimits {
-  maxBytes: number;
-  /** The request's own deadline: when it fires, the stream fails and the cut is the deadline's. */
-  deadline: AbortSignal;
-  /** The answer's Content-Length, if it gave one. */
-  announcedBytes?: number;
-}
-
-export async function readBodyWithin(body: Readable, limits: BodyLimits): Promise<BodyRead> {
+  | { whole: false; limit: 'size' | 'time'; head: string; bytesRead: number; announcedBytes?: number }
+> {
   const chunks: Buffer[] = [];
   let bytesRead = 0;
   // A body announced past the limit is refused at once: only a glimpse of it is read, for the evidence.

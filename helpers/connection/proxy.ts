@@ -6,23 +6,17 @@ import { BlockList, isIP } from 'node:net';
 export interface ProxyRoute {
   /** The proxy's URL as given, credentials and all: for the connection only, never for display. */
   url: string;
-  /** The variable it came from, e.g. HTTPS_PROXY or http_proxy. */
+  /** e.g. HTTPS_PROXY or http_proxy. */
   variable: string;
 }
 
 type Environment = Record<string, string | undefined>;
 
-/** Every name the proxy settings go by; a child that must not use a proxy gets none of them. */
-export const PROXY_VARIABLES = [
-  'http_proxy',
-  'HTTP_PROXY',
-  'https_proxy',
-  'HTTPS_PROXY',
-  'all_proxy',
-  'ALL_PROXY',
-  'no_proxy',
-  'NO_PROXY',
-];
+/** Every name the proxy settings go by, in lower and upper case; a child that must not use a proxy gets none of them. */
+export const PROXY_VARIABLES = ['http', 'https', 'all', 'no'].flatMap((kind) => [
+  `${kind}_proxy`,
+  `${kind.toUpperCase()}_PROXY`,
+]);
 
 export function withoutProxyVariables(env: Environment): Environment {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !PROXY_VARIABLES.includes(name)));

@@ -7,7 +7,7 @@ import { Agent, type Dispatcher, Pool, ProxyAgent } from 'undici';
 import { type ProxyRoute, shownProxy } from './proxy.ts';
 import { trustedCas } from './trust.ts';
 
-/** The settings that say how the shop is reached (TargetConfig has them all): the connection reads nothing else of the suite's. */
+/** TargetConfig has them all: the connection reads nothing else of the suite's. */
 export interface RouteSettings {
   baseUrl: string;
   embedded: boolean;

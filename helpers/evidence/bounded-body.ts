@@ -7,37 +7,27 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statS
 import { join } from 'node:path';
 import type { Secrets } from './secrets.ts';
 
-/**
- * How much of a body a report shows: 8 KiB holds a list page of a few dozen zones whole, which is the
- * longest body a reader needs to see in full; longer ones are padding, floods or lists too long to read.
- */
+/** 8 KiB holds a list page of a few dozen zones whole, the longest body a reader needs in full; longer ones are padding, floods or lists too long to read. */
 export const SHOWN_BODY_BYTES = 8 * 1024;
 
-/** Where, under the reports folder, the bodies too long to show are kept whole. */
-export const BODIES_FOLDER = 'bodies';
+const BODIES_FOLDER = 'bodies';
 
 /**
- * How many bodies a run keeps whole, and how many bytes of them: the first ones. A shop that answers
- * long bodies to every request would otherwise fill the CI's artifact store, night after night, with
- * hundreds of megabytes of the same padding; the first 200 show what it sends as well as all of them.
+ * The first bodies a run keeps whole, by count and bytes. A shop that answers long bodies to every
+ * request would otherwise fill the CI's artifact store, night after night, with hundreds of megabytes
+ * of the same padding; the first 200 show what it sends as well as all of them.
  */
-export const KEPT_BODIES_CAP = { files: 200, bytes: 50 * 1024 * 1024 };
+const KEPT_BODIES_CAP = { files: 200, bytes: 50 * 1024 * 1024 };
 
 /** In the bodies folder: the hash of each body past the cap, a line each, for the report's note. */
 const NOT_KEPT_FILE = 'not-kept.list';
 
-/** A body past SHOWN_BODY_BYTES: the part shown, and what finds the rest. */
-export interface CutBody {
-  head: string;
-  bytes: number;
-  /** The first 12 hex digits of the body's sha256: enough to tell bodies apart, short enough to read. */
-  sha256: string;
-  /** The file that holds it whole, relative to the reports folder. */
-  file: string;
-}
-
-/** The body cut at SHOWN_BODY_BYTES, or undefined when it fits. Never splits a character in two. */
-export function cutBody(text: string): CutBody | undefined {
+/**
+ * The body cut at SHOWN_BODY_BYTES, or undefined when it fits: the part shown, the first 12 hex digits of
+ * its sha256 (enough to tell bodies apart, short enough to read), and the file under the reports folder
+ * that holds it whole.
+ */
+export function cutBody(text: string): { head: string; bytes: number; sha256: string; file: string } | undefined {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= SHOWN_BODY_BYTES) return undefined;
   let end = SHOWN_BODY_BYTES;
@@ -60,9 +50,9 @@ export function shownBody(text: string): string {
 }
 
 /**
- * Writes bodies too long to show into the reports folder, masked as every report is, up to `cap`. A file
- * is named by its content's hash, so a body sent or answered many times (a list page) is written once.
- * What is kept is counted from the folder, since each test has its own BodyFiles.
+ * Writes bodies too long to show into the reports folder, masked as every report is, up to `cap`. A file is named by
+ * its content's hash, so a body sent or answered many times (a list page) is written once. What is kept
+ * is counted from the folder, since each test has its own BodyFiles.
  */
 export class BodyFiles {
   constructor(

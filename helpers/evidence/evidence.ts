@@ -44,23 +44,21 @@ export function summarizeExchange(exchange: Exchange): string {
 }
 
 /**
- * An exchange as the reports show it, made in the test's worker where the exchange is known whole:
- * one line, the whole of it as a failure message shows it, and the curl command that replays it.
- * Plain text, so that it crosses from the worker to the launcher in task.meta.
+ * An exchange as the reports show it (conformance.md and .json, junit.xml, the Allure attachments),
+ * made in the test's worker where the exchange is known whole: one line, the whole of it as a failure
+ * message shows it, the curl command that replays it, and while a drift run records every exchange,
+ * the exchange as data. Plain text, so that it crosses from the worker to the launcher in task.meta.
  */
 export interface ExchangeRecord {
   line: string;
   shown: string;
   curl: string;
-  /** The exchange as data, only while a drift run records every exchange (exchange-detail.ts). */
   detail?: ExchangeDetail;
 }
 
 /**
- * `bodies` keeps a body too long to show in a file of its own, masked: the record then shows its first
- * part with the file's name, and the curl command sends the file rather than a megabyte on one line.
- * The record is what conformance.md, conformance.json, junit.xml and the Allure attachments all show.
- * `run` is what the run's options ask: the operator's names for the target, and drift's exchanges as data.
+ * `bodies` keeps a body too long to show in a file of its own, masked: the record shows its first part
+ * with the file's name, and the curl command sends the file. `run` is what the run's options ask.
  */
 export function recordExchange(
   exchange: Exchange,

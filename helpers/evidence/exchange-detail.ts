@@ -23,20 +23,18 @@ const PAGING_HEADERS = [
 export interface ExchangeDetail {
   method: Method;
   url: string;
-  /** Which credential went with it: the valid one, none, or the suite's wrong one. */
   auth: AuthMode;
   /** Absent: no answer came. */
   status?: number;
   contentType?: string;
-  /** The paging headers the answer carried (PAGING_HEADERS), by lower-case name. */
+  /** The PAGING_HEADERS the answer carried. */
   pagingHeaders: string[];
-  /** The page a Link header named rel="next", as an address: what tells a list's next page from a new read. */
+  /** The page a Link header named rel="next": what tells a list's next page from a new read. */
   nextPage?: string;
-  /** The address a Link header named rel="next" when it is no URL: the list could not be read past this page. */
+  /** What the Link header named rel="next" when it is no URL: the list could not be read past this page. */
   unreadableNextPage?: string;
-  /** The request body as JSON text (numbers kept exactly), when it was JSON. */
+  /** The bodies as JSON text (numbers kept exactly), the answer's long lists cut down to the suite's own zones. */
   request?: string;
-  /** The answer as JSON text, long lists cut down to the suite's own zones; absent when it was not JSON. */
   answer?: string;
   /** Why `answer` is absent: no body, not JSON, not read whole, or too long to keep. */
   answerNote?: string;

@@ -32,10 +32,9 @@ function queryBesidesPaging(url: URL, paging: PagingParams): string {
 }
 
 /**
- * A GET that carries on the list read just before it: it asks for the page that answer named
- * rel="next", or it asks the same path with the same query but for the paging parameters, and
- * carries one of them (page numbers, cursors). A filtered read, or a read after an answer whose Link
- * named only its first or last page, is a read of its own.
+ * A GET that carries on the list read just before it: it asks for the page that answer named rel="next",
+ * or the same path and query but for the paging parameters, one of which it carries. A filtered read, or
+ * one after an answer whose Link named only its first or last page, is a read of its own.
  */
 export function continuesListRead(
   previous: ExchangeDetail | undefined,

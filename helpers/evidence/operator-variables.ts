@@ -8,7 +8,7 @@
 
 export const DEFAULT_PREFIX = 'ZONES_';
 
-/** Only a plain shell name is taken: it is written into commands a person pastes. */
+/** Only a plain shell name: it is written into commands a person pastes. */
 export function isOperatorPrefix(prefix = DEFAULT_PREFIX): boolean {
   return /^ZONES_(?:[A-Z0-9_]*_)?$/.test(prefix);
 }
@@ -18,10 +18,7 @@ export function operatorVariable(setting: 'BASE_URL' | 'ACCESS_TOKEN', prefix = 
   return `${prefix}${setting}`;
 }
 
-/**
- * What a printed command puts before itself so that it reaches this run's target from the operator's
- * shell: nothing in a plain run; the mock's address and token as the run's own in drift's mock run.
- */
+/** What a printed command puts before itself to reach this run's target: in drift's mock run, the mock's address and token. */
 export function operatorTargetPrefix(prefix = DEFAULT_PREFIX): string {
   if (prefix === DEFAULT_PREFIX) return '';
   return `ZONES_BASE_URL="$${operatorVariable('BASE_URL', prefix)}" ZONES_ACCESS_TOKEN="$${operatorVariable('ACCESS_TOKEN', prefix)}" `;

@@ -6,7 +6,7 @@ import type { TargetConfig } from '../config.ts';
 import type { Exchange } from './exchange.ts';
 import { DEFAULT_PREFIX, operatorVariable } from './operator-variables.ts';
 
-/** How the command names the token: the shell fills it in, so no report ever holds its value. */
+/** The shell fills the token in, so no report ever holds its value. */
 function tokenInShell(prefix: string): string {
   return `"$${operatorVariable('ACCESS_TOKEN', prefix)}"`;
 }
@@ -31,9 +31,7 @@ export type ReplaySettings = Pick<TargetConfig, 'authHeader' | 'authScheme' | 't
  * The exchange's request as one shell command: its method, URL, headers (the credential from the
  * environment) and body byte for byte. `-i` shows the answer's status line and headers with its body.
  * An argument cannot hold a NUL byte, so a body with one is piped in from printf instead. A body kept
- * in a file (`bodyFile`, bounded-body.ts) is sent from it: the command stays one line a person can read.
- * `prefix` begins the name of the operator variable that holds the token (operator-variables.ts): the
- * run's own, or the mock's where drift writes a command for its mock's run.
+ * in a file (`bodyFile`) is sent from it: the command stays one line a person can read.
  */
 export function curlCommand(
   exchange: Exchange,

@@ -7,13 +7,11 @@ import { randomBytes } from 'node:crypto';
 const MASKED = '<redacted>';
 
 /**
- * The shortest token masked wherever it appears. A shorter one is a word or a fragment of one (`x`,
- * `abc`, `test`, `token`, `dev-key`): it turns up inside the reports' own words and headers, and
- * masking it there garbles every report (`zones-conform<redacted>nce`) while hiding nothing, since
- * the same letters stay readable all around. No real credential is that short: Shopify's are 38
- * characters, random API keys 16 and up. So from 8 characters on a token is masked everywhere, as a
- * real one must be, even where that garbles a word (`password`, `changeme`): a garbled word is
- * better than a leaked key. Below 8 it is masked only where it stands as the credential itself.
+ * The shortest token masked wherever it appears; a shorter one only where it stands as the credential.
+ * A shorter one is a word or a fragment of one (`x`, `test`, `dev-key`): masked inside the reports' own
+ * words it garbles them (`zones-conform<redacted>nce`) and hides nothing, the same letters being readable
+ * all around. No real credential is that short (Shopify's are 38 characters, random API keys 16 and up),
+ * and a garbled `password` is better than a leaked key.
  */
 export const MASKED_EVERYWHERE_FROM = 8;
 
@@ -25,7 +23,6 @@ function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
-/** Whether a token is too short to be told apart from ordinary text (see MASKED_EVERYWHERE_FROM). */
 export function isShortToken(token: string): boolean {
   return token !== '' && token.length < MASKED_EVERYWHERE_FROM;
 }
@@ -41,23 +38,18 @@ export class Secrets {
   readonly forged: string;
   private readonly known: string[];
   private readonly authHeader: string | undefined;
-  /** For a short token: the token or its forgery where it stands as the credential; else none. */
+  /** For a short token: the token or its forgery where it stands as the credential, and the same cut off at the text's end. */
   private readonly asCredential: RegExp | undefined;
-  /** For a short token: the same, cut off at the end of the text after at least its first character. */
   private readonly asCredentialCut: RegExp | undefined;
 
-  /**
-   * `mockToken`: the mock's credential (ZONES_MOCK_ACCESS_TOKEN), masked the same way wherever the
-   * service's is, so that a drift run's reports give away neither.
-   */
+  /** `mockToken`: drift's ZONES_MOCK_ACCESS_TOKEN, masked wherever the service's is, so that its reports give away neither. */
   constructor(settings: { token: string; authHeader?: string; authScheme?: string; mockToken?: string }) {
     this.forged = forgedToken(settings.token);
     this.authHeader = settings.authHeader?.toLowerCase();
     // With no token there is nothing to give away: the forgery of none is random and shared with nobody.
     const tokens = [settings.token, settings.mockToken ?? ''].filter((token) => token !== '');
-    // A short token's forgery goes with it: it is the token's length and all of it but the last
-    // character, which the same letters all around already show, and masked inside words it garbles
-    // as much (the forgery of `x` is `a`).
+    // A short token's forgery goes with it: all of it but the last character, which the letters around
+    // already show, and masked inside words it garbles as much (the forgery of `x` is `a`).
     const short = tokens.filter(isShortToken).flatMap((token) => [token, forgedToken(token)]);
     this.known = tokens.filter((each) => !isShortToken(each)).flatMap((token) => [token, forgedToken(token)]);
     if (short.length > 0) {
@@ -74,10 +66,7 @@ export class Secrets {
     return this.asCredential ? masked.replace(this.asCredential, `$1${MASKED}`) : masked;
   }
 
-  /**
-   * A copy of a value (a report, say) with every string in it masked. For a writer that escapes what
-   * it writes, such as XML: masked before, the mask is escaped with the rest and stays well-formed.
-   */
+  /** A copy with every string in it masked, for a writer that escapes what it writes (XML): the mask is escaped with the rest. */
   maskAll<T>(value: T): T {
     if (typeof value === 'string') return this.mask(value) as T;
     if (Array.isArray(value)) return value.map((item) => this.maskAll(item)) as T;
@@ -124,7 +113,7 @@ function credentialPrefix(settings: { authHeader?: string; authScheme?: string }
   return `((?<![\\w-])(?:${named}|${scheme}))`;
 }
 
-/** A character class, the character a forgery's last becomes in it, and the one it becomes instead when it already is that one. */
+/** A class of last characters, what a forgery's last becomes, and what instead when it already was that. */
 const FORGERY_SWAPS: readonly [RegExp, string, string][] = [
   [/[0-9]/, '0', '1'],
   [/[a-z]/, 'a', 'b'],

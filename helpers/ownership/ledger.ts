@@ -55,20 +55,15 @@ export type LedgerEvent =
    * name alone, which `npm run sweep` looks up once the settings read ids again.
    */
   | { event: 'named'; name: string; why: string; target?: string; at: string }
-  /**
-   * A PUT of this run that gives one of its zones a name, written before the PUT goes: an answer that
-   * never comes (a time-out, a killed run) may still have renamed the zone, and `npm run sweep` must
-   * know the name then too.
-   */
+  /** Written before the PUT goes: an answer that never comes (a time-out, a killed run) may still have renamed the zone. */
   | { event: 'renamed'; id: string; name: string; at: string }
   | { event: 'deleted'; id: string; at: string }
   | { event: 'left'; id: string; reason: string; at: string };
 
 export class Ledger {
   /**
-   * Each id this ledger has ever seen created, with whether its latest event left it live or deleted.
-   * Stores that hand out max(id) + 1 give a deleted id to the next create: when that create is ours,
-   * the id is ours and live again, so the latest event decides, not the first one.
+   * Each id this ledger has seen created, live or deleted by its latest event: stores that hand out
+   * max(id) + 1 give a deleted id to the next create, and when that create is ours, the id is live again.
    */
   private readonly state = new Map<string, 'live' | 'deleted'>();
   /** How much of the file has been learnt: whole lines only, so a line being written is read once it is whole. */
@@ -80,10 +75,7 @@ export class Ledger {
     this.learn();
   }
 
-  /**
-   * What the file gained since the last look: a run's tear-down asks after each of its zones, and
-   * reading the whole file each time made its clean-up quadratic in the zones it made.
-   */
+  /** What the file gained since the last look: reading it whole for each zone made a tear-down quadratic. */
   private learn(): void {
     if (!existsSync(this.path)) return;
     const fd = openSync(this.path, 'r');
@@ -180,9 +172,8 @@ export interface OwnedZone {
   /** The name it was created (or adopted) under. */
   name: string;
   /**
-   * Every name the run gave it since then, the first one included, in the order sent. Not just the
-   * last: a rename is written before its PUT goes, so the last may be one the shop refused, or one of
-   * several sent together that the shop applied before the others.
+   * Every name the run gave it, that one first, in the order sent: the last may be one the shop
+   * refused, or one of several sent together that the shop applied before the others.
    */
   names: string[];
 }
@@ -205,9 +196,6 @@ const ledgers = new Map<string, Ledger>();
 
 /** One ledger object per file and process, so every client of a worker sees the same ownership. */
 export function ledgerAt(path: string): Ledger {
-  const known = ledgers.get(path);
-  if (known) return known;
-  const ledger = new Ledger(path);
-  ledgers.set(path, ledger);
-  return ledger;
+  if (!ledgers.has(path)) ledgers.set(path, new Ledger(path));
+  return ledgers.get(path)!;
 }

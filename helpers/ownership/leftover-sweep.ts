@@ -29,10 +29,7 @@ export interface SweepCandidate {
   name: string;
   /** Where the claim of ownership comes from: a ledger file, or the name pattern. */
   source: string;
-  /**
-   * gone: nothing to do; not-ours-now: the id now carries a name that is not the run's (another run's,
-   * somebody else's, or one no ledger records).
-   */
+  /** not-ours-now: the id carries a name that is not the run's (another run's, somebody else's, or one no ledger records). */
   state: 'present' | 'gone' | 'not-ours-now';
   /** Found by its name, not its id: it goes into the ledger (adopted) before it may be deleted. */
   foundBy?: 'name';
@@ -62,13 +59,10 @@ export function ledgerFiles(config: TargetConfig, explicit: readonly string[]): 
   return explicit.length > 0 ? [...explicit] : ledgersIn(config.reportsDir);
 }
 
-/**
- * `outageBudgetMs`: how long the first list read waits for a shop that does not answer for itself. A
- * few seconds, as the preflight waits: a shop in maintenance is told at once, with nothing deleted.
- */
+/** `outageBudgetMs`: how long the first list read waits for a shop that does not answer for itself. */
 export async function planSweep(
   config: TargetConfig,
-  options: { ledgers: string[]; byPrefix: boolean; olderThanMs: number; outageBudgetMs: number; now?: Date },
+  options: { ledgers: string[]; byPrefix: boolean; olderThanMs: number; outageBudgetMs: number },
 ): Promise<SweepPlan> {
   const { outageBudgetMs } = options;
   const reader = new ZonesClient(config, {
@@ -115,7 +109,7 @@ export async function planSweep(
     }
   }
   if (options.byPrefix) {
-    const cutoff = (options.now ?? new Date()).getTime() - options.olderThanMs;
+    const cutoff = Date.now() - options.olderThanMs;
     for (const zone of zones) {
       const started = runStartOfName(zone.name);
       if (started && started.getTime() < cutoff) {

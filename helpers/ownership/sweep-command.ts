@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { operatorTargetPrefix } from '../evidence/operator-variables.ts';
+import { shellQuote } from '../evidence/replay.ts';
 
 /** A script that starts the sweep: this package's own ("node bin/zones-conformance.mjs sweep") or an installer's ("zones-conformance sweep"). */
 const SWEEP_SCRIPT = /\bzones-conformance(?:\.mjs)?\s+sweep\b/;
@@ -28,7 +29,7 @@ function sweepLauncher(folder: string): string {
 
 /** A word as a POSIX shell reads it back unchanged: quoted only when it has to be. */
 export function shellWord(word: string): string {
-  return /^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+  return /^[\w./:@%+=,-]+$/.test(word) ? word : shellQuote(word);
 }
 
 /**
