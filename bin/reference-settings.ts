@@ -40,10 +40,9 @@ function pagingSettings({ paging }: HouseStyle): Record<string, string> {
 }
 
 /**
- * Shell commands for ZONES_BOOKING_HOOK / ZONES_BOOKING_CLEANUP_HOOK that use the reference's
- * test-only control route; the suite runs them with ZONES_BASE_URL and ZONE_ID set. `direct` names the
- * reference itself, for a suite pointed at a proxy in front of it. curl when the machine has it (a few
- * milliseconds), else Node itself (always there, slower to start).
+ * A booking hook's shell command on the reference's test-only control route, run with ZONES_BASE_URL
+ * and ZONE_ID set: curl when the machine has it (a few milliseconds), else Node (always there, slower
+ * to start). `direct` names the reference itself, for a suite pointed at a proxy in front of it.
  */
 function bookingCommand(method: 'POST' | 'DELETE', direct?: string): string {
   const base = direct === undefined ? '$ZONES_BASE_URL' : direct;

@@ -1,9 +1,5 @@
-// `npm run report`: the HTML report of the last run, built by Allure Report 3 (no Java) from
-// {ZONES_REPORTS_DIR}/allure-results into {ZONES_REPORTS_DIR}/allure-report/index.html, with the
-// trends of every earlier report kept in {ZONES_REPORTS_DIR}/allure-history.jsonl. It names the run's
-// certificate page (conformance.html) as the page to open first, Allure's for drill-down, and opens
-// the certificate page for a person at a desktop (open-in-browser.ts).
-// Exit codes: 0 built, 3 could not build (no results, or Allure failed).
+// `npm run report`: the HTML report of the last run, built by Allure Report 3 (no Java), as HELP says;
+// the certificate page opens for a person at a desktop (open-in-browser.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

@@ -1,7 +1,5 @@
 // `npm run sweep`: delete zones that earlier runs left behind (a crash, a kill, a booked zone whose
-// history has since been removed, a shop that refused). With no options it deletes what the ledgers
-// prove their runs' own, as each run's final sweep does; zones known by name alone wait for --yes;
-// --dry-run lists only. Exit codes: 0 done, 1 some deletes failed, 3 could not run.
+// history has since been removed, a shop that refused), as USAGE says.
 import { loadEnvironment, readTargetConfig } from '../helpers/config.ts';
 import { insecureWarning } from '../helpers/connection/transport.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';

@@ -34,7 +34,6 @@ export interface ListAnswer extends Answer {
 }
 
 export interface ZoneAnswer extends Answer {
-  /** The zone the answer shows, or why it shows none. */
   read: ZoneRead;
 }
 
@@ -142,8 +141,6 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
     let next: string | undefined = url.toString();
     let problem: string | undefined;
     let pastLastPage = false;
-    let whole = false;
-    // How pages are linked is a setting (ZONES_PAGING): a list is whole only across its pages.
     while (next !== undefined) {
       // A list cut short proves nothing about what it lacks: the check cannot be made, not failed.
       if (pages.length === MAX_PAGES)
@@ -171,14 +168,14 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
         // goes on, so the walk does, and what the shop holds is known whole (preflight proves with it
         // which zone is ours when ZONES_ID_FIELD is wrong); the other walks need the ids.
         next = this.config.paging === 'link' ? nextPageUrl(page.exchange.responseHeaders.link, next) : undefined;
-        whole = next === undefined && this.config.paging === 'link';
         continue;
       }
       const step = walk({ url: next, body: page.body, link: page.exchange.responseHeaders.link, zones: read.zones });
       zones.push(...step.zones);
       next = step.next;
-      if (next === undefined) whole = true;
     }
+    // A walk that broke off, or ended for want of ids, did not read the whole list.
+    const whole = next === undefined && (problem === undefined || this.config.paging === 'link');
     // The 404 past the last page stays among the pages, as evidence; the list's answer is the page before.
     const last = pages[pages.length - (pastLastPage ? 2 : 1)]!;
     return {
@@ -195,10 +192,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
     return this.createFromText(this.bodyText(fields), typeof fields.name === 'string' ? fields.name : undefined, auth);
   }
 
-  /**
-   * A create whose body goes out exactly as given, or without one: the robustness probes send what no
-   * correct client would. `name`, the run-unique name the body carries, finds a zone the answer shows none of.
-   */
+  /** A create whose body goes out as given, or without one, as the robustness probes send; `name` is the run-unique one it carries. */
   async createFromText(body: string | undefined, name?: string, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
     let answer: Answer;
     try {
@@ -263,12 +257,10 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
   }
 
   /**
-   * The guard that keeps the suite off other people's zones, enforced here rather than by habit: a
-   * write to a zone goes out only if this run made it. An id this run deleted may since have been
-   * given to somebody else's zone (some stores reuse ids, a fake-REST mock the highest plus one): it
-   * is written to again only while the list shows no zone under it. Nothing of the suite runs beside
-   * the test (one test at a time per shop), so no create of the run can take the id between the read
-   * and the write.
+   * The guard that keeps the suite off other people's zones: a write goes out only to a zone this run
+   * made. An id this run deleted may since have gone to somebody else's zone (some stores reuse ids),
+   * so it is written to again only while the list shows no zone under it; with one test at a time per
+   * shop, nothing of the run can take the id between that read and the write.
    */
   private async writeTo(
     method: 'PUT' | 'DELETE',

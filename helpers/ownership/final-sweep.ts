@@ -1,16 +1,18 @@
 // The final sweep: whatever the ledger says this run created and nothing deleted yet is deleted now.
 // It runs after the suites, and on SIGINT or SIGTERM before the process exits.
-
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { zonesOf } from '../client/list-lookups.ts';
 import { type ListAnswer, ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
+import { operatorTargetPrefix } from '../evidence/operator-variables.ts';
+import { shellQuote } from '../evidence/replay.ts';
 import { emptyTally, type RequestTally } from '../evidence/request-tally.ts';
 import { BOOKED_WITHOUT_HOOK } from './booking-hooks.ts';
 import type { CleanupRecord, LeftZone } from './cleanup-record.ts';
 import { deleteAndConfirmGone } from './delete-zone.ts';
 import { ledgerAt, readLedger, stillOwned } from './ledger.ts';
 import { runIdOfName } from './run-names.ts';
-import { sweepCommand } from './sweep-command.ts';
 
 export interface SweepResult extends CleanupRecord {
   tally: RequestTally;
@@ -32,7 +34,7 @@ export async function sweepLedger(
   // The embedded reference goes when the run ends, and what it held with it: there is nothing to sweep.
   const removeWith = config.embedded ? {} : { removeWith: sweepCommand(ledgerPath, process.cwd(), targetVariables) };
 
-  for (const [id, { names }] of stillOwned(entries, config.baseUrl)) {
+  for (const [id, names] of stillOwned(entries, config.baseUrl)) {
     const left = (reason: string): LeftZone => ({ id, name: names[names.length - 1], reason, ...removeWith });
     const earlier = lastLeftReason.get(id);
     // Deleting it again would only be refused again: the booking history is still there.
@@ -79,4 +81,40 @@ async function namedButNotOwned(api: ZonesClient, runId: string): Promise<LeftZo
   } catch {
     return [];
   }
+}
+
+/** A script that starts the sweep: this package's own ("node bin/zones-conformance.mjs sweep") or an installer's ("zones-conformance sweep"). */
+const SWEEP_SCRIPT = /\bzones-conformance(?:\.mjs)?\s+sweep\b/;
+
+/**
+ * How a person starts the sweep in `folder`: `npm run sweep --` where its package.json has a sweep
+ * script that runs this one (in a checkout of the suite, or a repository set up as the CI examples
+ * say), else the installed command, which npx finds in the folder's node_modules.
+ */
+function sweepLauncher(folder: string): string {
+  try {
+    const { scripts } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, unknown>;
+    };
+    const sweep = scripts?.sweep;
+    if (typeof sweep === 'string' && SWEEP_SCRIPT.test(sweep)) return 'npm run sweep --';
+  } catch {
+    // No package.json there, or one that can't be read: the installed command needs neither.
+  }
+  return 'npx zones-conformance sweep';
+}
+
+/** A word as a POSIX shell reads it back unchanged: quoted only when it has to be. */
+export function shellWord(word: string): string {
+  return /^[\w./:@%+=,-]+$/.test(word) ? word : shellQuote(word);
+}
+
+/**
+ * The command that removes what a run left, printed beside every zone left behind, to run as printed
+ * from where the run ran. It names the run's own ledger, so it deletes this run's zones only, wherever
+ * ZONES_REPORTS_DIR pointed, and needs no `--yes`, which would add guesses by name. In drift's mock run
+ * it names the mock's address and token: the operator's ZONES_BASE_URL is the service.
+ */
+export function sweepCommand(ledgerPath: string, folder = process.cwd(), targetVariables?: string): string {
+  return `${operatorTargetPrefix(targetVariables)}${sweepLauncher(folder)} --ledger ${shellWord(ledgerPath)}`;
 }

@@ -167,26 +167,19 @@ export function targetsRecorded(entries: readonly LedgerEvent[]): string[] {
   return [...targets];
 }
 
-/** A zone of the ledger that nothing has deleted (yet). */
-export interface OwnedZone {
-  /** The name it was created (or adopted) under. */
-  name: string;
-  /**
-   * Every name the run gave it, that one first, in the order sent: the last may be one the shop
-   * refused, or one of several sent together that the shop applied before the others.
-   */
-  names: string[];
-}
-
-/** Ids the ledger says were created and not (yet) deleted, with the names the run gave them. */
-export function stillOwned(entries: readonly LedgerEvent[], target: string): Map<string, OwnedZone> {
-  const open = new Map<string, OwnedZone>();
+/**
+ * Ids the ledger says were created and not (yet) deleted, with every name the run gave each, the one it
+ * was created (or adopted) under first, in the order sent: the last may be one the shop refused, or one
+ * of several sent together that the shop applied before the others.
+ */
+export function stillOwned(entries: readonly LedgerEvent[], target: string): Map<string, string[]> {
+  const open = new Map<string, string[]>();
   for (const entry of entries) {
     // A create starts the id's names afresh: a store that reuses ids gave it to a new zone of the run.
     // One made on another target is not this one's; older ledgers record no target.
     if ((entry.event === 'created' || entry.event === 'adopted') && (entry.target ?? target) === target)
-      open.set(entry.id, { name: entry.name, names: [entry.name] });
-    if (entry.event === 'renamed') open.get(entry.id)?.names.push(entry.name);
+      open.set(entry.id, [entry.name]);
+    if (entry.event === 'renamed') open.get(entry.id)?.push(entry.name);
     if (entry.event === 'deleted') open.delete(entry.id);
   }
   return open;

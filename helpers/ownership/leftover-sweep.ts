@@ -16,7 +16,6 @@ import {
   type LedgerEvent,
   ledgerAt,
   ledgersIn,
-  type OwnedZone,
   readLedger,
   stillOwned,
   sweepReaderLedgerPath,
@@ -91,11 +90,11 @@ export async function planSweep(
     if (!candidates.has(candidate.id)) candidates.set(candidate.id, candidate);
   };
   for (const path of options.ledgers) {
-    for (const [id, owned] of stillOwned(readLedger(path), config.baseUrl)) {
+    for (const [id, names] of stillOwned(readLedger(path), config.baseUrl)) {
       const zone = findZone(zones, { text: id });
-      const state = zone === undefined ? 'gone' : isStillTheRuns(zone.name, owned) ? 'present' : 'not-ours-now';
+      const state = zone === undefined ? 'gone' : isStillTheRuns(zone.name, names) ? 'present' : 'not-ours-now';
       // The name it is deleted under, or the last one the run gave it.
-      const name = state === 'present' ? String(zone!.name) : owned.names[owned.names.length - 1]!;
+      const name = state === 'present' ? String(zone!.name) : names[names.length - 1]!;
       offer({ id, name, source: path, state, proven: state === 'present' });
     }
   }
@@ -129,11 +128,11 @@ export async function planSweep(
  * hold the run's unique name too, as every name the suite sends does: a plain name such as "Berlin"
  * could be anyone's, and then the id could be too.
  */
-function isStillTheRuns(current: unknown, owned: OwnedZone): boolean {
-  const run = runIdOfName(owned.name);
+function isStillTheRuns(current: unknown, names: string[]): boolean {
+  const run = runIdOfName(names[0]);
   if (run === undefined || typeof current !== 'string') return false;
   if (runIdOfName(current) === run) return true;
-  return owned.names.includes(current) && runIdCarriedBy(current) === run;
+  return names.includes(current) && runIdCarriedBy(current) === run;
 }
 
 /** Names the ledger holds for zones whose id its run could not read. */
