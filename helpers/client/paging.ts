@@ -14,7 +14,6 @@ export type ListWalk = (page: { url: string; body: unknown; link?: string; zones
   next?: string;
 };
 
-/** A walk through one list, from its first page's URL (which carries the filter, if any). */
 export function startListWalk(
   config: Pick<TargetConfig, 'paging' | 'pageParam' | 'cursorField' | 'cursorParam'>,
   firstUrl: string,
@@ -58,9 +57,8 @@ function cursorWalk(field: string, param: string, firstUrl: string): ListWalk {
 }
 
 /**
- * A page number past the last one answered 404, as some shops do (Django REST framework, for one)
- * where others answer an empty page: the list ended on the page before. Only for page numbers: a
- * cursor or Link the shop gave out that leads nowhere is the shop's error.
+ * Some shops (Django REST framework) answer 404 past the last page number where others answer an empty
+ * page. Only for page numbers: a cursor or Link the shop gave out that leads nowhere is its error.
  */
 export function isPastLastPage(config: Pick<TargetConfig, 'paging'>, pagesRead: number, status: number): boolean {
   return config.paging === 'page' && pagesRead > 1 && status === 404;

@@ -97,13 +97,11 @@ export function listItems(config: TargetConfig, body: unknown): Read<'items', Re
   return { ok: true, items };
 }
 
-/** The zone record of a create or update answer, or why it could not be read. */
 export function readZone(config: TargetConfig, body: unknown): ZoneRead {
   const read = zoneItem(config, body);
   return read.ok ? toZoneRecord(config, read.item) : read;
 }
 
-/** The zone records of a list answer, or why they could not be read. */
 export function readZoneList(config: TargetConfig, body: unknown): ZonesRead {
   const read = listItems(config, body);
   return read.ok ? toZoneRecords(config, read.items) : read;
@@ -119,10 +117,7 @@ export function toZoneRecords(config: TargetConfig, items: readonly Record<strin
   return { ok: true, zones };
 }
 
-/**
- * A member the record itself holds. Never one it inherits: a key such as "__proto__" or "constructor"
- * in a body is a plain member (lossless-json defines it as one), and nothing is read through it.
- */
+/** Never an inherited member: "__proto__" or "constructor" in a body is a plain member (lossless-json defines it as one). */
 function ownMember(record: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }

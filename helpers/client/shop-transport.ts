@@ -25,10 +25,7 @@ export class TransportError extends Error {
   }
 }
 
-/**
- * An answer whose body went past a limit of the suite (size, total time, nesting) and was not read:
- * as good as no answer, so nothing is learned from it, and a create behind it is looked up by name.
- */
+/** A body past a limit of the suite was not read: as good as no answer, and a create behind it is looked up by name. */
 export class BodyLimitError extends TransportError {
   constructor(exchange: Exchange, limit: BodyLimit) {
     const type = exchange.responseHeaders['content-type'];
@@ -41,10 +38,9 @@ export class BodyLimitError extends TransportError {
 }
 
 /**
- * The shop did not answer for itself: its gateway answered 502, 503 or 504 (after the GET was asked
- * again within ZONES_OUTAGE_BUDGET_MS; a write is never sent twice), or a GET got no answer past the
- * budget. What came back says nothing about the shop's rules, so a check that meets it is not
- * verified, never failed. `spent`: the outage outlasted the budget, and the run is to stop.
+ * The shop did not answer for itself (a gateway's 502 to 504, or no answer to a GET past the budget):
+ * that says nothing about its rules, so a check that meets it is not verified, never failed. `spent`:
+ * the outage outlasted ZONES_OUTAGE_BUDGET_MS, and the run is to stop.
  */
 export class ShopUnavailableError extends TransportError {
   constructor(
@@ -169,10 +165,9 @@ export class ShopTransport {
       const gateway = this.fromFront(exchange);
       const noAnswer = exchange.status === undefined && !isCertificateCode(exchange.errorCode);
       const left = outage.leftMs(budgetMs);
-      // Only a GET may be sent twice blindly; a write whose outcome is unknown is never repeated.
-      // A certificate that is not trusted now will not be trusted a second later. A gateway's answer
-      // is asked again for as long as the budget lasts; no answer at all, as before, a few times
-      // (a closed port is told in seconds), its outage still counting towards the budget.
+      // Only a GET may be sent twice blindly; a certificate not trusted now will not be a second later.
+      // A gateway's answer is asked again while the budget lasts; no answer at all a few times (a closed
+      // port is told in seconds), its outage still counting towards the budget.
       const again =
         method === 'GET' &&
         !(this.options.resendTimedOutGets === false && ranOutOfTime(exchange, this.config.timeoutMs)) &&
@@ -199,7 +194,6 @@ export class ShopTransport {
     }
   }
 
-  /** One request: its record (credential masked) and the answer's body, parsed. */
   private async exchangeOnce(
     method: Method,
     url: string,
@@ -223,8 +217,7 @@ export class ShopTransport {
       durationMs: 0,
     };
     let answerBody: unknown;
-    // One deadline for the whole exchange, headers and body: undici's own time-outs are idle ones, and
-    // a body that trickles a byte at a time would keep resetting them.
+    // One deadline for headers and body: undici's time-outs are idle ones, which a trickling body resets.
     const deadline = AbortSignal.timeout(this.config.timeoutMs);
     try {
       const response = await request(url, {
@@ -263,7 +256,7 @@ export class ShopTransport {
     return { exchange, body: answerBody };
   }
 
-  /** The body as JSON; what it is instead when it is not; nested too deep, a limit on the exchange. */
+  /** The body as JSON, else what it is instead; nested too deep, a limit on the exchange. */
   private parseBody(text: string, exchange: Exchange): unknown {
     if (text.trim() === '') return undefined;
     try {

@@ -25,10 +25,7 @@ function looksLikeHtml(contentType: string | undefined, text: string): boolean {
   return /html/i.test(contentType ?? '') || /^\s*<(!doctype\s+html|html[\s>])/i.test(text.slice(0, 200));
 }
 
-/**
- * What a person would see of a page: its title, else its first words with the markup taken out. For a
- * maintenance or sign-in front's answer, that is what says which front it was ("Back soon").
- */
+/** What a person would see of a page, its title else its first words: what says which front it was ("Back soon"). */
 export function pageGist(contentType: string | undefined, text: string): string {
   if (text.trim() === '') return 'no body';
   if (!looksLikeHtml(contentType, text)) return `beginning "${printable(text)}"`;
@@ -38,7 +35,7 @@ export function pageGist(contentType: string | undefined, text: string): string 
   return words === '' ? 'a page with no text' : `a page beginning "${words}"`;
 }
 
-/** Why a body that came whole is not read as JSON. `text` is the body as recorded (credential masked). */
+/** `text` is the body as recorded (credential masked). */
 export function describeNotJson(contentType: string | undefined, text: string, parseError: string): string {
   const type = contentType ?? 'no content type';
   if (looksLikeHtml(contentType, text)) {

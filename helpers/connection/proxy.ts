@@ -42,12 +42,8 @@ export function proxyRouteFor(target: URL, env: Environment): ProxyRoute | undef
 
 /** Why this proxy URL cannot be used, if it cannot; the URL is shown without its credentials. */
 export function proxyProblem(route: ProxyRoute): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(route.url);
-  } catch {
-    return `${route.variable} is not a URL such as http://proxy.example:3128`;
-  }
+  const url = URL.parse(route.url);
+  if (url === null) return `${route.variable} is not a URL such as http://proxy.example:3128`;
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return `${route.variable} must be an http:// or https:// proxy (got ${shownProxy(route.url)})`;
   if (url.hostname === '') return `${route.variable} names no host (got ${shownProxy(route.url)})`;
@@ -56,12 +52,8 @@ export function proxyProblem(route: ProxyRoute): string | undefined {
 
 /** A proxy URL fit to print: a user name and password in it are never shown. */
 export function shownProxy(proxyUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(proxyUrl);
-  } catch {
-    return '(not a URL)';
-  }
+  const url = URL.parse(proxyUrl);
+  if (url === null) return '(not a URL)';
   const hadCredentials = url.username !== '' || url.password !== '';
   return `${url.protocol}//${url.host}${hadCredentials ? ' (credentials not shown)' : ''}`;
 }

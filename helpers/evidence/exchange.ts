@@ -15,9 +15,8 @@ export interface Exchange {
   responseHeaders: Record<string, string>;
   responseBody: string;
   durationMs: number;
-  /** A transport problem: no answer came back. */
+  /** No answer came back: why, and the code (ECONNREFUSED, a certificate's...) that says what would fix it. */
   error?: string;
-  /** Its code (ECONNREFUSED, ENOTFOUND, a certificate's...), which says what would fix it. */
   errorCode?: string;
   /** The answer came, but its body went past a limit of the suite and was not read whole. */
   bodyLimit?: BodyLimit;
@@ -25,7 +24,6 @@ export interface Exchange {
   notJson?: string;
 }
 
-/** An exchange that got an answer: its status, and its body as parsed. */
 export interface Answer {
   exchange: Exchange;
   status: number;

@@ -1,7 +1,6 @@
-// Which recorded exchanges are one read of the shop, told the same way wherever it matters: drift
-// lines two runs up by these reads (helpers/drift/steps.ts), and under drift the model-based budget
-// counts them (helpers/harness/model), so that a shop holding more zones, or pacing harder, spends
-// no more of the budget than its mock for the same scenario.
+// Which recorded exchanges are one read of the shop, told one way: drift lines two runs up by these
+// reads, and under drift the model-based budget counts them, so that a shop holding more zones, or
+// pacing harder, spends no more of the budget than its mock for the same scenario.
 import type { ExchangeDetail } from './exchange-detail.ts';
 
 /** Answers that are the way to the shop, not the shop: a pace to keep, or a gateway with nothing behind it. */

@@ -18,7 +18,6 @@ export const MASKED_EVERYWHERE_FROM = 8;
 /** What may follow a credential's value in text: its end, a space, a quote or a delimiter. */
 const VALUE_END = String.raw`(?=$|[\s"'\x60,;\\)\]}<>&])`;
 
-/** A string as a literal part of a regular expression. */
 function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
@@ -76,9 +75,8 @@ export class Secrets {
   }
 
   /**
-   * The first part of a body that was cut off. A secret the cut split in two is not found whole, so an
-   * end that could be its beginning is dropped as well (for a short token, only where it stands as the
-   * credential: any text may end in a `t`).
+   * The first part of a body that was cut off: an end that could begin a secret the cut split is dropped
+   * too (for a short token, only where it stands as the credential: any text may end in a `t`).
    */
   maskHead(head: string): string {
     const masked = this.known.reduce(withoutStartOf, this.mask(head));
@@ -97,9 +95,8 @@ export class Secrets {
 
 /**
  * Where a value stands as the credential, as group 1: after the credential header's name (or
- * Authorization's, or ZONES_ACCESS_TOKEN's) and a `:` or `=`, quoted or not, as a header line, JSON or
- * an environment variable shows it; or after the scheme (`Bearer x`). Never inside a word: the name
- * or scheme must start one.
+ * Authorization's, or ZONES_ACCESS_TOKEN's) and a `:` or `=`, quoted or not, or after the scheme
+ * (`Bearer x`); never inside a word.
  */
 function credentialPrefix(settings: { authHeader?: string; authScheme?: string }): string {
   const alternatives = (words: (string | undefined)[]) =>
@@ -120,10 +117,7 @@ const FORGERY_SWAPS: readonly [RegExp, string, string][] = [
   [/[A-Z]/, 'A', 'B'],
 ];
 
-/**
- * A wrong credential of the real one's length and alphabet, differing in its last character: a target
- * that checks only a token's format, not the token, accepts it and is caught.
- */
+/** Of the real one's length and alphabet: a target that checks only a token's format accepts it and is caught. */
 export function forgedToken(token: string): string {
   if (token === '') return `zc-wrong-${randomBytes(12).toString('hex')}`;
   const last = token.at(-1)!;
@@ -131,7 +125,6 @@ export function forgedToken(token: string): string {
   return `${token.slice(0, -1)}${last === usual ? instead : usual}`;
 }
 
-/** The text less any end of it that is the beginning of `secret`. */
 function withoutStartOf(text: string, secret: string): string {
   for (let length = Math.min(secret.length - 1, text.length); length > 0; length -= 1) {
     if (text.endsWith(secret.slice(0, length))) return text.slice(0, text.length - length);

@@ -32,11 +32,7 @@ export interface SweepCandidate {
   state: 'present' | 'gone' | 'not-ours-now';
   /** Found by its name, not its id: it goes into the ledger (adopted) before it may be deleted. */
   foundBy?: 'name';
-  /**
-   * A ledger lists the id as its run's, and the zone under it still carries a name of that run: the
-   * proof every run's own final sweep acts on. False for a zone known by its name alone (--by-prefix,
-   * or an id its run could not read): a name can be anybody's copy, an id in a ledger cannot.
-   */
+  /** A ledger's id under a name of its run, as every final sweep acts on; a name alone can be anybody's copy. */
   proven: boolean;
 }
 
@@ -121,12 +117,10 @@ export async function planSweep(
 }
 
 /**
- * Whether the zone listed under a ledger's id is still the one the run made. The id alone proves
- * nothing: a store may have given it to someone else's zone since. So the zone must carry a name of
- * the same run: one in the suite's exact pattern, or one the run gave this very id (a rename such as
- * ROBUST-06's, which adds words in other scripts to the run's unique name). A name the run gave must
- * hold the run's unique name too, as every name the suite sends does: a plain name such as "Berlin"
- * could be anyone's, and then the id could be too.
+ * Whether the zone under a ledger's id is still the one the run made: a store may have given the id to
+ * someone else's zone since. So it must carry a name of the same run: in the suite's exact pattern, or
+ * one the run gave this id (ROBUST-06's adds words in other scripts) that holds the run's unique name,
+ * since a plain name such as "Berlin" could be anyone's.
  */
 function isStillTheRuns(current: unknown, names: string[]): boolean {
   const run = runIdOfName(names[0]);
@@ -135,7 +129,6 @@ function isStillTheRuns(current: unknown, names: string[]): boolean {
   return names.includes(current) && runIdCarriedBy(current) === run;
 }
 
-/** Names the ledger holds for zones whose id its run could not read. */
 function namedOnly(entries: readonly LedgerEvent[], target: string): string[] {
   return entries
     .filter((entry) => entry.event === 'named' && (entry.target === undefined || entry.target === target))

@@ -13,9 +13,8 @@ import { type BucketHint, readRateLimitHeaders } from './rate-limit-headers.ts';
 const SAFETY_MARGIN_MS = 25;
 const MAX_BACKOFF_MS = 30_000;
 /**
- * How far under the measured rate requests are paced at first. A cycle's ends are known to within
- * the few milliseconds an answer takes to come back, about 1% of the half-second cycle behind a limit
- * of 2 requests per second; every 1% costs that much of a run's time, so no more.
+ * How far under the measured rate requests are paced at first: a cycle's ends are known to within the
+ * few milliseconds an answer takes, about 1% of the half-second cycle of a limit of 2 a second.
  */
 const HEADROOM = 0.01;
 /**
@@ -26,11 +25,7 @@ const HEADROOM = 0.01;
  */
 const CLIMB_CYCLES = 30;
 const CLIMB_DOUBLES_MS = 240_000;
-/**
- * A 503's Retry-After announces an outage, and an outage can last hours. One wait is at most this
- * long, so that the shop is asked again now and then; how long the whole outage is waited for is
- * ZONES_OUTAGE_BUDGET_MS (helpers/pacing/outage.ts), after which the run stops.
- */
+/** A 503's outage can last hours: the shop is asked again now and then, within ZONES_OUTAGE_BUDGET_MS (outage.ts). */
 const MAX_UNAVAILABLE_WAIT_MS = 30_000;
 /** A header is a hint, not a refusal: past this the shop is asked again, and its 429 would decide. */
 const MAX_HINTED_HOLD_MS = 60_000;
@@ -44,10 +39,7 @@ interface Cycle {
   blind: boolean;
 }
 
-/**
- * Everything the throttle has learned of a shop, as plain data: the preflight's, in the launcher, is
- * where the worker's begins (`throttleFor`), so the worker neither starts blind nor inside a window.
- */
+/** Everything the throttle has learned of a shop: the preflight's is where the worker's begins, neither blind nor inside a window. */
 export interface PaceState {
   blockedUntil: number;
   nextSlot: number;
@@ -109,7 +101,6 @@ export class Throttle {
     return this.s.measured?.rps ?? 0;
   }
 
-  /** Resolves when a request may be sent: outside any announced window, and on pace. */
   async ready(): Promise<void> {
     for (;;) {
       const wait = this.nextSendAt() - this.clock();
