@@ -11,7 +11,6 @@ export const BUILT_FOLDERS = ['bin', 'helpers', 'reference'];
 /** tsconfig.build.json's outDir: one folder apart, so that no JavaScript sits beside a `.ts`. */
 export const BUILD_FOLDER = 'dist';
 
-/** The compiled module of the TypeScript file at `source`, a path below `root`. */
 export function builtModuleOf(root, source) {
   return join(root, BUILD_FOLDER, relative(root, source)).replace(/\.ts$/, '.js');
 }
@@ -32,7 +31,6 @@ function modifiedAt(path) {
   }
 }
 
-/** True when the build of the sources under `root` is complete and newer than every source. */
 export function buildIsCurrent(root) {
   for (const folder of BUILT_FOLDERS) {
     for (const source of typeScriptIn(join(root, folder))) {

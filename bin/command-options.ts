@@ -1,6 +1,5 @@
-// A command's options, read strictly from its command line, for every command that takes any. A
-// mistyped option (--rules for --rule) is refused as before, and the refusal names the option that
-// was likely meant, so that a person need not read all of --help to find one letter.
+// A command's options, read strictly. A mistyped option (--rules for --rule) is refused, naming the
+// option likely meant, so that a person need not read all of --help to find one letter.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;

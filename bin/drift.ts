@@ -156,7 +156,6 @@ function stopped(signal: NodeJS.Signals, what: string): void {
   process.exitCode = exitCodeForSignal(signal);
 }
 
-/** Writes the drift reports, says the verdict and the differences, and sets the exit code. */
 function finish(report: DriftReport, reportsDir: string): void {
   const files = writeDriftReports(report, reportsDir, secrets);
   const line = secrets.mask(verdictLine(report));

@@ -53,9 +53,8 @@ const reportsDir = resolve(factsFromRawSettings(loadEnvironment()).reportsDir);
 const where = allureLocations(reportsDir);
 if (!hasResults(where.results)) cannotRun(`no test results in ${shown(where.results)}: run npm run conformance first`);
 
-// Allure adds every report it builds to the history. A run's results are cleared when the next run
-// starts, so a mark left among them says this run is in the history already: building its report
-// again (a retried CI step, a second look) must not count the same night twice in the trends.
+// Allure adds every report it builds to the history: a mark among the run's results (cleared by the
+// next run) says it is in already, so a second build (a retried CI step) does not count it twice.
 const inHistoryMark = join(where.results, '.in-history');
 const historyBefore = existsSync(inHistoryMark) && existsSync(where.history) ? readFileSync(where.history) : undefined;
 

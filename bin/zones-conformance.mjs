@@ -33,7 +33,7 @@ if (!built) {
   // The package's own compiler settings, whatever tsconfig.json the caller's directory holds.
   register({ tsconfig: join(root, 'tsconfig.json') });
 }
-/** A module of the launcher side, by its path from the project's folder without `.ts`, in the form that runs. */
+/** A module by its path from the project's folder without `.ts`, in the form that runs. */
 function moduleOf(path) {
   const typeScript = join(root, `${path}.ts`);
   return pathToFileURL(built ? builtModuleOf(root, typeScript) : typeScript);

@@ -1,6 +1,5 @@
-// What came back, said plainly, when an answer is not a JSON body the suite can read: its content
-// type, its first characters, and what it probably is. An SSO gateway answers 200 with its sign-in
-// page; blaming the envelope settings for that would send the user to the wrong place.
+// What came back, said plainly, when an answer is not a JSON body the suite can read: an SSO gateway
+// answers 200 with its sign-in page, and blaming the envelope settings would send the user astray.
 import type { BodyLimit, BodyLimitKind } from '../evidence/exchange.ts';
 import { MAX_JSON_DEPTH } from '../json.ts';
 

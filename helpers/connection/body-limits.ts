@@ -1,7 +1,6 @@
-// An answer's body, read within the suite's limits: at most ZONES_MAX_BODY_BYTES, and only until the
-// request's deadline. The suite certifies servers it does not control, so whatever one sends, the run
-// must stay small and end on time: past a limit the stream is destroyed, which aborts the request, and
-// the rest of the body is never fetched.
+// An answer's body, read within ZONES_MAX_BODY_BYTES and the request's deadline: whatever a server the
+// suite does not control sends, the run stays small and ends on time. Past a limit the stream is
+// destroyed, which aborts the request.
 import type { Readable } from 'node:stream';
 
 /** How much of a cut body is kept, to show what it was. */

@@ -1,12 +1,10 @@
-// Which forward proxy, if any, carries the requests to the shop: HTTP_PROXY, HTTPS_PROXY and NO_PROXY,
-// in lower or upper case, read as curl reads them. Every request of a run goes to the one origin
-// of ZONES_BASE_URL, so the choice is made once, from the settings, and the run can say which it made.
+// Which forward proxy, if any, carries the requests to the shop, read from the environment as curl reads
+// it. Every request of a run goes to the one origin of ZONES_BASE_URL, so the choice is made once.
 import { BlockList, isIP } from 'node:net';
 
 export interface ProxyRoute {
   /** The proxy's URL as given, credentials and all: for the connection only, never for display. */
   url: string;
-  /** e.g. HTTPS_PROXY or http_proxy. */
   variable: string;
 }
 
@@ -40,7 +38,7 @@ export function proxyRouteFor(target: URL, env: Environment): ProxyRoute | undef
   };
 }
 
-/** Why this proxy URL cannot be used, if it cannot; the URL is shown without its credentials. */
+/** Why this proxy URL cannot be used, if it cannot. */
 export function proxyProblem(route: ProxyRoute): string | undefined {
   const url = URL.parse(route.url);
   if (url === null) return `${route.variable} is not a URL such as http://proxy.example:3128`;
@@ -50,7 +48,7 @@ export function proxyProblem(route: ProxyRoute): string | undefined {
   return undefined;
 }
 
-/** A proxy URL fit to print: a user name and password in it are never shown. */
+/** A user name and password in it are never shown. */
 export function shownProxy(proxyUrl: string): string {
   const url = URL.parse(proxyUrl);
   if (url === null) return '(not a URL)';

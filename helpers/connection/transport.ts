@@ -1,8 +1,6 @@
 // How the client's requests reach the shop: directly or through the forward proxy the environment
-// names, trusting the CAs the settings give. Neither dispatcher follows a redirect (undici follows one
-// only through a redirect interceptor, and none is installed), so a 3xx always reaches the suite as the
-// answer it is: a write is never replayed at another address, and a certificate names the address it
-// certified.
+// names, trusting the CAs the settings give. No redirect interceptor is installed, so a 3xx reaches the
+// suite as the answer it is: a write is never replayed elsewhere, and a certificate names the address it certified.
 import { Agent, type Dispatcher, Pool, ProxyAgent } from 'undici';
 import { type ProxyRoute, shownProxy } from './proxy.ts';
 import { trustedCas } from './trust.ts';

@@ -7,26 +7,18 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statS
 import { join } from 'node:path';
 import type { Secrets } from './secrets.ts';
 
-/** 8 KiB holds a list page of a few dozen zones whole, the longest body a reader needs in full; longer ones are padding, floods or lists too long to read. */
+/** A list page of a few dozen zones, the longest body a reader needs whole; longer ones are padding, floods or lists too long to read. */
 export const SHOWN_BODY_BYTES = 8 * 1024;
 
 const BODIES_FOLDER = 'bodies';
 
-/**
- * The first bodies a run keeps whole, by count and bytes. A shop that answers long bodies to every
- * request would otherwise fill the CI's artifact store, night after night, with hundreds of megabytes
- * of the same padding; the first 200 show what it sends as well as all of them.
- */
+/** The first bodies a run keeps whole: a shop that answers padding to every request must not fill the CI's artifact store. */
 const KEPT_BODIES_CAP = { files: 200, bytes: 50 * 1024 * 1024 };
 
 /** In the bodies folder: the hash of each body past the cap, a line each, for the report's note. */
 const NOT_KEPT_FILE = 'not-kept.list';
 
-/**
- * The body cut at SHOWN_BODY_BYTES, or undefined when it fits: the part shown, the first 12 hex digits of
- * its sha256 (enough to tell bodies apart, short enough to read), and the file under the reports folder
- * that holds it whole.
- */
+/** The body cut at SHOWN_BODY_BYTES, with 12 hex digits of its sha256 (enough to tell bodies apart) and its file. */
 export function cutBody(text: string): { head: string; bytes: number; sha256: string; file: string } | undefined {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= SHOWN_BODY_BYTES) return undefined;
@@ -42,7 +34,6 @@ export function cutBody(text: string): { head: string; bytes: number; sha256: st
   };
 }
 
-/** The body as a report shows it: whole, or its first part and a line saying where the rest is. */
 export function shownBody(text: string): string {
   const cut = cutBody(text);
   if (cut === undefined) return text;
@@ -50,9 +41,8 @@ export function shownBody(text: string): string {
 }
 
 /**
- * Writes bodies too long to show into the reports folder, masked as every report is, up to `cap`. A file is named by
- * its content's hash, so a body sent or answered many times (a list page) is written once. What is kept
- * is counted from the folder, since each test has its own BodyFiles.
+ * Writes bodies too long to show into the reports folder, masked, up to `cap`, each once under its hash.
+ * What is kept is counted from the folder, since each test has its own BodyFiles.
  */
 export class BodyFiles {
   constructor(
@@ -62,9 +52,8 @@ export class BodyFiles {
   ) {}
 
   /**
-   * The text, masked; and where it is kept whole when it is too long to show (a path a shell can use).
-   * `pastCap` keeps a request body even past the cap: its curl command sends the file rather than a
-   * megabyte on one line, and the suite sends few such bodies (ROBUST-04's), where a shop's answers may be many.
+   * The text, masked, and the file that keeps it whole when it is too long to show. `pastCap` keeps a request
+   * body even past the cap, for its curl command: the suite sends few (ROBUST-04's), a shop may answer many.
    */
   keep(text: string, pastCap = false): { text: string; path?: string } {
     const masked = this.secrets.mask(text);

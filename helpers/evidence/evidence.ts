@@ -44,10 +44,8 @@ export function summarizeExchange(exchange: Exchange): string {
 }
 
 /**
- * An exchange as the reports show it (conformance.md and .json, junit.xml, the Allure attachments),
- * made in the test's worker where the exchange is known whole: one line, the whole of it as a failure
- * message shows it, the curl command that replays it, and while a drift run records every exchange,
- * the exchange as data. Plain text, so that it crosses from the worker to the launcher in task.meta.
+ * An exchange as every report shows it, made in the test's worker where it is known whole; plain text,
+ * so that it crosses to the launcher in task.meta. `detail` only while drift records every exchange.
  */
 export interface ExchangeRecord {
   line: string;
@@ -56,10 +54,7 @@ export interface ExchangeRecord {
   detail?: ExchangeDetail;
 }
 
-/**
- * `bodies` keeps a body too long to show in a file of its own, masked: the record shows its first part
- * with the file's name, and the curl command sends the file. `run` is what the run's options ask.
- */
+/** A body too long to show is kept in a file of its own: the record shows its first part, and the curl command sends the file. */
 export function recordExchange(
   exchange: Exchange,
   settings: ReplaySettings,

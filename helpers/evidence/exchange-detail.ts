@@ -1,8 +1,6 @@
-// Every exchange of every test as data, for comparing two runs step by step (helpers/drift): what was
-// asked, what came back and in what shape. Kept only when the drift launcher asks for it, by naming
-// the file its run writes them to (`--record-exchanges FILE`): a certificate keeps whole exchanges only
-// for the tests that did not pass. Made in the worker, where the whole body is known, from the same
-// masked text the reports show.
+// Every exchange of every test as data, for comparing two runs step by step (helpers/drift), kept only
+// when drift asks (`--record-exchanges FILE`): a certificate keeps whole exchanges only for the tests
+// that did not pass. Made in the worker, where the whole body is known, from the masked text reports show.
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
 import { SHOWN_BODY_BYTES } from './bounded-body.ts';
 import type { AuthMode, Exchange, Method } from './exchange.ts';
@@ -59,10 +57,7 @@ function isSuiteZone(item: unknown): boolean {
   return typeof name === 'string' && SUITE_NAME.test(name);
 }
 
-/**
- * A real shop's list holds other people's zones, hundreds of them: they say nothing about this run and
- * would fill the file. The suite's own are what both targets were asked to hold.
- */
+/** A real shop's list holds other people's zones, hundreds of them: only the suite's own are what both targets were asked to hold. */
 function cutDown(value: unknown): unknown {
   if (Array.isArray(value)) {
     const items = value.length <= LONGEST_LIST_KEPT ? value : value.filter(isSuiteZone).slice(0, LONGEST_LIST_KEPT);
@@ -73,10 +68,7 @@ function cutDown(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutDown(item)]));
 }
 
-/**
- * The longest answer kept, once cut down: room for a page of the suite's zones with other fields than
- * the documented ones. Past it the file would grow by the shop's data, not by what drift compares.
- */
+/** Room for a page of the suite's zones with undocumented fields: past it the file grows by the shop's data. */
 const LONGEST_ANSWER_KEPT = 8 * SHOWN_BODY_BYTES;
 
 function jsonText(text: string | undefined): string | undefined {

@@ -1,6 +1,5 @@
-// One request and what came back, as the client records it: the unit of every piece of evidence the
-// reports show, the requests counted and the curl commands that replay them. Plain data, so that a
-// test worker hands its exchanges to the launcher in task.meta.
+// One request and what came back, as the client records it: the unit of every piece of evidence. Plain
+// data, so that a test worker hands its exchanges to the launcher in task.meta.
 
 export type AuthMode = 'valid' | 'none' | 'wrong';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -49,11 +49,7 @@ export function continuesListRead(
   return queryBesidesPaging(at, paging) === queryBesidesPaging(before, paging);
 }
 
-/**
- * How many reads of the shop the exchanges are: each request once, but the pages of one list read
- * are one read, a list read again at once (waiting for a write to show) is the same read, and an
- * answer that is the way to the shop (waited out and sent again) is none.
- */
+/** Each request once, but the pages of one list read, or a list read again at once (a write to show), are one, and a 429 or gateway answer none. */
 export function readsOfTheShop(exchanges: readonly ExchangeDetail[], paging: PagingParams): number {
   let reads = 0;
   let previous: ExchangeDetail | undefined;

@@ -1,7 +1,6 @@
-// A recorded exchange as a curl command that sends the same request again, for the reader of a
-// report who wants to see the shop answer it once more. Built from the client's record, so the
-// credential is never in it: the command reads it from an environment variable when it runs,
-// ZONES_ACCESS_TOKEN, or ZONES_MOCK_ACCESS_TOKEN in drift's mock run (operator-variables.ts).
+// A recorded exchange as a curl command that sends the same request again, for a report's reader who
+// wants to see the shop answer it once more. The credential is never in it: the command reads it from
+// the environment when it runs (ZONES_ACCESS_TOKEN, or the mock's in drift's mock run).
 import type { TargetConfig } from '../config.ts';
 import type { Exchange } from './exchange.ts';
 import { DEFAULT_PREFIX, operatorVariable } from './operator-variables.ts';
@@ -11,16 +10,12 @@ function tokenInShell(prefix: string): string {
   return `"$${operatorVariable('ACCESS_TOKEN', prefix)}"`;
 }
 
-/**
- * The suite's wrong credential is the token with its last character changed (helpers/evidence/secrets.ts).
- * Which character it became would give the token's last one away, so the command makes its own wrong
- * token of the same length at run time: the last character becomes 0, or 1 where it was 0.
- */
+/** The suite's wrong token would give the token's last character away: the command makes its own at run time. */
 function wrongTokenInShell(prefix: string): string {
   return `"$(printf %s ${tokenInShell(prefix)} | sed -e 's/0$/1/' -e t -e 's/.$/0/')"`;
 }
 
-/** One word for a POSIX shell: single quotes keep everything as it is, a quote itself is closed, escaped and reopened. */
+/** One word for a POSIX shell: a quote itself is closed, escaped and reopened. */
 export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -9,10 +9,7 @@ export type Endpoint = (typeof ENDPOINTS)[number];
 
 const METHOD_OF: Record<Endpoint, Method> = { list: 'GET', create: 'POST', update: 'PUT', delete: 'DELETE' };
 
-/**
- * Why a request went out again: the shop answered 429, or a GET got no usable answer (none at all,
- * 502 to 504, or a body still coming when the time limit ran out).
- */
+/** after-no-answer: a GET got none, a 502 to 504, or a body still coming when the time limit ran out. */
 export type Resend = 'after-429' | 'after-no-answer';
 
 export interface RequestTally {

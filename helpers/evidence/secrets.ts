@@ -1,7 +1,5 @@
-// What a run must never write down, and the one masker that every writer uses: the client's record of
-// each exchange, a booking hook's message, the reports, the could-not-run files, the console. The
-// secrets are the access token, whatever is sent in the credential header, and the forged wrong
-// token of AUTH-05 and AUTH-06, which is the token but for its last character and so gives it away.
+// What a run must never write down, and the one masker every writer uses: the access token, whatever
+// goes in the credential header, and AUTH-05's forged token, which is the token but for its last character.
 import { randomBytes } from 'node:crypto';
 
 const MASKED = '<redacted>';
@@ -59,7 +57,6 @@ export class Secrets {
     }
   }
 
-  /** The text with every secret in it masked, even where a target echoed one back. */
   mask(text: string): string {
     const masked = this.known.reduce((done, secret) => done.split(secret).join(MASKED), text);
     return this.asCredential ? masked.replace(this.asCredential, `$1${MASKED}`) : masked;

@@ -12,9 +12,6 @@ export interface LeftZone {
   reason: string;
   /** The last name the run sent for it (the shop may have refused that one), when the final sweep knows it. */
   name?: string;
-  /**
-   * The final sweep's: the command that deletes it once what kept it is gone, as a person types it;
-   * null when no sweep will, because nothing proves the zone the run's (it never reached the ledger).
-   */
+  /** The final sweep's command that deletes it once what kept it is gone; null when nothing proves the zone the run's. */
   removeWith?: string | null;
 }

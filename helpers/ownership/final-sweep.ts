@@ -54,9 +54,8 @@ export async function sweepLedger(
 }
 
 /**
- * Zones that carry this run's name but never reached the ledger: a create whose answer was lost, or
- * a target that applied one of our updates to a zone that is not ours. They are reported, not
- * deleted: deleting by name alone could destroy somebody else's data.
+ * Zones that carry this run's name but never reached the ledger (a create whose answer was lost, an
+ * update applied to a zone not ours) are reported, not deleted: a name alone proves nothing.
  */
 async function namedButNotOwned(api: ZonesClient, runId: string): Promise<LeftZone[]> {
   const ledger = api.ledger;
@@ -86,11 +85,7 @@ async function namedButNotOwned(api: ZonesClient, runId: string): Promise<LeftZo
 /** A script that starts the sweep: this package's own ("node bin/zones-conformance.mjs sweep") or an installer's ("zones-conformance sweep"). */
 const SWEEP_SCRIPT = /\bzones-conformance(?:\.mjs)?\s+sweep\b/;
 
-/**
- * How a person starts the sweep in `folder`: `npm run sweep --` where its package.json has a sweep
- * script that runs this one (in a checkout of the suite, or a repository set up as the CI examples
- * say), else the installed command, which npx finds in the folder's node_modules.
- */
+/** `npm run sweep --` where the folder's package.json has a sweep script that runs this one, else the installed command. */
 function sweepLauncher(folder: string): string {
   try {
     const { scripts } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
@@ -104,7 +99,7 @@ function sweepLauncher(folder: string): string {
   return 'npx zones-conformance sweep';
 }
 
-/** A word as a POSIX shell reads it back unchanged: quoted only when it has to be. */
+/** Quoted only when it has to be. */
 export function shellWord(word: string): string {
   return /^[\w./:@%+=,-]+$/.test(word) ? word : shellQuote(word);
 }

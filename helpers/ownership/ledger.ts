@@ -50,10 +50,7 @@ export type LedgerEvent =
   | { event: 'created'; id: string; name: string; target?: string; at: string }
   /** Taken into care by `npm run sweep --by-prefix`: made by an earlier run whose ledger is lost. */
   | { event: 'adopted'; id: string; name: string; why: string; target?: string; at: string }
-  /**
-   * A zone this run created whose id could not be read (a wrong ZONES_ID_FIELD): known by its unique
-   * name alone, which `npm run sweep` looks up once the settings read ids again.
-   */
+  /** Created, but its id could not be read (a wrong ZONES_ID_FIELD): `npm run sweep` finds it by name once ids read again. */
   | { event: 'named'; name: string; why: string; target?: string; at: string }
   /** Written before the PUT goes: an answer that never comes (a time-out, a killed run) may still have renamed the zone. */
   | { event: 'renamed'; id: string; name: string; at: string }
@@ -61,12 +58,9 @@ export type LedgerEvent =
   | { event: 'left'; id: string; reason: string; at: string };
 
 export class Ledger {
-  /**
-   * Each id this ledger has seen created, live or deleted by its latest event: stores that hand out
-   * max(id) + 1 give a deleted id to the next create, and when that create is ours, the id is live again.
-   */
+  /** By each id's latest event: a store that hands out max(id) + 1 gives a deleted id to the next create, maybe ours. */
   private readonly state = new Map<string, 'live' | 'deleted'>();
-  /** How much of the file has been learnt: whole lines only, so a line being written is read once it is whole. */
+  /** Whole lines only, so a line being written is read once it is whole. */
   private learntBytes = 0;
 
   constructor(readonly path: string) {
@@ -168,15 +162,13 @@ export function targetsRecorded(entries: readonly LedgerEvent[]): string[] {
 }
 
 /**
- * Ids the ledger says were created and not (yet) deleted, with every name the run gave each, the one it
- * was created (or adopted) under first, in the order sent: the last may be one the shop refused, or one
- * of several sent together that the shop applied before the others.
+ * Ids created and not (yet) deleted, with every name the run gave each in the order sent, the one it was
+ * made under first: the last may be one the shop refused, or applied before others sent together.
  */
 export function stillOwned(entries: readonly LedgerEvent[], target: string): Map<string, string[]> {
   const open = new Map<string, string[]>();
   for (const entry of entries) {
-    // A create starts the id's names afresh: a store that reuses ids gave it to a new zone of the run.
-    // One made on another target is not this one's; older ledgers record no target.
+    // A create starts the id's names afresh (a store that reuses ids); older ledgers record no target.
     if ((entry.event === 'created' || entry.event === 'adopted') && (entry.target ?? target) === target)
       open.set(entry.id, [entry.name]);
     if (entry.event === 'renamed') open.get(entry.id)?.push(entry.name);

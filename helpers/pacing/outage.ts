@@ -1,16 +1,12 @@
-// A shop that stops answering for itself is not a shop that breaks rules. While its gateway says 502,
-// 503 or 504 (a maintenance page, a load balancer with no healthy backend) or nothing answers at all,
-// what comes back is no evidence about the shop, so the run waits for it, within a budget
-// (ZONES_OUTAGE_BUDGET_MS) counted from the first such answer: a nightly job has a time slot, and a
-// maintenance window can last hours. Once the budget is spent, every request is asked once and not
-// waited for again, so the tests still under way when the run is stopped end in seconds, not a budget
-// each. One per target and process, like the throttle: an outage that began in one test goes on
-// counting in the next.
+// A shop that stops answering for itself (a gateway's 502 to 504, or no answer at all) is not a shop
+// that breaks rules: the run waits for it within ZONES_OUTAGE_BUDGET_MS, counted from the first such
+// answer, since a nightly job has a time slot and maintenance can last hours. Once the budget is spent,
+// no request is waited for again, so the tests under way end in seconds. One per target and process,
+// like the throttle: an outage that began in one test goes on counting in the next.
 
 export interface OutageStart {
-  /** When the first answer that was not the shop's came (ISO 8601). */
+  /** ISO 8601, and what came back then as a report line says it: `GET ... answered 503 ...`. */
   since: string;
-  /** What came back then, as a report line says it: `GET ... answered 503 ...`. */
   what: string;
 }
 

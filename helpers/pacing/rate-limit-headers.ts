@@ -6,9 +6,8 @@
 // A value that does not parse is ignored, as the drafts ask: a hint is never worth a failed run.
 
 export interface QuotaHint {
-  /** Requests the shop will still take before the reset. */
   remaining: number;
-  /** When the quota is made available again, in ms from now, if the shop said. */
+  /** In ms from now, if the shop said. */
   resetMs?: number;
 }
 
