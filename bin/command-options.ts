@@ -1,6 +1,8 @@
-// A command's options, read strictly. A mistyped option (--rules for --rule) is refused, naming the
-// option likely meant, so that a person need not read all of --help to find one letter.
+// A command's options, read strictly, and its exit when it cannot run. A mistyped option (--rules for
+// --rule) is refused, naming the option likely meant, so that a person need not read all of --help.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { Secrets } from '../helpers/evidence/secrets.ts';
+import { EXIT } from '../helpers/exit-codes.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -26,6 +28,17 @@ export function readCommandLine<T extends Options>(options: T, usage: string, re
   console.log(usage);
   return undefined;
 }
+/** `line` on stderr and exit 3, after the could-not-run report, if the command writes one; one it could not write is said too. */
+export function leaveCannotRun(line: string, report?: { write: () => void; dir: string; secrets: Secrets }): never {
+  try {
+    report?.write();
+  } catch (error) {
+    line += ` (no report written to ${report?.dir}: ${report?.secrets.mask((error as Error).message)})`;
+  }
+  console.error(line);
+  process.exit(EXIT.cannotRun);
+}
+
 /** The known option nearest to what was typed, when only a slip apart: about one edit in four letters. */
 function nearestOption(typed: string | undefined, known: readonly string[]): string | undefined {
   if (typed === undefined) return undefined;

@@ -21,7 +21,7 @@ import { rules } from '../helpers/rules.ts';
 import { families, selectRules, testNamePatternFor } from '../helpers/runner/rule-selection.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDocs } from '../helpers/settings.ts';
-import { readCommandLine } from './command-options.ts';
+import { leaveCannotRun, readCommandLine } from './command-options.ts';
 
 const startedAt = new Date();
 /** Kept up to date as the launcher learns more, so a run that has to give up still reports where it should. */
@@ -79,14 +79,8 @@ function catalogue(): string {
 function cannotRun(message: string): never {
   const secrets = new Secrets(known);
   const reason = secrets.mask(message);
-  let line = `zones-conformance: cannot run: ${reason}`;
-  try {
-    writeCouldNotRun(buildCouldNotRun(reason, startedAt, known.baseUrl), known);
-  } catch (error) {
-    line += ` (no report written to ${known.reportsDir}: ${secrets.mask((error as Error).message)})`;
-  }
-  console.error(line);
-  process.exit(EXIT.cannotRun);
+  const write = () => writeCouldNotRun(buildCouldNotRun(reason, startedAt, known.baseUrl), known);
+  leaveCannotRun(`zones-conformance: cannot run: ${reason}`, { write, dir: known.reportsDir, secrets });
 }
 
 async function main(): Promise<void> {

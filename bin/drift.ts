@@ -20,7 +20,7 @@ import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.t
 import { withoutUserInfo } from '../helpers/report/could-not-run.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDefault } from '../helpers/settings.ts';
-import { readCommandLine } from './command-options.ts';
+import { leaveCannotRun, readCommandLine } from './command-options.ts';
 
 const USAGE = [
   'Usage: npm run drift [-- [--seed=N] [--quiet] | --help]',
@@ -54,14 +54,8 @@ function cannotRun(reason: string, env: Environment, startedAt: Date): never {
   const targets = { service: notRun(env.ZONES_BASE_URL), mock: notRun(env.ZONES_MOCK_BASE_URL) };
   // No seed was drawn yet: 0 says none, as before any run.
   const report = couldNotRunReport(reportBase({ startedAt, seed: 0 }, targets), reason);
-  let line = `zones-conformance drift: cannot run: ${secrets.mask(reason)}`;
-  try {
-    writeDriftReports(report, reportsDir, secrets);
-  } catch (error) {
-    line += ` (no report written to ${reportsDir}: ${secrets.mask((error as Error).message)})`;
-  }
-  console.error(line);
-  process.exit(EXIT.cannotRun);
+  const write = () => writeDriftReports(report, reportsDir, secrets);
+  leaveCannotRun(`zones-conformance drift: cannot run: ${secrets.mask(reason)}`, { write, dir: reportsDir, secrets });
 }
 
 function printDifferences(report: DriftReport): void {
@@ -166,9 +160,8 @@ function finish(report: DriftReport, reportsDir: string): void {
   process.exitCode = report.exitCode;
 }
 
-main().catch((error: unknown) => {
-  console.error(
+main().catch((error: unknown) =>
+  leaveCannotRun(
     `zones-conformance drift: cannot run: ${secrets.mask(error instanceof Error ? (error.stack ?? error.message) : String(error))}`,
-  );
-  process.exit(EXIT.cannotRun);
-});
+  ),
+);

@@ -5,7 +5,7 @@ import { watchLauncher } from '../helpers/runner/launcher-watch.ts';
 import { faults } from '../reference/faults.ts';
 import { type ReferenceOptions, startReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles, listKeyOf, zoneKeyOf } from '../reference/styles.ts';
-import { parseOptions } from './command-options.ts';
+import { leaveCannotRun, parseOptions } from './command-options.ts';
 import { bookingHooksForReference, settingsForStyle } from './reference-settings.ts';
 
 function usage(): string {
@@ -46,8 +46,7 @@ function pagingOf({ paging }: HouseStyle): string {
 }
 
 function fail(message: string): never {
-  console.error(`reference: ${message}\nRun with --help for usage.`);
-  process.exit(EXIT.cannotRun);
+  return leaveCannotRun(`reference: ${message}\nRun with --help for usage.`);
 }
 
 /** The command line's options; a malformed or refused one ends the process with its message. */

@@ -10,7 +10,7 @@ import { inProject } from '../helpers/project-root.ts';
 import { allureLocations, selfContainedPage } from '../helpers/report/allure-layout.ts';
 import { PAGE_FILE } from '../helpers/report/certificate-page.ts';
 import { factsFromRawSettings } from '../helpers/report/could-not-run.ts';
-import { readCommandLine } from './command-options.ts';
+import { leaveCannotRun, readCommandLine } from './command-options.ts';
 import { desktopOpener } from './open-in-browser.ts';
 
 const allureConfig = inProject('allurerc.ts');
@@ -18,8 +18,7 @@ const allureConfig = inProject('allurerc.ts');
 const allureCli = join(dirname(fileURLToPath(import.meta.resolve('allure'))), '..', 'cli.js');
 
 function cannotRun(message: string): never {
-  console.error(`zones-conformance: cannot build the report: ${message}`);
-  process.exit(EXIT.cannotRun);
+  return leaveCannotRun(`zones-conformance: cannot build the report: ${message}`);
 }
 
 function hasResults(dir: string): boolean {

@@ -14,7 +14,7 @@ import {
 } from '../helpers/ownership/leftover-sweep.ts';
 import { outliveOutputReaders } from '../helpers/report/console-output.ts';
 import { newRunId, PREFLIGHT_OUTAGE_BUDGET_MS } from '../helpers/runner/certify.ts';
-import { readCommandLine } from './command-options.ts';
+import { leaveCannotRun, readCommandLine } from './command-options.ts';
 
 const USAGE = `Usage: npm run sweep -- [--ledger PATH]... [--by-prefix [--older-than 24h]] [--yes] [--dry-run]
 
@@ -44,8 +44,7 @@ let secrets = new Secrets({ token: '' });
 const say = (line: string) => console.log(secrets.mask(line));
 
 function cannotRun(message: string): never {
-  console.error(secrets.mask(`zones-sweep: cannot run: ${message}`));
-  process.exit(EXIT.cannotRun);
+  return leaveCannotRun(secrets.mask(`zones-sweep: cannot run: ${message}`));
 }
 
 async function main(): Promise<void> {
