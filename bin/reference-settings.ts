@@ -10,7 +10,9 @@ export function settingsForStyle(style: HouseStyle, url: string, token: string):
     ZONES_STATUSES: style.statuses.join(','),
     ZONES_STATUS_PARAM: style.statusParam,
     ZONES_ENVELOPE: style.envelope,
-    ...envelopeKeySettings(style),
+    // Only the style's own keys: the defaults need no setting, and a key beside the bare envelope is refused.
+    ...(style.zoneKey === undefined ? {} : { ZONES_ZONE_KEY: style.zoneKey }),
+    ...(style.listKey === undefined ? {} : { ZONES_LIST_KEY: style.listKey }),
     ZONES_ID_FIELD: style.idField,
     ...pagingSettings(style),
     // No style takes a page size: each lists at its own, so none is sent (and none leaks in from a shop's settings).
@@ -22,14 +24,6 @@ export function settingsForStyle(style: HouseStyle, url: string, token: string):
     ZONES_EXTRA_FIELDS: style.requiredOnCreate ? JSON.stringify(style.requiredOnCreate) : '',
     ...(style.coverageExamples ? { ZONES_COVERAGE_SAMPLES: JSON.stringify(style.coverageExamples) } : {}),
   };
-}
-
-/** Only the style's own keys: the defaults need no setting, and a key beside the bare envelope is refused. */
-function envelopeKeySettings(style: HouseStyle): Record<string, string> {
-  const keys: Record<string, string> = {};
-  if (style.zoneKey !== undefined) keys.ZONES_ZONE_KEY = style.zoneKey;
-  if (style.listKey !== undefined) keys.ZONES_LIST_KEY = style.listKey;
-  return keys;
 }
 
 /** A style that does not page answers every zone at once, which the default (Link) paging reads whole. */

@@ -60,31 +60,17 @@ function readOptions(): ReferenceOptions | 'help' {
     help: { type: 'boolean', short: 'h' },
   });
   if (!parsed.ok) fail(parsed.problem);
-  const { values } = parsed;
-  if (values.help) return 'help';
-  const options: ReferenceOptions = {};
-  if (values.port !== undefined) {
-    const port = Number(values.port);
-    if (!/^\d+$/.test(values.port) || port > 65535)
-      fail(`--port must be a whole number from 0 to 65535 (got "${values.port}")`);
-    options.port = port;
-  }
-  if (values.host !== undefined) options.host = values.host;
-  if (values.token !== undefined) {
-    if (values.token.trim() === '' || /\s/.test(values.token)) fail('--token must be non-empty and contain no spaces');
-    options.token = values.token;
-  }
-  if (values.style !== undefined) {
-    if (!Object.hasOwn(houseStyles, values.style))
-      fail(`unknown style "${values.style}"; known styles: ${Object.keys(houseStyles).join(', ')}`);
-    options.style = values.style;
-  }
-  if (values.fault !== undefined) {
-    if (!faults.some((fault) => fault.name === values.fault))
-      fail(`unknown fault "${values.fault}"; known faults: ${faults.map((f) => f.name).join(', ')}`);
-    options.fault = values.fault;
-  }
-  return options;
+  const { help, port, ...options } = parsed.values;
+  if (help) return 'help';
+  if (port !== undefined && (!/^\d+$/.test(port) || Number(port) > 65535))
+    fail(`--port must be a whole number from 0 to 65535 (got "${port}")`);
+  if (options.token !== undefined && (options.token.trim() === '' || /\s/.test(options.token)))
+    fail('--token must be non-empty and contain no spaces');
+  if (options.style !== undefined && !Object.hasOwn(houseStyles, options.style))
+    fail(`unknown style "${options.style}"; known styles: ${Object.keys(houseStyles).join(', ')}`);
+  if (options.fault !== undefined && !faults.some((fault) => fault.name === options.fault))
+    fail(`unknown fault "${options.fault}"; known faults: ${faults.map((f) => f.name).join(', ')}`);
+  return port === undefined ? options : { ...options, port: Number(port) };
 }
 
 const options = readOptions();
