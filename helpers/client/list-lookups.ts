@@ -1,9 +1,8 @@
-// Finding zones in a list answer, written once: the matchers judge with these, the list checks and
-// the client re-read a lagging list until one holds, and the sweeps and the preflight find by them.
+// Finding zones in a list answer, written once for the matchers, the list checks, the client, the
+// sweeps and the preflight.
 import { jsonEqual } from '../json.ts';
 import type { ZoneId, ZoneRecord, ZonesRead } from './records.ts';
 
-/** What a look-up needs of a list answer: its status and what its pages were read as. */
 export interface ReadList {
   status: number;
   read: ZonesRead;

@@ -1,6 +1,5 @@
-// Thrown where the shop's answers leave a check nothing to stand on, e.g. a zone could not be created.
-// The launcher's preflight catches it as well as the tests, so it lives beside the client, not in the
-// vitest workers' not-verified module.
+// Thrown where the shop's answers leave a check nothing to stand on (a zone could not be created); the
+// preflight catches it as well as the tests, so it lives beside the client.
 export class PreconditionError extends Error {
   constructor(message: string) {
     super(message);

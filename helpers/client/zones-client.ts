@@ -1,6 +1,5 @@
 // The zone API as the settings describe it: paths, envelopes, the list read across its pages, and the
-// ownership guard. Tests never build a URL or a body themselves; how a request reaches the shop is
-// shop-transport.ts's.
+// ownership guard. Tests never build a URL or a body themselves.
 import type { TargetConfig } from '../config.ts';
 import type { Answer, AuthMode, Method } from '../evidence/exchange.ts';
 import { parseJson, stringifyJson } from '../json.ts';
@@ -22,7 +21,6 @@ import {
 import { ShopTransport, TransportError, type TransportOptions } from './shop-transport.ts';
 
 export interface ListAnswer extends Answer {
-  /** The zones of every page, or why the answer could not be read as a list. */
   read: ZonesRead;
   pages: Answer[];
   /** The status the list was filtered by, if it was. */
@@ -70,7 +68,6 @@ const MAX_PAGES = 1000;
 const SETTLE_POLL_MS = 200;
 
 export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
-  /** How its requests reach the shop: asked, too, whether the shop's outage has outlasted the budget. */
   readonly transport: ShopTransport;
   private readonly extraFields: Record<string, unknown>;
   private readonly creationListeners: ((id: ZoneId) => void)[] = [];
@@ -125,8 +122,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
   private firstPageUrl(status: string | undefined): string {
     const url = new URL(this.collectionUrl());
     if (status !== undefined) url.searchParams.set(this.config.statusParam, this.config.filterValues[status] ?? status);
-    // On the first page only: page numbers and cursors are sent beside it (paging.ts builds them from
-    // this URL), and a Link or a cursor URL is the shop's own to carry it on.
+    // On the first page only: the walks build page numbers and cursors from this URL, a Link is the shop's own.
     if (this.config.pageSize !== undefined)
       url.searchParams.set(this.config.pageSizeParam, String(this.config.pageSize));
     return url.toString();
@@ -164,9 +160,8 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
       const read = toZoneRecords(this.config, pageItems.items);
       if (!read.ok) {
         problem ??= read.problem;
-        // Records whose ids can't be read still count as read. A Link header still says where the list
-        // goes on, so the walk does, and what the shop holds is known whole (preflight proves with it
-        // which zone is ours when ZONES_ID_FIELD is wrong); the other walks need the ids.
+        // Records whose ids can't be read still count as read, and a Link header still says where the
+        // list goes on, so the preflight knows what the shop holds when ZONES_ID_FIELD is wrong.
         next = this.config.paging === 'link' ? nextPageUrl(page.exchange.responseHeaders.link, next) : undefined;
         continue;
       }
@@ -216,8 +211,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
   async updateZone(id: ZoneId, fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
     const wasDeleted = this.options.ledger.isDeleted(id.text);
     const answer = await this.writeTo('PUT', id, auth, this.bodyText(fields), fields.name);
-    // A PUT that succeeds on an id this run deleted has made the zone anew (a "create or replace"
-    // PUT): it exists because of us, so it is ours to remove.
+    // A PUT that succeeds on an id this run deleted has made the zone anew ("create or replace"): ours to remove.
     if (wasDeleted && isSuccess(answer)) this.recordMade(id, String(fields.name));
     return { ...answer, read: readZone(this.config, answer.body) };
   }
@@ -228,12 +222,10 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
     return answer;
   }
 
-  /** Zones with this (run-unique) name now exist because of this run: they go into the ledger. */
   async adoptByName(name: string): Promise<ZoneRecord[]> {
     return this.adoptFrom(await this.listZones({ settle: (list) => namedIn(list, name).length > 0 }), name);
   }
 
-  /** The zones of this list that carry this (run-unique) name, taken into the ledger. */
   adoptFrom(list: ListAnswer, name: string): ZoneRecord[] {
     return this.adopt(namedIn(list, name), name);
   }
@@ -284,9 +276,8 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
           `zone ${id.text} was deleted by this run, and the list shows a zone under that id again; it is left alone`,
         );
     }
-    // `npm run sweep` knows a zone of the run by a name the run gave it. Written before the PUT goes,
-    // whatever the credential: its answer may never come, and the zone may carry the name even so. A
-    // name that is not text is not written: a list shows it in a form no name comparison can trust.
+    // `npm run sweep` knows a zone by a name the run gave it: written before the PUT goes, whatever the
+    // credential, as its answer may never come. A name that is not text no name comparison can trust.
     if (method === 'PUT' && typeof name === 'string') ledger.recordRenamed(id.text, name);
     return this.transport.send(method, this.zoneUrl(id), auth, body);
   }

@@ -1,8 +1,6 @@
 // `npm run sweep`: find what earlier runs left on the shop and delete it. Candidates come only from
-// ledgers (ids the suite created) or, with --by-prefix, from names matching the suite's exact name
-// pattern whose run id says they are older than the cut-off. Nothing else is ever touched. Only a
-// ledger's id under a name of its run is proven the run's; a zone known by its name alone is a guess,
-// which bin/sweep.ts deletes only when told to (--yes).
+// ledgers or, with --by-prefix, from the suite's exact name pattern with a run id older than the
+// cut-off. Only a ledger's id under a name of its run is proven; a name alone is a guess (--yes).
 
 import { findZone } from '../client/list-lookups.ts';
 import type { ZoneRecord } from '../client/records.ts';
@@ -130,9 +128,9 @@ function isStillTheRuns(current: unknown, names: string[]): boolean {
 }
 
 function namedOnly(entries: readonly LedgerEvent[], target: string): string[] {
-  return entries
-    .filter((entry) => entry.event === 'named' && (entry.target === undefined || entry.target === target))
-    .map((entry) => (entry as { name: string }).name);
+  return entries.flatMap((entry) =>
+    entry.event === 'named' && (entry.target ?? target) === target ? [entry.name] : [],
+  );
 }
 
 export interface SweepOutcome {
@@ -140,7 +138,7 @@ export interface SweepOutcome {
   failed: { candidate: SweepCandidate; reason: string }[];
 }
 
-/** Delete the present candidates; mark the absent ones done in their ledgers. */
+/** Gone candidates are marked deleted in their ledgers. */
 export async function carryOutSweep(
   config: TargetConfig,
   plan: SweepPlan,
