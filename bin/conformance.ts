@@ -63,7 +63,6 @@ const USAGE = [
   'to ZONES_REPORTS_DIR/conformance-history.jsonl, the nights the page shows: keep that file between runs.',
 ].join('\n');
 
-/** The catalogue, for --list: one rule a line. */
 function catalogue(): string {
   const width = Math.max(...rules.map((rule) => rule.id.length)) + 2;
   return rules
@@ -125,8 +124,7 @@ async function main(): Promise<void> {
   const placeholder = shortTokenWarning(config.token);
   if (placeholder) console.error(`zones-conformance: ${placeholder}`);
 
-  // Loaded only now: a run that stops on its settings or options never pays for the HTTP client, the
-  // reference or the runner (about 0.15 s of CPU, most of a refused run's own time).
+  // Loaded only now: a run refused on its settings or options never pays for them (about 0.15 s of CPU).
   const [{ certify }, { insecureWarning, routeDescription }] = await Promise.all([
     import('../helpers/runner/certify.ts'),
     import('../helpers/connection/transport.ts'),

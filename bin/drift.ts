@@ -1,6 +1,5 @@
-// `npm run drift`: the same scenarios against the service (ZONES_BASE_URL) and its mock
-// (ZONES_MOCK_BASE_URL) with one set of settings, and where the mock answers otherwise.
-// Exit codes: 0 same, 1 drifted, 3 could not run (naming the target), 130/143 stopped by a signal.
+// `npm run drift`: the same scenarios against the service and its mock with one set of settings, and
+// where the mock answers otherwise, as USAGE says.
 import { type Environment, loadEnvironment, newModelSeed } from '../helpers/config.ts';
 import { removePreviousDriftReports, writeDriftReports } from '../helpers/drift/drift-files.ts';
 import { verdictLine } from '../helpers/drift/drift-markdown.ts';
@@ -99,8 +98,7 @@ async function main(): Promise<void> {
     ),
   );
 
-  // Listening before the preflights: a signal during them lets them finish (each deletes its own
-  // zone) and starts no run; one during the runs reaches both, which delete theirs.
+  // Listening before the preflights: a signal during them lets them finish (each deletes its own zone).
   let sides: StartedSides | undefined;
   let interrupted: NodeJS.Signals | undefined;
   const onSignal = readStopSignals({

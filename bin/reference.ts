@@ -49,7 +49,6 @@ function fail(message: string): never {
   return leaveCannotRun(`reference: ${message}\nRun with --help for usage.`);
 }
 
-/** The command line's options; a malformed or refused one ends the process with its message. */
 function readOptions(): ReferenceOptions | 'help' {
   const parsed = parseOptions({
     port: { type: 'string' },

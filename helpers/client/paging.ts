@@ -1,6 +1,5 @@
-// How a list goes on past its first page. The specification shows no page sizes and no paging, so
-// the manner is a setting (ZONES_PAGING): a Link header (the default profile), page numbers, or a
-// next cursor in the body. Each walk says which records a page adds and where the list goes on.
+// How a list goes on past its first page. The specification shows no paging, so the manner is a
+// setting (ZONES_PAGING): a Link header (the default profile), page numbers, or a next cursor in the body.
 import type { TargetConfig } from '../config.ts';
 import { nextPageLink } from '../evidence/link-header.ts';
 import { isLosslessNumber, stringifyJson } from '../json.ts';
@@ -43,9 +42,8 @@ function cursorWalk(field: string, param: string, firstUrl: string): ListWalk {
   const seen = new Set<string>();
   return (page) => {
     const fresh = unseen(page.zones, seen);
-    // Records all seen before: a shop that ignores the cursor, or a loop; either way the list has
-    // shown all it will. An empty page may still name a next one (some stores filter after paging),
-    // and a cursor may repeat while the pages move on (scroll-style cursors), so neither ends it.
+    // Records all seen before (a shop that ignores the cursor, or a loop) end the list. An empty page
+    // (some stores filter after paging) or a repeated cursor (scroll-style cursors) does not.
     if (page.zones.length > 0 && fresh.length === 0) return { zones: [] };
     const cursor = cursorIn(page.body, field);
     if (cursor === undefined) return { zones: fresh };
@@ -64,7 +62,6 @@ export function isPastLastPage(config: Pick<TargetConfig, 'paging'>, pagesRead: 
   return config.paging === 'page' && pagesRead > 1 && status === 404;
 }
 
-/** The records whose ids no earlier page showed; they count as seen from now on. */
 function unseen(zones: ZoneRecord[], seen: Set<string>): ZoneRecord[] {
   const fresh = zones.filter((zone) => !seen.has(zone.id.text));
   for (const zone of fresh) seen.add(zone.id.text);

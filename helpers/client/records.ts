@@ -65,7 +65,7 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-/** The zone object of a create or update answer, as the shop wrote it, or why there is none. */
+/** As the shop wrote it, or why there is none. */
 export function zoneItem(
   config: Pick<TargetConfig, 'envelope' | 'zoneKey'>,
   body: unknown,
@@ -80,7 +80,7 @@ export function zoneItem(
   return { ok: true, item: record };
 }
 
-/** The zone objects of a list answer, as the shop wrote them, or why they could not be read. */
+/** As the shop wrote them, or why they could not be read. */
 export function listItems(config: TargetConfig, body: unknown): Read<'items', Record<string, unknown>[]> {
   if (body instanceof NotJsonBody) return unreadable(body.why);
   const list = config.envelope === 'wrapped' ? valueAtPath(body, config.listKey) : body;

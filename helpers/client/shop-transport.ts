@@ -1,6 +1,5 @@
-// How a request reaches the shop, and what counts as its answer: one exchange at a time, recorded with
-// the credential masked; a 429 waited out and sent again; a GET asked again while a gateway or a front
-// answers in the shop's place, within ZONES_OUTAGE_BUDGET_MS; and the errors that say no answer came.
+// How a request reaches the shop, and what counts as its answer: a 429 waited out and sent again; a GET
+// asked again while a gateway or a front answers in the shop's place; the errors that say none came.
 import { STATUS_CODES } from 'node:http';
 import { request } from 'undici';
 import type { TargetConfig } from '../config.ts';
@@ -106,11 +105,7 @@ export class ShopTransport {
     return this.config.authScheme === '' ? token : `${this.config.authScheme} ${token}`;
   }
 
-  /**
-   * An answer of something in front of the shop, not of the shop: a gateway's, or (but in the preflight)
-   * a success that is an HTML page, a maintenance or sign-in front's. The interface speaks JSON, so such
-   * a page answers none of a check's questions.
-   */
+  /** A gateway's answer, or (but in the preflight) a maintenance or sign-in front's HTML page: the interface speaks JSON. */
   private fromFront({ status, notJson, responseHeaders }: Exchange): boolean {
     if (status === undefined) return false;
     const page =
@@ -241,12 +236,7 @@ export class ShopTransport {
         answerBody = this.parseBody(read.text, exchange);
       } else {
         exchange.responseBody = this.secrets.maskHead(read.head);
-        exchange.bodyLimit = describeBodyLimit(read.limit, {
-          ...read,
-          head: exchange.responseBody,
-          maxBytes: this.config.maxBodyBytes,
-          timeoutMs: this.config.timeoutMs,
-        });
+        exchange.bodyLimit = describeBodyLimit(read.limit, { ...read, head: exchange.responseBody }, this.config);
       }
     } catch (error) {
       exchange.error = this.secrets.mask(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
@@ -262,14 +252,9 @@ export class ShopTransport {
     try {
       return parseJson(text);
     } catch (error) {
-      const facts = {
-        head: exchange.responseBody,
-        bytesRead: Buffer.byteLength(text),
-        maxBytes: this.config.maxBodyBytes,
-        timeoutMs: this.config.timeoutMs,
-      };
       if (error instanceof JsonTooDeepError) {
-        exchange.bodyLimit = describeBodyLimit('depth', facts);
+        const facts = { head: exchange.responseBody, bytesRead: Buffer.byteLength(text) };
+        exchange.bodyLimit = describeBodyLimit('depth', facts, this.config);
         return undefined;
       }
       // Described from the record, never from the raw text: a page may echo the credential.

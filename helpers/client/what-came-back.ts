@@ -1,5 +1,6 @@
 // What came back, said plainly, when an answer is not a JSON body the suite can read: an SSO gateway
 // answers 200 with its sign-in page, and blaming the envelope settings would send the user astray.
+import type { TargetConfig } from '../config.ts';
 import type { BodyLimit, BodyLimitKind } from '../evidence/exchange.ts';
 import { MAX_JSON_DEPTH } from '../json.ts';
 
@@ -45,13 +46,14 @@ export function describeNotJson(contentType: string | undefined, text: string, p
 
 export function describeBodyLimit(
   kind: BodyLimitKind,
-  facts: { head: string; bytesRead: number; maxBytes: number; timeoutMs: number; announcedBytes?: number },
+  facts: { head: string; bytesRead: number; announcedBytes?: number },
+  { maxBodyBytes, timeoutMs }: Pick<TargetConfig, 'maxBodyBytes' | 'timeoutMs'>,
 ): BodyLimit {
   const began = facts.head === '' ? 'nothing of it had come' : `it began "${printable(facts.head)}"`;
   if (kind === 'time') {
     return {
       kind,
-      why: `its body was still coming when the time limit ZONES_TIMEOUT_MS=${facts.timeoutMs} ran out (${facts.bytesRead} bytes by then; ${began})`,
+      why: `its body was still coming when the time limit ZONES_TIMEOUT_MS=${timeoutMs} ran out (${facts.bytesRead} bytes by then; ${began})`,
     };
   }
   if (kind === 'depth') {
@@ -62,7 +64,7 @@ export function describeBodyLimit(
   }
   const how =
     facts.announcedBytes !== undefined
-      ? `its body is ${facts.announcedBytes} bytes by its Content-Length, past ZONES_MAX_BODY_BYTES=${facts.maxBytes}, so the suite did not read it`
-      : `its body ran past ZONES_MAX_BODY_BYTES=${facts.maxBytes} bytes, so the suite stopped reading it`;
+      ? `its body is ${facts.announcedBytes} bytes by its Content-Length, past ZONES_MAX_BODY_BYTES=${maxBodyBytes}, so the suite did not read it`
+      : `its body ran past ZONES_MAX_BODY_BYTES=${maxBodyBytes} bytes, so the suite stopped reading it`;
   return { kind, why: `${how} (${began}); if the shop's answers are really this large, raise ZONES_MAX_BODY_BYTES` };
 }

@@ -1,6 +1,6 @@
-// How the client's requests reach the shop: directly or through the forward proxy the environment
-// names, trusting the CAs the settings give. No redirect interceptor is installed, so a 3xx reaches the
-// suite as the answer it is: a write is never replayed elsewhere, and a certificate names the address it certified.
+// How the client's requests reach the shop, directly or through a forward proxy, trusting the CAs the
+// settings give. No redirect is followed: a write is never replayed elsewhere, and a certificate names
+// the address it certified.
 import { Agent, type Dispatcher, Pool, ProxyAgent } from 'undici';
 import { type ProxyRoute, shownProxy } from './proxy.ts';
 import { trustedCas } from './trust.ts';

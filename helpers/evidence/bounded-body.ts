@@ -1,7 +1,6 @@
-// Bodies as the reports show them: whole up to a fixed size, and past it cut, with the full size and a
-// hash, the whole body kept once in a file of its own under the reports folder. A shop that accepts
-// ROBUST-04's 1 MiB create would otherwise put that body whole into every report, every attachment and
-// every curl command, and a job summary that is cut at 1 MB would lose what comes after it.
+// Bodies as the reports show them: whole up to a fixed size, past it cut, the whole body kept once in a
+// file of its own. A shop that accepts ROBUST-04's 1 MiB create would otherwise put that body into
+// every report and curl command, and a job summary cut at 1 MB would lose what comes after it.
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -83,7 +83,7 @@ function requestText(text: string | undefined): string | undefined {
   return jsonText(text);
 }
 
-/** The exchange as data; `exchange` holds bodies already masked (evidence.ts). */
+/** `exchange` holds bodies already masked (evidence.ts). */
 export function exchangeDetail(exchange: Exchange): ExchangeDetail {
   const headers = exchange.responseHeaders;
   const request = requestText(exchange.requestBody);
@@ -119,7 +119,7 @@ function nextPageOf(link: string | undefined, url: string): Pick<ExchangeDetail,
   return found.next === undefined ? {} : { nextPage: found.next };
 }
 
-/** An exchange as the exchanges file keeps it: the data, and how the reports show and replay it. */
+/** An exchange as the exchanges file keeps it. */
 export interface RecordedExchange extends ExchangeDetail {
   line: string;
   curl: string;

@@ -88,10 +88,8 @@ const SWEEP_SCRIPT = /\bzones-conformance(?:\.mjs)?\s+sweep\b/;
 /** `npm run sweep --` where the folder's package.json has a sweep script that runs this one, else the installed command. */
 function sweepLauncher(folder: string): string {
   try {
-    const { scripts } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
-      scripts?: Record<string, unknown>;
-    };
-    const sweep = scripts?.sweep;
+    const sweep = (JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { scripts?: { sweep?: unknown } })
+      .scripts?.sweep;
     if (typeof sweep === 'string' && SWEEP_SCRIPT.test(sweep)) return 'npm run sweep --';
   } catch {
     // No package.json there, or one that can't be read: the installed command needs neither.

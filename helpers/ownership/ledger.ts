@@ -1,6 +1,6 @@
 // The ownership ledger: every zone this run created, appended to a file the moment the create answer
-// arrives, before any test uses the id. The client asks it before every PUT or DELETE, so the suite
-// cannot change a zone it merely observed; the final sweep and `npm run sweep` read it back.
+// arrives. The client asks it before every PUT or DELETE, so the suite cannot change a zone it merely
+// observed; the final sweep and `npm run sweep` read it back.
 import {
   appendFileSync,
   closeSync,
@@ -24,7 +24,6 @@ export function runLedgerPath(reportsDir: string, runId: string, targetName?: st
   return join(ledgersDir(reportsDir), `${runId}${targetName ? `-${targetName}` : ''}.jsonl`);
 }
 
-/** The ledger of one `npm run sweep`: the zones it took into care by their names. */
 export function sweepLedgerPath(reportsDir: string, sweepId: string): string {
   return join(ledgersDir(reportsDir), `sweep-${sweepId}.jsonl`);
 }
@@ -34,7 +33,7 @@ export function sweepReaderLedgerPath(reportsDir: string): string {
   return join(ledgersDir(reportsDir), '.sweep-reader.jsonl');
 }
 
-/** Every ledger kept under the reports directory, in the order of their names (run ids sort by time). */
+/** In the order of their names: run ids sort by time. */
 export function ledgersIn(reportsDir: string): string[] {
   const dir = ledgersDir(reportsDir);
   return existsSync(dir)
