@@ -83,9 +83,8 @@ async function main(): Promise<void> {
   const present = plan.candidates.filter((c) => c.state === 'present');
   const dryRun = args['dry-run'] ?? false;
   const deletes = (c: SweepCandidate) => !dryRun && (c.proven || (args.yes ?? false));
-  for (const c of plan.candidates.filter((c) => c.state === 'not-ours-now')) {
+  for (const c of plan.candidates.filter((c) => c.state === 'not-ours-now'))
     say(`  leaving ${c.id}: the ledger names it ${c.name}, but that id now carries another name`);
-  }
   say(
     `zones-sweep: ${ledgers.length} ledger(s) read; ${present.length} zone(s) of earlier runs still on ${config.baseUrl}`,
   );

@@ -44,10 +44,10 @@ export function zoneIdOf(value: unknown): ZoneId | undefined {
 export function valueAtPath(body: unknown, path: string): unknown {
   let value = body;
   for (const key of path.split('.')) {
+    const record = asObject(value);
     // Own members only: "constructor" must not find Object's prototype in a body that lacks it.
-    if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, key))
-      return undefined;
-    value = (value as Record<string, unknown>)[key];
+    if (record === undefined || !Object.hasOwn(record, key)) return undefined;
+    value = record[key];
   }
   return value;
 }
@@ -72,22 +72,20 @@ export function zoneItem(
 ): Read<'item', Record<string, unknown>> {
   // Not JSON at all: say what it is, rather than blame the envelope settings.
   if (body instanceof NotJsonBody) return unreadable(body.why);
-  const record = asObject(config.envelope === 'wrapped' ? valueAtPath(body, config.zoneKey) : body);
+  const wrapped = config.envelope === 'wrapped';
+  const record = asObject(wrapped ? valueAtPath(body, config.zoneKey) : body);
   if (!record)
-    return unreadable(
-      config.envelope === 'wrapped' ? `the body has no "${config.zoneKey}" object` : 'the body is not a zone object',
-    );
+    return unreadable(wrapped ? `the body has no "${config.zoneKey}" object` : 'the body is not a zone object');
   return { ok: true, item: record };
 }
 
 /** As the shop wrote them, or why they could not be read. */
 export function listItems(config: TargetConfig, body: unknown): Read<'items', Record<string, unknown>[]> {
   if (body instanceof NotJsonBody) return unreadable(body.why);
-  const list = config.envelope === 'wrapped' ? valueAtPath(body, config.listKey) : body;
+  const wrapped = config.envelope === 'wrapped';
+  const list = wrapped ? valueAtPath(body, config.listKey) : body;
   if (!Array.isArray(list))
-    return unreadable(
-      config.envelope === 'wrapped' ? `the body has no "${config.listKey}" array` : 'the body is not an array',
-    );
+    return unreadable(wrapped ? `the body has no "${config.listKey}" array` : 'the body is not an array');
   const items: Record<string, unknown>[] = [];
   for (const [index, item] of list.entries()) {
     const record = asObject(item);
@@ -126,12 +124,6 @@ function toZoneRecord(config: TargetConfig, record: Record<string, unknown>): Zo
   const idValue = ownMember(record, config.idField);
   const id = zoneIdOf(idValue);
   if (!id) return unreadable(`the record has no usable "${config.idField}" (got ${JSON.stringify(String(idValue))})`);
-  const zone: ZoneRecord = {
-    id,
-    name: ownMember(record, 'name'),
-    coverage: ownMember(record, 'coverage'),
-    status: ownMember(record, 'status'),
-    raw: record,
-  };
-  return { ok: true, zone };
+  const [name, coverage, status] = ['name', 'coverage', 'status'].map((key) => ownMember(record, key));
+  return { ok: true, zone: { id, name, coverage, status, raw: record } };
 }

@@ -27,9 +27,8 @@ export interface ExchangeDetail {
   contentType?: string;
   /** The PAGING_HEADERS the answer carried. */
   pagingHeaders: string[];
-  /** The page a Link header named rel="next": what tells a list's next page from a new read. */
+  /** What a Link header named rel="next", an address or, when it is no URL, as written: what tells a next page from a new read. */
   nextPage?: string;
-  /** What the Link header named rel="next" when it is no URL: the list could not be read past this page. */
   unreadableNextPage?: string;
   /** The bodies as JSON text (numbers kept exactly), the answer's long lists cut down to the suite's own zones. */
   request?: string;
@@ -125,7 +124,7 @@ export interface RecordedExchange extends ExchangeDetail {
   curl: string;
 }
 
-/** One line of the exchanges file: a test, how it ended, and each exchange of its body in order. */
+/** One line of the exchanges file: a test, how it ended, and each exchange of its body. */
 export interface TestExchanges {
   title: string;
   ruleId?: string;

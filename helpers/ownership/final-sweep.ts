@@ -2,17 +2,43 @@
 // It runs after the suites, and on SIGINT or SIGTERM before the process exits.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { zonesOf } from '../client/list-lookups.ts';
-import { type ListAnswer, ZonesClient } from '../client/zones-client.ts';
+import { listedZone, readableZones, zonesOf } from '../client/list-lookups.ts';
+import type { ZoneId } from '../client/records.ts';
+import { isSuccess, type ListAnswer, ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import { operatorTargetPrefix } from '../evidence/operator-variables.ts';
 import { shellQuote } from '../evidence/replay.ts';
 import { emptyTally, type RequestTally } from '../evidence/request-tally.ts';
 import { BOOKED_WITHOUT_HOOK } from './booking-hooks.ts';
 import type { CleanupRecord, LeftZone } from './cleanup-record.ts';
-import { deleteAndConfirmGone } from './delete-zone.ts';
 import { ledgerAt, readLedger, stillOwned } from './ledger.ts';
 import { runIdOfName } from './run-names.ts';
+
+type Removal = { gone: true } | { gone: false; why: string };
+
+/**
+ * The one way the tear-down, the final sweep and `npm run sweep` remove a zone. A DELETE that succeeds
+ * is taken at its word; one that does not may still have done the work (a 404 for a zone already gone,
+ * a 5xx after the delete), so the list decides: gone only when it can be read and no longer shows it.
+ */
+export async function deleteAndConfirmGone(api: ZonesClient, id: ZoneId): Promise<Removal> {
+  try {
+    const answer = await api.deleteZone(id);
+    if (isSuccess(answer)) return { gone: true };
+    const list = await api.listZones();
+    if (readableZones(list) === undefined)
+      return {
+        gone: false,
+        why: `DELETE answered ${answer.status}, and the list cannot be read to see whether it went`,
+      };
+    if (listedZone(list, id))
+      return { gone: false, why: `DELETE answered ${answer.status} and the zone is still listed` };
+    api.ledger.recordDeleted(id.text);
+    return { gone: true };
+  } catch (error) {
+    return { gone: false, why: error instanceof Error ? error.message.split('\n')[0]! : String(error) };
+  }
+}
 
 export interface SweepResult extends CleanupRecord {
   tally: RequestTally;

@@ -8,7 +8,7 @@ import { cameBack, ShopUnavailableError } from '../client/shop-transport.ts';
 import { isSuccess, type ListAnswer, ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import { CannotRunError } from '../exit-codes.ts';
-import { deleteAndConfirmGone } from './delete-zone.ts';
+import { deleteAndConfirmGone } from './final-sweep.ts';
 import {
   type Ledger,
   type LedgerEvent,

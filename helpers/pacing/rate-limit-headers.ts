@@ -11,15 +11,8 @@ export interface QuotaHint {
   resetMs?: number;
 }
 
-export interface BucketHint {
-  used: number;
-  size: number;
-}
-
-export interface RateLimitHints {
-  quota?: QuotaHint;
-  bucket?: BucketHint;
-}
+export type BucketHint = { used: number; size: number };
+export type RateLimitHints = { quota?: QuotaHint; bucket?: BucketHint };
 
 const NON_NEGATIVE_INTEGER = /^\d+$/;
 
