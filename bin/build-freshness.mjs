@@ -1,7 +1,6 @@
-// Whether `npm run build` output can be run instead of the TypeScript: every module of the launcher
-// side has its JavaScript at the same path below the output folder, no older than the TypeScript. Else
-// the launcher runs the TypeScript through tsx: slower to start, never stale. Plain JavaScript, so
-// that it runs before anything is compiled.
+// Whether `npm run build` output can be run instead of the TypeScript: every module of the launcher side
+// has its JavaScript below the output folder, no older than it. Else tsx runs the TypeScript: slower to
+// start, never stale. Plain JavaScript, so that it runs before anything is compiled.
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 

@@ -1,5 +1,5 @@
-// `npm run conformance`: certify the target named by the settings, or the embedded reference when
-// there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run or could not complete.
+// `npm run conformance`: certify the target named by the settings, or the embedded reference when there
+// is none, as USAGE says.
 import { loadEnvironment, readTargetConfig } from '../helpers/config.ts';
 import { Secrets, shortTokenWarning } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';

@@ -91,7 +91,6 @@ async function main(): Promise<void> {
   }
   const seed = targets.service.model.seed!;
   removePreviousDriftReports(targets.reportsDir);
-  const quiet = args.quiet === true;
   console.log(
     secrets.mask(
       `zones-conformance drift: ${targets.service.baseUrl} (service) against ${targets.mock.baseUrl} (mock), seed ${seed}`,
@@ -125,15 +124,14 @@ async function main(): Promise<void> {
   if (interrupted) return stopped(interrupted, 'stopped before either run started');
   if (refusals.service !== undefined || refusals.mock !== undefined) {
     const refused = preflightRefusalReport({ startedAt, seed, configs: targets }, secrets.maskAll(refusals));
-    finish(refused, targets.reportsDir);
-    return;
+    return finish(refused, targets.reportsDir);
   }
 
   sides = startSides(SIDES, {
     env,
     reportsDir: targets.reportsDir,
     seed,
-    quiet,
+    quiet: args.quiet === true,
     secrets,
     print: (side, line, stream) => (stream === 'stderr' ? console.error : console.log)(`[${side}] ${line}`),
   });

@@ -7,7 +7,7 @@ import { bookingHooksForReference, settingsForStyle } from './reference-settings
 
 const hooks = bookingHooksForReference();
 
-/** The suite's view of a running reference: the operator's own settings, then its style's and its hooks. */
+/** The operator's own settings, then the reference's style's and its hooks. */
 export function configForReference(base: TargetConfig, reference: RunningReference): TargetConfig {
   const settings = {
     ...operatorSettings(base),

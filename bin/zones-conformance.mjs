@@ -16,9 +16,8 @@ const COMMANDS = {
 };
 
 // A reader that goes away (`zones-conformance --help | head -1`) must not turn the next write into an
-// EPIPE stack trace, as node's 'error' event does when nobody listens. Listening before anything is
-// printed covers every command: a run goes on to its clean-up and reports (console-output.ts says why).
-// Any other error of the streams still ends the process.
+// EPIPE stack trace: listening before anything is printed covers every command, and a run goes on to
+// its clean-up and reports (console-output.ts says why). Any other error still ends the process.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error) => {
     if (error.code !== 'EPIPE') throw error;

@@ -1,5 +1,4 @@
-// Finding zones in a list answer, written once for the matchers, the list checks, the client, the
-// sweeps and the preflight.
+// Finding zones in a list answer, written once for the matchers, the list checks, the client and the sweeps.
 import { jsonEqual } from '../json.ts';
 import type { ZoneId, ZoneRecord, ZonesRead } from './records.ts';
 
@@ -28,7 +27,6 @@ export function readableZones(list: ReadList): ZoneRecord[] | undefined {
   return list.status >= 200 && list.status <= 299 && list.read.ok ? list.read.zones : undefined;
 }
 
-/** The zone under this id in a list that succeeded and could be read. */
 export function listedZone(list: ReadList, id: ZoneId): ZoneRecord | undefined {
   return findZone(readableZones(list) ?? [], id);
 }

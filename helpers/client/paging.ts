@@ -30,8 +30,7 @@ function pageNumberWalk(param: string, firstUrl: string): ListWalk {
   let pageNumber = 1;
   return (page) => {
     const fresh = unseen(page.zones, seen);
-    // The end is a page with nothing new: an empty one, or the first page again from a shop that
-    // ignores the parameter. Such a list is neither read a thousand times nor counted twice.
+    // A page with nothing new (empty, or the first again from a shop that ignores the parameter) ends it.
     if (fresh.length === 0) return { zones: [] };
     pageNumber += 1;
     return { zones: fresh, next: withParam(firstUrl, param, String(pageNumber)) };

@@ -127,15 +127,13 @@ export class ShopTransport {
       let announcedWait: number | undefined;
       try {
         ({ exchange, body: answerBody } = await this.exchangeOnce(method, url, auth, body));
-        // Told to the throttle before the next request may go, so that it goes outside any window.
-        // A 429 is waited out even when given up on.
+        // Told before the next request may go, so that it goes outside any window, even when given up on.
         if (exchange.status === 429) throttle.tooManyRequests(exchange.responseHeaders, throttledRetries);
         else throttle.answered(exchange.responseHeaders);
         const noAnswer = exchange.status === undefined && !isCertificateCode(exchange.errorCode);
         if (this.fromFront(exchange) || noAnswer) outage.missed(cameBack(exchange));
         else if (exchange.status !== undefined) outage.answered();
-        // A 503's Retry-After holds back every request, a write's too, though only a GET is sent again;
-        // never past the outage's budget, after which nobody waits for the shop.
+        // A 503's Retry-After holds every request (only a GET is sent again), never past the outage's budget.
         if (exchange.status === 503)
           announcedWait = throttle.unavailable(exchange.responseHeaders, outage.leftMs(budgetMs));
       } finally {

@@ -4,7 +4,7 @@ import type { TargetConfig } from '../config.ts';
 import type { BodyLimit, BodyLimitKind } from '../evidence/exchange.ts';
 import { MAX_JSON_DEPTH } from '../json.ts';
 
-/** A body that came whole but is not JSON, with what it is instead: the readers' reason. */
+/** A body that came whole but is not JSON, with what it is instead. */
 export class NotJsonBody {
   constructor(readonly why: string) {}
 }

@@ -6,10 +6,7 @@ import type { Readable } from 'node:stream';
 /** How much of a cut body is kept, to show what it was. */
 export const EVIDENCE_BYTES = 4096;
 
-/**
- * `deadline` is the request's own: when it fires, the stream fails and the cut is the deadline's.
- * `announcedBytes`, the Content-Length, comes back only when it alone said the body is too large.
- */
+/** When the request's `deadline` fires, the stream fails; `announcedBytes` comes back only when it alone said too large. */
 export async function readBodyWithin(
   body: Readable,
   limits: { maxBytes: number; deadline: AbortSignal; announcedBytes?: number },

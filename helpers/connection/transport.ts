@@ -22,11 +22,8 @@ export function dispatcherFor(config: RouteSettings): Dispatcher {
   // The embedded reference listens on this machine's 127.0.0.1, which no proxy elsewhere can reach.
   const proxy = config.embedded ? undefined : config.proxy;
   const key = JSON.stringify([config.timeoutMs, proxy?.url, config.caFile, config.tlsInsecure]);
-  const known = dispatchers.get(key);
-  if (known) return known;
-  const dispatcher = build(config, proxy?.url);
-  dispatchers.set(key, dispatcher);
-  return dispatcher;
+  if (!dispatchers.has(key)) dispatchers.set(key, build(config, proxy?.url));
+  return dispatchers.get(key)!;
 }
 
 function build(config: RouteSettings, proxyUrl: string | undefined): Dispatcher {

@@ -82,7 +82,7 @@ export function errorCodeOf(error: unknown): string | undefined {
   return first;
 }
 
-/** What to do about a certificate the suite refused: "<what it is>: <which setting to fix>". */
+/** "<what it is>: <which setting to fix>". */
 export function certificateAdvice(code: string, caFile: string | undefined): string {
   const cas = 'ZONES_CA_FILE (a PEM file) or NODE_EXTRA_CA_CERTS';
   const insecure = 'ZONES_TLS_INSECURE=1 skips verification altogether';

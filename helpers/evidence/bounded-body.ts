@@ -73,7 +73,7 @@ export class BodyFiles {
   }
 }
 
-/** The report's note on the bodies past the cap, if any: each is shown cut, but its file is not there. */
+/** Each body past the cap is shown cut, but its file is not there. */
 export function notKeptNote(reportsDir: string): string | undefined {
   const list = join(reportsDir, BODIES_FOLDER, NOT_KEPT_FILE);
   if (!existsSync(list)) return undefined;

@@ -28,7 +28,7 @@ export function formatAnswers(...answers: Answer[]): string {
   return answers.map((answer) => formatExchange(answer.exchange)).join('\n');
 }
 
-/** One line per exchange, for the report: enough to see what a test did. */
+/** Enough to see what a test did. */
 export function summarizeExchange(exchange: Exchange): string {
   const location = exchange.responseHeaders.location;
   const limit = exchange.bodyLimit

@@ -51,8 +51,7 @@ function parsedExactly(text: string): unknown {
 }
 
 function isSuiteZone(item: unknown): boolean {
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
-  const name = (item as Record<string, unknown>).name;
+  const name = item !== null && typeof item === 'object' ? (item as { name?: unknown }).name : undefined;
   return typeof name === 'string' && SUITE_NAME.test(name);
 }
 

@@ -17,7 +17,6 @@ export interface Exchange {
   /** No answer came back: why, and the code (ECONNREFUSED, a certificate's...) that says what would fix it. */
   error?: string;
   errorCode?: string;
-  /** The answer came, but its body went past a limit of the suite and was not read whole. */
   bodyLimit?: BodyLimit;
   /** What the body is, when it came whole but is not JSON. */
   notJson?: string;

@@ -1,12 +1,10 @@
-// Which recorded exchanges are one read of the shop, told one way: drift lines two runs up by these
-// reads, and under drift the model-based budget counts them, so that a shop holding more zones, or
-// pacing harder, spends no more of the budget than its mock for the same scenario.
+// Which recorded exchanges are one read of the shop, told one way for drift, which lines two runs up by
+// them, and the model-based budget, so that a shop holding more zones spends no more of it than its mock.
 import type { ExchangeDetail } from './exchange-detail.ts';
 
 /** Answers that are the way to the shop, not the shop: a pace to keep, or a gateway with nothing behind it. */
 const NOT_THE_SHOPS = new Set([429, 502, 503, 504]);
 
-/** What tells a list's next page from a new list read: the paging parameters the settings name. */
 export interface PagingParams {
   pageParam: string;
   cursorParam: string;

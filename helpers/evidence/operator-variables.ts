@@ -1,7 +1,6 @@
-// The names under which the operator's shell holds this run's target, for the commands the reports
-// print. Drift's mock run is given the mock's target, which the operator keeps in ZONES_MOCK_BASE_URL
-// and ZONES_MOCK_ACCESS_TOKEN: a command that read ZONES_ACCESS_TOKEN would send the service's token to
-// the mock. The prefix is an option of the run (`--target-variables ZONES_MOCK_`), never the environment's.
+// The names under which the operator's shell holds this run's target, for the commands reports print:
+// in drift's mock run, ZONES_MOCK_BASE_URL and ZONES_MOCK_ACCESS_TOKEN, lest a command send the service's
+// token to the mock. The prefix is an option of the run (`--target-variables`), never the environment's.
 
 export const DEFAULT_PREFIX = 'ZONES_';
 

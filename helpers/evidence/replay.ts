@@ -53,7 +53,7 @@ export function curlCommand(
   return `printf ${shellQuote(format)} | ${[...words, '--data-binary', '@-'].join(' ')}`;
 }
 
-/** The credential header as the exchange sent it, with the token left to the shell; none when none was sent. */
+/** The credential header as the exchange sent it, the token left to the shell. */
 function credentialOf(exchange: Exchange, settings: ReplaySettings, prefix: string): string | undefined {
   if (exchange.auth === 'none') return undefined;
   const scheme = settings.authScheme === '' ? '' : `${settings.authScheme} `;

@@ -1,6 +1,5 @@
-// What a run's requests were spent on, counted by the client as it sends them: against a staging shop
-// the suite's cost is its requests. Plain data, so a test worker hands its tally to the launcher in
-// task.meta and tallies add up across tests, the preflight and the sweep.
+// What a run's requests were spent on, counted as the client sends them: against a staging shop the
+// suite's cost is its requests. Plain data, so that tallies cross task.meta and add up.
 import type { Exchange, Method } from './exchange.ts';
 
 /** The four operations, each one method on one path: the only requests the client can send. */
@@ -17,7 +16,6 @@ export interface RequestTally {
   sent: Record<Endpoint, number>;
   /** List requests answered 2xx: a walk of N pages is N of these. */
   pages: number;
-  /** Answers 429. */
   throttled: number;
   resent: Record<Resend, number>;
 }

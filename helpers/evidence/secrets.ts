@@ -5,11 +5,9 @@ import { randomBytes } from 'node:crypto';
 const MASKED = '<redacted>';
 
 /**
- * The shortest token masked wherever it appears; a shorter one only where it stands as the credential.
- * A shorter one is a word or a fragment of one (`x`, `test`, `dev-key`): masked inside the reports' own
- * words it garbles them (`zones-conform<redacted>nce`) and hides nothing, the same letters being readable
- * all around. No real credential is that short (Shopify's are 38 characters, random API keys 16 and up),
- * and a garbled `password` is better than a leaked key.
+ * The shortest token masked wherever it appears, not only as the credential. A shorter one (`x`, `test`),
+ * masked inside the reports' own words, garbles them (`zones-conform<redacted>nce`) and hides nothing. No
+ * real credential is that short (Shopify's are 38 characters): a garbled `password` beats a leaked key.
  */
 export const MASKED_EVERYWHERE_FROM = 8;
 
@@ -24,7 +22,7 @@ export function isShortToken(token: string): boolean {
   return token !== '' && token.length < MASKED_EVERYWHERE_FROM;
 }
 
-/** The launcher's one warning about a token too short to be a real one; none for a real token or none at all. */
+/** The launcher's one warning about a token too short to be a real one. */
 export function shortTokenWarning(token: string): string | undefined {
   if (!isShortToken(token)) return undefined;
   return `ZONES_ACCESS_TOKEN is ${token.length} character(s) long, which looks like a placeholder (a mock without authentication?); a token shorter than ${MASKED_EVERYWHERE_FROM} characters is masked only where it stands as the credential, not inside other text`;

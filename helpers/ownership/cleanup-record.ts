@@ -1,5 +1,4 @@
-// What one clean-up did with the zones it owned: each test's fixture and the final sweep report it in
-// this shape, and the workers hand it to the launcher in task.meta.
+// What one clean-up (a test's fixture, the final sweep) did with the zones it owned, as task.meta carries it.
 export interface CleanupRecord {
   created: number;
   deleted: number;

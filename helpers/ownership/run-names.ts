@@ -34,7 +34,7 @@ export function runStartOfName(name: unknown): Date | undefined {
   return Number.isNaN(time) ? undefined : new Date(time);
 }
 
-/** The run id in a name the suite gave, e.g. 20261122t074058-e3ad. */
+/** e.g. 20261122t074058-e3ad. */
 export function runIdOfName(name: unknown): string | undefined {
   if (typeof name !== 'string' || !RUN_NAME.test(name)) return undefined;
   return name.split('-').slice(1, 3).join('-');

@@ -1,8 +1,7 @@
 // A shop that stops answering for itself (a gateway's 502 to 504, or no answer at all) is not a shop
-// that breaks rules: the run waits for it within ZONES_OUTAGE_BUDGET_MS, counted from the first such
-// answer, since a nightly job has a time slot and maintenance can last hours. Once the budget is spent,
-// no request is waited for again, so the tests under way end in seconds. One per target and process,
-// like the throttle: an outage that began in one test goes on counting in the next.
+// that breaks rules: the run waits for it within ZONES_OUTAGE_BUDGET_MS from the first such answer, as a
+// nightly job has a time slot. Once it is spent, no request is waited for again. One per target and
+// process, like the throttle: an outage that began in one test goes on counting in the next.
 
 export interface OutageStart {
   /** ISO 8601, and what came back then as a report line says it: `GET ... answered 503 ...`. */
