@@ -1,21 +1,15 @@
-// Whether `npm run build` output can be run instead of the TypeScript: every module of the launcher
-// side (bin/, helpers/, reference/) has its JavaScript in the output folder, at the same path below
-// it, written no earlier than the TypeScript was last changed. One edited file without a rebuild,
-// or no output folder at all, and the launcher runs the TypeScript through tsx: slower to start,
-// never stale. Plain JavaScript, so that it runs before anything is compiled.
+// Whether `npm run build` output can be run instead of the TypeScript: every module of the launcher side
+// has its JavaScript below the output folder, no older than it. Else tsx runs the TypeScript: slower to
+// start, never stale. Plain JavaScript, so that it runs before anything is compiled.
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** The folders whose TypeScript the build compiles (tsconfig.build.json's include). */
 export const BUILT_FOLDERS = ['bin', 'helpers', 'reference'];
 
-/**
- * Where the build writes (tsconfig.build.json's outDir), the source tree's layout mirrored below it:
- * one folder apart from the sources, so that none of its JavaScript sits beside a `.ts`.
- */
+/** tsconfig.build.json's outDir: one folder apart, so that no JavaScript sits beside a `.ts`. */
 export const BUILD_FOLDER = 'dist';
 
-/** The compiled module of the TypeScript file at `source`, a path below `root`. */
 export function builtModuleOf(root, source) {
   return join(root, BUILD_FOLDER, relative(root, source)).replace(/\.ts$/, '.js');
 }
@@ -36,7 +30,6 @@ function modifiedAt(path) {
   }
 }
 
-/** True when the build of the sources under `root` is complete and newer than every source. */
 export function buildIsCurrent(root) {
   for (const folder of BUILT_FOLDERS) {
     for (const source of typeScriptIn(join(root, folder))) {

@@ -1,10 +1,13 @@
-// A command's options, read strictly from its command line, for every command that takes any. A
-// mistyped option (--rules for --rule) is refused as before, and the refusal names the option that
-// was likely meant, so that a person need not read all of --help to find one letter.
+// A command's options, read strictly, and its exit when it cannot run. A mistyped option (--rules for
+// --rule) is refused, naming the option likely meant, so that a person need not read all of --help.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { Secrets } from '../helpers/evidence/secrets.ts';
+import { EXIT } from '../helpers/exit-codes.ts';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** The options' values, or why the command line can't be read (the parser's words, and a near option if there is one). */
-export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(options: T) {
+export function parseOptions<T extends Options>(options: T) {
   try {
     return { ok: true as const, values: parseArgs({ options, strict: true }).values };
   } catch (error) {
@@ -12,6 +15,28 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
     const meant = nearestOption(message.match(/^Unknown option '--([^']+)'/)?.[1], Object.keys(options));
     return { ok: false as const, problem: meant ? `${message}; did you mean --${meant}?` : message };
   }
+}
+
+/**
+ * The options and --help, as a launcher reads them: a command line that can't be read goes to `refuse`
+ * with the pointer to --help; --help prints `usage` and gives undefined, the command's cue to end.
+ */
+export function readCommandLine<T extends Options>(options: T, usage: string, refuse: (problem: string) => never) {
+  const parsed = parseOptions({ help: { type: 'boolean', short: 'h' }, ...options });
+  if (!parsed.ok) refuse(`${parsed.problem} (see --help)`);
+  if ((parsed.values as { help?: boolean }).help !== true) return parsed.values;
+  console.log(usage);
+  return undefined;
+}
+/** `line` on stderr and exit 3, after the could-not-run report, if the command writes one; one it could not write is said too. */
+export function leaveCannotRun(line: string, report?: { write: () => void; dir: string; secrets: Secrets }): never {
+  try {
+    report?.write();
+  } catch (error) {
+    line += ` (no report written to ${report?.dir}: ${report?.secrets.mask((error as Error).message)})`;
+  }
+  console.error(line);
+  process.exit(EXIT.cannotRun);
 }
 
 /** The known option nearest to what was typed, when only a slip apart: about one edit in four letters. */

@@ -1,5 +1,5 @@
-// `npm run conformance`: certify the target named by the settings, or the embedded reference when
-// there is none. Exit codes: 0 conformant, 1 a MUST rule failed, 2 some MUST not verified, 3 could not run or could not complete.
+// `npm run conformance`: certify the target named by the settings, or the embedded reference when there
+// is none, as USAGE says.
 import { loadEnvironment, readTargetConfig } from '../helpers/config.ts';
 import { Secrets, shortTokenWarning } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
@@ -21,54 +21,48 @@ import { rules } from '../helpers/rules.ts';
 import { families, selectRules, testNamePatternFor } from '../helpers/runner/rule-selection.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { SETTINGS } from '../helpers/settings.ts';
-import { parseOptions } from './command-options.ts';
+import { leaveCannotRun, readCommandLine } from './command-options.ts';
 
 const startedAt = new Date();
 /** Kept up to date as the launcher learns more, so a run that has to give up still reports where it should. */
 let known: LauncherFacts = factsFromRawSettings(process.env);
 
-function usage(): string {
-  const settings = SETTINGS.map(
-    (doc) => `  ${doc.name}${doc.default ? ` (default: ${doc.default})` : ''}\n      ${doc.help}`,
-  );
-  return [
-    'Usage: npm run conformance [-- [--rule IDS] [--seed=N] [--baseline PATH [--fail-on new]] [--quiet] | --list | --version | --help]',
-    '',
-    'Certifies a Zone Management Service (API 2026-07) against its specification.',
-    'Settings come from the environment, then from a .env file (see .env.example):',
-    '',
-    ...settings,
-    '',
-    'Options:',
-    '  --rule IDS       check only these rules: rule ids and families, comma-separated, in any case,',
-    `                   e.g. AUTH,CREATE-02. Families: ${families().join(', ')}. The rest are reported`,
-    '                   as not selected, and the verdict of a partial run is at best incomplete.',
-    '  --list           print the rules (id, level, title, source) and exit; needs no settings',
-    '  --quiet          print only the verdict (and the comparison with --baseline), any zone left behind',
-    '                   with the command that deletes it, and errors',
-    '  --baseline PATH  compare with an earlier conformance.json: new failures, fixed, still failing,',
-    '                   newly not verified, newly verified, in the console, conformance.json (comparison) and .md',
-    '  --fail-on new    with --baseline: exit 1 only for a MUST rule that fails now and did not in the',
-    `                   baseline; else ${EXIT.incomplete} if a MUST rule is not verified, else 0. The verdict is unchanged`,
-    "  --seed=N         the model-based suite's seed, as the reports name it: replays its sequences (ZONES_MODEL_SEED).",
-    '                   Without it, each run draws a new one. Write it with =, so that a negative seed is read as one',
-    "  --record-exchanges FILE    every test's exchanges as data, a line a test, in FILE: npm run drift compares two",
-    '  --target-variables PREFIX  where the commands the reports print read the target from: ZONES_MOCK_ for',
-    "                   ZONES_MOCK_BASE_URL and ZONES_MOCK_ACCESS_TOKEN, as in drift's mock run. Default ZONES_",
-    "  --version        print the package's name and version and exit",
-    '  --help           this text',
-    '',
-    `Exit codes: ${EXIT.ok} conformant, ${EXIT.failed} a MUST rule failed, ${EXIT.incomplete} some MUST rule not verified, ${EXIT.cannotRun} could not run`,
-    '(bad settings or options, an unknown rule, an unreadable baseline, a shop in maintenance) or could not complete',
-    '(the shop stopped answering for longer than ZONES_OUTAGE_BUDGET_MS), 130/143 stopped by SIGINT/SIGTERM.',
-    'Every run writes conformance.html (the certificate page), conformance.json, conformance.md, summary.md,',
-    'junit.xml, badge.svg and allure-results/ to ZONES_REPORTS_DIR, and there any body over 8 KiB whole, in bodies/.',
-    'A run of every rule that judged the shop (not stopped by a signal, not cut short by an outage) adds a line',
-    'to ZONES_REPORTS_DIR/conformance-history.jsonl, the nights the page shows: keep that file between runs.',
-  ].join('\n');
-}
+const USAGE = [
+  'Usage: npm run conformance [-- [--rule IDS] [--seed=N] [--baseline PATH [--fail-on new]] [--quiet] | --list | --version | --help]',
+  '',
+  'Certifies a Zone Management Service (API 2026-07) against its specification.',
+  'Settings come from the environment, then from a .env file (see .env.example):',
+  '',
+  ...SETTINGS.map((doc) => `  ${doc.name}${doc.default ? ` (default: ${doc.default})` : ''}\n      ${doc.help}`),
+  '',
+  'Options:',
+  '  --rule IDS       check only these rules: rule ids and families, comma-separated, in any case,',
+  `                   e.g. AUTH,CREATE-02. Families: ${families().join(', ')}. The rest are reported`,
+  '                   as not selected, and the verdict of a partial run is at best incomplete.',
+  '  --list           print the rules (id, level, title, source) and exit; needs no settings',
+  '  --quiet          print only the verdict (and the comparison with --baseline), any zone left behind',
+  '                   with the command that deletes it, and errors',
+  '  --baseline PATH  compare with an earlier conformance.json: new failures, fixed, still failing,',
+  '                   newly not verified, newly verified, in the console, conformance.json (comparison) and .md',
+  '  --fail-on new    with --baseline: exit 1 only for a MUST rule that fails now and did not in the',
+  `                   baseline; else ${EXIT.incomplete} if a MUST rule is not verified, else 0. The verdict is unchanged`,
+  "  --seed=N         the model-based suite's seed, as the reports name it: replays its sequences (ZONES_MODEL_SEED).",
+  '                   Without it, each run draws a new one. Write it with =, so that a negative seed is read as one',
+  "  --record-exchanges FILE    every test's exchanges as data, a line a test, in FILE: npm run drift compares two",
+  '  --target-variables PREFIX  where the commands the reports print read the target from: ZONES_MOCK_ for',
+  "                   ZONES_MOCK_BASE_URL and ZONES_MOCK_ACCESS_TOKEN, as in drift's mock run. Default ZONES_",
+  "  --version        print the package's name and version and exit",
+  '  --help           this text',
+  '',
+  `Exit codes: ${EXIT.ok} conformant, ${EXIT.failed} a MUST rule failed, ${EXIT.incomplete} some MUST rule not verified, ${EXIT.cannotRun} could not run`,
+  '(bad settings or options, an unknown rule, an unreadable baseline, a shop in maintenance) or could not complete',
+  '(the shop stopped answering for longer than ZONES_OUTAGE_BUDGET_MS), 130/143 stopped by SIGINT/SIGTERM.',
+  'Every run writes conformance.html (the certificate page), conformance.json, conformance.md, summary.md,',
+  'junit.xml, badge.svg and allure-results/ to ZONES_REPORTS_DIR, and there any body over 8 KiB whole, in bodies/.',
+  'A run of every rule that judged the shop (not stopped by a signal, not cut short by an outage) adds a line',
+  'to ZONES_REPORTS_DIR/conformance-history.jsonl, the nights the page shows: keep that file between runs.',
+].join('\n');
 
-/** The catalogue, for --list: one rule a line. */
 function catalogue(): string {
   const width = Math.max(...rules.map((rule) => rule.id.length)) + 2;
   return rules
@@ -79,46 +73,34 @@ function catalogue(): string {
 function cannotRun(message: string): never {
   const secrets = new Secrets(known);
   const reason = secrets.mask(message);
-  let line = `zones-conformance: cannot run: ${reason}`;
-  try {
-    writeCouldNotRun(buildCouldNotRun(reason, startedAt, known.baseUrl), known);
-  } catch (error) {
-    line += ` (no report written to ${known.reportsDir}: ${secrets.mask((error as Error).message)})`;
-  }
-  console.error(line);
-  process.exit(EXIT.cannotRun);
+  const write = () => writeCouldNotRun(buildCouldNotRun(reason, startedAt, known.baseUrl), known);
+  leaveCannotRun(`zones-conformance: cannot run: ${reason}`, { write, dir: known.reportsDir, secrets });
 }
 
 async function main(): Promise<void> {
   outliveOutputReaders();
   const env = loadEnvironment();
   known = factsFromRawSettings(env);
-  const parsed = parseOptions({
-    help: { type: 'boolean', short: 'h' },
-    list: { type: 'boolean' },
-    version: { type: 'boolean' },
-    quiet: { type: 'boolean', short: 'q' },
-    rule: { type: 'string' },
-    seed: { type: 'string' },
-    baseline: { type: 'string' },
-    'fail-on': { type: 'string' },
-    'record-exchanges': { type: 'string' },
-    'target-variables': { type: 'string' },
-  });
-  if (!parsed.ok) cannotRun(`${parsed.problem} (see --help)`);
-  const args = parsed.values;
-  if (args.help) {
-    console.log(usage());
-    return;
-  }
-  if (args.list) {
-    console.log(catalogue());
-    return;
-  }
+  const args = readCommandLine(
+    {
+      list: { type: 'boolean' },
+      version: { type: 'boolean' },
+      quiet: { type: 'boolean', short: 'q' },
+      rule: { type: 'string' },
+      seed: { type: 'string' },
+      baseline: { type: 'string' },
+      'fail-on': { type: 'string' },
+      'record-exchanges': { type: 'string' },
+      'target-variables': { type: 'string' },
+    },
+    USAGE,
+    cannotRun,
+  );
+  if (!args) return;
+  if (args.list) return console.log(catalogue());
   if (args.version) {
     const { name, version } = suitePackage();
-    console.log(`${name} ${version}`);
-    return;
+    return console.log(`${name} ${version}`);
   }
   const quiet = args.quiet === true;
   // What refuses an option or a setting throws: main's catch says it as "cannot run", with the reports.
@@ -142,8 +124,7 @@ async function main(): Promise<void> {
   const placeholder = shortTokenWarning(config.token);
   if (placeholder) console.error(`zones-conformance: ${placeholder}`);
 
-  // Loaded only now: a run that stops on its settings or options never pays for the HTTP client, the
-  // reference or the runner (about 0.15 s of CPU, most of a refused run's own time).
+  // Loaded only now: a run refused on its settings or options never pays for them (about 0.15 s of CPU).
   const [{ certify }, { insecureWarning, routeDescription }] = await Promise.all([
     import('../helpers/runner/certify.ts'),
     import('../helpers/connection/transport.ts'),

@@ -1,6 +1,5 @@
-// `npm run drift`: the same scenarios against the service (ZONES_BASE_URL) and its mock
-// (ZONES_MOCK_BASE_URL) with one set of settings, and where the mock answers otherwise.
-// Exit codes: 0 same, 1 drifted, 3 could not run (naming the target), 130/143 stopped by a signal.
+// `npm run drift`: the same scenarios against the service and its mock with one set of settings, and
+// where the mock answers otherwise, as USAGE says.
 import { type Environment, loadEnvironment, newModelSeed } from '../helpers/config.ts';
 import { removePreviousDriftReports, verdictLine, writeDriftReports } from '../helpers/drift/drift-files.ts';
 import {
@@ -17,7 +16,7 @@ import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.t
 import { withoutUserInfo } from '../helpers/report/could-not-run.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDefault } from '../helpers/settings.ts';
-import { parseOptions } from './command-options.ts';
+import { leaveCannotRun, readCommandLine } from './command-options.ts';
 
 const USAGE = [
   'Usage: npm run drift [-- [--seed=N] [--quiet] | --help]',
@@ -51,14 +50,8 @@ function cannotRun(reason: string, env: Environment, startedAt: Date): never {
   const targets = { service: notRun(env.ZONES_BASE_URL), mock: notRun(env.ZONES_MOCK_BASE_URL) };
   // No seed was drawn yet: 0 says none, as before any run.
   const report = couldNotRunReport(reportBase({ startedAt, seed: 0 }, targets), reason);
-  let line = `zones-conformance drift: cannot run: ${secrets.mask(reason)}`;
-  try {
-    writeDriftReports(report, reportsDir, secrets);
-  } catch (error) {
-    line += ` (no report written to ${reportsDir}: ${secrets.mask((error as Error).message)})`;
-  }
-  console.error(line);
-  process.exit(EXIT.cannotRun);
+  const write = () => writeDriftReports(report, reportsDir, secrets);
+  leaveCannotRun(`zones-conformance drift: cannot run: ${secrets.mask(reason)}`, { write, dir: reportsDir, secrets });
 }
 
 function printDifferences(report: DriftReport): void {
@@ -79,17 +72,10 @@ async function main(): Promise<void> {
     authHeader: env.ZONES_AUTH_HEADER?.trim() || settingDefault('ZONES_AUTH_HEADER'),
     authScheme: env.ZONES_AUTH_SCHEME?.trim() ?? '',
   });
-  const parsed = parseOptions({
-    help: { type: 'boolean', short: 'h' },
-    seed: { type: 'string' },
-    quiet: { type: 'boolean', short: 'q' },
-  });
-  if (!parsed.ok) cannotRun(`${parsed.problem} (see --help)`, env, startedAt);
-  const args = parsed.values;
-  if (args.help) {
-    console.log(USAGE);
-    return;
-  }
+  const args = readCommandLine({ seed: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } }, USAGE, (problem) =>
+    cannotRun(problem, env, startedAt),
+  );
+  if (!args) return;
   if (args.seed !== undefined) env.ZONES_MODEL_SEED = args.seed;
   let targets: DriftTargets;
   try {
@@ -102,15 +88,13 @@ async function main(): Promise<void> {
   }
   const seed = targets.service.model.seed!;
   removePreviousDriftReports(targets.reportsDir);
-  const quiet = args.quiet === true;
   console.log(
     secrets.mask(
       `zones-conformance drift: ${targets.service.baseUrl} (service) against ${targets.mock.baseUrl} (mock), seed ${seed}`,
     ),
   );
 
-  // Listening before the preflights: a signal during them lets them finish (each deletes its own
-  // zone) and starts no run; one during the runs reaches both, which delete theirs.
+  // Listening before the preflights: a signal during them lets them finish (each deletes its own zone).
   let sides: StartedSides | undefined;
   let interrupted: NodeJS.Signals | undefined;
   const onSignal = readStopSignals({
@@ -137,15 +121,14 @@ async function main(): Promise<void> {
   if (interrupted) return stopped(interrupted, 'stopped before either run started');
   if (refusals.service !== undefined || refusals.mock !== undefined) {
     const refused = preflightRefusalReport({ startedAt, seed, configs: targets }, secrets.maskAll(refusals));
-    finish(refused, targets.reportsDir);
-    return;
+    return finish(refused, targets.reportsDir);
   }
 
   sides = startSides({
     env,
     reportsDir: targets.reportsDir,
     seed,
-    quiet,
+    quiet: args.quiet === true,
     secrets,
     print: (side, line, stream) => (stream === 'stderr' ? console.error : console.log)(`[${side}] ${line}`),
   });
@@ -160,7 +143,6 @@ function stopped(signal: NodeJS.Signals, what: string): void {
   process.exitCode = exitCodeForSignal(signal);
 }
 
-/** Writes the drift reports, says the verdict and the differences, and sets the exit code. */
 function finish(report: DriftReport, reportsDir: string): void {
   const files = writeDriftReports(report, reportsDir, secrets);
   const line = secrets.mask(verdictLine(report));
@@ -171,9 +153,8 @@ function finish(report: DriftReport, reportsDir: string): void {
   process.exitCode = report.exitCode;
 }
 
-main().catch((error: unknown) => {
-  console.error(
+main().catch((error: unknown) =>
+  leaveCannotRun(
     `zones-conformance drift: cannot run: ${secrets.mask(error instanceof Error ? (error.stack ?? error.message) : String(error))}`,
-  );
-  process.exit(EXIT.cannotRun);
-});
+  ),
+);

@@ -1,15 +1,13 @@
-// The one bridge between the suite and the reference: with no ZONES_BASE_URL, the suite certifies
-// the embedded reference. The reference's house style becomes the suite's settings, and its
-// test-only booking route becomes the booking hooks, so DELETE-02 runs through the real hook path.
-// Those settings go through the same validator as an operator's: the embedded target is configured
-// the way any shop is, not by a second, hand-made copy of what each setting means.
+// The one bridge between the suite and the reference: with no ZONES_BASE_URL, the suite certifies the
+// embedded reference. Its house style becomes settings, through the same validator as an operator's,
+// and its test-only booking route the booking hooks, so DELETE-02 runs through the real hook path.
 import { type Environment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { bookingHooksForReference, settingsForStyle } from './reference-settings.ts';
 
 const hooks = bookingHooksForReference();
 
-/** The suite's view of a running reference: the operator's own settings, then its style's and its hooks. */
+/** The operator's own settings, then the reference's style's and its hooks. */
 export function configForReference(base: TargetConfig, reference: RunningReference): TargetConfig {
   const settings = {
     ...operatorSettings(base),
@@ -20,9 +18,8 @@ export function configForReference(base: TargetConfig, reference: RunningReferen
 }
 
 /**
- * What the operator set that holds for whichever target: the version segment, time limits, pacing,
- * where the reports go, the model-based suite's budget and seed, and the coverage samples unless the style brings its own. Everything else
- * is the style's to say: a setting meant for some shop must not leak into the reference.
+ * What the operator set that holds for whichever target (the coverage samples unless the style brings
+ * its own). The rest is the style's to say: a setting meant for some shop must not leak into the reference.
  */
 export function operatorSettings(base: TargetConfig): Environment {
   return {
@@ -34,7 +31,6 @@ export function operatorSettings(base: TargetConfig): Environment {
     ZONES_OUTAGE_BUDGET_MS: String(base.outageBudgetMs),
     ZONES_REPORTS_DIR: base.reportsDir,
     ZONES_COVERAGE_SAMPLES: `[${base.coverageSamples.join(',')}]`,
-    // The model-based suite's budget and seed are the run's to choose, whichever the target.
     ZONES_MODEL_RUNS: String(base.model.runs),
     ZONES_MODEL_STEPS: String(base.model.steps),
     ZONES_MODEL_MAX_REQUESTS: String(base.model.maxRequests),

@@ -8,10 +8,7 @@ export interface Opener {
   verbatim?: boolean;
 }
 
-/**
- * The desktop's own way to open a file, or none: only when the output is a terminal, no CI variable
- * is set, and the platform has an opener (on Linux, one with a display to show it on).
- */
+/** Only when the output is a terminal, no CI variable is set, and the platform has an opener (on Linux, with a display). */
 export function desktopOpener(
   path: string,
   where: { platform: NodeJS.Platform; env: Record<string, string | undefined>; isTTY: boolean },

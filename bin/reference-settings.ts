@@ -10,7 +10,9 @@ export function settingsForStyle(style: HouseStyle, url: string, token: string):
     ZONES_STATUSES: style.statuses.join(','),
     ZONES_STATUS_PARAM: style.statusParam,
     ZONES_ENVELOPE: style.envelope,
-    ...envelopeKeySettings(style),
+    // Only the style's own keys: the defaults need no setting, and a key beside the bare envelope is refused.
+    ...(style.zoneKey === undefined ? {} : { ZONES_ZONE_KEY: style.zoneKey }),
+    ...(style.listKey === undefined ? {} : { ZONES_LIST_KEY: style.listKey }),
     ZONES_ID_FIELD: style.idField,
     ...pagingSettings(style),
     // No style takes a page size: each lists at its own, so none is sent (and none leaks in from a shop's settings).
@@ -24,14 +26,6 @@ export function settingsForStyle(style: HouseStyle, url: string, token: string):
   };
 }
 
-/** Only the style's own keys: the defaults need no setting, and a key beside the bare envelope is refused. */
-function envelopeKeySettings(style: HouseStyle): Record<string, string> {
-  const keys: Record<string, string> = {};
-  if (style.zoneKey !== undefined) keys.ZONES_ZONE_KEY = style.zoneKey;
-  if (style.listKey !== undefined) keys.ZONES_LIST_KEY = style.listKey;
-  return keys;
-}
-
 /** A style that does not page answers every zone at once, which the default (Link) paging reads whole. */
 function pagingSettings({ paging }: HouseStyle): Record<string, string> {
   if (paging === undefined) return {};
@@ -40,10 +34,9 @@ function pagingSettings({ paging }: HouseStyle): Record<string, string> {
 }
 
 /**
- * Shell commands for ZONES_BOOKING_HOOK / ZONES_BOOKING_CLEANUP_HOOK that use the reference's
- * test-only control route; the suite runs them with ZONES_BASE_URL and ZONE_ID set. `direct` names the
- * reference itself, for a suite pointed at a proxy in front of it. curl when the machine has it (a few
- * milliseconds), else Node itself (always there, slower to start).
+ * A booking hook's shell command on the reference's test-only control route, run with ZONES_BASE_URL
+ * and ZONE_ID set: curl when the machine has it (a few milliseconds), else Node (always there, slower
+ * to start). `direct` names the reference itself, for a suite pointed at a proxy in front of it.
  */
 function bookingCommand(method: 'POST' | 'DELETE', direct?: string): string {
   const base = direct === undefined ? '$ZONES_BASE_URL' : direct;

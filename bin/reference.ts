@@ -1,10 +1,11 @@
 // Runs the embedded reference as a stand-alone server, so the suite (or curl) can be pointed at it.
+import { shellQuote } from '../helpers/evidence/replay.ts';
 import { EXIT } from '../helpers/exit-codes.ts';
 import { watchLauncher } from '../helpers/runner/launcher-watch.ts';
 import { faults } from '../reference/faults.ts';
 import { type ReferenceOptions, startReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles, listKeyOf, zoneKeyOf } from '../reference/styles.ts';
-import { parseOptions } from './command-options.ts';
+import { leaveCannotRun, parseOptions } from './command-options.ts';
 import { bookingHooksForReference, settingsForStyle } from './reference-settings.ts';
 
 function usage(): string {
@@ -45,11 +46,9 @@ function pagingOf({ paging }: HouseStyle): string {
 }
 
 function fail(message: string): never {
-  console.error(`reference: ${message}\nRun with --help for usage.`);
-  process.exit(EXIT.cannotRun);
+  return leaveCannotRun(`reference: ${message}\nRun with --help for usage.`);
 }
 
-/** The command line's options; a malformed or refused one ends the process with its message. */
 function readOptions(): ReferenceOptions | 'help' {
   const parsed = parseOptions({
     port: { type: 'string' },
@@ -60,31 +59,17 @@ function readOptions(): ReferenceOptions | 'help' {
     help: { type: 'boolean', short: 'h' },
   });
   if (!parsed.ok) fail(parsed.problem);
-  const { values } = parsed;
-  if (values.help) return 'help';
-  const options: ReferenceOptions = {};
-  if (values.port !== undefined) {
-    const port = Number(values.port);
-    if (!/^\d+$/.test(values.port) || port > 65535)
-      fail(`--port must be a whole number from 0 to 65535 (got "${values.port}")`);
-    options.port = port;
-  }
-  if (values.host !== undefined) options.host = values.host;
-  if (values.token !== undefined) {
-    if (values.token.trim() === '' || /\s/.test(values.token)) fail('--token must be non-empty and contain no spaces');
-    options.token = values.token;
-  }
-  if (values.style !== undefined) {
-    if (!Object.hasOwn(houseStyles, values.style))
-      fail(`unknown style "${values.style}"; known styles: ${Object.keys(houseStyles).join(', ')}`);
-    options.style = values.style;
-  }
-  if (values.fault !== undefined) {
-    if (!faults.some((fault) => fault.name === values.fault))
-      fail(`unknown fault "${values.fault}"; known faults: ${faults.map((f) => f.name).join(', ')}`);
-    options.fault = values.fault;
-  }
-  return options;
+  const { help, port, ...options } = parsed.values;
+  if (help) return 'help';
+  if (port !== undefined && (!/^\d+$/.test(port) || Number(port) > 65535))
+    fail(`--port must be a whole number from 0 to 65535 (got "${port}")`);
+  if (options.token !== undefined && (options.token.trim() === '' || /\s/.test(options.token)))
+    fail('--token must be non-empty and contain no spaces');
+  if (options.style !== undefined && !Object.hasOwn(houseStyles, options.style))
+    fail(`unknown style "${options.style}"; known styles: ${Object.keys(houseStyles).join(', ')}`);
+  if (options.fault !== undefined && !faults.some((fault) => fault.name === options.fault))
+    fail(`unknown fault "${options.fault}"; known faults: ${faults.map((f) => f.name).join(', ')}`);
+  return port === undefined ? options : { ...options, port: Number(port) };
 }
 
 const options = readOptions();
@@ -96,7 +81,6 @@ if (options === 'help') {
 const running = await startReference(options).catch((error: Error) => fail(`could not start: ${error.message}`));
 
 const settings = { ...settingsForStyle(running.style, running.url, running.token), ...bookingHooksForReference() };
-const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 const authValue = running.style.authScheme ? `${running.style.authScheme} ${running.token}` : running.token;
 console.log(
   [
@@ -106,7 +90,7 @@ console.log(
     `  auth:   ${running.style.authHeader}: ${authValue}`,
     '',
     'Point the suite at it with:',
-    ...Object.entries(settings).map(([name, value]) => `  export ${name}=${quote(value)}`),
+    ...Object.entries(settings).map(([name, value]) => `  export ${name}=${shellQuote(value)}`),
     '',
     'TEST-ONLY: give a zone booking history (or clear it) through the control route, e.g.',
     `  curl -X POST ${running.url}/__reference__/zones/<zone_id>/bookings`,

@@ -1,9 +1,5 @@
-// `npm run report`: the HTML report of the last run, built by Allure Report 3 (no Java) from
-// {ZONES_REPORTS_DIR}/allure-results into {ZONES_REPORTS_DIR}/allure-report/index.html, with the
-// trends of every earlier report kept in {ZONES_REPORTS_DIR}/allure-history.jsonl. It names the run's
-// certificate page (conformance.html) as the page to open first, Allure's for drill-down, and opens
-// the certificate page for a person at a desktop (open-in-browser.ts).
-// Exit codes: 0 built, 3 could not build (no results, or Allure failed).
+// `npm run report`: the HTML report of the last run, built by Allure Report 3 (no Java), as HELP says;
+// the certificate page opens for a person at a desktop (open-in-browser.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -14,7 +10,7 @@ import { inProject } from '../helpers/project-root.ts';
 import { allureLocations, selfContainedPage } from '../helpers/report/allure-layout.ts';
 import { PAGE_FILE } from '../helpers/report/certificate-page.ts';
 import { factsFromRawSettings } from '../helpers/report/could-not-run.ts';
-import { parseOptions } from './command-options.ts';
+import { leaveCannotRun, readCommandLine } from './command-options.ts';
 import { desktopOpener } from './open-in-browser.ts';
 
 const allureConfig = inProject('allurerc.ts');
@@ -22,8 +18,7 @@ const allureConfig = inProject('allurerc.ts');
 const allureCli = join(dirname(fileURLToPath(import.meta.resolve('allure'))), '..', 'cli.js');
 
 function cannotRun(message: string): never {
-  console.error(`zones-conformance: cannot build the report: ${message}`);
-  process.exit(EXIT.cannotRun);
+  return leaveCannotRun(`zones-conformance: cannot build the report: ${message}`);
 }
 
 function hasResults(dir: string): boolean {
@@ -51,20 +46,14 @@ ZONES_REPORTS_DIR/allure-report/index.html, adds the run to ZONES_REPORTS_DIR/al
 and names the run's certificate page, ZONES_REPORTS_DIR/conformance.html, as the page to open first
 (opening it when run at a desktop, never in CI). Exit codes: 0 built, 3 could not build.`;
 
-const options = parseOptions({ help: { type: 'boolean', short: 'h' } });
-if (!options.ok) cannotRun(`${options.problem} (see --help)`);
-if (options.values.help) {
-  console.log(HELP);
-  process.exit(EXIT.ok);
-}
+if (!readCommandLine({}, HELP, cannotRun)) process.exit(EXIT.ok);
 
 const reportsDir = resolve(factsFromRawSettings(loadEnvironment()).reportsDir);
 const where = allureLocations(reportsDir);
 if (!hasResults(where.results)) cannotRun(`no test results in ${shown(where.results)}: run npm run conformance first`);
 
-// Allure adds every report it builds to the history. A run's results are cleared when the next run
-// starts, so a mark left among them says this run is in the history already: building its report
-// again (a retried CI step, a second look) must not count the same night twice in the trends.
+// Allure adds every report it builds to the history: a mark among the run's results (cleared by the
+// next run) says it is in already, so a second build (a retried CI step) does not count it twice.
 const inHistoryMark = join(where.results, '.in-history');
 const historyBefore = existsSync(inHistoryMark) && existsSync(where.history) ? readFileSync(where.history) : undefined;
 

@@ -1,7 +1,5 @@
 // `npm run sweep`: delete zones that earlier runs left behind (a crash, a kill, a booked zone whose
-// history has since been removed, a shop that refused). With no options it deletes what the ledgers
-// prove their runs' own, as each run's final sweep does; zones known by name alone wait for --yes;
-// --dry-run lists only. Exit codes: 0 done, 1 some deletes failed, 3 could not run.
+// history has since been removed, a shop that refused), as USAGE says.
 import { loadEnvironment, readTargetConfig } from '../helpers/config.ts';
 import { insecureWarning } from '../helpers/connection/transport.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
@@ -16,7 +14,7 @@ import {
 } from '../helpers/ownership/leftover-sweep.ts';
 import { outliveOutputReaders } from '../helpers/report/console-output.ts';
 import { newRunId, PREFLIGHT_OUTAGE_BUDGET_MS } from '../helpers/runner/certify.ts';
-import { parseOptions } from './command-options.ts';
+import { leaveCannotRun, readCommandLine } from './command-options.ts';
 
 const USAGE = `Usage: npm run sweep -- [--ledger PATH]... [--by-prefix [--older-than 24h]] [--yes] [--dry-run]
 
@@ -46,23 +44,23 @@ let secrets = new Secrets({ token: '' });
 const say = (line: string) => console.log(secrets.mask(line));
 
 function cannotRun(message: string): never {
-  console.error(secrets.mask(`zones-sweep: cannot run: ${message}`));
-  process.exit(EXIT.cannotRun);
+  return leaveCannotRun(secrets.mask(`zones-sweep: cannot run: ${message}`));
 }
 
 async function main(): Promise<void> {
   outliveOutputReaders();
-  const parsed = parseOptions({
-    ledger: { type: 'string', multiple: true },
-    'by-prefix': { type: 'boolean' },
-    'older-than': { type: 'string' },
-    yes: { type: 'boolean' },
-    'dry-run': { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (!parsed.ok) cannotRun(`${parsed.problem} (see --help)`);
-  const args = parsed.values;
-  if (args.help) return console.log(USAGE);
+  const args = readCommandLine(
+    {
+      ledger: { type: 'string', multiple: true },
+      'by-prefix': { type: 'boolean' },
+      'older-than': { type: 'string' },
+      yes: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+    },
+    USAGE,
+    cannotRun,
+  );
+  if (!args) return;
   // Which of the two was meant can't be told, and guessing "delete" is the one that can't be undone.
   if (args.yes && args['dry-run']) cannotRun('--yes and --dry-run contradict each other: give one of them');
   const olderThanMs = parseDuration(args['older-than'] ?? '24h');
@@ -85,9 +83,8 @@ async function main(): Promise<void> {
   const present = plan.candidates.filter((c) => c.state === 'present');
   const dryRun = args['dry-run'] ?? false;
   const deletes = (c: SweepCandidate) => !dryRun && (c.proven || (args.yes ?? false));
-  for (const c of plan.candidates.filter((c) => c.state === 'not-ours-now')) {
+  for (const c of plan.candidates.filter((c) => c.state === 'not-ours-now'))
     say(`  leaving ${c.id}: the ledger names it ${c.name}, but that id now carries another name`);
-  }
   say(
     `zones-sweep: ${ledgers.length} ledger(s) read; ${present.length} zone(s) of earlier runs still on ${config.baseUrl}`,
   );

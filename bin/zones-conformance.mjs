@@ -1,10 +1,8 @@
 #!/usr/bin/env node
-// The installed command: `zones-conformance [conformance|sweep|reference|report|drift] [options]`, and what
-// the npm scripts of this package run. Settings, .env, profiles and reports are the caller's, read
-// from and written to the current directory. The entry points are TypeScript: when `npm run build`
-// has compiled them into dist/ and nothing changed since (build-freshness.mjs), the JavaScript runs,
-// which starts about 1.4 s of CPU sooner; otherwise they run through tsx, registered here in the same
-// process. Either way a Ctrl-C reaches the suite itself, with no second node in between to relay it.
+// The installed command, `zones-conformance [command] [options]`, and what the npm scripts run; settings,
+// .env, profiles and reports are the current directory's. The entry points are TypeScript: a current
+// `npm run build` in dist/ (build-freshness.mjs) starts about 1.4 s of CPU sooner, else tsx runs them,
+// registered in this process, so that a Ctrl-C reaches the suite with no second node to relay it.
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildIsCurrent, builtModuleOf } from './build-freshness.mjs';
@@ -18,11 +16,8 @@ const COMMANDS = {
 };
 
 // A reader that goes away (`zones-conformance --help | head -1`) must not turn the next write into an
-// EPIPE stack trace: node reports a write to a closed pipe as an 'error' event a tick later, which
-// ends the process when nobody listens. Listening here, before anything is printed, covers every
-// command and the help printed below; a run goes on to its clean-up and reports with nobody reading
-// (console-output.ts says why), and the help simply ends. Any other error of the streams still ends
-// the process, as it would have.
+// EPIPE stack trace: listening before anything is printed covers every command, and a run goes on to
+// its clean-up and reports (console-output.ts says why). Any other error still ends the process.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error) => {
     if (error.code !== 'EPIPE') throw error;
@@ -37,7 +32,7 @@ if (!built) {
   // The package's own compiler settings, whatever tsconfig.json the caller's directory holds.
   register({ tsconfig: join(root, 'tsconfig.json') });
 }
-/** A module of the launcher side, named by its path from the project's folder without `.ts`, in the form that runs. */
+/** A module by its path from the project's folder without `.ts`, in the form that runs. */
 function moduleOf(path) {
   const typeScript = join(root, `${path}.ts`);
   return pathToFileURL(built ? builtModuleOf(root, typeScript) : typeScript);

@@ -1,4 +1,4 @@
-// The one way a zone of this run is removed (helpers/ownership/delete-zone.ts): a DELETE that did not
+// The one way a zone of this run is removed (helpers/ownership/final-sweep.ts): a DELETE that did not
 // succeed still counts as gone when the list, read in full, no longer shows the zone, and only then.
 // A list that can't be read proves nothing, so the zone stays on the books and is reported.
 import { mkdtempSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
-import { deleteAndConfirmGone } from '../helpers/ownership/delete-zone.ts';
+import { deleteAndConfirmGone } from '../helpers/ownership/final-sweep.ts';
 import { Ledger } from '../helpers/ownership/ledger.ts';
 
 const closers: (() => void)[] = [];

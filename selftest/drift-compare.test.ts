@@ -14,7 +14,7 @@ import { nextPageLink } from '../helpers/evidence/link-header.ts';
 import { readsOfTheShop } from '../helpers/evidence/list-reads.ts';
 import { curlCommand } from '../helpers/evidence/replay.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
-import { sweepCommand } from '../helpers/ownership/sweep-command.ts';
+import { sweepCommand } from '../helpers/ownership/final-sweep.ts';
 import { unreachable } from '../helpers/runner/reach.ts';
 
 const SETTINGS = {

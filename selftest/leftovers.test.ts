@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
-import { shellWord, sweepCommand } from '../helpers/ownership/sweep-command.ts';
+import { shellWord, sweepCommand } from '../helpers/ownership/final-sweep.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import type { StoredZone } from '../reference/zone-store.ts';

@@ -1,9 +1,7 @@
-// Finding zones in a list answer, written once: the matchers judge with these, the list checks and
-// the client re-read a lagging list until one holds, and the sweeps and the preflight find by them.
+// Finding zones in a list answer, written once for the matchers, the list checks, the client and the sweeps.
 import { jsonEqual } from '../json.ts';
 import type { ZoneId, ZoneRecord, ZonesRead } from './records.ts';
 
-/** What a look-up needs of a list answer: its status and what its pages were read as. */
 export interface ReadList {
   status: number;
   read: ZonesRead;
@@ -19,10 +17,7 @@ export function findZone(zones: readonly ZoneRecord[], id: ZoneId): ZoneRecord |
   return zones.find((zone) => zone.id.text === id.text);
 }
 
-/**
- * Every zone read from the pages, whatever the status of the last one (a walk that broke off on a
- * later page keeps what it read before); none when the answer could not be read.
- */
+/** Every zone read from the pages, whatever the last one's status (a walk that broke off keeps what it read before). */
 export function zonesOf(list: ReadList): ZoneRecord[] {
   return list.read.ok ? list.read.zones : [];
 }
@@ -32,7 +27,6 @@ export function readableZones(list: ReadList): ZoneRecord[] | undefined {
   return list.status >= 200 && list.status <= 299 && list.read.ok ? list.read.zones : undefined;
 }
 
-/** The zone under this id in a list that succeeded and could be read. */
 export function listedZone(list: ReadList, id: ZoneId): ZoneRecord | undefined {
   return findZone(readableZones(list) ?? [], id);
 }

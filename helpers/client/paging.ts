@@ -1,34 +1,18 @@
-// How a list goes on past its first page. The specification shows no page sizes and no paging, so
-// the manner is a setting (ZONES_PAGING): a Link header (the default profile), page numbers, or a
-// next cursor in the body. Each walk says which records a page adds and where the list goes on.
+// How a list goes on past its first page. The specification shows no paging, so the manner is a
+// setting (ZONES_PAGING): a Link header (the default profile), page numbers, or a next cursor in the body.
 import type { TargetConfig } from '../config.ts';
 import { nextPageLink } from '../evidence/link-header.ts';
 import { isLosslessNumber, stringifyJson } from '../json.ts';
 import type { Paging } from '../settings.ts';
-import { valueAtPath } from './dotted-path.ts';
 import { PreconditionError } from './precondition.ts';
-import type { ZoneRecord } from './records.ts';
+import { valueAtPath, type ZoneRecord } from './records.ts';
 
-export interface ListPage {
-  /** Where the page was read from. */
-  url: string;
-  body: unknown;
-  /** The Link response header, if any. */
-  link?: string;
-  /** The page's records, as read from its body. */
+/** A page (its URL, body, Link header and records) in; the records it adds to the list, and the next page's URL unless the list ends, out. */
+export type ListWalk = (page: { url: string; body: unknown; link?: string; zones: ZoneRecord[] }) => {
   zones: ZoneRecord[];
-}
-
-export interface PageStep {
-  /** The records this page adds to the list. */
-  zones: ZoneRecord[];
-  /** The next page's URL; undefined where the list ends. */
   next?: string;
-}
+};
 
-export type ListWalk = (page: ListPage) => PageStep;
-
-/** A walk through one list, from its first page's URL (which carries the filter, if any). */
 export function startListWalk(
   config: Pick<TargetConfig, 'paging' | 'pageParam' | 'cursorField' | 'cursorParam'>,
   firstUrl: string,
@@ -46,8 +30,7 @@ function pageNumberWalk(param: string, firstUrl: string): ListWalk {
   let pageNumber = 1;
   return (page) => {
     const fresh = unseen(page.zones, seen);
-    // The end is a page with nothing new: an empty one, or the first page again from a shop that
-    // ignores the parameter. Such a list is neither read a thousand times nor counted twice.
+    // A page with nothing new (empty, or the first again from a shop that ignores the parameter) ends it.
     if (fresh.length === 0) return { zones: [] };
     pageNumber += 1;
     return { zones: fresh, next: withParam(firstUrl, param, String(pageNumber)) };
@@ -58,9 +41,8 @@ function cursorWalk(field: string, param: string, firstUrl: string): ListWalk {
   const seen = new Set<string>();
   return (page) => {
     const fresh = unseen(page.zones, seen);
-    // Records all seen before: a shop that ignores the cursor, or a loop; either way the list has
-    // shown all it will. An empty page may still name a next one (some stores filter after paging),
-    // and a cursor may repeat while the pages move on (scroll-style cursors), so neither ends it.
+    // Records all seen before (a shop that ignores the cursor, or a loop) end the list. An empty page
+    // (some stores filter after paging) or a repeated cursor (scroll-style cursors) does not.
     if (page.zones.length > 0 && fresh.length === 0) return { zones: [] };
     const cursor = cursorIn(page.body, field);
     if (cursor === undefined) return { zones: fresh };
@@ -72,15 +54,13 @@ function cursorWalk(field: string, param: string, firstUrl: string): ListWalk {
 }
 
 /**
- * A page number past the last one answered 404, as some shops do (Django REST framework, for one)
- * where others answer an empty page: the list ended on the page before. Only for page numbers: a
- * cursor or Link the shop gave out that leads nowhere is the shop's error.
+ * Some shops (Django REST framework) answer 404 past the last page number where others answer an empty
+ * page. Only for page numbers: a cursor or Link the shop gave out that leads nowhere is its error.
  */
 export function isPastLastPage(config: Pick<TargetConfig, 'paging'>, pagesRead: number, status: number): boolean {
   return config.paging === 'page' && pagesRead > 1 && status === 404;
 }
 
-/** The records whose ids no earlier page showed; they count as seen from now on. */
 function unseen(zones: ZoneRecord[], seen: Set<string>): ZoneRecord[] {
   const fresh = zones.filter((zone) => !seen.has(zone.id.text));
   for (const zone of fresh) seen.add(zone.id.text);

@@ -2,7 +2,6 @@
 // integer, or an integer beyond 2^53 kept as its exact text, and always sent back as received.
 import type { TargetConfig } from '../config.ts';
 import { isLosslessNumber } from '../json.ts';
-import { nestUnderPath, valueAtPath } from './dotted-path.ts';
 import { NotJsonBody } from './what-came-back.ts';
 
 export interface ZoneId {
@@ -19,17 +18,12 @@ export interface ZoneRecord {
 }
 
 /** Why an answer could not be read as what it should hold, in words a failure message can show. */
-export interface Unreadable {
-  ok: false;
-  problem: string;
-}
+export type Unreadable = { ok: false; problem: string };
 
 /** An answer read as what it should hold (under `Key`), or why it could not be. */
 export type Read<Key extends string, Value> = ({ ok: true } & Record<Key, Value>) | Unreadable;
 
-/** The zone of a create or update answer. */
 export type ZoneRead = Read<'zone', ZoneRecord>;
-/** The zones of a list answer. */
 export type ZonesRead = Read<'zones', ZoneRecord[]>;
 
 export function unreadable(problem: string): Unreadable {
@@ -43,9 +37,26 @@ export function zoneIdOf(value: unknown): ZoneId | undefined {
   return undefined;
 }
 
-/** A create or update body: the fields under ZONES_ZONE_KEY (nested for a dotted key), or bare. */
+/**
+ * Envelope keys and the cursor field are dotted paths into a JSON body ("data", "meta.next_cursor"):
+ * shops nest their envelopes. The value at one, or undefined when a step is missing or not an object.
+ */
+export function valueAtPath(body: unknown, path: string): unknown {
+  let value = body;
+  for (const key of path.split('.')) {
+    const record = asObject(value);
+    // Own members only: "constructor" must not find Object's prototype in a body that lacks it.
+    if (record === undefined || !Object.hasOwn(record, key)) return undefined;
+    value = record[key];
+  }
+  return value;
+}
+
+/** A create or update body: the fields under ZONES_ZONE_KEY (in new objects for a dotted key), or bare. */
 export function wrapZone(config: TargetConfig, fields: Record<string, unknown>): unknown {
-  return config.envelope === 'wrapped' ? nestUnderPath(config.zoneKey, fields) : fields;
+  if (config.envelope === 'bare') return fields;
+  // fromEntries defines own members, so even a "__proto__" segment stays a plain key.
+  return config.zoneKey.split('.').reduceRight<unknown>((inner, key) => Object.fromEntries([[key, inner]]), fields);
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
@@ -54,29 +65,27 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-/** The zone object of a create or update answer, as the shop wrote it, or why there is none. */
+/** As the shop wrote it, or why there is none. */
 export function zoneItem(
   config: Pick<TargetConfig, 'envelope' | 'zoneKey'>,
   body: unknown,
 ): Read<'item', Record<string, unknown>> {
   // Not JSON at all: say what it is, rather than blame the envelope settings.
   if (body instanceof NotJsonBody) return unreadable(body.why);
-  const record = asObject(config.envelope === 'wrapped' ? valueAtPath(body, config.zoneKey) : body);
+  const wrapped = config.envelope === 'wrapped';
+  const record = asObject(wrapped ? valueAtPath(body, config.zoneKey) : body);
   if (!record)
-    return unreadable(
-      config.envelope === 'wrapped' ? `the body has no "${config.zoneKey}" object` : 'the body is not a zone object',
-    );
+    return unreadable(wrapped ? `the body has no "${config.zoneKey}" object` : 'the body is not a zone object');
   return { ok: true, item: record };
 }
 
-/** The zone objects of a list answer, as the shop wrote them, or why they could not be read. */
+/** As the shop wrote them, or why they could not be read. */
 export function listItems(config: TargetConfig, body: unknown): Read<'items', Record<string, unknown>[]> {
   if (body instanceof NotJsonBody) return unreadable(body.why);
-  const list = config.envelope === 'wrapped' ? valueAtPath(body, config.listKey) : body;
+  const wrapped = config.envelope === 'wrapped';
+  const list = wrapped ? valueAtPath(body, config.listKey) : body;
   if (!Array.isArray(list))
-    return unreadable(
-      config.envelope === 'wrapped' ? `the body has no "${config.listKey}" array` : 'the body is not an array',
-    );
+    return unreadable(wrapped ? `the body has no "${config.listKey}" array` : 'the body is not an array');
   const items: Record<string, unknown>[] = [];
   for (const [index, item] of list.entries()) {
     const record = asObject(item);
@@ -86,13 +95,11 @@ export function listItems(config: TargetConfig, body: unknown): Read<'items', Re
   return { ok: true, items };
 }
 
-/** The zone record of a create or update answer, or why it could not be read. */
 export function readZone(config: TargetConfig, body: unknown): ZoneRead {
   const read = zoneItem(config, body);
   return read.ok ? toZoneRecord(config, read.item) : read;
 }
 
-/** The zone records of a list answer, or why they could not be read. */
 export function readZoneList(config: TargetConfig, body: unknown): ZonesRead {
   const read = listItems(config, body);
   return read.ok ? toZoneRecords(config, read.items) : read;
@@ -108,10 +115,7 @@ export function toZoneRecords(config: TargetConfig, items: readonly Record<strin
   return { ok: true, zones };
 }
 
-/**
- * A member the record itself holds. Never one it inherits: a key such as "__proto__" or "constructor"
- * in a body is a plain member (lossless-json defines it as one), and nothing is read through it.
- */
+/** Never an inherited member: "__proto__" or "constructor" in a body is a plain member (lossless-json defines it as one). */
 function ownMember(record: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
@@ -120,12 +124,6 @@ function toZoneRecord(config: TargetConfig, record: Record<string, unknown>): Zo
   const idValue = ownMember(record, config.idField);
   const id = zoneIdOf(idValue);
   if (!id) return unreadable(`the record has no usable "${config.idField}" (got ${JSON.stringify(String(idValue))})`);
-  const zone: ZoneRecord = {
-    id,
-    name: ownMember(record, 'name'),
-    coverage: ownMember(record, 'coverage'),
-    status: ownMember(record, 'status'),
-    raw: record,
-  };
-  return { ok: true, zone };
+  const [name, coverage, status] = ['name', 'coverage', 'status'].map((key) => ownMember(record, key));
+  return { ok: true, zone: { id, name, coverage, status, raw: record } };
 }

@@ -1,6 +1,5 @@
-// How a request reaches the shop, and what counts as its answer: one exchange at a time, recorded with
-// the credential masked; a 429 waited out and sent again; a GET asked again while a gateway or a front
-// answers in the shop's place, within ZONES_OUTAGE_BUDGET_MS; and the errors that say no answer came.
+// How a request reaches the shop, and what counts as its answer: a 429 waited out and sent again; a GET
+// asked again while a gateway or a front answers in the shop's place; the errors that say none came.
 import { STATUS_CODES } from 'node:http';
 import { request } from 'undici';
 import type { TargetConfig } from '../config.ts';
@@ -25,10 +24,7 @@ export class TransportError extends Error {
   }
 }
 
-/**
- * An answer whose body went past a limit of the suite (size, total time, nesting) and was not read:
- * as good as no answer, so nothing is learned from it, and a create behind it is looked up by name.
- */
+/** A body past a limit of the suite was not read: as good as no answer, and a create behind it is looked up by name. */
 export class BodyLimitError extends TransportError {
   constructor(exchange: Exchange, limit: BodyLimit) {
     const type = exchange.responseHeaders['content-type'];
@@ -41,10 +37,9 @@ export class BodyLimitError extends TransportError {
 }
 
 /**
- * The shop did not answer for itself: its gateway answered 502, 503 or 504 (after the GET was asked
- * again within ZONES_OUTAGE_BUDGET_MS; a write is never sent twice), or a GET got no answer past the
- * budget. What came back says nothing about the shop's rules, so a check that meets it is not
- * verified, never failed. `spent`: the outage outlasted the budget, and the run is to stop.
+ * The shop did not answer for itself (a gateway's 502 to 504, or no answer to a GET past the budget):
+ * that says nothing about its rules, so a check that meets it is not verified, never failed. `spent`:
+ * the outage outlasted ZONES_OUTAGE_BUDGET_MS, and the run is to stop.
  */
 export class ShopUnavailableError extends TransportError {
   constructor(
@@ -68,49 +63,18 @@ export function cameBack(exchange: Exchange): string {
   return `${exchange.method} ${exchange.url} answered ${exchange.status}${reason ? ` ${reason}` : ''} (${type}, ${gist})`;
 }
 
-/**
- * What a gateway or load balancer answers when the application behind it is not there. A 500 is the
- * application's own failure, and stays evidence.
- */
+/** What a gateway or load balancer answers when the application behind it is not there; a 500 is the application's own failure, and stays evidence. */
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
-
-export function isGatewayAnswer(exchange: Exchange): boolean {
-  return exchange.status !== undefined && GATEWAY_STATUSES.has(exchange.status);
-}
-
-/**
- * A success that is an HTML page and no JSON at all: a maintenance or sign-in front that answers 200
- * with its page. The interface speaks JSON, so such a page answers none of a check's questions.
- */
-export function isFrontPage(exchange: Exchange): boolean {
-  const type = exchange.responseHeaders['content-type'] ?? '';
-  const success = exchange.status !== undefined && exchange.status >= 200 && exchange.status <= 299;
-  return success && exchange.notJson !== undefined && /html/i.test(type);
-}
 
 export interface TransportOptions {
   onExchange?: (exchange: Exchange) => void;
-  /**
-   * Whether a GET that ran out of time is sent again like any other GET without an answer. The
-   * preflight says no: a host that takes connections and never answers is told at the first time
-   * limit, not after three more; a dropped connection is still retried there.
-   */
+  /** No in the preflight: a host that takes connections and never answers is told at the first time limit, not after three more. */
   resendTimedOutGets?: boolean;
-  /**
-   * Whether a success that is an HTML page (isFrontPage) is the answer the caller gets. The preflight
-   * says yes, to name ZONES_BASE_URL for a sign-in page; in the tests it is waited out like a
-   * gateway's answer, within the outage budget, and never reaches a check.
-   */
+  /** Yes in the preflight, to name ZONES_BASE_URL for a sign-in page; in the tests such a page is waited out like a gateway's answer. */
   frontPagesAnswer?: boolean;
-  /**
-   * How long an outage is waited for, instead of ZONES_OUTAGE_BUDGET_MS: the preflight waits a few
-   * seconds, since a shop in maintenance at the start is told at once, not after a budget.
-   */
+  /** Instead of ZONES_OUTAGE_BUDGET_MS: the preflight waits a few seconds, since a shop in maintenance at the start is told at once. */
   outageBudgetMs?: number;
-  /**
-   * The tally each request is counted in as it is sent, asked anew for every request: a test's
-   * fixture counts its clean-up apart from the check.
-   */
+  /** Asked anew for every request: a test's fixture counts its clean-up apart from the check. */
   tallyFor?: () => RequestTally;
 }
 
@@ -129,10 +93,7 @@ export class ShopTransport {
     this.secrets = new Secrets(config);
   }
 
-  /**
-   * The outage the shop is in, once it has outlasted the budget: the run is to stop. Undefined while
-   * the shop answers, or while the budget lasts.
-   */
+  /** The outage the shop is in once it has outlasted the budget, when the run is to stop. */
   spentOutage(): OutageStart | undefined {
     const outage = outageFor(this.config.baseUrl);
     return outage.leftMs(this.options.outageBudgetMs ?? this.config.outageBudgetMs) === 0 ? outage.start : undefined;
@@ -144,9 +105,12 @@ export class ShopTransport {
     return this.config.authScheme === '' ? token : `${this.config.authScheme} ${token}`;
   }
 
-  /** An answer of something in front of the shop, not of the shop: a gateway's, or (but in the preflight) a page. */
-  private fromFront(exchange: Exchange): boolean {
-    return isGatewayAnswer(exchange) || (this.options.frontPagesAnswer !== true && isFrontPage(exchange));
+  /** A gateway's answer, or (but in the preflight) a maintenance or sign-in front's HTML page: the interface speaks JSON. */
+  private fromFront({ status, notJson, responseHeaders }: Exchange): boolean {
+    if (status === undefined) return false;
+    const page =
+      status >= 200 && status <= 299 && notJson !== undefined && /html/i.test(responseHeaders['content-type'] ?? '');
+    return GATEWAY_STATUSES.has(status) || (this.options.frontPagesAnswer !== true && page);
   }
 
   async send(method: Method, url: string, auth: AuthMode, body?: string): Promise<Answer> {
@@ -163,15 +127,13 @@ export class ShopTransport {
       let announcedWait: number | undefined;
       try {
         ({ exchange, body: answerBody } = await this.exchangeOnce(method, url, auth, body));
-        // Told to the throttle before the next request may go, so that it goes outside any window.
-        // A 429 is waited out even when given up on.
+        // Told before the next request may go, so that it goes outside any window, even when given up on.
         if (exchange.status === 429) throttle.tooManyRequests(exchange.responseHeaders, throttledRetries);
         else throttle.answered(exchange.responseHeaders);
         const noAnswer = exchange.status === undefined && !isCertificateCode(exchange.errorCode);
         if (this.fromFront(exchange) || noAnswer) outage.missed(cameBack(exchange));
         else if (exchange.status !== undefined) outage.answered();
-        // A 503's Retry-After holds back every request, a write's too, though only a GET is sent again;
-        // never past the outage's budget, after which nobody waits for the shop.
+        // A 503's Retry-After holds every request (only a GET is sent again), never past the outage's budget.
         if (exchange.status === 503)
           announcedWait = throttle.unavailable(exchange.responseHeaders, outage.leftMs(budgetMs));
       } finally {
@@ -196,10 +158,9 @@ export class ShopTransport {
       const gateway = this.fromFront(exchange);
       const noAnswer = exchange.status === undefined && !isCertificateCode(exchange.errorCode);
       const left = outage.leftMs(budgetMs);
-      // Only a GET may be sent twice blindly; a write whose outcome is unknown is never repeated.
-      // A certificate that is not trusted now will not be trusted a second later. A gateway's answer
-      // is asked again for as long as the budget lasts; no answer at all, as before, a few times
-      // (a closed port is told in seconds), its outage still counting towards the budget.
+      // Only a GET may be sent twice blindly; a certificate not trusted now will not be a second later.
+      // A gateway's answer is asked again while the budget lasts; no answer at all a few times (a closed
+      // port is told in seconds), its outage still counting towards the budget.
       const again =
         method === 'GET' &&
         !(this.options.resendTimedOutGets === false && ranOutOfTime(exchange, this.config.timeoutMs)) &&
@@ -226,7 +187,6 @@ export class ShopTransport {
     }
   }
 
-  /** One request: its record (credential masked) and the answer's body, parsed. */
   private async exchangeOnce(
     method: Method,
     url: string,
@@ -250,8 +210,7 @@ export class ShopTransport {
       durationMs: 0,
     };
     let answerBody: unknown;
-    // One deadline for the whole exchange, headers and body: undici's own time-outs are idle ones, and
-    // a body that trickles a byte at a time would keep resetting them.
+    // One deadline for headers and body: undici's time-outs are idle ones, which a trickling body resets.
     const deadline = AbortSignal.timeout(this.config.timeoutMs);
     try {
       const response = await request(url, {
@@ -275,12 +234,7 @@ export class ShopTransport {
         answerBody = this.parseBody(read.text, exchange);
       } else {
         exchange.responseBody = this.secrets.maskHead(read.head);
-        exchange.bodyLimit = describeBodyLimit(read.limit, {
-          ...read,
-          head: exchange.responseBody,
-          maxBytes: this.config.maxBodyBytes,
-          timeoutMs: this.config.timeoutMs,
-        });
+        exchange.bodyLimit = describeBodyLimit(read.limit, { ...read, head: exchange.responseBody }, this.config);
       }
     } catch (error) {
       exchange.error = this.secrets.mask(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
@@ -290,20 +244,15 @@ export class ShopTransport {
     return { exchange, body: answerBody };
   }
 
-  /** The body as JSON; what it is instead when it is not; nested too deep, a limit on the exchange. */
+  /** The body as JSON, else what it is instead; nested too deep, a limit on the exchange. */
   private parseBody(text: string, exchange: Exchange): unknown {
     if (text.trim() === '') return undefined;
     try {
       return parseJson(text);
     } catch (error) {
-      const facts = {
-        head: exchange.responseBody,
-        bytesRead: Buffer.byteLength(text),
-        maxBytes: this.config.maxBodyBytes,
-        timeoutMs: this.config.timeoutMs,
-      };
       if (error instanceof JsonTooDeepError) {
-        exchange.bodyLimit = describeBodyLimit('depth', facts);
+        const facts = { head: exchange.responseBody, bytesRead: Buffer.byteLength(text) };
+        exchange.bodyLimit = describeBodyLimit('depth', facts, this.config);
         return undefined;
       }
       // Described from the record, never from the raw text: a page may echo the credential.

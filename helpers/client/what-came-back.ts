@@ -1,10 +1,10 @@
-// What came back, said plainly, when an answer is not a JSON body the suite can read: its content
-// type, its first characters, and what it probably is. An SSO gateway answers 200 with its sign-in
-// page; blaming the envelope settings for that would send the user to the wrong place.
+// What came back, said plainly, when an answer is not a JSON body the suite can read: an SSO gateway
+// answers 200 with its sign-in page, and blaming the envelope settings would send the user astray.
+import type { TargetConfig } from '../config.ts';
 import type { BodyLimit, BodyLimitKind } from '../evidence/exchange.ts';
 import { MAX_JSON_DEPTH } from '../json.ts';
 
-/** A body that came whole but is not JSON, with what it is instead: the readers' reason. */
+/** A body that came whole but is not JSON, with what it is instead. */
 export class NotJsonBody {
   constructor(readonly why: string) {}
 }
@@ -25,10 +25,7 @@ function looksLikeHtml(contentType: string | undefined, text: string): boolean {
   return /html/i.test(contentType ?? '') || /^\s*<(!doctype\s+html|html[\s>])/i.test(text.slice(0, 200));
 }
 
-/**
- * What a person would see of a page: its title, else its first words with the markup taken out. For a
- * maintenance or sign-in front's answer, that is what says which front it was ("Back soon").
- */
+/** What a person would see of a page, its title else its first words: what says which front it was ("Back soon"). */
 export function pageGist(contentType: string | undefined, text: string): string {
   if (text.trim() === '') return 'no body';
   if (!looksLikeHtml(contentType, text)) return `beginning "${printable(text)}"`;
@@ -38,7 +35,7 @@ export function pageGist(contentType: string | undefined, text: string): string 
   return words === '' ? 'a page with no text' : `a page beginning "${words}"`;
 }
 
-/** Why a body that came whole is not read as JSON. `text` is the body as recorded (credential masked). */
+/** `text` is the body as recorded (credential masked). */
 export function describeNotJson(contentType: string | undefined, text: string, parseError: string): string {
   const type = contentType ?? 'no content type';
   if (looksLikeHtml(contentType, text)) {
@@ -49,13 +46,14 @@ export function describeNotJson(contentType: string | undefined, text: string, p
 
 export function describeBodyLimit(
   kind: BodyLimitKind,
-  facts: { head: string; bytesRead: number; maxBytes: number; timeoutMs: number; announcedBytes?: number },
+  facts: { head: string; bytesRead: number; announcedBytes?: number },
+  { maxBodyBytes, timeoutMs }: Pick<TargetConfig, 'maxBodyBytes' | 'timeoutMs'>,
 ): BodyLimit {
   const began = facts.head === '' ? 'nothing of it had come' : `it began "${printable(facts.head)}"`;
   if (kind === 'time') {
     return {
       kind,
-      why: `its body was still coming when the time limit ZONES_TIMEOUT_MS=${facts.timeoutMs} ran out (${facts.bytesRead} bytes by then; ${began})`,
+      why: `its body was still coming when the time limit ZONES_TIMEOUT_MS=${timeoutMs} ran out (${facts.bytesRead} bytes by then; ${began})`,
     };
   }
   if (kind === 'depth') {
@@ -66,7 +64,7 @@ export function describeBodyLimit(
   }
   const how =
     facts.announcedBytes !== undefined
-      ? `its body is ${facts.announcedBytes} bytes by its Content-Length, past ZONES_MAX_BODY_BYTES=${facts.maxBytes}, so the suite did not read it`
-      : `its body ran past ZONES_MAX_BODY_BYTES=${facts.maxBytes} bytes, so the suite stopped reading it`;
+      ? `its body is ${facts.announcedBytes} bytes by its Content-Length, past ZONES_MAX_BODY_BYTES=${maxBodyBytes}, so the suite did not read it`
+      : `its body ran past ZONES_MAX_BODY_BYTES=${maxBodyBytes} bytes, so the suite stopped reading it`;
   return { kind, why: `${how} (${began}); if the shop's answers are really this large, raise ZONES_MAX_BODY_BYTES` };
 }

@@ -1,6 +1,5 @@
 // The zone API as the settings describe it: paths, envelopes, the list read across its pages, and the
-// ownership guard. Tests never build a URL or a body themselves; how a request reaches the shop is
-// shop-transport.ts's.
+// ownership guard. Tests never build a URL or a body themselves.
 import type { TargetConfig } from '../config.ts';
 import type { Answer, AuthMode, Method } from '../evidence/exchange.ts';
 import { parseJson, stringifyJson } from '../json.ts';
@@ -22,7 +21,6 @@ import {
 import { ShopTransport, TransportError, type TransportOptions } from './shop-transport.ts';
 
 export interface ListAnswer extends Answer {
-  /** The zones of every page, or why the answer could not be read as a list. */
   read: ZonesRead;
   pages: Answer[];
   /** The status the list was filtered by, if it was. */
@@ -34,7 +32,6 @@ export interface ListAnswer extends Answer {
 }
 
 export interface ZoneAnswer extends Answer {
-  /** The zone the answer shows, or why it shows none. */
   read: ZoneRead;
 }
 
@@ -45,10 +42,7 @@ export class OwnershipError extends Error {
   }
 }
 
-/**
- * Where the client writes down every zone it made, and asks before it changes one: the run's ledger
- * (helpers/ownership/ledger.ts, above the client, which reads it back to clean up).
- */
+/** Where the client writes down every zone it made, and asks before it changes one: ownership's Ledger. */
 export interface ZoneLedger {
   owns(id: string): boolean;
   isDeleted(id: string): boolean;
@@ -74,7 +68,6 @@ const MAX_PAGES = 1000;
 const SETTLE_POLL_MS = 200;
 
 export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
-  /** How its requests reach the shop: asked, too, whether the shop's outage has outlasted the budget. */
   readonly transport: ShopTransport;
   private readonly extraFields: Record<string, unknown>;
   private readonly creationListeners: ((id: ZoneId) => void)[] = [];
@@ -96,10 +89,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
     this.creationListeners.push(listener);
   }
 
-  /**
-   * The same client, reading lists at the shop's own page size: the preflight asks with it once more
-   * when the shop refuses ZONES_PAGE_SIZE.
-   */
+  /** The same client at the shop's own page size: the preflight asks with it once more when the shop refuses ZONES_PAGE_SIZE. */
   withoutPageSize(): ZonesClient<L> {
     return new ZonesClient({ ...this.config, pageSize: undefined }, this.options);
   }
@@ -132,8 +122,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
   private firstPageUrl(status: string | undefined): string {
     const url = new URL(this.collectionUrl());
     if (status !== undefined) url.searchParams.set(this.config.statusParam, this.config.filterValues[status] ?? status);
-    // On the first page only: page numbers and cursors are sent beside it (paging.ts builds them from
-    // this URL), and a Link or a cursor URL is the shop's own to carry it on.
+    // On the first page only: the walks build page numbers and cursors from this URL, a Link is the shop's own.
     if (this.config.pageSize !== undefined)
       url.searchParams.set(this.config.pageSizeParam, String(this.config.pageSize));
     return url.toString();
@@ -148,8 +137,6 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
     let next: string | undefined = url.toString();
     let problem: string | undefined;
     let pastLastPage = false;
-    let whole = false;
-    // How pages are linked is a setting (ZONES_PAGING): a list is whole only across its pages.
     while (next !== undefined) {
       // A list cut short proves nothing about what it lacks: the check cannot be made, not failed.
       if (pages.length === MAX_PAGES)
@@ -173,18 +160,17 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
       const read = toZoneRecords(this.config, pageItems.items);
       if (!read.ok) {
         problem ??= read.problem;
-        // Records whose ids can't be read still count as read. A Link header still says where the list
-        // goes on, so the walk does, and what the shop holds is known whole (preflight proves with it
-        // which zone is ours when ZONES_ID_FIELD is wrong); the other walks need the ids.
+        // Records whose ids can't be read still count as read, and a Link header still says where the
+        // list goes on, so the preflight knows what the shop holds when ZONES_ID_FIELD is wrong.
         next = this.config.paging === 'link' ? nextPageUrl(page.exchange.responseHeaders.link, next) : undefined;
-        whole = next === undefined && this.config.paging === 'link';
         continue;
       }
       const step = walk({ url: next, body: page.body, link: page.exchange.responseHeaders.link, zones: read.zones });
       zones.push(...step.zones);
       next = step.next;
-      if (next === undefined) whole = true;
     }
+    // A walk that broke off, or ended for want of ids, did not read the whole list.
+    const whole = next === undefined && (problem === undefined || this.config.paging === 'link');
     // The 404 past the last page stays among the pages, as evidence; the list's answer is the page before.
     const last = pages[pages.length - (pastLastPage ? 2 : 1)]!;
     return {
@@ -201,11 +187,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
     return this.createFromText(this.bodyText(fields), typeof fields.name === 'string' ? fields.name : undefined, auth);
   }
 
-  /**
-   * A create whose body goes out exactly as given, or without one: the robustness probes send what no
-   * correct client would. `name` is the run-unique name the body carries, if it carries one, by which
-   * a zone it made is found when the answer shows none.
-   */
+  /** A create whose body goes out as given, or without one, as the robustness probes send; `name` is the run-unique one it carries. */
   async createFromText(body: string | undefined, name?: string, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
     let answer: Answer;
     try {
@@ -229,8 +211,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
   async updateZone(id: ZoneId, fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
     const wasDeleted = this.options.ledger.isDeleted(id.text);
     const answer = await this.writeTo('PUT', id, auth, this.bodyText(fields), fields.name);
-    // A PUT that succeeds on an id this run deleted has made the zone anew (a "create or replace"
-    // PUT): it exists because of us, so it is ours to remove.
+    // A PUT that succeeds on an id this run deleted has made the zone anew ("create or replace"): ours to remove.
     if (wasDeleted && isSuccess(answer)) this.recordMade(id, String(fields.name));
     return { ...answer, read: readZone(this.config, answer.body) };
   }
@@ -241,20 +222,15 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
     return answer;
   }
 
-  /** Zones with this (run-unique) name now exist because of this run: they go into the ledger. */
   async adoptByName(name: string): Promise<ZoneRecord[]> {
     return this.adoptFrom(await this.listZones({ settle: (list) => namedIn(list, name).length > 0 }), name);
   }
 
-  /** The zones of this list that carry this (run-unique) name, taken into the ledger. */
   adoptFrom(list: ListAnswer, name: string): ZoneRecord[] {
     return this.adopt(namedIn(list, name), name);
   }
 
-  /**
-   * Zones found carrying a mark only this run sent (its unique name, in whatever form the shop kept
-   * it), taken into the ledger under that mark.
-   */
+  /** Zones found carrying a mark only this run sent (its unique name, in whatever form the shop kept it), into the ledger. */
   adopt(found: ZoneRecord[], name: string): ZoneRecord[] {
     const ledger = this.options.ledger;
     for (const zone of found) {
@@ -273,12 +249,10 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
   }
 
   /**
-   * The guard that keeps the suite off other people's zones, enforced here rather than by habit: a
-   * write to a zone goes out only if this run made it. An id this run deleted may since have been
-   * given to somebody else's zone (some stores reuse ids, a fake-REST mock the highest plus one): it
-   * is written to again only while the list shows no zone under it. Nothing of the suite runs beside
-   * the test (one test at a time per shop), so no create of the run can take the id between the read
-   * and the write.
+   * The guard that keeps the suite off other people's zones: a write goes out only to a zone this run
+   * made. An id this run deleted may since have gone to somebody else's zone (some stores reuse ids),
+   * so it is written to again only while the list shows no zone under it; with one test at a time per
+   * shop, nothing of the run can take the id between that read and the write.
    */
   private async writeTo(
     method: 'PUT' | 'DELETE',
@@ -302,9 +276,8 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
           `zone ${id.text} was deleted by this run, and the list shows a zone under that id again; it is left alone`,
         );
     }
-    // `npm run sweep` knows a zone of the run by a name the run gave it. Written before the PUT goes,
-    // whatever the credential: its answer may never come, and the zone may carry the name even so. A
-    // name that is not text is not written: a list shows it in a form no name comparison can trust.
+    // `npm run sweep` knows a zone by a name the run gave it: written before the PUT goes, whatever the
+    // credential, as its answer may never come. A name that is not text no name comparison can trust.
     if (method === 'PUT' && typeof name === 'string') ledger.recordRenamed(id.text, name);
     return this.transport.send(method, this.zoneUrl(id), auth, body);
   }

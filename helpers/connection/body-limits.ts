@@ -1,34 +1,19 @@
-// An answer's body, read within the suite's limits: at most ZONES_MAX_BODY_BYTES, and only until the
-// request's deadline. The suite certifies servers it does not control, so whatever one sends, the run
-// must stay small and end on time: past a limit the stream is destroyed, which aborts the request, and
-// the rest of the body is never fetched.
+// An answer's body, read within ZONES_MAX_BODY_BYTES and the request's deadline: whatever a server the
+// suite does not control sends, the run stays small and ends on time. Past a limit the stream is
+// destroyed, which aborts the request.
 import type { Readable } from 'node:stream';
 
 /** How much of a cut body is kept, to show what it was. */
 export const EVIDENCE_BYTES = 4096;
 
-export type BodyRead =
+/** When the request's `deadline` fires, the stream fails; `announcedBytes` comes back only when it alone said too large. */
+export async function readBodyWithin(
+  body: Readable,
+  limits: { maxBytes: number; deadline: AbortSignal; announcedBytes?: number },
+): Promise<
   | { whole: true; text: string }
-  | {
-      whole: false;
-      /** size: past the byte limit (or announced past it); time: the deadline came first. */
-      limit: 'size' | 'time';
-      /** The first bytes that came, decoded. */
-      head: string;
-      bytesRead: number;
-      /** The Content-Length, when it alone said the body is too large. */
-      announcedBytes?: number;
-    };
-
-export interface BodyLimits {
-  maxBytes: number;
-  /** The request's own deadline: when it fires, the stream fails and the cut is the deadline's. */
-  deadline: AbortSignal;
-  /** The answer's Content-Length, if it gave one. */
-  announcedBytes?: number;
-}
-
-export async function readBodyWithin(body: Readable, limits: BodyLimits): Promise<BodyRead> {
+  | { whole: false; limit: 'size' | 'time'; head: string; bytesRead: number; announcedBytes?: number }
+> {
   const chunks: Buffer[] = [];
   let bytesRead = 0;
   // A body announced past the limit is refused at once: only a glimpse of it is read, for the evidence.

@@ -1,28 +1,20 @@
-// Which forward proxy, if any, carries the requests to the shop: HTTP_PROXY, HTTPS_PROXY and NO_PROXY,
-// in lower or upper case, read as curl reads them. Every request of a run goes to the one origin
-// of ZONES_BASE_URL, so the choice is made once, from the settings, and the run can say which it made.
+// Which forward proxy, if any, carries the requests to the shop, read from the environment as curl reads
+// it. Every request of a run goes to the one origin of ZONES_BASE_URL, so the choice is made once.
 import { BlockList, isIP } from 'node:net';
 
 export interface ProxyRoute {
   /** The proxy's URL as given, credentials and all: for the connection only, never for display. */
   url: string;
-  /** The variable it came from, e.g. HTTPS_PROXY or http_proxy. */
   variable: string;
 }
 
 type Environment = Record<string, string | undefined>;
 
-/** Every name the proxy settings go by; a child that must not use a proxy gets none of them. */
-export const PROXY_VARIABLES = [
-  'http_proxy',
-  'HTTP_PROXY',
-  'https_proxy',
-  'HTTPS_PROXY',
-  'all_proxy',
-  'ALL_PROXY',
-  'no_proxy',
-  'NO_PROXY',
-];
+/** Every name the proxy settings go by, in lower and upper case; a child that must not use a proxy gets none of them. */
+export const PROXY_VARIABLES = ['http', 'https', 'all', 'no'].flatMap((kind) => [
+  `${kind}_proxy`,
+  `${kind.toUpperCase()}_PROXY`,
+]);
 
 export function withoutProxyVariables(env: Environment): Environment {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !PROXY_VARIABLES.includes(name)));
@@ -46,28 +38,20 @@ export function proxyRouteFor(target: URL, env: Environment): ProxyRoute | undef
   };
 }
 
-/** Why this proxy URL cannot be used, if it cannot; the URL is shown without its credentials. */
+/** Why this proxy URL cannot be used, if it cannot. */
 export function proxyProblem(route: ProxyRoute): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(route.url);
-  } catch {
-    return `${route.variable} is not a URL such as http://proxy.example:3128`;
-  }
+  const url = URL.parse(route.url);
+  if (url === null) return `${route.variable} is not a URL such as http://proxy.example:3128`;
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return `${route.variable} must be an http:// or https:// proxy (got ${shownProxy(route.url)})`;
   if (url.hostname === '') return `${route.variable} names no host (got ${shownProxy(route.url)})`;
   return undefined;
 }
 
-/** A proxy URL fit to print: a user name and password in it are never shown. */
+/** A user name and password in it are never shown. */
 export function shownProxy(proxyUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(proxyUrl);
-  } catch {
-    return '(not a URL)';
-  }
+  const url = URL.parse(proxyUrl);
+  if (url === null) return '(not a URL)';
   const hadCredentials = url.username !== '' || url.password !== '';
   return `${url.protocol}//${url.host}${hadCredentials ? ' (credentials not shown)' : ''}`;
 }

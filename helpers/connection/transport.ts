@@ -1,13 +1,11 @@
-// How the client's requests reach the shop: directly or through the forward proxy the environment
-// names, trusting the CAs the settings give. Neither dispatcher follows a redirect (undici follows one
-// only through a redirect interceptor, and none is installed), so a 3xx always reaches the suite as the
-// answer it is: a write is never replayed at another address, and a certificate names the address it
-// certified.
+// How the client's requests reach the shop, directly or through a forward proxy, trusting the CAs the
+// settings give. No redirect is followed: a write is never replayed elsewhere, and a certificate names
+// the address it certified.
 import { Agent, type Dispatcher, Pool, ProxyAgent } from 'undici';
 import { type ProxyRoute, shownProxy } from './proxy.ts';
 import { trustedCas } from './trust.ts';
 
-/** The settings that say how the shop is reached (TargetConfig has them all): the connection reads nothing else of the suite's. */
+/** TargetConfig has them all: the connection reads nothing else of the suite's. */
 export interface RouteSettings {
   baseUrl: string;
   embedded: boolean;
@@ -24,11 +22,8 @@ export function dispatcherFor(config: RouteSettings): Dispatcher {
   // The embedded reference listens on this machine's 127.0.0.1, which no proxy elsewhere can reach.
   const proxy = config.embedded ? undefined : config.proxy;
   const key = JSON.stringify([config.timeoutMs, proxy?.url, config.caFile, config.tlsInsecure]);
-  const known = dispatchers.get(key);
-  if (known) return known;
-  const dispatcher = build(config, proxy?.url);
-  dispatchers.set(key, dispatcher);
-  return dispatcher;
+  if (!dispatchers.has(key)) dispatchers.set(key, build(config, proxy?.url));
+  return dispatchers.get(key)!;
 }
 
 function build(config: RouteSettings, proxyUrl: string | undefined): Dispatcher {

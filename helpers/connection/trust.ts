@@ -1,5 +1,5 @@
-// Which certificates the suite trusts for the shop, and what a certificate it does not trust means.
-// Node trusts its own roots plus NODE_EXTRA_CA_CERTS; ZONES_CA_FILE adds a private CA beside those.
+// Which certificates the suite trusts for the shop (Node's own roots, NODE_EXTRA_CA_CERTS and
+// ZONES_CA_FILE), and what a certificate it does not trust means.
 
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -27,10 +27,7 @@ export function caFileProblem(path: string): string | undefined {
   return undefined;
 }
 
-/**
- * The CAs to trust with ZONES_CA_FILE. A `ca` option replaces Node's trust store instead of adding to
- * it, so the usual roots and NODE_EXTRA_CA_CERTS are given again beside the file.
- */
+/** A `ca` option replaces Node's trust store instead of adding to it: the usual roots are given again beside the file. */
 export function trustedCas(caFile: string): string[] {
   const getCACertificates = (tls as { getCACertificates?: (type: 'default') => string[] }).getCACertificates;
   // Node 22.15 and later say what the default store holds (NODE_EXTRA_CA_CERTS and system CAs included).
@@ -70,10 +67,7 @@ export function isCertificateCode(code: string | undefined): boolean {
   );
 }
 
-/**
- * The code of a failed request, looked for along its causes: through a proxy, undici wraps the TLS
- * error of the shop in one of its own. A certificate code anywhere wins, since it names the fix.
- */
+/** Looked for along the causes (through a proxy, undici wraps the shop's TLS error); a certificate code wins, naming the fix. */
 export function errorCodeOf(error: unknown): string | undefined {
   let first: string | undefined;
   let current: unknown = error;
@@ -88,7 +82,7 @@ export function errorCodeOf(error: unknown): string | undefined {
   return first;
 }
 
-/** What to do about a certificate the suite refused: "<what it is>: <which setting to fix>". */
+/** "<what it is>: <which setting to fix>". */
 export function certificateAdvice(code: string, caFile: string | undefined): string {
   const cas = 'ZONES_CA_FILE (a PEM file) or NODE_EXTRA_CA_CERTS';
   const insecure = 'ZONES_TLS_INSECURE=1 skips verification altogether';

@@ -1,43 +1,24 @@
-// Bodies as the reports show them: whole up to a fixed size, and past it cut, with the full size and a
-// hash, the whole body kept once in a file of its own under the reports folder. A shop that accepts
-// ROBUST-04's 1 MiB create would otherwise put that body whole into every report, every attachment and
-// every curl command, and a job summary that is cut at 1 MB would lose what comes after it.
+// Bodies as the reports show them: whole up to a fixed size, past it cut, the whole body kept once in a
+// file of its own. A shop that accepts ROBUST-04's 1 MiB create would otherwise put that body into
+// every report and curl command, and a job summary cut at 1 MB would lose what comes after it.
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Secrets } from './secrets.ts';
 
-/**
- * How much of a body a report shows: 8 KiB holds a list page of a few dozen zones whole, which is the
- * longest body a reader needs to see in full; longer ones are padding, floods or lists too long to read.
- */
+/** A list page of a few dozen zones, the longest body a reader needs whole; longer ones are padding, floods or lists too long to read. */
 export const SHOWN_BODY_BYTES = 8 * 1024;
 
-/** Where, under the reports folder, the bodies too long to show are kept whole. */
-export const BODIES_FOLDER = 'bodies';
+const BODIES_FOLDER = 'bodies';
 
-/**
- * How many bodies a run keeps whole, and how many bytes of them: the first ones. A shop that answers
- * long bodies to every request would otherwise fill the CI's artifact store, night after night, with
- * hundreds of megabytes of the same padding; the first 200 show what it sends as well as all of them.
- */
-export const KEPT_BODIES_CAP = { files: 200, bytes: 50 * 1024 * 1024 };
+/** The first bodies a run keeps whole: a shop that answers padding to every request must not fill the CI's artifact store. */
+const KEPT_BODIES_CAP = { files: 200, bytes: 50 * 1024 * 1024 };
 
 /** In the bodies folder: the hash of each body past the cap, a line each, for the report's note. */
 const NOT_KEPT_FILE = 'not-kept.list';
 
-/** A body past SHOWN_BODY_BYTES: the part shown, and what finds the rest. */
-export interface CutBody {
-  head: string;
-  bytes: number;
-  /** The first 12 hex digits of the body's sha256: enough to tell bodies apart, short enough to read. */
-  sha256: string;
-  /** The file that holds it whole, relative to the reports folder. */
-  file: string;
-}
-
-/** The body cut at SHOWN_BODY_BYTES, or undefined when it fits. Never splits a character in two. */
-export function cutBody(text: string): CutBody | undefined {
+/** The body cut at SHOWN_BODY_BYTES, with 12 hex digits of its sha256 (enough to tell bodies apart) and its file. */
+export function cutBody(text: string): { head: string; bytes: number; sha256: string; file: string } | undefined {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= SHOWN_BODY_BYTES) return undefined;
   let end = SHOWN_BODY_BYTES;
@@ -52,7 +33,6 @@ export function cutBody(text: string): CutBody | undefined {
   };
 }
 
-/** The body as a report shows it: whole, or its first part and a line saying where the rest is. */
 export function shownBody(text: string): string {
   const cut = cutBody(text);
   if (cut === undefined) return text;
@@ -60,8 +40,7 @@ export function shownBody(text: string): string {
 }
 
 /**
- * Writes bodies too long to show into the reports folder, masked as every report is, up to `cap`. A file
- * is named by its content's hash, so a body sent or answered many times (a list page) is written once.
+ * Writes bodies too long to show into the reports folder, masked, up to `cap`, each once under its hash.
  * What is kept is counted from the folder, since each test has its own BodyFiles.
  */
 export class BodyFiles {
@@ -72,9 +51,8 @@ export class BodyFiles {
   ) {}
 
   /**
-   * The text, masked; and where it is kept whole when it is too long to show (a path a shell can use).
-   * `pastCap` keeps a request body even past the cap: its curl command sends the file rather than a
-   * megabyte on one line, and the suite sends few such bodies (ROBUST-04's), where a shop's answers may be many.
+   * The text, masked, and the file that keeps it whole when it is too long to show. `pastCap` keeps a request
+   * body even past the cap, for its curl command: the suite sends few (ROBUST-04's), a shop may answer many.
    */
   keep(text: string, pastCap = false): { text: string; path?: string } {
     const masked = this.secrets.mask(text);
@@ -95,7 +73,7 @@ export class BodyFiles {
   }
 }
 
-/** The report's note on the bodies past the cap, if any: each is shown cut, but its file is not there. */
+/** Each body past the cap is shown cut, but its file is not there. */
 export function notKeptNote(reportsDir: string): string | undefined {
   const list = join(reportsDir, BODIES_FOLDER, NOT_KEPT_FILE);
   if (!existsSync(list)) return undefined;

@@ -28,7 +28,7 @@ export function formatAnswers(...answers: Answer[]): string {
   return answers.map((answer) => formatExchange(answer.exchange)).join('\n');
 }
 
-/** One line per exchange, for the report: enough to see what a test did. */
+/** Enough to see what a test did. */
 export function summarizeExchange(exchange: Exchange): string {
   const location = exchange.responseHeaders.location;
   const limit = exchange.bodyLimit
@@ -44,24 +44,17 @@ export function summarizeExchange(exchange: Exchange): string {
 }
 
 /**
- * An exchange as the reports show it, made in the test's worker where the exchange is known whole:
- * one line, the whole of it as a failure message shows it, and the curl command that replays it.
- * Plain text, so that it crosses from the worker to the launcher in task.meta.
+ * An exchange as every report shows it, made in the test's worker where it is known whole; plain text,
+ * so that it crosses to the launcher in task.meta. `detail` only while drift records every exchange.
  */
 export interface ExchangeRecord {
   line: string;
   shown: string;
   curl: string;
-  /** The exchange as data, only while a drift run records every exchange (exchange-detail.ts). */
   detail?: ExchangeDetail;
 }
 
-/**
- * `bodies` keeps a body too long to show in a file of its own, masked: the record then shows its first
- * part with the file's name, and the curl command sends the file rather than a megabyte on one line.
- * The record is what conformance.md, conformance.json, junit.xml and the Allure attachments all show.
- * `run` is what the run's options ask: the operator's names for the target, and drift's exchanges as data.
- */
+/** A body too long to show is kept in a file of its own: the record shows its first part, and the curl command sends the file. */
 export function recordExchange(
   exchange: Exchange,
   settings: ReplaySettings,

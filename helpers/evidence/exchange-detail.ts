@@ -1,8 +1,6 @@
-// Every exchange of every test as data, for comparing two runs step by step (helpers/drift): what was
-// asked, what came back and in what shape. Kept only when the drift launcher asks for it, by naming
-// the file its run writes them to (`--record-exchanges FILE`): a certificate keeps whole exchanges only
-// for the tests that did not pass. Made in the worker, where the whole body is known, from the same
-// masked text the reports show.
+// Every exchange of every test as data, for comparing two runs step by step (helpers/drift), kept only
+// when drift asks (`--record-exchanges FILE`): a certificate keeps whole exchanges only for the tests
+// that did not pass. Made in the worker, where the whole body is known, from the masked text reports show.
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
 import { SHOWN_BODY_BYTES } from './bounded-body.ts';
 import type { AuthMode, Exchange, Method } from './exchange.ts';
@@ -23,20 +21,17 @@ const PAGING_HEADERS = [
 export interface ExchangeDetail {
   method: Method;
   url: string;
-  /** Which credential went with it: the valid one, none, or the suite's wrong one. */
   auth: AuthMode;
   /** Absent: no answer came. */
   status?: number;
   contentType?: string;
-  /** The paging headers the answer carried (PAGING_HEADERS), by lower-case name. */
+  /** The PAGING_HEADERS the answer carried. */
   pagingHeaders: string[];
-  /** The page a Link header named rel="next", as an address: what tells a list's next page from a new read. */
+  /** What a Link header named rel="next", an address or, when it is no URL, as written: what tells a next page from a new read. */
   nextPage?: string;
-  /** The address a Link header named rel="next" when it is no URL: the list could not be read past this page. */
   unreadableNextPage?: string;
-  /** The request body as JSON text (numbers kept exactly), when it was JSON. */
+  /** The bodies as JSON text (numbers kept exactly), the answer's long lists cut down to the suite's own zones. */
   request?: string;
-  /** The answer as JSON text, long lists cut down to the suite's own zones; absent when it was not JSON. */
   answer?: string;
   /** Why `answer` is absent: no body, not JSON, not read whole, or too long to keep. */
   answerNote?: string;
@@ -56,15 +51,11 @@ function parsedExactly(text: string): unknown {
 }
 
 function isSuiteZone(item: unknown): boolean {
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
-  const name = (item as Record<string, unknown>).name;
+  const name = item !== null && typeof item === 'object' ? (item as { name?: unknown }).name : undefined;
   return typeof name === 'string' && SUITE_NAME.test(name);
 }
 
-/**
- * A real shop's list holds other people's zones, hundreds of them: they say nothing about this run and
- * would fill the file. The suite's own are what both targets were asked to hold.
- */
+/** A real shop's list holds other people's zones, hundreds of them: only the suite's own are what both targets were asked to hold. */
 function cutDown(value: unknown): unknown {
   if (Array.isArray(value)) {
     const items = value.length <= LONGEST_LIST_KEPT ? value : value.filter(isSuiteZone).slice(0, LONGEST_LIST_KEPT);
@@ -75,10 +66,7 @@ function cutDown(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutDown(item)]));
 }
 
-/**
- * The longest answer kept, once cut down: room for a page of the suite's zones with other fields than
- * the documented ones. Past it the file would grow by the shop's data, not by what drift compares.
- */
+/** Room for a page of the suite's zones with undocumented fields: past it the file grows by the shop's data. */
 const LONGEST_ANSWER_KEPT = 8 * SHOWN_BODY_BYTES;
 
 function jsonText(text: string | undefined): string | undefined {
@@ -93,7 +81,7 @@ function requestText(text: string | undefined): string | undefined {
   return jsonText(text);
 }
 
-/** The exchange as data; `exchange` holds bodies already masked (evidence.ts). */
+/** `exchange` holds bodies already masked (evidence.ts). */
 export function exchangeDetail(exchange: Exchange): ExchangeDetail {
   const headers = exchange.responseHeaders;
   const request = requestText(exchange.requestBody);
@@ -129,13 +117,13 @@ function nextPageOf(link: string | undefined, url: string): Pick<ExchangeDetail,
   return found.next === undefined ? {} : { nextPage: found.next };
 }
 
-/** An exchange as the exchanges file keeps it: the data, and how the reports show and replay it. */
+/** An exchange as the exchanges file keeps it. */
 export interface RecordedExchange extends ExchangeDetail {
   line: string;
   curl: string;
 }
 
-/** One line of the exchanges file: a test, how it ended, and each exchange of its body in order. */
+/** One line of the exchanges file: a test, how it ended, and each exchange of its body. */
 export interface TestExchanges {
   title: string;
   ruleId?: string;

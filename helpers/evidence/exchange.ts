@@ -1,6 +1,5 @@
-// One request and what came back, as the client records it: the unit of every piece of evidence the
-// reports show, the requests counted and the curl commands that replay them. Plain data, so that a
-// test worker hands its exchanges to the launcher in task.meta.
+// One request and what came back, as the client records it: the unit of every piece of evidence. Plain
+// data, so that a test worker hands its exchanges to the launcher in task.meta.
 
 export type AuthMode = 'valid' | 'none' | 'wrong';
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -15,17 +14,14 @@ export interface Exchange {
   responseHeaders: Record<string, string>;
   responseBody: string;
   durationMs: number;
-  /** A transport problem: no answer came back. */
+  /** No answer came back: why, and the code (ECONNREFUSED, a certificate's...) that says what would fix it. */
   error?: string;
-  /** Its code (ECONNREFUSED, ENOTFOUND, a certificate's...), which says what would fix it. */
   errorCode?: string;
-  /** The answer came, but its body went past a limit of the suite and was not read whole. */
   bodyLimit?: BodyLimit;
   /** What the body is, when it came whole but is not JSON. */
   notJson?: string;
 }
 
-/** An exchange that got an answer: its status, and its body as parsed. */
 export interface Answer {
   exchange: Exchange;
   status: number;

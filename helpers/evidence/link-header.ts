@@ -4,10 +4,7 @@
 /** Where a list goes on, as a Link header says: a next page (or none), or an address that is no URL. */
 export type NextPageLink = { ok: true; next?: string } | { ok: false; target: string; problem: string };
 
-/**
- * The page a Link header names with the relation type `next`, resolved against the page it came with.
- * rel is a space-separated list of types, quoted or bare; first, last, prev or nextpage name no page.
- */
+/** Resolved against the page it came with; rel is a list of types, quoted or bare, and first, last, prev or nextpage name no page. */
 export function nextPageLink(link: string | undefined, base: string): NextPageLink {
   for (const value of link?.split(/,(?=\s*<)/) ?? []) {
     const [, target, params] = /^\s*<([^>]*)>(.*)$/s.exec(value) ?? [];

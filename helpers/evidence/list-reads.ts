@@ -1,13 +1,10 @@
-// Which recorded exchanges are one read of the shop, told the same way wherever it matters: drift
-// lines two runs up by these reads (helpers/drift/steps.ts), and under drift the model-based budget
-// counts them (helpers/harness/model), so that a shop holding more zones, or pacing harder, spends
-// no more of the budget than its mock for the same scenario.
+// Which recorded exchanges are one read of the shop, told one way for drift, which lines two runs up by
+// them, and the model-based budget, so that a shop holding more zones spends no more of it than its mock.
 import type { ExchangeDetail } from './exchange-detail.ts';
 
 /** Answers that are the way to the shop, not the shop: a pace to keep, or a gateway with nothing behind it. */
 const NOT_THE_SHOPS = new Set([429, 502, 503, 504]);
 
-/** What tells a list's next page from a new list read: the paging parameters the settings name. */
 export interface PagingParams {
   pageParam: string;
   cursorParam: string;
@@ -32,10 +29,9 @@ function queryBesidesPaging(url: URL, paging: PagingParams): string {
 }
 
 /**
- * A GET that carries on the list read just before it: it asks for the page that answer named
- * rel="next", or it asks the same path with the same query but for the paging parameters, and
- * carries one of them (page numbers, cursors). A filtered read, or a read after an answer whose Link
- * named only its first or last page, is a read of its own.
+ * A GET that carries on the list read just before it: it asks for the page that answer named rel="next",
+ * or the same path and query but for the paging parameters, one of which it carries. A filtered read, or
+ * one after an answer whose Link named only its first or last page, is a read of its own.
  */
 export function continuesListRead(
   previous: ExchangeDetail | undefined,
@@ -51,11 +47,7 @@ export function continuesListRead(
   return queryBesidesPaging(at, paging) === queryBesidesPaging(before, paging);
 }
 
-/**
- * How many reads of the shop the exchanges are: each request once, but the pages of one list read
- * are one read, a list read again at once (waiting for a write to show) is the same read, and an
- * answer that is the way to the shop (waited out and sent again) is none.
- */
+/** Each request once, but the pages of one list read, or a list read again at once (a write to show), are one, and a 429 or gateway answer none. */
 export function readsOfTheShop(exchanges: readonly ExchangeDetail[], paging: PagingParams): number {
   let reads = 0;
   let previous: ExchangeDetail | undefined;

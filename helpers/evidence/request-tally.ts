@@ -1,28 +1,22 @@
-// What a run's requests were spent on, counted by the client as it sends them: against a staging shop
-// the suite's cost is its requests. Plain data, so a test worker hands its tally to the launcher in
-// task.meta and tallies add up across tests, the preflight and the sweep.
+// What a run's requests were spent on, counted as the client sends them: against a staging shop the
+// suite's cost is its requests. Plain data, so that tallies cross task.meta and add up.
 import type { Exchange, Method } from './exchange.ts';
 
 /** The four operations, each one method on one path: the only requests the client can send. */
 export const ENDPOINTS = ['list', 'create', 'update', 'delete'] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 
-const ENDPOINT_OF: Record<Method, Endpoint> = { GET: 'list', POST: 'create', PUT: 'update', DELETE: 'delete' };
+const METHOD_OF: Record<Endpoint, Method> = { list: 'GET', create: 'POST', update: 'PUT', delete: 'DELETE' };
 
-/**
- * Why a request went out again: the shop answered 429, or a GET got no usable answer (none at all,
- * 502 to 504, or a body still coming when the time limit ran out).
- */
+/** after-no-answer: a GET got none, a 502 to 504, or a body still coming when the time limit ran out. */
 export type Resend = 'after-429' | 'after-no-answer';
 
 export interface RequestTally {
   /** Requests sent, by endpoint: 429s and re-sends included, so they add up to every request. */
   sent: Record<Endpoint, number>;
-  /** List pages read: list requests answered 2xx. A walk of N pages is N of these. */
+  /** List requests answered 2xx: a walk of N pages is N of these. */
   pages: number;
-  /** Answers 429. */
   throttled: number;
-  /** Requests that were a re-send of one before, by why. */
   resent: Record<Resend, number>;
 }
 
@@ -37,7 +31,7 @@ export function emptyTally(): RequestTally {
 
 /** One request as it went out and came back; `resend` says why, when it repeats the one before. */
 export function countRequest(tally: RequestTally, exchange: Exchange, resend?: Resend): void {
-  const endpoint = ENDPOINT_OF[exchange.method];
+  const endpoint = ENDPOINTS.find((each) => METHOD_OF[each] === exchange.method)!;
   tally.sent[endpoint] += 1;
   const status = exchange.status;
   if (status === 429) tally.throttled += 1;
@@ -65,13 +59,6 @@ export function requestsIn(tally: RequestTally): number {
 
 /** The method and path template of an endpoint, as the specification writes it: ids never show. */
 export function endpointLabel(endpoint: Endpoint, apiVersion: string): string {
-  const collection = `/admin/api/${apiVersion}/zones.json`;
-  const one = `/admin/api/${apiVersion}/zones/{zone_id}.json`;
-  const labels: Record<Endpoint, string> = {
-    list: `GET ${collection}`,
-    create: `POST ${collection}`,
-    update: `PUT ${one}`,
-    delete: `DELETE ${one}`,
-  };
-  return labels[endpoint];
+  const one = endpoint === 'update' || endpoint === 'delete' ? '/{zone_id}' : '';
+  return `${METHOD_OF[endpoint]} /admin/api/${apiVersion}/zones${one}.json`;
 }

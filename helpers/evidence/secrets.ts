@@ -1,36 +1,28 @@
-// What a run must never write down, and the one masker that every writer uses: the client's record of
-// each exchange, a booking hook's message, the reports, the could-not-run files, the console. The
-// secrets are the access token, whatever is sent in the credential header, and the forged wrong
-// token of AUTH-05 and AUTH-06, which is the token but for its last character and so gives it away.
+// What a run must never write down, and the one masker every writer uses: the access token, whatever
+// goes in the credential header, and AUTH-05's forged token, which is the token but for its last character.
 import { randomBytes } from 'node:crypto';
 
 const MASKED = '<redacted>';
 
 /**
- * The shortest token masked wherever it appears. A shorter one is a word or a fragment of one (`x`,
- * `abc`, `test`, `token`, `dev-key`): it turns up inside the reports' own words and headers, and
- * masking it there garbles every report (`zones-conform<redacted>nce`) while hiding nothing, since
- * the same letters stay readable all around. No real credential is that short: Shopify's are 38
- * characters, random API keys 16 and up. So from 8 characters on a token is masked everywhere, as a
- * real one must be, even where that garbles a word (`password`, `changeme`): a garbled word is
- * better than a leaked key. Below 8 it is masked only where it stands as the credential itself.
+ * The shortest token masked wherever it appears, not only as the credential. A shorter one (`x`, `test`),
+ * masked inside the reports' own words, garbles them (`zones-conform<redacted>nce`) and hides nothing. No
+ * real credential is that short (Shopify's are 38 characters): a garbled `password` beats a leaked key.
  */
 export const MASKED_EVERYWHERE_FROM = 8;
 
 /** What may follow a credential's value in text: its end, a space, a quote or a delimiter. */
 const VALUE_END = String.raw`(?=$|[\s"'\x60,;\\)\]}<>&])`;
 
-/** A string as a literal part of a regular expression. */
 function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
-/** Whether a token is too short to be told apart from ordinary text (see MASKED_EVERYWHERE_FROM). */
 export function isShortToken(token: string): boolean {
   return token !== '' && token.length < MASKED_EVERYWHERE_FROM;
 }
 
-/** The launcher's one warning about a token too short to be a real one; none for a real token or none at all. */
+/** The launcher's one warning about a token too short to be a real one. */
 export function shortTokenWarning(token: string): string | undefined {
   if (!isShortToken(token)) return undefined;
   return `ZONES_ACCESS_TOKEN is ${token.length} character(s) long, which looks like a placeholder (a mock without authentication?); a token shorter than ${MASKED_EVERYWHERE_FROM} characters is masked only where it stands as the credential, not inside other text`;
@@ -41,23 +33,18 @@ export class Secrets {
   readonly forged: string;
   private readonly known: string[];
   private readonly authHeader: string | undefined;
-  /** For a short token: the token or its forgery where it stands as the credential; else none. */
+  /** For a short token: the token or its forgery where it stands as the credential, and the same cut off at the text's end. */
   private readonly asCredential: RegExp | undefined;
-  /** For a short token: the same, cut off at the end of the text after at least its first character. */
   private readonly asCredentialCut: RegExp | undefined;
 
-  /**
-   * `mockToken`: the mock's credential (ZONES_MOCK_ACCESS_TOKEN), masked the same way wherever the
-   * service's is, so that a drift run's reports give away neither.
-   */
+  /** `mockToken`: drift's ZONES_MOCK_ACCESS_TOKEN, masked wherever the service's is, so that its reports give away neither. */
   constructor(settings: { token: string; authHeader?: string; authScheme?: string; mockToken?: string }) {
     this.forged = forgedToken(settings.token);
     this.authHeader = settings.authHeader?.toLowerCase();
     // With no token there is nothing to give away: the forgery of none is random and shared with nobody.
     const tokens = [settings.token, settings.mockToken ?? ''].filter((token) => token !== '');
-    // A short token's forgery goes with it: it is the token's length and all of it but the last
-    // character, which the same letters all around already show, and masked inside words it garbles
-    // as much (the forgery of `x` is `a`).
+    // A short token's forgery goes with it: all of it but the last character, which the letters around
+    // already show, and masked inside words it garbles as much (the forgery of `x` is `a`).
     const short = tokens.filter(isShortToken).flatMap((token) => [token, forgedToken(token)]);
     this.known = tokens.filter((each) => !isShortToken(each)).flatMap((token) => [token, forgedToken(token)]);
     if (short.length > 0) {
@@ -68,16 +55,12 @@ export class Secrets {
     }
   }
 
-  /** The text with every secret in it masked, even where a target echoed one back. */
   mask(text: string): string {
     const masked = this.known.reduce((done, secret) => done.split(secret).join(MASKED), text);
     return this.asCredential ? masked.replace(this.asCredential, `$1${MASKED}`) : masked;
   }
 
-  /**
-   * A copy of a value (a report, say) with every string in it masked. For a writer that escapes what
-   * it writes, such as XML: masked before, the mask is escaped with the rest and stays well-formed.
-   */
+  /** A copy with every string in it masked, for a writer that escapes what it writes (XML): the mask is escaped with the rest. */
   maskAll<T>(value: T): T {
     if (typeof value === 'string') return this.mask(value) as T;
     if (Array.isArray(value)) return value.map((item) => this.maskAll(item)) as T;
@@ -87,9 +70,8 @@ export class Secrets {
   }
 
   /**
-   * The first part of a body that was cut off. A secret the cut split in two is not found whole, so an
-   * end that could be its beginning is dropped as well (for a short token, only where it stands as the
-   * credential: any text may end in a `t`).
+   * The first part of a body that was cut off: an end that could begin a secret the cut split is dropped
+   * too (for a short token, only where it stands as the credential: any text may end in a `t`).
    */
   maskHead(head: string): string {
     const masked = this.known.reduce(withoutStartOf, this.mask(head));
@@ -108,9 +90,8 @@ export class Secrets {
 
 /**
  * Where a value stands as the credential, as group 1: after the credential header's name (or
- * Authorization's, or ZONES_ACCESS_TOKEN's) and a `:` or `=`, quoted or not, as a header line, JSON or
- * an environment variable shows it; or after the scheme (`Bearer x`). Never inside a word: the name
- * or scheme must start one.
+ * Authorization's, or ZONES_ACCESS_TOKEN's) and a `:` or `=`, quoted or not, or after the scheme
+ * (`Bearer x`); never inside a word.
  */
 function credentialPrefix(settings: { authHeader?: string; authScheme?: string }): string {
   const alternatives = (words: (string | undefined)[]) =>
@@ -124,17 +105,14 @@ function credentialPrefix(settings: { authHeader?: string; authScheme?: string }
   return `((?<![\\w-])(?:${named}|${scheme}))`;
 }
 
-/** A character class, the character a forgery's last becomes in it, and the one it becomes instead when it already is that one. */
+/** A class of last characters, what a forgery's last becomes, and what instead when it already was that. */
 const FORGERY_SWAPS: readonly [RegExp, string, string][] = [
   [/[0-9]/, '0', '1'],
   [/[a-z]/, 'a', 'b'],
   [/[A-Z]/, 'A', 'B'],
 ];
 
-/**
- * A wrong credential of the real one's length and alphabet, differing in its last character: a target
- * that checks only a token's format, not the token, accepts it and is caught.
- */
+/** Of the real one's length and alphabet: a target that checks only a token's format accepts it and is caught. */
 export function forgedToken(token: string): string {
   if (token === '') return `zc-wrong-${randomBytes(12).toString('hex')}`;
   const last = token.at(-1)!;
@@ -142,7 +120,6 @@ export function forgedToken(token: string): string {
   return `${token.slice(0, -1)}${last === usual ? instead : usual}`;
 }
 
-/** The text less any end of it that is the beginning of `secret`. */
 function withoutStartOf(text: string, secret: string): string {
   for (let length = Math.min(secret.length - 1, text.length); length > 0; length -= 1) {
     if (text.endsWith(secret.slice(0, length))) return text.slice(0, text.length - length);

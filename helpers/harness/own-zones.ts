@@ -9,7 +9,7 @@ import { formatAnswers } from '../evidence/evidence.ts';
 import { parseJson } from '../json.ts';
 import { BOOKED_WITHOUT_HOOK, runBookingHook } from '../ownership/booking-hooks.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
-import { deleteAndConfirmGone } from '../ownership/delete-zone.ts';
+import { deleteAndConfirmGone } from '../ownership/final-sweep.ts';
 import type { Ledger } from '../ownership/ledger.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import { requireReadable } from './list-checks.ts';

@@ -13,12 +13,9 @@ const HOOK_TIME_LIMIT_MS = 60_000;
 export const BOOKED_WITHOUT_HOOK = 'has booking history and ZONES_BOOKING_CLEANUP_HOOK is not set';
 
 /**
- * Why a zone that ZONES_BOOKING_HOOK booked (it exited 0) could be deleted: the shop deletes zones with
- * booking history, or the hook exited 0 without booking. The rule fails either way, since the suite
- * cannot tell a misconfiguration from a broken shop; this says which is likelier. Of a booking, the
- * suite sees the hook's exit code and nothing else, and a hook exits 0 whenever its last command does
- * (curl without --fail, after a refused request), so the hook is the likelier; all the more when the
- * shop refused, in the same test, to delete ZONES_BOOKED_ZONE_ID, and so does keep booked zones.
+ * Why a zone that ZONES_BOOKING_HOOK booked (it exited 0) could be deleted: the shop deletes booked
+ * zones, or the hook exited 0 without booking. The rule fails either way, since the suite cannot tell
+ * a misconfiguration from a broken shop; this says the hook is the likelier.
  */
 export function bookedDeleteCause(shopRefusedBookedZone: boolean): string {
   const why = shopRefusedBookedZone
@@ -29,9 +26,8 @@ export function bookedDeleteCause(shopRefusedBookedZone: boolean): string {
 
 export function runBookingHook(config: TargetConfig, command: string, id: ZoneId, what: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    // A hook reaches the shop the way the suite does: it inherits the environment, proxy variables
-    // included (what it makes of them is its own affair: curl, for one, reads http_proxy in lower case
-    // only). The embedded reference's own hooks talk to 127.0.0.1, which no proxy elsewhere can reach.
+    // A hook reaches the shop the way the suite does, proxy variables included; the embedded
+    // reference's own hooks talk to 127.0.0.1, which no proxy elsewhere can reach.
     const inherited = config.embedded ? withoutProxyVariables(process.env) : process.env;
     const child = spawn('sh', ['-c', command], {
       env: { ...inherited, ZONES_BASE_URL: config.baseUrl, ZONES_ACCESS_TOKEN: config.token, ZONE_ID: id.text },

@@ -1,5 +1,4 @@
-// What one clean-up did with the zones it owned: each test's fixture and the final sweep report it in
-// this shape, and the workers hand it to the launcher in task.meta.
+// What one clean-up (a test's fixture, the final sweep) did with the zones it owned, as task.meta carries it.
 export interface CleanupRecord {
   created: number;
   deleted: number;
@@ -12,9 +11,6 @@ export interface LeftZone {
   reason: string;
   /** The last name the run sent for it (the shop may have refused that one), when the final sweep knows it. */
   name?: string;
-  /**
-   * The final sweep's: the command that deletes it once what kept it is gone, as a person types it;
-   * null when no sweep will, because nothing proves the zone the run's (it never reached the ledger).
-   */
+  /** The final sweep's command that deletes it once what kept it is gone; null when nothing proves the zone the run's. */
   removeWith?: string | null;
 }

@@ -1,16 +1,44 @@
 // The final sweep: whatever the ledger says this run created and nothing deleted yet is deleted now.
 // It runs after the suites, and on SIGINT or SIGTERM before the process exits.
-
-import { zonesOf } from '../client/list-lookups.ts';
-import { type ListAnswer, ZonesClient } from '../client/zones-client.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { listedZone, readableZones, zonesOf } from '../client/list-lookups.ts';
+import type { ZoneId } from '../client/records.ts';
+import { isSuccess, type ListAnswer, ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
+import { operatorTargetPrefix } from '../evidence/operator-variables.ts';
+import { shellQuote } from '../evidence/replay.ts';
 import { emptyTally, type RequestTally } from '../evidence/request-tally.ts';
 import { BOOKED_WITHOUT_HOOK } from './booking-hooks.ts';
 import type { CleanupRecord, LeftZone } from './cleanup-record.ts';
-import { deleteAndConfirmGone } from './delete-zone.ts';
 import { ledgerAt, readLedger, stillOwned } from './ledger.ts';
 import { runIdOfName } from './run-names.ts';
-import { sweepCommand } from './sweep-command.ts';
+
+type Removal = { gone: true } | { gone: false; why: string };
+
+/**
+ * The one way the tear-down, the final sweep and `npm run sweep` remove a zone. A DELETE that succeeds
+ * is taken at its word; one that does not may still have done the work (a 404 for a zone already gone,
+ * a 5xx after the delete), so the list decides: gone only when it can be read and no longer shows it.
+ */
+export async function deleteAndConfirmGone(api: ZonesClient, id: ZoneId): Promise<Removal> {
+  try {
+    const answer = await api.deleteZone(id);
+    if (isSuccess(answer)) return { gone: true };
+    const list = await api.listZones();
+    if (readableZones(list) === undefined)
+      return {
+        gone: false,
+        why: `DELETE answered ${answer.status}, and the list cannot be read to see whether it went`,
+      };
+    if (listedZone(list, id))
+      return { gone: false, why: `DELETE answered ${answer.status} and the zone is still listed` };
+    api.ledger.recordDeleted(id.text);
+    return { gone: true };
+  } catch (error) {
+    return { gone: false, why: error instanceof Error ? error.message.split('\n')[0]! : String(error) };
+  }
+}
 
 export interface SweepResult extends CleanupRecord {
   tally: RequestTally;
@@ -32,7 +60,7 @@ export async function sweepLedger(
   // The embedded reference goes when the run ends, and what it held with it: there is nothing to sweep.
   const removeWith = config.embedded ? {} : { removeWith: sweepCommand(ledgerPath, process.cwd(), targetVariables) };
 
-  for (const [id, { names }] of stillOwned(entries, config.baseUrl)) {
+  for (const [id, names] of stillOwned(entries, config.baseUrl)) {
     const left = (reason: string): LeftZone => ({ id, name: names[names.length - 1], reason, ...removeWith });
     const earlier = lastLeftReason.get(id);
     // Deleting it again would only be refused again: the booking history is still there.
@@ -52,9 +80,8 @@ export async function sweepLedger(
 }
 
 /**
- * Zones that carry this run's name but never reached the ledger: a create whose answer was lost, or
- * a target that applied one of our updates to a zone that is not ours. They are reported, not
- * deleted: deleting by name alone could destroy somebody else's data.
+ * Zones that carry this run's name but never reached the ledger (a create whose answer was lost, an
+ * update applied to a zone not ours) are reported, not deleted: a name alone proves nothing.
  */
 async function namedButNotOwned(api: ZonesClient, runId: string): Promise<LeftZone[]> {
   const ledger = api.ledger;
@@ -79,4 +106,34 @@ async function namedButNotOwned(api: ZonesClient, runId: string): Promise<LeftZo
   } catch {
     return [];
   }
+}
+
+/** A script that starts the sweep: this package's own ("node bin/zones-conformance.mjs sweep") or an installer's ("zones-conformance sweep"). */
+const SWEEP_SCRIPT = /\bzones-conformance(?:\.mjs)?\s+sweep\b/;
+
+/** `npm run sweep --` where the folder's package.json has a sweep script that runs this one, else the installed command. */
+function sweepLauncher(folder: string): string {
+  try {
+    const sweep = (JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { scripts?: { sweep?: unknown } })
+      .scripts?.sweep;
+    if (typeof sweep === 'string' && SWEEP_SCRIPT.test(sweep)) return 'npm run sweep --';
+  } catch {
+    // No package.json there, or one that can't be read: the installed command needs neither.
+  }
+  return 'npx zones-conformance sweep';
+}
+
+/** Quoted only when it has to be. */
+export function shellWord(word: string): string {
+  return /^[\w./:@%+=,-]+$/.test(word) ? word : shellQuote(word);
+}
+
+/**
+ * The command that removes what a run left, printed beside every zone left behind, to run as printed
+ * from where the run ran. It names the run's own ledger, so it deletes this run's zones only, wherever
+ * ZONES_REPORTS_DIR pointed, and needs no `--yes`, which would add guesses by name. In drift's mock run
+ * it names the mock's address and token: the operator's ZONES_BASE_URL is the service.
+ */
+export function sweepCommand(ledgerPath: string, folder = process.cwd(), targetVariables?: string): string {
+  return `${operatorTargetPrefix(targetVariables)}${sweepLauncher(folder)} --ledger ${shellWord(ledgerPath)}`;
 }

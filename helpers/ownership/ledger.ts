@@ -1,6 +1,6 @@
 // The ownership ledger: every zone this run created, appended to a file the moment the create answer
-// arrives, before any test uses the id. The client asks it before every PUT or DELETE, so the suite
-// cannot change a zone it merely observed; the final sweep and `npm run sweep` read it back.
+// arrives. The client asks it before every PUT or DELETE, so the suite cannot change a zone it merely
+// observed; the final sweep and `npm run sweep` read it back.
 import {
   appendFileSync,
   closeSync,
@@ -24,7 +24,6 @@ export function runLedgerPath(reportsDir: string, runId: string, targetName?: st
   return join(ledgersDir(reportsDir), `${runId}${targetName ? `-${targetName}` : ''}.jsonl`);
 }
 
-/** The ledger of one `npm run sweep`: the zones it took into care by their names. */
 export function sweepLedgerPath(reportsDir: string, sweepId: string): string {
   return join(ledgersDir(reportsDir), `sweep-${sweepId}.jsonl`);
 }
@@ -34,7 +33,7 @@ export function sweepReaderLedgerPath(reportsDir: string): string {
   return join(ledgersDir(reportsDir), '.sweep-reader.jsonl');
 }
 
-/** Every ledger kept under the reports directory, in the order of their names (run ids sort by time). */
+/** In the order of their names: run ids sort by time. */
 export function ledgersIn(reportsDir: string): string[] {
   const dir = ledgersDir(reportsDir);
   return existsSync(dir)
@@ -50,28 +49,17 @@ export type LedgerEvent =
   | { event: 'created'; id: string; name: string; target?: string; at: string }
   /** Taken into care by `npm run sweep --by-prefix`: made by an earlier run whose ledger is lost. */
   | { event: 'adopted'; id: string; name: string; why: string; target?: string; at: string }
-  /**
-   * A zone this run created whose id could not be read (a wrong ZONES_ID_FIELD): known by its unique
-   * name alone, which `npm run sweep` looks up once the settings read ids again.
-   */
+  /** Created, but its id could not be read (a wrong ZONES_ID_FIELD): `npm run sweep` finds it by name once ids read again. */
   | { event: 'named'; name: string; why: string; target?: string; at: string }
-  /**
-   * A PUT of this run that gives one of its zones a name, written before the PUT goes: an answer that
-   * never comes (a time-out, a killed run) may still have renamed the zone, and `npm run sweep` must
-   * know the name then too.
-   */
+  /** Written before the PUT goes: an answer that never comes (a time-out, a killed run) may still have renamed the zone. */
   | { event: 'renamed'; id: string; name: string; at: string }
   | { event: 'deleted'; id: string; at: string }
   | { event: 'left'; id: string; reason: string; at: string };
 
 export class Ledger {
-  /**
-   * Each id this ledger has ever seen created, with whether its latest event left it live or deleted.
-   * Stores that hand out max(id) + 1 give a deleted id to the next create: when that create is ours,
-   * the id is ours and live again, so the latest event decides, not the first one.
-   */
+  /** By each id's latest event: a store that hands out max(id) + 1 gives a deleted id to the next create, maybe ours. */
   private readonly state = new Map<string, 'live' | 'deleted'>();
-  /** How much of the file has been learnt: whole lines only, so a line being written is read once it is whole. */
+  /** Whole lines only, so a line being written is read once it is whole. */
   private learntBytes = 0;
 
   constructor(readonly path: string) {
@@ -80,10 +68,7 @@ export class Ledger {
     this.learn();
   }
 
-  /**
-   * What the file gained since the last look: a run's tear-down asks after each of its zones, and
-   * reading the whole file each time made its clean-up quadratic in the zones it made.
-   */
+  /** What the file gained since the last look: reading it whole for each zone made a tear-down quadratic. */
   private learn(): void {
     if (!existsSync(this.path)) return;
     const fd = openSync(this.path, 'r');
@@ -175,27 +160,17 @@ export function targetsRecorded(entries: readonly LedgerEvent[]): string[] {
   return [...targets];
 }
 
-/** A zone of the ledger that nothing has deleted (yet). */
-export interface OwnedZone {
-  /** The name it was created (or adopted) under. */
-  name: string;
-  /**
-   * Every name the run gave it since then, the first one included, in the order sent. Not just the
-   * last: a rename is written before its PUT goes, so the last may be one the shop refused, or one of
-   * several sent together that the shop applied before the others.
-   */
-  names: string[];
-}
-
-/** Ids the ledger says were created and not (yet) deleted, with the names the run gave them. */
-export function stillOwned(entries: readonly LedgerEvent[], target: string): Map<string, OwnedZone> {
-  const open = new Map<string, OwnedZone>();
+/**
+ * Ids created and not (yet) deleted, with every name the run gave each in the order sent, the one it was
+ * made under first: the last may be one the shop refused, or applied before others sent together.
+ */
+export function stillOwned(entries: readonly LedgerEvent[], target: string): Map<string, string[]> {
+  const open = new Map<string, string[]>();
   for (const entry of entries) {
-    // A create starts the id's names afresh: a store that reuses ids gave it to a new zone of the run.
-    // One made on another target is not this one's; older ledgers record no target.
+    // A create starts the id's names afresh (a store that reuses ids); older ledgers record no target.
     if ((entry.event === 'created' || entry.event === 'adopted') && (entry.target ?? target) === target)
-      open.set(entry.id, { name: entry.name, names: [entry.name] });
-    if (entry.event === 'renamed') open.get(entry.id)?.names.push(entry.name);
+      open.set(entry.id, [entry.name]);
+    if (entry.event === 'renamed') open.get(entry.id)?.push(entry.name);
     if (entry.event === 'deleted') open.delete(entry.id);
   }
   return open;
@@ -205,9 +180,6 @@ const ledgers = new Map<string, Ledger>();
 
 /** One ledger object per file and process, so every client of a worker sees the same ownership. */
 export function ledgerAt(path: string): Ledger {
-  const known = ledgers.get(path);
-  if (known) return known;
-  const ledger = new Ledger(path);
-  ledgers.set(path, ledger);
-  return ledger;
+  if (!ledgers.has(path)) ledgers.set(path, new Ledger(path));
+  return ledgers.get(path)!;
 }

@@ -1,8 +1,6 @@
 // `npm run sweep`: find what earlier runs left on the shop and delete it. Candidates come only from
-// ledgers (ids the suite created) or, with --by-prefix, from names matching the suite's exact name
-// pattern whose run id says they are older than the cut-off. Nothing else is ever touched. Only a
-// ledger's id under a name of its run is proven the run's; a zone known by its name alone is a guess,
-// which bin/sweep.ts deletes only when told to (--yes).
+// ledgers or, with --by-prefix, from the suite's exact name pattern with a run id older than the
+// cut-off. Only a ledger's id under a name of its run is proven; a name alone is a guess (--yes).
 
 import { findZone } from '../client/list-lookups.ts';
 import type { ZoneRecord } from '../client/records.ts';
@@ -10,13 +8,12 @@ import { cameBack, ShopUnavailableError } from '../client/shop-transport.ts';
 import { isSuccess, type ListAnswer, ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import { CannotRunError } from '../exit-codes.ts';
-import { deleteAndConfirmGone } from './delete-zone.ts';
+import { deleteAndConfirmGone } from './final-sweep.ts';
 import {
   type Ledger,
   type LedgerEvent,
   ledgerAt,
   ledgersIn,
-  type OwnedZone,
   readLedger,
   stillOwned,
   sweepReaderLedgerPath,
@@ -29,18 +26,11 @@ export interface SweepCandidate {
   name: string;
   /** Where the claim of ownership comes from: a ledger file, or the name pattern. */
   source: string;
-  /**
-   * gone: nothing to do; not-ours-now: the id now carries a name that is not the run's (another run's,
-   * somebody else's, or one no ledger records).
-   */
+  /** not-ours-now: the id carries a name that is not the run's (another run's, somebody else's, or one no ledger records). */
   state: 'present' | 'gone' | 'not-ours-now';
   /** Found by its name, not its id: it goes into the ledger (adopted) before it may be deleted. */
   foundBy?: 'name';
-  /**
-   * A ledger lists the id as its run's, and the zone under it still carries a name of that run: the
-   * proof every run's own final sweep acts on. False for a zone known by its name alone (--by-prefix,
-   * or an id its run could not read): a name can be anybody's copy, an id in a ledger cannot.
-   */
+  /** A ledger's id under a name of its run, as every final sweep acts on; a name alone can be anybody's copy. */
   proven: boolean;
 }
 
@@ -62,13 +52,10 @@ export function ledgerFiles(config: TargetConfig, explicit: readonly string[]): 
   return explicit.length > 0 ? [...explicit] : ledgersIn(config.reportsDir);
 }
 
-/**
- * `outageBudgetMs`: how long the first list read waits for a shop that does not answer for itself. A
- * few seconds, as the preflight waits: a shop in maintenance is told at once, with nothing deleted.
- */
+/** `outageBudgetMs`: how long the first list read waits for a shop that does not answer for itself. */
 export async function planSweep(
   config: TargetConfig,
-  options: { ledgers: string[]; byPrefix: boolean; olderThanMs: number; outageBudgetMs: number; now?: Date },
+  options: { ledgers: string[]; byPrefix: boolean; olderThanMs: number; outageBudgetMs: number },
 ): Promise<SweepPlan> {
   const { outageBudgetMs } = options;
   const reader = new ZonesClient(config, {
@@ -97,11 +84,11 @@ export async function planSweep(
     if (!candidates.has(candidate.id)) candidates.set(candidate.id, candidate);
   };
   for (const path of options.ledgers) {
-    for (const [id, owned] of stillOwned(readLedger(path), config.baseUrl)) {
+    for (const [id, names] of stillOwned(readLedger(path), config.baseUrl)) {
       const zone = findZone(zones, { text: id });
-      const state = zone === undefined ? 'gone' : isStillTheRuns(zone.name, owned) ? 'present' : 'not-ours-now';
+      const state = zone === undefined ? 'gone' : isStillTheRuns(zone.name, names) ? 'present' : 'not-ours-now';
       // The name it is deleted under, or the last one the run gave it.
-      const name = state === 'present' ? String(zone!.name) : owned.names[owned.names.length - 1]!;
+      const name = state === 'present' ? String(zone!.name) : names[names.length - 1]!;
       offer({ id, name, source: path, state, proven: state === 'present' });
     }
   }
@@ -115,7 +102,7 @@ export async function planSweep(
     }
   }
   if (options.byPrefix) {
-    const cutoff = (options.now ?? new Date()).getTime() - options.olderThanMs;
+    const cutoff = Date.now() - options.olderThanMs;
     for (const zone of zones) {
       const started = runStartOfName(zone.name);
       if (started && started.getTime() < cutoff) {
@@ -128,25 +115,22 @@ export async function planSweep(
 }
 
 /**
- * Whether the zone listed under a ledger's id is still the one the run made. The id alone proves
- * nothing: a store may have given it to someone else's zone since. So the zone must carry a name of
- * the same run: one in the suite's exact pattern, or one the run gave this very id (a rename such as
- * ROBUST-06's, which adds words in other scripts to the run's unique name). A name the run gave must
- * hold the run's unique name too, as every name the suite sends does: a plain name such as "Berlin"
- * could be anyone's, and then the id could be too.
+ * Whether the zone under a ledger's id is still the one the run made: a store may have given the id to
+ * someone else's zone since. So it must carry a name of the same run: in the suite's exact pattern, or
+ * one the run gave this id (ROBUST-06's adds words in other scripts) that holds the run's unique name,
+ * since a plain name such as "Berlin" could be anyone's.
  */
-function isStillTheRuns(current: unknown, owned: OwnedZone): boolean {
-  const run = runIdOfName(owned.name);
+function isStillTheRuns(current: unknown, names: string[]): boolean {
+  const run = runIdOfName(names[0]);
   if (run === undefined || typeof current !== 'string') return false;
   if (runIdOfName(current) === run) return true;
-  return owned.names.includes(current) && runIdCarriedBy(current) === run;
+  return names.includes(current) && runIdCarriedBy(current) === run;
 }
 
-/** Names the ledger holds for zones whose id its run could not read. */
 function namedOnly(entries: readonly LedgerEvent[], target: string): string[] {
-  return entries
-    .filter((entry) => entry.event === 'named' && (entry.target === undefined || entry.target === target))
-    .map((entry) => (entry as { name: string }).name);
+  return entries.flatMap((entry) =>
+    entry.event === 'named' && (entry.target ?? target) === target ? [entry.name] : [],
+  );
 }
 
 export interface SweepOutcome {
@@ -154,7 +138,7 @@ export interface SweepOutcome {
   failed: { candidate: SweepCandidate; reason: string }[];
 }
 
-/** Delete the present candidates; mark the absent ones done in their ledgers. */
+/** Gone candidates are marked deleted in their ledgers. */
 export async function carryOutSweep(
   config: TargetConfig,
   plan: SweepPlan,

@@ -3,7 +3,7 @@
 /** A process's tag in a name, and the random end of a run id: four hex digits. */
 const TAG = '[0-9a-f]{4}';
 
-/** The pattern of the names zoneName gives, around the pattern of their run id: the counter is its last group. */
+/** The names zoneName gives, around the pattern of their run id: the counter is the last group. */
 function namesOf(runIdPattern: string): string {
   return `zc-${runIdPattern}-${TAG}-(\\d+)`;
 }
@@ -19,15 +19,12 @@ export function zoneName(runId: string, tag: string, n: number): string {
   return `zc-${runId}-${tag}-${n}`;
 }
 
-/**
- * The names one run gives, wherever they stand in a text (a path, a body), the counter n as the first
- * group; global, for matchAll and replace. Only that run's: a shop may hold zones earlier runs left.
- */
+/** The names one run gives (not earlier runs'), wherever they stand in a text; the counter is the first group. */
 export function runNamePattern(runId: string): RegExp {
   return new RegExp(namesOf(runId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'g');
 }
 
-/** When the run that made a zone of this name started, or undefined if the name is not the suite's. */
+/** When the run that made a zone of this name started. */
 export function runStartOfName(name: unknown): Date | undefined {
   if (typeof name !== 'string') return undefined;
   const stamp = RUN_NAME.exec(name)?.[1];
@@ -37,16 +34,15 @@ export function runStartOfName(name: unknown): Date | undefined {
   return Number.isNaN(time) ? undefined : new Date(time);
 }
 
-/** The run id in a name the suite gave, e.g. 20261122t074058-e3ad. */
+/** e.g. 20261122t074058-e3ad. */
 export function runIdOfName(name: unknown): string | undefined {
   if (typeof name !== 'string' || !RUN_NAME.test(name)) return undefined;
   return name.split('-').slice(1, 3).join('-');
 }
 
 /**
- * The run id of a name that holds one the suite gave as a whole word, as ROBUST-06's does (the run's
- * unique name, then words in other scripts). Only a name that also matches one the ledger says the
- * run sent may be taken on this: a word alone is no proof of anything.
+ * The run id of a name that holds one the suite gave as a whole word, as ROBUST-06's does (then words in
+ * other scripts). A word alone proves nothing: only a name the ledger says the run sent is taken on it.
  */
 export function runIdCarriedBy(name: unknown): string | undefined {
   if (typeof name !== 'string') return undefined;

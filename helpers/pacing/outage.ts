@@ -1,40 +1,27 @@
-// A shop that stops answering for itself is not a shop that breaks rules. While its gateway says 502,
-// 503 or 504 (a maintenance page, a load balancer with no healthy backend) or nothing answers at all,
-// what comes back is no evidence about the shop, so the run waits for it, within a budget
-// (ZONES_OUTAGE_BUDGET_MS) counted from the first such answer: a nightly job has a time slot, and a
-// maintenance window can last hours. Any answer of the shop's own ends the outage and starts the
-// clock again. Once the budget is spent, every request is asked once and not waited for again, so
-// the tests still under way when the run is stopped end in seconds, not a budget each.
-//
-// One per target and process (thread), like the throttle: the worker's requests all go through it,
-// so an outage that began in one test goes on counting in the next.
+// A shop that stops answering for itself (a gateway's 502 to 504, or no answer at all) is not a shop
+// that breaks rules: the run waits for it within ZONES_OUTAGE_BUDGET_MS from the first such answer, as a
+// nightly job has a time slot. Once it is spent, no request is waited for again. One per target and
+// process, like the throttle: an outage that began in one test goes on counting in the next.
 
 export interface OutageStart {
-  /** When the first answer that was not the shop's came (ISO 8601). */
+  /** ISO 8601, and what came back then as a report line says it: `GET ... answered 503 ...`. */
   since: string;
-  /** What came back then, as a report line says it: `GET ... answered 503 ...`. */
   what: string;
 }
 
 export class Outage {
   private began: { at: number; what: string } | undefined;
 
-  constructor(private readonly clock: () => number = Date.now) {}
-
-  /** The shop answered for itself: whatever outage there was is over. */
+  /** The shop answered for itself: whatever outage there was is over, and the clock starts again. */
   answered(): void {
     this.began = undefined;
   }
 
-  /** An answer that was not the shop's, or none: the outage begins now, unless it already has. */
   missed(what: string): void {
-    this.began ??= { at: this.clock(), what };
+    this.began ??= { at: Date.now(), what };
   }
 
-  /**
-   * An outage that began elsewhere (the worker saw it, the launcher sweeps after it): taken as this
-   * one's, so that the sweep does not wait a whole budget for a shop the run already waited for.
-   */
+  /** One that began elsewhere (the worker saw it, the launcher sweeps after it): the sweep does not wait a whole budget again. */
   adopt(start: OutageStart): void {
     this.began ??= { at: Date.parse(start.since), what: start.what };
   }
@@ -42,10 +29,9 @@ export class Outage {
   /** What is left of the budget: all of it while the shop answers, 0 once spent. */
   leftMs(budgetMs: number): number {
     if (this.began === undefined) return budgetMs;
-    return Math.max(0, budgetMs - (this.clock() - this.began.at));
+    return Math.max(0, budgetMs - (Date.now() - this.began.at));
   }
 
-  /** The outage under way, if there is one. */
   get start(): OutageStart | undefined {
     return this.began && { since: new Date(this.began.at).toISOString(), what: this.began.what };
   }
@@ -57,12 +43,8 @@ shared.__zonesOutages ??= new Map();
 const registry = shared.__zonesOutages;
 
 export function outageFor(baseUrl: string): Outage {
-  let outage = registry.get(baseUrl);
-  if (outage === undefined) {
-    outage = new Outage();
-    registry.set(baseUrl, outage);
-  }
-  return outage;
+  if (!registry.has(baseUrl)) registry.set(baseUrl, new Outage());
+  return registry.get(baseUrl)!;
 }
 
 /** Forgets every target's outage: for self-tests whose short-lived servers may get an earlier one's port. */

@@ -6,21 +6,13 @@
 // A value that does not parse is ignored, as the drafts ask: a hint is never worth a failed run.
 
 export interface QuotaHint {
-  /** Requests the shop will still take before the reset. */
   remaining: number;
-  /** When the quota is made available again, in ms from now, if the shop said. */
+  /** In ms from now, if the shop said. */
   resetMs?: number;
 }
 
-export interface BucketHint {
-  used: number;
-  size: number;
-}
-
-export interface RateLimitHints {
-  quota?: QuotaHint;
-  bucket?: BucketHint;
-}
+export type BucketHint = { used: number; size: number };
+export type RateLimitHints = { quota?: QuotaHint; bucket?: BucketHint };
 
 const NON_NEGATIVE_INTEGER = /^\d+$/;
 
@@ -36,9 +28,14 @@ export function readRateLimitHeaders(headers: Record<string, string>): RateLimit
 }
 
 function separateQuota(headers: Record<string, string>): QuotaHint | undefined {
-  const remaining = integer(headers['ratelimit-remaining']);
+  return quotaOf(headers['ratelimit-remaining'], headers['ratelimit-reset']);
+}
+
+/** Reset is delay seconds; a quota without `remaining` says nothing. */
+function quotaOf(remainingText: string | undefined, resetText: string | undefined): QuotaHint | undefined {
+  const remaining = integer(remainingText);
   if (remaining === undefined) return undefined;
-  const reset = integer(headers['ratelimit-reset']);
+  const reset = integer(resetText);
   return reset === undefined ? { remaining } : { remaining, resetMs: reset * 1000 };
 }
 
@@ -48,7 +45,7 @@ function combinedQuota(value: string): QuotaHint | undefined {
     splitOutsideQuotes(member, ';').map((part) => part.trim()),
   );
   const dictionary = new Map<string, string>();
-  const policies: QuotaHint[] = [];
+  const policies: (QuotaHint | undefined)[] = [];
   for (const [head = '', ...parameters] of members) {
     const pair = /^([a-z*][a-z0-9_.*-]*)=(.*)$/.exec(head);
     if (pair && !head.startsWith('"')) {
@@ -56,32 +53,13 @@ function combinedQuota(value: string): QuotaHint | undefined {
       continue;
     }
     const named = new Map(parameters.map((parameter) => parameter.split('=', 2) as [string, string | undefined]));
-    const remaining = integer(named.get('r'));
-    const reset = integer(named.get('t'));
-    if (remaining !== undefined)
-      policies.push(reset === undefined ? { remaining } : { remaining, resetMs: reset * 1000 });
+    policies.push(quotaOf(named.get('r'), named.get('t')));
   }
-  const remaining = integer(dictionary.get('remaining'));
-  if (remaining !== undefined) {
-    const reset = integer(dictionary.get('reset'));
-    policies.push(reset === undefined ? { remaining } : { remaining, resetMs: reset * 1000 });
-  }
-  return tightest(policies);
-}
-
-/** The policy closest to refusing: the fewest remaining, and of those the latest reset. */
-function tightest(policies: QuotaHint[]): QuotaHint | undefined {
-  let chosen: QuotaHint | undefined;
-  for (const policy of policies) {
-    if (
-      chosen === undefined ||
-      policy.remaining < chosen.remaining ||
-      (policy.remaining === chosen.remaining && (policy.resetMs ?? 0) > (chosen.resetMs ?? 0))
-    ) {
-      chosen = policy;
-    }
-  }
-  return chosen;
+  policies.push(quotaOf(dictionary.get('remaining'), dictionary.get('reset')));
+  // The policy closest to refusing: the fewest remaining, and of those the latest reset.
+  return policies
+    .filter((policy) => policy !== undefined)
+    .sort((a, b) => a.remaining - b.remaining || (b.resetMs ?? 0) - (a.resetMs ?? 0))[0];
 }
 
 function integer(text: string | undefined): number | undefined {

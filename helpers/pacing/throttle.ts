@@ -1,28 +1,20 @@
 // Politeness towards the target. A 429 means the request was not processed, so it is waited out
 // (Retry-After, fractional seconds allowed, else exponential back-off) and sent again; inside that
 // window nothing at all goes to the target. ZONES_MAX_RPS paces requests before any 429 comes.
+// Without it the throttle learns the shop's pace from its 429s (docs/design.md, "How the throttle
+// learns"), and rate-limit headers hold requests while a quota or a Shopify bucket is used up.
 //
-// The throttle also learns the shop's pace, by one rule (docs/design.md, "How the throttle learns"):
-// a 429 closes a cycle, from the end of the shop's previous window to the end of this one, and what
-// the shop let through in it is the rate it allows. Requests are paced a hair under it, the pace
-// climbs while no 429 comes, and the next 429 measures again. A cycle that did not begin at a
-// window's end (a process's first: the bucket may be full, or spent by somebody else) measures
-// nothing. The preflight hands what it learned to the worker (`state`). Rate-limit headers (rate-limit-headers.ts) say so before any 429: no request goes out while an
-// announced quota is used up, nor while a Shopify bucket is full.
-//
-// One throttle per target and process. A certification sends its requests to one target from one
-// worker, one test at a time (see helpers/runner/run-suites.ts), so this one throttle sees every
-// request there is. Requests take their turn in the order they asked. Those a test sends together on
-// purpose (ROBUST-07's concurrent updates) go together while the shop has shown no sign of a limit;
-// after one, one at a time, since a request already on its way could land inside a window.
+// One throttle per target and process: a certification sends its requests to one target from one
+// worker, one test at a time (helpers/runner/run-suites.ts), so it sees every request there is.
+// Requests a test sends together on purpose (ROBUST-07's concurrent updates) go together only until
+// the shop shows a limit: after that, a request already on its way could land inside a window.
 import { type BucketHint, readRateLimitHeaders } from './rate-limit-headers.ts';
 
 const SAFETY_MARGIN_MS = 25;
 const MAX_BACKOFF_MS = 30_000;
 /**
- * How far under the measured rate requests are paced at first. A cycle's ends are known to within
- * the few milliseconds an answer takes to come back, about 1% of the half-second cycle behind a limit
- * of 2 requests per second; every 1% costs that much of a run's time, so no more.
+ * How far under the measured rate requests are paced at first: a cycle's ends are known to within the
+ * few milliseconds an answer takes, about 1% of the half-second cycle of a limit of 2 a second.
  */
 const HEADROOM = 0.01;
 /**
@@ -33,11 +25,7 @@ const HEADROOM = 0.01;
  */
 const CLIMB_CYCLES = 30;
 const CLIMB_DOUBLES_MS = 240_000;
-/**
- * A 503's Retry-After announces an outage, and an outage can last hours. One wait is at most this
- * long, so that the shop is asked again now and then; how long the whole outage is waited for is
- * ZONES_OUTAGE_BUDGET_MS (helpers/pacing/outage.ts), after which the run stops.
- */
+/** A 503's outage can last hours: the shop is asked again now and then, within ZONES_OUTAGE_BUDGET_MS (outage.ts). */
 const MAX_UNAVAILABLE_WAIT_MS = 30_000;
 /** A header is a hint, not a refusal: past this the shop is asked again, and its 429 would decide. */
 const MAX_HINTED_HOLD_MS = 60_000;
@@ -51,10 +39,7 @@ interface Cycle {
   blind: boolean;
 }
 
-/**
- * Everything the throttle has learned of a shop, as plain data: the preflight's, in the launcher, is
- * where the worker's begins (`throttleFor`), so the worker neither starts blind nor inside a window.
- */
+/** Everything the throttle has learned of a shop: the preflight's is where the worker's begins, neither blind nor inside a window. */
 export interface PaceState {
   blockedUntil: number;
   nextSlot: number;
@@ -86,20 +71,16 @@ export class Throttle {
     this.s.limitSeen ||= maxRps > 0;
   }
 
-  /** What it has learned, to hand to another process's throttle for the same shop. */
+  /** What it has learned, for another process's throttle of the same shop. */
   get state(): PaceState {
     return structuredClone(this.s);
   }
 
-  /** How many requests may be under way at once, now. */
   get inFlightLimit(): number {
     return this.s.limitSeen ? 1 : Number.POSITIVE_INFINITY;
   }
 
-  /**
-   * Resolves when one more request may be under way and may be sent; `release` once its answer (or
-   * its lack of one) has been told to the throttle. Callers pass one at a time, in the order they asked.
-   */
+  /** Callers pass one at a time, in the order they asked; each `release`s once its answer (or none) is told to the throttle. */
   async take(): Promise<void> {
     const turn = this.lastTurn.then(async () => {
       while (this.inFlight >= this.inFlightLimit) await new Promise<void>((wake) => this.waitingForSlot.push(wake));
@@ -120,7 +101,6 @@ export class Throttle {
     return this.s.measured?.rps ?? 0;
   }
 
-  /** Resolves when a request may be sent: outside any announced window, and on pace. */
   async ready(): Promise<void> {
     for (;;) {
       const wait = this.nextSendAt() - this.clock();
@@ -130,12 +110,10 @@ export class Throttle {
     this.sending();
   }
 
-  /** The earliest moment the next request may go out. */
   nextSendAt(): number {
     return Math.max(this.s.blockedUntil, this.s.nextSlot);
   }
 
-  /** A request goes out now. */
   sending(): void {
     const now = this.clock();
     this.s.cycle ??= { start: now, accepted: 0, blind: true };
@@ -170,10 +148,7 @@ export class Throttle {
     if (bucket) this.watchBucket(bucket, now);
   }
 
-  /**
-   * A 503: its Retry-After (capped, and never past `leftMs`, what is left of the outage's budget) holds
-   * every request. Returns the wait, or undefined when none was announced.
-   */
+  /** A 503's Retry-After holds every request, capped, and never past `leftMs`, what is left of the outage's budget. */
   unavailable(headers: Record<string, string>, leftMs = MAX_UNAVAILABLE_WAIT_MS): number | undefined {
     const now = this.clock();
     const announced = retryAfterMs(headers['retry-after'], now);
@@ -258,11 +233,7 @@ export function throttleFor(baseUrl: string, maxRps: number, learned?: PaceState
   return throttle;
 }
 
-/**
- * Forgets every target's throttle: for a process that talks to one short-lived server after another,
- * where a later server can get an earlier one's port and must not inherit the pace it taught (the
- * self-tests, whose files share workers). A certification run never calls it.
- */
+/** For the self-tests, whose short-lived servers may get an earlier one's port and must not inherit the pace it taught. */
 export function forgetThrottles(): void {
   registry.clear();
 }
