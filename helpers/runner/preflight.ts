@@ -163,7 +163,7 @@ async function stopForIdField(
   api.ledger.recordNamed(name, `its id is not in "${api.config.idField}" (ZONES_ID_FIELD)`, api.config.baseUrl);
   const removal = await removeUnidentified(api, name);
   const problem = `${where} has no usable "${api.config.idField}" (ZONES_ID_FIELD); its fields are ${fieldNames(item)}`;
-  if (removal.removed) {
+  if ('field' in removal) {
     throw new CannotRunError(
       `${problem}. The zone the preflight made was deleted (its id was in "${removal.field}": set ZONES_ID_FIELD=${removal.field}?)`,
     );
@@ -185,20 +185,16 @@ const idText = (value: unknown): string | undefined => zoneIdOf(value)?.text;
  * value in any field: then no other listed zone can have it as its id. Tried values are put in the
  * ledger first, as the ownership guard requires.
  */
-async function removeUnidentified(
-  api: RunClient,
-  name: string,
-): Promise<{ removed: true; field: string } | { removed: false; why: string }> {
+async function removeUnidentified(api: RunClient, name: string): Promise<{ field: string } | { why: string }> {
   let list: ListAnswer;
   try {
     list = await api.listZones();
   } catch (error) {
-    return { removed: false, why: `the list could not be read: ${(error as Error).message.split('\n')[0]}` };
+    return { why: `the list could not be read: ${(error as Error).message.split('\n')[0]}` };
   }
-  if (!list.itemsWhole)
-    return { removed: false, why: 'the list could not be read whole, so no id can be proved to be its alone' };
+  if (!list.itemsWhole) return { why: 'the list could not be read whole, so no id can be proved to be its alone' };
   const mine = list.items.filter((item) => item.name === name);
-  if (mine.length !== 1) return { removed: false, why: `the list shows ${mine.length} zones under its name` };
+  if (mine.length !== 1) return { why: `the list shows ${mine.length} zones under its name` };
   const taken = new Set(
     list.items.filter((item) => item !== mine[0]).flatMap((item) => Object.values(item).map(idText)),
   );
@@ -217,11 +213,10 @@ async function removeUnidentified(
     // further guess would stand on a stale list.
     const gone = (l: ListAnswer) => l.itemsWhole && !l.items.some((item) => item.name === name);
     const after = await api.listZones({ settle: gone }).catch(() => undefined);
-    if (after !== undefined && gone(after)) return { removed: true, field };
-    return { removed: false, why: `a DELETE by "${field}" was answered ${answer.status}, yet the list still shows it` };
+    if (after !== undefined && gone(after)) return { field };
+    return { why: `a DELETE by "${field}" was answered ${answer.status}, yet the list still shows it` };
   }
   return {
-    removed: false,
     why:
       guesses.length === 0
         ? 'none of its fields can be proved to be its id'
