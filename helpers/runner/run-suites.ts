@@ -32,8 +32,6 @@ export interface SuiteRunOptions {
   runId: string;
   /** Extra vitest reporters, e.g. junit and allure for a certificate run. */
   reporters?: TestUserConfig['reporters'];
-  /** Test files to run, relative to the project root; all suites by default. */
-  include?: string[];
   /** Load allure-vitest's runtime in the workers; only worth it when its reporter runs too. */
   allure?: boolean;
   /** Only tests whose title matches, e.g. "CREATE" for one family. */
@@ -104,7 +102,7 @@ export async function runSuites(target: SuiteTarget, options: SuiteRunOptions): 
     projects: [
       suiteProject({
         name: target.name,
-        include: options.include ?? [SUITE_FILES],
+        include: [SUITE_FILES],
         provide: {
           zonesTarget: target.config,
           runId: options.runId,
