@@ -108,7 +108,8 @@ async function proveCreate(api: RunClient, name: string, options: PreflightOptio
     throw new CannotRunError(message);
   };
   if (created.status === 401 || created.status === 403) await stop(tokenRejected(api, 'POST', created));
-  if (isBodyRefusal(created)) {
+  // A 4xx that refuses what was sent (401 and 403 are told above); a 405 is PATH-01's business.
+  if (isRefusal(created) && ![404, 405, 429].includes(created.status)) {
     await stop(
       `POST ${api.collectionUrl()} refuses the create body the settings make (answered ${created.status}: ${excerpt(created)}); set ZONES_COVERAGE_SAMPLES to coverage values the shop accepts (the first is sent), and ZONES_EXTRA_FIELDS to any field it requires besides name and coverage`,
     );
@@ -304,11 +305,6 @@ function pathNotFound(config: TargetConfig, url: string): CannotRunError {
     ? `ZONES_BASE_URL has the path "${path}": unless that is the shop's own prefix, it should be the shop's address alone, since the suite adds /admin/api/${config.apiVersion}/zones.json itself (try ${new URL(config.baseUrl).origin}); else check ZONES_API_VERSION`
     : `check ZONES_BASE_URL and ZONES_API_VERSION`;
   return new CannotRunError(`GET ${url} answered 404, so the documented path is not there: ${which}`);
-}
-
-/** A 4xx that refuses what was sent; 405 says the path takes no POST (PATH-01's business). */
-function isBodyRefusal(answer: Answer): boolean {
-  return isRefusal(answer) && ![401, 403, 404, 405, 429].includes(answer.status);
 }
 
 function namedItem(list: ListAnswer, name: string): Record<string, unknown> | undefined {
