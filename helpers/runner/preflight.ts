@@ -75,8 +75,7 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
     await proveCreate(api, name, options);
   } catch (error) {
     if (!(error instanceof TransportError || error instanceof PreconditionError)) throw error;
-    // A read-back or delete that got no answer, or a list that can't be followed: stop all the same,
-    // and leave nothing behind that can be found.
+    // No answer to a read-back or delete, or a list that can't be followed: stop, leaving nothing findable behind.
     await removeByName(api, name);
     throw new CannotRunError(`the preflight could not finish: ${error.message.split('\n')[0]}`);
   }
@@ -114,8 +113,7 @@ async function proveCreate(api: RunClient, name: string, options: PreflightOptio
       `POST ${api.collectionUrl()} refuses the create body the settings make (answered ${created.status}: ${excerpt(created)}); set ZONES_COVERAGE_SAMPLES to coverage values the shop accepts (the first is sent), and ZONES_EXTRA_FIELDS to any field it requires besides name and coverage`,
     );
   }
-  // 404 or 405 where a GET has just answered, 5xx: the rules will say what is wrong (PATH-01 first);
-  // nothing of ours may stay meanwhile.
+  // 404 or 405 where a GET has just answered, 5xx: the rules will say what (PATH-01 first); nothing of ours stays.
   if (!isSuccess(created)) return void (await removeByName(api, name));
 
   let id: ZoneId;
@@ -181,10 +179,9 @@ const MAX_ID_GUESSES = 4;
 const idText = (value: unknown): string | undefined => zoneIdOf(value)?.text;
 
 /**
- * Delete the zone named `name` although its id field is unknown. A DELETE can only ever touch the zone
- * whose id is in its path, so a value is tried only when no other zone of the whole list shows that
- * value in any field: then no other listed zone can have it as its id. Tried values are put in the
- * ledger first, as the ownership guard requires.
+ * Delete the zone named `name` although its id field is unknown. A DELETE touches only the zone whose id is in
+ * its path, so a value is tried only when no other zone of the whole list shows it in any field: then no other
+ * listed zone can have it as its id. Tried values go in the ledger first, as the ownership guard requires.
  */
 async function removeUnidentified(api: RunClient, name: string): Promise<{ field: string } | { why: string }> {
   let list: ListAnswer;
