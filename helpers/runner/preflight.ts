@@ -297,10 +297,10 @@ function tokenRejected(api: RunClient, method: string, answer: Answer): string {
 
 function pathNotFound(config: TargetConfig, url: string): CannotRunError {
   const path = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
-  const hasPath = path !== '' && path !== '/';
-  const which = hasPath
-    ? `ZONES_BASE_URL has the path "${path}": unless that is the shop's own prefix, it should be the shop's address alone, since the suite adds /admin/api/${config.apiVersion}/zones.json itself (try ${new URL(config.baseUrl).origin}); else check ZONES_API_VERSION`
-    : `check ZONES_BASE_URL and ZONES_API_VERSION`;
+  const which =
+    path !== ''
+      ? `ZONES_BASE_URL has the path "${path}": unless that is the shop's own prefix, it should be the shop's address alone, since the suite adds /admin/api/${config.apiVersion}/zones.json itself (try ${new URL(config.baseUrl).origin}); else check ZONES_API_VERSION`
+      : `check ZONES_BASE_URL and ZONES_API_VERSION`;
   return new CannotRunError(`GET ${url} answered 404, so the documented path is not there: ${which}`);
 }
 
