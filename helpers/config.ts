@@ -131,22 +131,19 @@ export function readTargetConfig(env: Environment): TargetConfig {
 
   // Only a base URL that is absent altogether means "certify the embedded reference": an empty one is
   // what an unset CI secret looks like, and a nightly job must not go green without reaching its shop.
-  if (baseUrlSet && env.ZONES_BASE_URL!.trim() === '') {
+  if (baseUrlSet && env.ZONES_BASE_URL!.trim() === '')
     bad(
       'ZONES_BASE_URL',
       "is set but empty (an unset CI secret?): give the shop's address, or remove the variable to certify the embedded reference",
     );
-  }
-  if (!baseUrlSet) {
-    for (const { name } of SETTINGS.filter((setting) => setting.onlyWithAShop)) {
-      // ZONES_TLS_INSECURE=0 is the default spelled out, as a shared CI block may do: no sign of a shop.
-      const asDefault = name === 'ZONES_TLS_INSECURE' && env[name]?.trim() === '0';
-      if (env[name] !== undefined && !asDefault)
-        bad(
-          name,
-          'is set but ZONES_BASE_URL is not: without it the run would certify the embedded reference, not your shop',
-        );
-    }
+  for (const { name } of SETTINGS.filter((setting) => !baseUrlSet && setting.onlyWithAShop)) {
+    // ZONES_TLS_INSECURE=0 is the default spelled out, as a shared CI block may do: no sign of a shop.
+    const asDefault = name === 'ZONES_TLS_INSECURE' && env[name]?.trim() === '0';
+    if (env[name] !== undefined && !asDefault)
+      bad(
+        name,
+        'is set but ZONES_BASE_URL is not: without it the run would certify the embedded reference, not your shop',
+      );
   }
 
   const address = value('ZONES_BASE_URL');

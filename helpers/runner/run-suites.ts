@@ -186,16 +186,15 @@ export function moduleCacheDir(projectRoot: string): string | undefined {
     join(projectRoot, 'node_modules', '.cache', 'zones-conformance-modules'),
     join(tmpdir(), `zones-conformance-modules-${userName()}`),
   ];
-  for (const directory of candidates) {
+  return candidates.find((directory) => {
     try {
       mkdirSync(directory, { recursive: true });
       accessSync(directory, constants.W_OK);
-      return directory;
+      return true;
     } catch {
-      // Not writable here: the next place, or no cache.
+      return false; // Not writable here: the next place, or no cache.
     }
-  }
-  return undefined;
+  });
 }
 
 function userName(): string {
