@@ -23,8 +23,8 @@ import {
 import { profileKey, readShopProfile, type ShopProfile } from './shop-profile.ts';
 
 /**
- * The target as the test workers see it, a field per setting; how the shop is reached (the proxy, whether it is
- * the embedded reference) as the connection reads it. Serializable: it crosses into workers through provide().
+ * The target as the workers see it: a field per setting (what each means is its help in settings.ts), and the
+ * way to the shop (a proxy, or the embedded reference) as the connection reads it. Serializable, for provide().
  */
 export interface TargetConfig extends RouteSettings {
   /** No trailing slash. Empty until the embedded reference has been started. */
@@ -37,10 +37,8 @@ export interface TargetConfig extends RouteSettings {
   apiVersion: string;
   statusParam: string;
   statuses: string[];
-  /** The filter value for each status; the status name itself where none is given. */
   filterValues: Record<string, string>;
   envelope: Envelope;
-  /** With the wrapped envelope: dotted paths to one zone and to a list's array. */
   zoneKey: string;
   listKey: string;
   idField: string;
@@ -48,7 +46,6 @@ export interface TargetConfig extends RouteSettings {
   pageParam: string;
   cursorField: string;
   cursorParam: string;
-  /** Unset: the shop's own page size. */
   pageSize?: number;
   pageSizeParam: string;
   /** Kept as JSON text so that numbers beyond 2^53 survive the trip into workers. */
@@ -59,7 +56,6 @@ export interface TargetConfig extends RouteSettings {
   bookingHook?: string;
   bookingCleanupHook?: string;
   maxBodyBytes: number;
-  /** 0: no pacing. */
   maxRps: number;
   consistencyTimeoutMs: number;
   outageBudgetMs: number;
@@ -72,11 +68,9 @@ export interface TargetConfig extends RouteSettings {
 }
 
 export interface ModelBudget {
-  /** 0: the model-based suite is left out. */
   runs: number;
   steps: number;
   maxRequests: number;
-  /** What shrinking a failure may spend on top. */
   shrinkRequests: number;
   /** Unset in the settings: the launcher draws one for the run before the preflight (withRunSeed). */
   seed?: number;
@@ -137,22 +131,19 @@ export function readTargetConfig(env: Environment): TargetConfig {
 
   // Only a base URL that is absent altogether means "certify the embedded reference": an empty one is
   // what an unset CI secret looks like, and a nightly job must not go green without reaching its shop.
-  if (baseUrlSet && env.ZONES_BASE_URL!.trim() === '') {
+  if (baseUrlSet && env.ZONES_BASE_URL!.trim() === '')
     bad(
       'ZONES_BASE_URL',
       "is set but empty (an unset CI secret?): give the shop's address, or remove the variable to certify the embedded reference",
     );
-  }
-  if (!baseUrlSet) {
-    for (const { name } of SETTINGS.filter((setting) => setting.onlyWithAShop)) {
-      // ZONES_TLS_INSECURE=0 is the default spelled out, as a shared CI block may do: no sign of a shop.
-      const asDefault = name === 'ZONES_TLS_INSECURE' && env[name]?.trim() === '0';
-      if (env[name] !== undefined && !asDefault)
-        bad(
-          name,
-          'is set but ZONES_BASE_URL is not: without it the run would certify the embedded reference, not your shop',
-        );
-    }
+  for (const { name } of SETTINGS.filter((setting) => !baseUrlSet && setting.onlyWithAShop)) {
+    // ZONES_TLS_INSECURE=0 is the default spelled out, as a shared CI block may do: no sign of a shop.
+    const asDefault = name === 'ZONES_TLS_INSECURE' && env[name]?.trim() === '0';
+    if (env[name] !== undefined && !asDefault)
+      bad(
+        name,
+        'is set but ZONES_BASE_URL is not: without it the run would certify the embedded reference, not your shop',
+      );
   }
 
   const address = value('ZONES_BASE_URL');

@@ -15,7 +15,7 @@ import { readsOfTheShop } from '../helpers/evidence/list-reads.ts';
 import { curlCommand } from '../helpers/evidence/replay.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import { sweepCommand } from '../helpers/ownership/final-sweep.ts';
-import { unreachable } from '../helpers/runner/reach.ts';
+import { unreachable } from '../helpers/runner/preflight.ts';
 
 const SETTINGS = {
   envelope: 'wrapped' as const,

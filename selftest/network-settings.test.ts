@@ -13,7 +13,7 @@ import { bypassesProxy, proxyRouteFor } from '../helpers/connection/proxy.ts';
 import { errorCodeOf, trustedCas } from '../helpers/connection/trust.ts';
 import type { Exchange } from '../helpers/evidence/exchange.ts';
 import { runBookingHook } from '../helpers/ownership/booking-hooks.ts';
-import { unreachable } from '../helpers/runner/reach.ts';
+import { unreachable } from '../helpers/runner/preflight.ts';
 import { problemsOf } from './support/settings-problems.ts';
 import { makeTestCa, type TestCa } from './support/test-certificates.ts';
 

@@ -33,7 +33,6 @@ export function newRunId(now = new Date()): string {
 }
 
 export interface CertifyOptions extends Omit<SuiteRunOptions, 'runId'>, Pick<PreflightOptions, 'onWaiting'> {
-  runId?: string;
   /** What the launcher knows of the run, read once the tests are over: a signal that stopped it, --rule, --baseline. */
   launcherFacts?: () => LauncherRunFacts;
 }
@@ -110,7 +109,7 @@ export async function certify(target: CertifyTarget, options: CertifyOptions = {
   // Written into commands a person pastes: a name the shell could read otherwise is refused before any request.
   if (!isOperatorPrefix(options.targetVariables))
     throw new CannotRunError(`--target-variables takes a prefix like ZONES_MOCK_, not "${options.targetVariables}"`);
-  const runId = options.runId ?? newRunId();
+  const runId = newRunId();
   const startedAt = new Date();
   const prepared = await prepareTarget(target, { runId, onWaiting: options.onWaiting });
   // A test that ends with the shop gone past the budget stops the run, as a Ctrl-C does: the test

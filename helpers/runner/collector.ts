@@ -3,7 +3,6 @@
 import { appendFileSync } from 'node:fs';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import '../harness/task-meta.ts';
-import type { ExchangeRecord } from '../evidence/evidence.ts';
 import type { TestExchanges } from '../evidence/exchange-detail.ts';
 import { emptyTally } from '../evidence/request-tally.ts';
 import { classify, type TestOutcome } from '../judging/verdict.ts';
@@ -57,11 +56,6 @@ function testExchanges(outcome: TestOutcome, testCase: TestCase): TestExchanges 
   };
 }
 
-/** A record as the certificate keeps it: the data kept for a drift run is in its own file, not here too. */
-function withoutDetail({ detail: _detail, ...record }: ExchangeRecord): ExchangeRecord {
-  return record;
-}
-
 function outcomeOf(testCase: TestCase): TestOutcome {
   const result = testCase.result();
   const meta = testCase.meta();
@@ -93,8 +87,10 @@ function outcomeOf(testCase: TestCase): TestOutcome {
     // Declared with the test, so known even for one that never ran.
     modelBased: meta.modelBased,
     exchanges: records.map((record) => record.line),
-    // Whole exchanges and their curl commands are for what needs looking into, not for every pass.
-    evidence: judged.state === 'passed' || records.length === 0 ? undefined : records.map(withoutDetail),
+    // Whole exchanges and their curl commands are for what needs looking into, not for every pass; the data
+    // kept for a drift run is in its own file, not here too.
+    evidence:
+      judged.state === 'passed' || records.length === 0 ? undefined : records.map(({ detail: _, ...record }) => record),
     checkedWith: meta.checkedWith,
     cleanup: meta.cleanup,
     throttled: meta.throttled ?? 0,

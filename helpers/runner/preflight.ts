@@ -2,7 +2,8 @@
 // with the configured body, the read-back of its id through ZONES_ID_FIELD, and its delete. Each way
 // this goes wrong is a setting to fix, not a rule the shop broke, so the run stops (exit 3) with one
 // line that names the setting and shows the answer behind it, instead of a wall of failed rules.
-// Whatever the preflight made is removed before it stops, even when ids can't be read.
+// Whatever the preflight made is removed before it stops, even when ids can't be read. A shop that can't
+// be reached as configured (a certificate not trusted, a proxy in the way, a redirect) is told the same way.
 
 import { findZone, namedIn, zonesOf } from '../client/list-lookups.ts';
 import { PreconditionError } from '../client/precondition.ts';
@@ -17,14 +18,15 @@ import {
 import { NotJsonBody } from '../client/what-came-back.ts';
 import { isRefusal, isSuccess, type ListAnswer, type ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
-import type { Answer } from '../evidence/exchange.ts';
+import { shownProxy } from '../connection/proxy.ts';
+import { certificateAdvice, isCertificateCode } from '../connection/trust.ts';
+import type { Answer, Exchange } from '../evidence/exchange.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import { parseJson } from '../json.ts';
 import type { Ledger } from '../ownership/ledger.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import { outageFor } from '../pacing/outage.ts';
 import { SETTABLE_FIELDS } from '../settings.ts';
-import { isRedirect, redirectedList, unreachable } from './reach.ts';
 
 /** The preflight writes down, beside what the client does, a zone it made but cannot name or identify. */
 type RunClient = ZonesClient<Ledger>;
@@ -43,7 +45,7 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
   const list = await asked(api, `GET ${api.collectionUrl()}`, options, () => api.listZones());
   if (list.status === 401 || list.status === 403) throw new CannotRunError(tokenRejected(api, 'GET', list));
   // Before anything is created: a base URL that redirects is a setting to fix, not an answer.
-  if (isRedirect(list)) throw new CannotRunError(redirectedList(config, list));
+  if (list.status >= 300 && list.status <= 399) throw new CannotRunError(redirectedList(config, list));
   await provePageSize(api, list, options);
   if (list.status === 404) throw pathNotFound(config, api.collectionUrl());
   // Any other answer (405, a 500...) is the shop's to answer for: the rules judge it, PATH-01 first.
@@ -73,8 +75,7 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
     await proveCreate(api, name, options);
   } catch (error) {
     if (!(error instanceof TransportError || error instanceof PreconditionError)) throw error;
-    // A read-back or delete that got no answer, or a list that can't be followed: stop all the same,
-    // and leave nothing behind that can be found.
+    // No answer to a read-back or delete, or a list that can't be followed: stop, leaving nothing findable behind.
     await removeByName(api, name);
     throw new CannotRunError(`the preflight could not finish: ${error.message.split('\n')[0]}`);
   }
@@ -106,13 +107,13 @@ async function proveCreate(api: RunClient, name: string, options: PreflightOptio
     throw new CannotRunError(message);
   };
   if (created.status === 401 || created.status === 403) await stop(tokenRejected(api, 'POST', created));
-  if (isBodyRefusal(created)) {
+  // A 4xx that refuses what was sent (401 and 403 are told above); a 405 is PATH-01's business.
+  if (isRefusal(created) && ![404, 405, 429].includes(created.status)) {
     await stop(
       `POST ${api.collectionUrl()} refuses the create body the settings make (answered ${created.status}: ${excerpt(created)}); set ZONES_COVERAGE_SAMPLES to coverage values the shop accepts (the first is sent), and ZONES_EXTRA_FIELDS to any field it requires besides name and coverage`,
     );
   }
-  // 404 or 405 where a GET has just answered, 5xx: the rules will say what is wrong (PATH-01 first);
-  // nothing of ours may stay meanwhile.
+  // 404 or 405 where a GET has just answered, 5xx: the rules will say what (PATH-01 first); nothing of ours stays.
   if (!isSuccess(created)) return void (await removeByName(api, name));
 
   let id: ZoneId;
@@ -161,7 +162,7 @@ async function stopForIdField(
   api.ledger.recordNamed(name, `its id is not in "${api.config.idField}" (ZONES_ID_FIELD)`, api.config.baseUrl);
   const removal = await removeUnidentified(api, name);
   const problem = `${where} has no usable "${api.config.idField}" (ZONES_ID_FIELD); its fields are ${fieldNames(item)}`;
-  if (removal.removed) {
+  if ('field' in removal) {
     throw new CannotRunError(
       `${problem}. The zone the preflight made was deleted (its id was in "${removal.field}": set ZONES_ID_FIELD=${removal.field}?)`,
     );
@@ -178,25 +179,20 @@ const MAX_ID_GUESSES = 4;
 const idText = (value: unknown): string | undefined => zoneIdOf(value)?.text;
 
 /**
- * Delete the zone named `name` although its id field is unknown. A DELETE can only ever touch the zone
- * whose id is in its path, so a value is tried only when no other zone of the whole list shows that
- * value in any field: then no other listed zone can have it as its id. Tried values are put in the
- * ledger first, as the ownership guard requires.
+ * Delete the zone named `name` although its id field is unknown. A DELETE touches only the zone whose id is in
+ * its path, so a value is tried only when no other zone of the whole list shows it in any field: then no other
+ * listed zone can have it as its id. Tried values go in the ledger first, as the ownership guard requires.
  */
-async function removeUnidentified(
-  api: RunClient,
-  name: string,
-): Promise<{ removed: true; field: string } | { removed: false; why: string }> {
+async function removeUnidentified(api: RunClient, name: string): Promise<{ field: string } | { why: string }> {
   let list: ListAnswer;
   try {
     list = await api.listZones();
   } catch (error) {
-    return { removed: false, why: `the list could not be read: ${(error as Error).message.split('\n')[0]}` };
+    return { why: `the list could not be read: ${(error as Error).message.split('\n')[0]}` };
   }
-  if (!list.itemsWhole)
-    return { removed: false, why: 'the list could not be read whole, so no id can be proved to be its alone' };
+  if (!list.itemsWhole) return { why: 'the list could not be read whole, so no id can be proved to be its alone' };
   const mine = list.items.filter((item) => item.name === name);
-  if (mine.length !== 1) return { removed: false, why: `the list shows ${mine.length} zones under its name` };
+  if (mine.length !== 1) return { why: `the list shows ${mine.length} zones under its name` };
   const taken = new Set(
     list.items.filter((item) => item !== mine[0]).flatMap((item) => Object.values(item).map(idText)),
   );
@@ -215,11 +211,10 @@ async function removeUnidentified(
     // further guess would stand on a stale list.
     const gone = (l: ListAnswer) => l.itemsWhole && !l.items.some((item) => item.name === name);
     const after = await api.listZones({ settle: gone }).catch(() => undefined);
-    if (after !== undefined && gone(after)) return { removed: true, field };
-    return { removed: false, why: `a DELETE by "${field}" was answered ${answer.status}, yet the list still shows it` };
+    if (after !== undefined && gone(after)) return { field };
+    return { why: `a DELETE by "${field}" was answered ${answer.status}, yet the list still shows it` };
   }
   return {
-    removed: false,
     why:
       guesses.length === 0
         ? 'none of its fields can be proved to be its id'
@@ -302,16 +297,11 @@ function tokenRejected(api: RunClient, method: string, answer: Answer): string {
 
 function pathNotFound(config: TargetConfig, url: string): CannotRunError {
   const path = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
-  const hasPath = path !== '' && path !== '/';
-  const which = hasPath
-    ? `ZONES_BASE_URL has the path "${path}": unless that is the shop's own prefix, it should be the shop's address alone, since the suite adds /admin/api/${config.apiVersion}/zones.json itself (try ${new URL(config.baseUrl).origin}); else check ZONES_API_VERSION`
-    : `check ZONES_BASE_URL and ZONES_API_VERSION`;
+  const which =
+    path !== ''
+      ? `ZONES_BASE_URL has the path "${path}": unless that is the shop's own prefix, it should be the shop's address alone, since the suite adds /admin/api/${config.apiVersion}/zones.json itself (try ${new URL(config.baseUrl).origin}); else check ZONES_API_VERSION`
+      : `check ZONES_BASE_URL and ZONES_API_VERSION`;
   return new CannotRunError(`GET ${url} answered 404, so the documented path is not there: ${which}`);
-}
-
-/** A 4xx that refuses what was sent; 405 says the path takes no POST (PATH-01's business). */
-function isBodyRefusal(answer: Answer): boolean {
-  return isRefusal(answer) && ![401, 403, 404, 405, 429].includes(answer.status);
 }
 
 function namedItem(list: ListAnswer, name: string): Record<string, unknown> | undefined {
@@ -327,4 +317,55 @@ function excerpt(answer: Answer): string {
   const body = answer.exchange.responseBody.trim();
   if (body === '') return 'no body';
   return body.length > BODY_EXCERPT ? `${body.slice(0, BODY_EXCERPT)}...` : body;
+}
+
+const NOT_FOLLOWED =
+  'the suite follows no redirect, since a write must not be replayed at another address and a certificate must name the address it certified';
+
+/** A list that answers with a redirect: the address to use instead, when the redirect shows it. */
+function redirectedList(config: TargetConfig, answer: Answer): string {
+  const { method, url } = answer.exchange;
+  const what = `${method} ${url} answered ${answer.status}`;
+  const location = answer.exchange.responseHeaders.location;
+  const given = location?.trim() ?? '';
+  if (given === '' || !URL.canParse(given, url)) {
+    const which = given === '' ? 'a redirect with no Location' : `a redirect to "${location}", which is not a URL`;
+    return `${what}, ${which}, and ${NOT_FOLLOWED}: set ZONES_BASE_URL to the address that answers the zone list itself`;
+  }
+  const target = new URL(given, url);
+  target.username = '';
+  target.password = '';
+  const path = `/admin/api/${config.apiVersion}/zones.json`;
+  if (target.pathname.endsWith(path)) {
+    const base = `${target.origin}${target.pathname.slice(0, -path.length)}`;
+    return `${what}, a redirect to ${target.href}, and ${NOT_FOLLOWED}: set ZONES_BASE_URL=${base}`;
+  }
+  return `${what}, a redirect to ${target.href}, which is not the zone list (a sign-in gateway?), and ${NOT_FOLLOWED}: set ZONES_BASE_URL to the shop's own address, where ${path} answers itself`;
+}
+
+/** No answer came: a certificate refused, a proxy that failed, or no route to the shop at all. */
+export function unreachable(config: TargetConfig, url: string, exchange: Exchange): string {
+  const said = (exchange.error ?? '').replace(/^\w*Error: /, '');
+  const proxy = config.proxy && `${shownProxy(config.proxy.url)} (${config.proxy.variable})`;
+  if (
+    isCertificateCode(exchange.errorCode) &&
+    config.proxy !== undefined &&
+    new URL(config.proxy.url).protocol === 'https:'
+  ) {
+    // An https:// proxy has a certificate of its own; over http:// the shop has none, so it is the proxy's.
+    const whose = new URL(url).protocol === 'http:' ? "the proxy's" : "the proxy's or the shop's";
+    return `${whose} TLS certificate is not accepted: ${exchange.method} ${url} through the proxy ${proxy} failed with ${exchange.errorCode} (${said}): trust the CA that signed it with ZONES_CA_FILE or NODE_EXTRA_CA_CERTS, or check the proxy's address in ${config.proxy.variable}`;
+  }
+  if (isCertificateCode(exchange.errorCode)) {
+    return `the target's TLS certificate is not accepted: ${exchange.method} ${url} failed with ${exchange.errorCode} (${said}): ${certificateAdvice(exchange.errorCode!, config.caFile)}`;
+  }
+  if (config.embedded) return `cannot reach the target at ${url}: ${exchange.error}`;
+  // A closed port or an unknown host: the address is the setting to look at. Named without "=", so that
+  // drift puts the mock's own variable in its place (inSideNames).
+  if (config.proxy === undefined)
+    return `cannot reach the target at ${url}: ${exchange.error}. Is the shop at ZONES_BASE_URL (${config.baseUrl}) up, and reachable from here?`;
+  const fix = /\b407\b/.test(said)
+    ? `the proxy asks for credentials: give them in ${config.proxy.variable} as http://user:password@host:port`
+    : `check the proxy, or name the shop's host in NO_PROXY to reach it directly`;
+  return `cannot reach the target at ${url} through the proxy ${proxy}: ${exchange.error}; ${fix}`;
 }

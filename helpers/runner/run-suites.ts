@@ -32,8 +32,6 @@ export interface SuiteRunOptions {
   runId: string;
   /** Extra vitest reporters, e.g. junit and allure for a certificate run. */
   reporters?: TestUserConfig['reporters'];
-  /** Test files to run, relative to the project root; all suites by default. */
-  include?: string[];
   /** Load allure-vitest's runtime in the workers; only worth it when its reporter runs too. */
   allure?: boolean;
   /** Only tests whose title matches, e.g. "CREATE" for one family. */
@@ -47,13 +45,14 @@ export interface SuiteRunOptions {
   onStarted?: (stop: () => Promise<void>) => void;
 }
 
-/** A test's time limit, from the target's own limits (see suiteProject). */
+/**
+ * A test's time limit: room for a few dozen requests at their own limit, the read-after-write windows a test may
+ * wait out, Retry-After waits, and an outage up to its whole budget. Running out means "no answer", not "broken".
+ */
 export function testTimeoutFor(config: TargetConfig): number {
-  // An outage is waited out inside the test that meets it, up to its whole budget.
   return Math.max(600_000, config.timeoutMs * 20 + config.consistencyTimeoutMs * 15) + config.outageBudgetMs;
 }
 
-/** A project of an inline vitest configuration. */
 export type SuiteProject = { test: NonNullable<TestUserConfig> } & Record<string, unknown>;
 
 /** The vitest project that runs the suites: tests and files one after another, in one worker. */
@@ -72,8 +71,6 @@ export function suiteProject(project: {
       // Allure's setup first: it wraps expect.extend, so the matchers registered after it are recorded like vitest's own.
       setupFiles: [project.allure ? 'allure-vitest/setup' : ALLURE_OFF_SETUP, MATCHERS_SETUP],
       provide: project.provide,
-      // Room for a few dozen requests at their own limit, the read-after-write windows a test may
-      // wait out, and Retry-After waits. Running out means "no answer", not "broken".
       testTimeout: project.timeoutMs,
       hookTimeout: project.timeoutMs,
       maxConcurrency: 1,
@@ -104,7 +101,7 @@ export async function runSuites(target: SuiteTarget, options: SuiteRunOptions): 
     projects: [
       suiteProject({
         name: target.name,
-        include: options.include ?? [SUITE_FILES],
+        include: [SUITE_FILES],
         provide: {
           zonesTarget: target.config,
           runId: options.runId,
@@ -128,15 +125,14 @@ export async function runSuites(target: SuiteTarget, options: SuiteRunOptions): 
 }
 
 /** One vitest run of the given projects, its outcomes gathered by the collector. */
-export async function runVitest(run: {
-  projects: SuiteProject[];
-  collector: OutcomeCollector;
-  reporters?: SuiteRunOptions['reporters'];
-  testNamePattern?: string;
-  workers: number;
-  moduleCache?: string;
-  onStarted?: SuiteRunOptions['onStarted'];
-}): Promise<CollectedRun> {
+export async function runVitest(
+  run: Pick<SuiteRunOptions, 'reporters' | 'testNamePattern' | 'onStarted'> & {
+    projects: SuiteProject[];
+    collector: OutcomeCollector;
+    workers: number;
+    moduleCache?: string;
+  },
+): Promise<CollectedRun> {
   const extra = run.reporters === undefined ? [] : Array.isArray(run.reporters) ? run.reporters : [run.reporters];
   // Loaded here, not at the top: a run that stops before its tests (bad settings, a refused
   // preflight, --help) and `npm run sweep` never pay for vitest's start (about 1 s of CPU each).
@@ -190,16 +186,15 @@ export function moduleCacheDir(projectRoot: string): string | undefined {
     join(projectRoot, 'node_modules', '.cache', 'zones-conformance-modules'),
     join(tmpdir(), `zones-conformance-modules-${userName()}`),
   ];
-  for (const directory of candidates) {
+  return candidates.find((directory) => {
     try {
       mkdirSync(directory, { recursive: true });
       accessSync(directory, constants.W_OK);
-      return directory;
+      return true;
     } catch {
-      // Not writable here: the next place, or no cache.
+      return false; // Not writable here: the next place, or no cache.
     }
-  }
-  return undefined;
+  });
 }
 
 function userName(): string {
