@@ -75,16 +75,12 @@ function jsonText(text: string | undefined): string | undefined {
   return value === undefined ? undefined : stringify(cutDown(value));
 }
 
-/** The request as the reports keep it: a body past what they show (ROBUST-04's 1 MiB) is not kept; drift compares answers. */
-function requestText(text: string | undefined): string | undefined {
-  if (text === undefined || Buffer.byteLength(text) > SHOWN_BODY_BYTES) return undefined;
-  return jsonText(text);
-}
-
 /** `exchange` holds bodies already masked (evidence.ts). */
 export function exchangeDetail(exchange: Exchange): ExchangeDetail {
   const headers = exchange.responseHeaders;
-  const request = requestText(exchange.requestBody);
+  // A request body past what the reports show (ROBUST-04's 1 MiB) is not kept: drift compares answers.
+  const sentBody = exchange.requestBody ?? '';
+  const request = Buffer.byteLength(sentBody) > SHOWN_BODY_BYTES ? undefined : jsonText(sentBody);
   const parsed = exchange.bodyLimit || exchange.notJson ? undefined : jsonText(exchange.responseBody);
   const tooLong = parsed !== undefined && Buffer.byteLength(parsed) > LONGEST_ANSWER_KEPT;
   const answer = tooLong ? undefined : parsed;
