@@ -41,15 +41,6 @@ export interface ExchangeDetail {
 const LONGEST_LIST_KEPT = 20;
 const SUITE_NAME = /^zc-/;
 
-function parsedExactly(text: string): unknown {
-  try {
-    return parse(text, null, (digits) => new LosslessNumber(digits));
-  } catch {
-    // Not JSON, or nested past what a recursive parser survives (a RangeError): nothing to compare by shape.
-    return undefined;
-  }
-}
-
 function isSuiteZone(item: unknown): boolean {
   const name = item !== null && typeof item === 'object' ? (item as { name?: unknown }).name : undefined;
   return typeof name === 'string' && SUITE_NAME.test(name);
@@ -69,10 +60,14 @@ function cutDown(value: unknown): unknown {
 /** Room for a page of the suite's zones with undocumented fields: past it the file grows by the shop's data. */
 const LONGEST_ANSWER_KEPT = 8 * SHOWN_BODY_BYTES;
 
-function jsonText(text: string | undefined): string | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
-  const value = parsedExactly(text);
-  return value === undefined ? undefined : stringify(cutDown(value));
+function jsonText(text: string): string | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    return stringify(cutDown(parse(text, null, (digits) => new LosslessNumber(digits))));
+  } catch {
+    // Not JSON, or nested past what a recursive parser survives (a RangeError): nothing to compare by shape.
+    return undefined;
+  }
 }
 
 /** `exchange` holds bodies already masked (evidence.ts). */
