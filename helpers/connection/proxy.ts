@@ -67,8 +67,7 @@ export function bypassesProxy(noProxy: string, target: URL): boolean {
     .replace(/\.$/, '')
     .toLowerCase();
   const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
-  for (const raw of noProxy.split(/[\s,]+/)) {
-    const entry = raw.toLowerCase();
+  for (const entry of noProxy.toLowerCase().split(/[\s,]+/)) {
     if (entry === '') continue;
     if (entry === '*') return true;
     const { pattern, entryPort } = splitPort(entry);
