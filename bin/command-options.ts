@@ -17,10 +17,7 @@ export function parseOptions<T extends Options>(options: T) {
   }
 }
 
-/**
- * The options and --help, as a launcher reads them: a command line that can't be read goes to `refuse`
- * with the pointer to --help; --help prints `usage` and gives undefined, the command's cue to end.
- */
+/** An unreadable command line goes to `refuse`; --help prints `usage` and gives undefined, the cue to end. */
 export function readCommandLine<T extends Options>(options: T, usage: string, refuse: (problem: string) => never) {
   const parsed = parseOptions({ help: { type: 'boolean', short: 'h' }, ...options });
   if (!parsed.ok) refuse(`${parsed.problem} (see --help)`);

@@ -5,14 +5,12 @@ import { type Environment, readTargetConfig, type TargetConfig } from '../helper
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { bookingHooksForReference, settingsForStyle } from './reference-settings.ts';
 
-const hooks = bookingHooksForReference();
-
 /** The operator's own settings, then the reference's style's and its hooks. */
 export function configForReference(base: TargetConfig, reference: RunningReference): TargetConfig {
   const settings = {
     ...operatorSettings(base),
     ...settingsForStyle(reference.style, reference.url, reference.token),
-    ...hooks,
+    ...bookingHooksForReference(),
   };
   return { ...readTargetConfig(settings), embedded: true };
 }

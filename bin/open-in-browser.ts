@@ -1,7 +1,7 @@
 // Opening the certificate page for a person at a desktop, and for nobody else: a CI job, a pipe or a
 // server over ssh has no one to look, and a browser started there would hang around or fail noisily.
 
-export interface Opener {
+interface Opener {
   command: string;
   args: string[];
   /** Windows: the arguments go to cmd as written, quotes included, since cmd does not read C-style quoting. */
@@ -11,7 +11,11 @@ export interface Opener {
 /** Only when the output is a terminal, no CI variable is set, and the platform has an opener (on Linux, with a display). */
 export function desktopOpener(
   path: string,
-  where: { platform: NodeJS.Platform; env: Record<string, string | undefined>; isTTY: boolean },
+  where: { platform: NodeJS.Platform; env: Record<string, string | undefined>; isTTY: boolean } = {
+    platform: process.platform,
+    env: process.env,
+    isTTY: process.stdout.isTTY === true,
+  },
 ): Opener | undefined {
   const { platform, env, isTTY } = where;
   if (!isTTY || (env.CI !== undefined && env.CI !== '' && env.CI !== 'false')) return undefined;

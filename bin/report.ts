@@ -26,11 +26,10 @@ function hasResults(dir: string): boolean {
 }
 
 function historyLength(file: string): number {
-  return existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((line) => line.trim() !== '').length
-    : 0;
+  if (!existsSync(file)) return 0;
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '').length;
 }
 
 /** A path as the user would type it: relative under the current folder, else absolute. */
@@ -79,13 +78,7 @@ console.log(
   `history: ${shown(where.history)} (${historyLength(where.history)} report(s)); keep this file between runs for trends`,
 );
 
-const opener = pageExists
-  ? desktopOpener(certificatePage, {
-      platform: process.platform,
-      env: process.env,
-      isTTY: process.stdout.isTTY === true,
-    })
-  : undefined;
+const opener = pageExists ? desktopOpener(certificatePage) : undefined;
 if (opener) {
   // Left to run on its own: the browser outlives this command, and a desktop without it only loses the convenience.
   const browser = spawn(opener.command, opener.args, {

@@ -4,10 +4,6 @@ import { isLosslessNumber, isSafeNumber, LosslessNumber, parse, stringify } from
 
 export { isLosslessNumber };
 
-function parseNumberExactly(text: string): number | LosslessNumber {
-  return isSafeNumber(text) ? Number(text) : new LosslessNumber(text);
-}
-
 /** The deepest nesting read: lossless-json parses by recursion, and some thousands of levels overflow the stack. */
 export const MAX_JSON_DEPTH = 256;
 
@@ -42,7 +38,7 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
 
 export function parseJson(text: string): unknown {
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new JsonTooDeepError();
-  return parse(text, null, parseNumberExactly);
+  return parse(text, null, (digits) => (isSafeNumber(digits) ? Number(digits) : new LosslessNumber(digits)));
 }
 
 export function stringifyJson(value: unknown): string {
@@ -58,10 +54,7 @@ export function shownJson(value: unknown): string {
 
 /** A stable text form: object keys sorted, numbers by value, so equal JSON gives equal text. */
 export function canonicalJson(value: unknown): string {
-  if (isLosslessNumber(value)) {
-    const asNumber = Number(value.value);
-    return isSafeNumber(value.value) ? String(asNumber) : value.value;
-  }
+  if (isLosslessNumber(value)) return isSafeNumber(value.value) ? String(Number(value.value)) : value.value;
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

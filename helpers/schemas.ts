@@ -1,8 +1,6 @@
-// The profile's JSON schemas (PROFILE-01), read from the contract (contract/zones-2026-07.openapi.json),
-// the one place the shapes are written. The specification shows no shapes, so these are the default
-// profile's assumptions, and the settings move them: the id to ZONES_ID_FIELD, the statuses to
-// ZONES_STATUSES, the envelope to ZONES_ENVELOPE, ZONES_ZONE_KEY and ZONES_LIST_KEY. Extra fields are
-// always allowed because the field list is not shown.
+// The profile's JSON schemas (PROFILE-01), read from the contract, the one place the shapes are written.
+// The specification shows no shapes, so these are the default profile's assumptions, moved by the
+// settings; extra fields are always allowed because the field list is not shown.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';

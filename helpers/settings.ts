@@ -344,10 +344,7 @@ export const SETTINGS = Object.entries(TABLE).map(([name, setting]) => ({ name, 
 
 export const knownSettingNames: ReadonlySet<string> = new Set(Object.keys(TABLE));
 
-/**
- * Settings that once were and no longer have an effect, with why. A run that still sets one says so
- * in one line and goes on: a nightly job is not stopped by a variable left over from an older version.
- */
+/** Settings that no longer have an effect, with why: a run that still sets one says so and goes on. */
 export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
   ZONES_CONCURRENCY:
     "no longer has an effect: tests run one at a time against a shop, so that none can meet another's zones in the list or take an id another just freed; to go faster, certify several shops side by side (a CI job per shop)",

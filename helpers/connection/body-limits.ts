@@ -28,28 +28,22 @@ export async function readBodyWithin(
         return {
           whole: false,
           limit: 'size',
-          head: headOf(chunks),
+          head: headOf(chunks, bytesRead),
           bytesRead,
           announcedBytes: announcedTooLarge ? limits.announcedBytes : undefined,
         };
       }
     }
   } catch (error) {
-    if (limits.deadline.aborted) return { whole: false, limit: 'time', head: headOf(chunks), bytesRead };
+    if (limits.deadline.aborted) return { whole: false, limit: 'time', head: headOf(chunks, bytesRead), bytesRead };
     throw error;
   }
   return { whole: true, text: decode(Buffer.concat(chunks, bytesRead)) };
 }
 
-function headOf(chunks: readonly Buffer[]): string {
-  const taken: Buffer[] = [];
-  let length = 0;
-  for (const chunk of chunks) {
-    if (length >= EVIDENCE_BYTES) break;
-    taken.push(chunk);
-    length += chunk.length;
-  }
-  return decode(Buffer.concat(taken).subarray(0, EVIDENCE_BYTES));
+/** Buffer.concat copies no further than the length it is given. */
+function headOf(chunks: readonly Buffer[], bytesRead: number): string {
+  return decode(Buffer.concat(chunks, Math.min(bytesRead, EVIDENCE_BYTES)));
 }
 
 /** UTF-8 as undici's text() decodes it: a byte-order mark dropped, bad bytes replaced, never thrown. */

@@ -67,8 +67,7 @@ export function bypassesProxy(noProxy: string, target: URL): boolean {
     .replace(/\.$/, '')
     .toLowerCase();
   const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
-  for (const raw of noProxy.split(/[\s,]+/)) {
-    const entry = raw.toLowerCase();
+  for (const entry of noProxy.toLowerCase().split(/[\s,]+/)) {
     if (entry === '') continue;
     if (entry === '*') return true;
     const { pattern, entryPort } = splitPort(entry);
@@ -87,13 +86,9 @@ function firstSet(env: Environment, names: string[]): { name: string; value: str
 }
 
 function splitPort(entry: string): { pattern: string; entryPort?: number } {
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
-  if (bracketed)
-    return { pattern: bracketed[1]!, entryPort: bracketed[2] === undefined ? undefined : Number(bracketed[2]) };
-  // One colon only: an IPv6 address has several, and no port unless in brackets.
-  const hostAndPort = /^([^:]+):(\d+)$/.exec(entry);
-  if (hostAndPort) return { pattern: hostAndPort[1]!, entryPort: Number(hostAndPort[2]) };
-  return { pattern: entry };
+  // A port after one colon only: an IPv6 address has several, and no port unless in brackets.
+  const [, bracketed, plain, port] = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d+))?$/.exec(entry) ?? [];
+  return { pattern: bracketed ?? plain ?? entry, entryPort: port === undefined ? undefined : Number(port) };
 }
 
 function matchesHost(pattern: string, host: string): boolean {

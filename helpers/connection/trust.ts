@@ -56,15 +56,13 @@ const UNTRUSTED = new Set([
   'CERT_UNTRUSTED',
   'CERT_SIGNATURE_FAILURE',
   'INVALID_CA',
+  'CERT_REJECTED',
 ]);
 const OUT_OF_DATE = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
 const WRONG_NAME = 'ERR_TLS_CERT_ALTNAME_INVALID';
 
 export function isCertificateCode(code: string | undefined): boolean {
-  return (
-    code !== undefined &&
-    (UNTRUSTED.has(code) || OUT_OF_DATE.has(code) || code === WRONG_NAME || code === 'CERT_REJECTED')
-  );
+  return code !== undefined && (UNTRUSTED.has(code) || OUT_OF_DATE.has(code) || code === WRONG_NAME);
 }
 
 /** Looked for along the causes (through a proxy, undici wraps the shop's TLS error); a certificate code wins, naming the fix. */

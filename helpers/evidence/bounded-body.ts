@@ -39,10 +39,7 @@ export function shownBody(text: string): string {
   return `${cut.head}\n[cut: the first ${SHOWN_BODY_BYTES / 1024} KiB of ${cut.bytes} bytes shown; sha256 ${cut.sha256}; the whole body is ${cut.file} in the reports folder]`;
 }
 
-/**
- * Writes bodies too long to show into the reports folder, masked, up to `cap`, each once under its hash.
- * What is kept is counted from the folder, since each test has its own BodyFiles.
- */
+/** Bodies too long to show, masked, each once under its hash; counted from the folder, as each test has its own. */
 export class BodyFiles {
   constructor(
     private readonly reportsDir: string,

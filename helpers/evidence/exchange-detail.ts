@@ -41,15 +41,6 @@ export interface ExchangeDetail {
 const LONGEST_LIST_KEPT = 20;
 const SUITE_NAME = /^zc-/;
 
-function parsedExactly(text: string): unknown {
-  try {
-    return parse(text, null, (digits) => new LosslessNumber(digits));
-  } catch {
-    // Not JSON, or nested past what a recursive parser survives (a RangeError): nothing to compare by shape.
-    return undefined;
-  }
-}
-
 function isSuiteZone(item: unknown): boolean {
   const name = item !== null && typeof item === 'object' ? (item as { name?: unknown }).name : undefined;
   return typeof name === 'string' && SUITE_NAME.test(name);
@@ -69,22 +60,22 @@ function cutDown(value: unknown): unknown {
 /** Room for a page of the suite's zones with undocumented fields: past it the file grows by the shop's data. */
 const LONGEST_ANSWER_KEPT = 8 * SHOWN_BODY_BYTES;
 
-function jsonText(text: string | undefined): string | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
-  const value = parsedExactly(text);
-  return value === undefined ? undefined : stringify(cutDown(value));
-}
-
-/** The request as the reports keep it: a body past what they show (ROBUST-04's 1 MiB) is not kept; drift compares answers. */
-function requestText(text: string | undefined): string | undefined {
-  if (text === undefined || Buffer.byteLength(text) > SHOWN_BODY_BYTES) return undefined;
-  return jsonText(text);
+function jsonText(text: string): string | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    return stringify(cutDown(parse(text, null, (digits) => new LosslessNumber(digits))));
+  } catch {
+    // Not JSON, or nested past what a recursive parser survives (a RangeError): nothing to compare by shape.
+    return undefined;
+  }
 }
 
 /** `exchange` holds bodies already masked (evidence.ts). */
 export function exchangeDetail(exchange: Exchange): ExchangeDetail {
   const headers = exchange.responseHeaders;
-  const request = requestText(exchange.requestBody);
+  // A request body past what the reports show (ROBUST-04's 1 MiB) is not kept: drift compares answers.
+  const sentBody = exchange.requestBody ?? '';
+  const request = Buffer.byteLength(sentBody) > SHOWN_BODY_BYTES ? undefined : jsonText(sentBody);
   const parsed = exchange.bodyLimit || exchange.notJson ? undefined : jsonText(exchange.responseBody);
   const tooLong = parsed !== undefined && Buffer.byteLength(parsed) > LONGEST_ANSWER_KEPT;
   const answer = tooLong ? undefined : parsed;

@@ -5,16 +5,6 @@ import type { TargetConfig } from '../config.ts';
 import type { Exchange } from './exchange.ts';
 import { DEFAULT_PREFIX, operatorVariable } from './operator-variables.ts';
 
-/** The shell fills the token in, so no report ever holds its value. */
-function tokenInShell(prefix: string): string {
-  return `"$${operatorVariable('ACCESS_TOKEN', prefix)}"`;
-}
-
-/** The suite's wrong token would give the token's last character away: the command makes its own at run time. */
-function wrongTokenInShell(prefix: string): string {
-  return `"$(printf %s ${tokenInShell(prefix)} | sed -e 's/0$/1/' -e t -e 's/.$/0/')"`;
-}
-
 /** One word for a POSIX shell: a quote itself is closed, escaped and reopened. */
 export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -57,6 +47,8 @@ export function curlCommand(
 function credentialOf(exchange: Exchange, settings: ReplaySettings, prefix: string): string | undefined {
   if (exchange.auth === 'none') return undefined;
   const scheme = settings.authScheme === '' ? '' : `${settings.authScheme} `;
-  const token = exchange.auth === 'valid' ? tokenInShell(prefix) : wrongTokenInShell(prefix);
-  return `${shellQuote(`${settings.authHeader}: ${scheme}`)}${token}`;
+  const token = `"$${operatorVariable('ACCESS_TOKEN', prefix)}"`;
+  // The suite's wrong token would give the token's last character away: the command makes its own at run time.
+  const sent = exchange.auth === 'valid' ? token : `"$(printf %s ${token} | sed -e 's/0$/1/' -e t -e 's/.$/0/')"`;
+  return `${shellQuote(`${settings.authHeader}: ${scheme}`)}${sent}`;
 }
