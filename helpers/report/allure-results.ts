@@ -14,6 +14,7 @@ import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
 import { type AllureResult, type JudgedShowing as Judged, shownAsJudged } from './allure-states.ts';
 import type { ConformanceReport } from './certificate.ts';
 import { exitCodeText } from './comparison.ts';
+import { targetText } from './conformance-report.ts';
 import { leftoverProperties } from './leftovers.ts';
 
 /** Each judged test by its title, which leads with its rule id and is the result's name in Allure. */
@@ -63,7 +64,7 @@ function shown(value: unknown): string {
 export function renderEnvironment(report: ConformanceReport): string {
   const { baseUrl: _sameAsTarget, embedded: _inTarget, ...settings } = report.target.settings;
   const entries: [string, unknown][] = [
-    ['target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],
+    ['target', targetText(report)],
     ['specification', report.specification],
     ['verdict', `${report.verdict} (exit code ${exitCodeText(report)})`],
     ...leftoverProperties(report.leftBehind),

@@ -2,12 +2,11 @@
 // warnings, each with the rule's text and source in the specification, its tests' reasons and every
 // exchange with its curl replay; then what conformance.md says after its rules: suite errors, notes,
 // the run's facts, the settings. The same data as conformance.md, from the same report.
-import { operatorVariable } from '../evidence/operator-variables.ts';
 import { STATES, shownStateOf, testLook } from '../judging/states.ts';
 import type { RuleResult } from '../judging/verdict.ts';
 import type { ConformanceReport } from './certificate.ts';
 import { comparisonLines, listed } from './comparison.ts';
-import { isSelected, ruleNotes, runFacts } from './conformance-report.ts';
+import { isSelected, ruleNotes, runFacts, tokenVariable } from './conformance-report.ts';
 import { type Html, html } from './html.ts';
 import { requestsLine } from './request-accounting.ts';
 import { PROFILE_SOURCE, quotesOf, SPEC_PATH, specSections } from './spec-sections.ts';
@@ -97,7 +96,7 @@ export function renderDetail(report: ConformanceReport): Html {
       .map((test) => `${test.title}: ${test.checkedWith!.join('; ')}`),
   );
   const { comparison } = report;
-  const section = (rule: RuleResult) => ruleSection(rule, operatorVariable('ACCESS_TOKEN', report.target.variables));
+  const section = (rule: RuleResult) => ruleSection(rule, tokenVariable(report));
   return html`<section class="detail">
 <h2>What failed or could not be checked</h2>
 ${open.length === 0 ? html`<p>Every rule this run checked was verified.</p>` : open.map(section)}

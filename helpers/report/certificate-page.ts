@@ -5,18 +5,13 @@
 // Every text from the shop or the run enters through html.ts, which escapes it; the page's policy
 // (certificate-style.ts) would stop a script even if one got through.
 
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { TargetConfig } from '../config.ts';
-import { Secrets } from '../evidence/secrets.ts';
 import { SHOWN_STATES, type ShownVerdict, STATES, shownStateOf, VERDICTS } from '../judging/states.ts';
 import type { RuleResult } from '../judging/verdict.ts';
-import { suitePackage } from '../project-root.ts';
-import type { ConformanceReport, CouldNotRunReport } from './certificate.ts';
+import type { ConformanceJson, ConformanceReport } from './certificate.ts';
 import { detailAnchor, hasDetail, renderDetail, ruleAnchor } from './certificate-detail.ts';
 import { contentSecurityPolicy, pageStyle } from './certificate-style.ts';
 import { exitCodeText } from './comparison.ts';
-import { isSelected, outageLine, stoppedLine } from './conformance-report.ts';
+import { isSelected, outageLine, stoppedLine, targetText } from './conformance-report.ts';
 import {
   changesTonight,
   type Night,
@@ -140,11 +135,14 @@ function historyLine(report: ConformanceReport, history: TargetHistory, nights: 
   return html`<p class="history">${[source, skipped, changesSentence(nights)].filter((part) => part !== undefined).join(' ')}</p>`;
 }
 
-function gridNights(report: ConformanceReport, history: TargetHistory): GridNights {
+/** Without a history, tonight alone. */
+function gridNights(report: ConformanceReport, history: TargetHistory | undefined): GridNights {
   const tonight = nightOf(report);
-  const { before: previous, changed } = changesTonight(history, tonight, (id) => isSelected(report, id));
+  const { before: previous, changed } = history
+    ? changesTonight(history, tonight, (id) => isSelected(report, id))
+    : { changed: [] };
   return {
-    strip: stripNights(history, tonight, STRIP_NIGHTS),
+    strip: history ? stripNights(history, tonight, STRIP_NIGHTS) : [tonight],
     previous,
     changed: new Map(changed.map((change) => [change.id, change])),
   };
@@ -176,28 +174,38 @@ ${leftoverGroups(report.leftBehind).map(leftoverGroup)}
 </section>`;
 }
 
-export function renderCertificatePage(
-  report: ConformanceReport,
-  context: { suiteVersion: string; history: TargetHistory },
-): string {
+export function renderCertificatePage(report: ConformanceJson, suiteVersion: string, history?: TargetHistory): string {
+  const suite = `zones-conformance ${suiteVersion}`;
+  if (report.verdict === 'could-not-run') {
+    const body = html`${verdictHeader(report.verdict, `Exit code ${report.exitCode}.`)}
+${factsLine([
+  ['Target', report.target.baseUrl ?? '(not known)'],
+  ['Specification', report.specification],
+  ['Date', shownTime(report.startedAt)],
+  ['Suite', suite],
+])}
+<h2>Why</h2>
+<pre>${report.reason}</pre>`;
+    return pageShell('Conformance certificate: could-not-run', body, 1);
+  }
   const { must, should, may } = report.summary;
-  const nights = gridNights(report, context.history);
+  const nights = gridNights(report, history);
   const apiVersion = report.target.settings.apiVersion;
   const body = html`${verdictHeader(
     report.verdict,
     `Exit code ${exitCodeText(report)}. MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).`,
   )}
 ${factsLine([
-  ['Target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],
+  ['Target', targetText(report)],
   ['API version', typeof apiVersion === 'string' ? apiVersion : '(not known)'],
   ['Date', shownTime(report.startedAt)],
-  ['Suite', `zones-conformance ${context.suiteVersion}`],
+  ['Suite', suite],
   ['Run', report.runId],
 ])}
 ${report.stopped && html`<p class="alert">${stoppedLine(report.stopped)}</p>`}
 ${report.outage && html`<p class="alert">The run could not complete: ${outageLine(report.outage)}.</p>`}
 ${report.selection && html`<p class="alert">A partial run (--rule ${report.selection.rule}): only ${report.selection.rules.join(', ')} were checked; the others are not verified, as not selected.</p>`}
-${historyLine(report, context.history, nights)}
+${history && historyLine(report, history, nights)}
 <div class="grid" id="grid">${report.rules.map((rule) => gridRow(report, rule, nights))}</div>
 ${glyphKey(report)}
 ${leftoversBox(report)}
@@ -208,29 +216,4 @@ ${renderDetail(report)}
     body,
     Math.ceil(report.rules.length / 2),
   );
-}
-
-export function renderCouldNotRunPage(report: CouldNotRunReport, version: string): string {
-  const body = html`${verdictHeader('could-not-run', `Exit code ${report.exitCode}.`)}
-${factsLine([
-  ['Target', report.target.baseUrl ?? '(not known)'],
-  ['Specification', report.specification],
-  ['Date', shownTime(report.startedAt)],
-  ['Suite', `zones-conformance ${version}`],
-])}
-<h2>Why</h2>
-<pre>${report.reason}</pre>`;
-  return pageShell('Conformance certificate: could-not-run', body, 1);
-}
-
-/** reports/conformance.html, masked as every report is: masked before it is rendered, so the mask is escaped like any text, and once more as written. */
-export function writeCertificatePage(report: ConformanceReport, config: TargetConfig, history: TargetHistory): string {
-  const path = join(config.reportsDir, PAGE_FILE);
-  const secrets = new Secrets(config);
-  const page = renderCertificatePage(secrets.maskAll(report), {
-    suiteVersion: suitePackage().version,
-    history: secrets.maskAll(history),
-  });
-  writeFileSync(path, secrets.mask(page));
-  return path;
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { CannotRunError, EXIT } from '../exit-codes.ts';
 import { exitCodeOf, RULE_STATUSES, VERDICTS } from '../judging/states.ts';
 import type { RuleStatus } from '../judging/verdict.ts';
-import type { Comparison, ConformanceReport, RuleChange } from './certificate.ts';
+import type { Comparison, ConformanceJson, ConformanceReport, RuleChange } from './certificate.ts';
 import { changesSince, type Night, nightOf, sameShop } from './history.ts';
 
 /** An earlier conformance.json, read as the night it was: the shape the nights history holds. */
@@ -132,7 +132,8 @@ export function comparisonLines(comparison: Comparison): { label: string; rules:
  * The run's exit code and, where it is not the verdict's own, why: the same words in every output, the
  * comparison's table included, so a stopped run with --fail-on new says 130 there too.
  */
-export function exitCodeText(report: ConformanceReport): string {
+export function exitCodeText(report: ConformanceJson): string {
+  if (report.verdict === 'could-not-run') return String(report.exitCode);
   if (report.stopped) return `${report.exitCode}, stopped by ${report.stopped.signal}`;
   const comparison = report.outage ? undefined : report.comparison;
   if (comparison === undefined) return String(report.exitCode);

@@ -1,13 +1,10 @@
 // The conformance certificate: built once from the run, written as conformance.json for machines
 // and conformance.md for people, with the same content. The token never appears in either.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describeTarget, seedReplayCommand, type TargetConfig } from '../config.ts';
 import { shownProxy } from '../connection/proxy.ts';
 import { operatorVariable } from '../evidence/operator-variables.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
-import { Secrets } from '../evidence/secrets.ts';
 import { exitCodeForSignal } from '../exit-codes.ts';
 import { exitCodeOf, STATES, shownStateOf, testLook } from '../judging/states.ts';
 import {
@@ -20,7 +17,7 @@ import {
 } from '../judging/verdict.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { rules as catalogue, otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
-import type { ConformanceReport, RunOutage, RunStopped } from './certificate.ts';
+import type { ConformanceJson, ConformanceReport, RunOutage, RunStopped } from './certificate.ts';
 import { type Baseline, compare, exitCodeText, renderComparison } from './comparison.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code, fenced } from './markdown-code.ts';
@@ -218,6 +215,21 @@ const TLS_SHOWN: Record<ConformanceReport['target']['tls'], FactPart[]> = {
   'plain-http': ['none (http://)'],
 };
 
+/** The target as every report names it. */
+export const targetText = (report: ConformanceReport) =>
+  `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`;
+
+/** The variable the printed curl commands read the credential from. */
+export const tokenVariable = (report: ConformanceReport) => operatorVariable('ACCESS_TOKEN', report.target.variables);
+
+/** A level's rules counted as every report words them: a MUST rule fails, a SHOULD or MAY rule warns. */
+export function countsText(
+  counts: { passed: number; notVerified: number } & ({ failed: number } | { warnings: number }),
+) {
+  const broken = 'failed' in counts ? `${counts.failed} failed` : `${counts.warnings} warnings`;
+  return `${counts.passed} passed, ${broken}, ${counts.notVerified} not verified`;
+}
+
 /** A piece of a fact as every writer shows it: plain text, text to stress, or a command to copy. */
 export type FactPart = string | { strong: string } | { code: string };
 
@@ -225,17 +237,27 @@ export type FactPart = string | { strong: string } | { code: string };
  * The run in a few facts, one [label, parts] row each: what was certified and how, the counts and the
  * run's cost. conformance.md shows them as a table under its title, the certificate page below its grid.
  */
-export function runFacts(report: ConformanceReport): [string, FactPart[]][] {
+export function runFacts(report: ConformanceJson): [string, FactPart[]][] {
+  const verdict: [string, FactPart[]] = [
+    'Verdict',
+    [{ strong: report.verdict }, ` (exit code ${exitCodeText(report)})`],
+  ];
+  if (report.verdict === 'could-not-run')
+    return [
+      ['Target', [report.target.baseUrl ?? '(not known)']],
+      verdict,
+      ['Run', [`${report.startedAt} to ${report.finishedAt}`]],
+    ];
   const { must, should, may } = report.summary;
   const { requests, consistency, cleanup } = report;
   return [
-    ['Target', [`${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`]],
+    ['Target', [targetText(report)]],
     ['TLS', TLS_SHOWN[report.target.tls]],
     ...(report.target.proxy === null ? [] : [['Proxy', [report.target.proxy]] as [string, FactPart[]]]),
-    ['Verdict', [{ strong: report.verdict }, ` (exit code ${exitCodeText(report)})`]],
-    ['MUST rules', [`${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified`]],
-    ['SHOULD rules', [`${should.passed} passed, ${should.warnings} warnings, ${should.notVerified} not verified`]],
-    ['MAY rules (robustness)', [`${may.passed} passed, ${may.warnings} warnings, ${may.notVerified} not verified`]],
+    verdict,
+    ['MUST rules', [countsText(must)]],
+    ['SHOULD rules', [countsText(should)]],
+    ['MAY rules (robustness)', [countsText(may)]],
     ['Run', [`${report.runId}, ${report.startedAt} to ${report.finishedAt}`]],
     ...(report.model === undefined
       ? []
@@ -299,9 +321,25 @@ export function isSelected(report: Pick<ConformanceReport, 'selection'>, ruleId:
   return report.selection === undefined || report.selection.rules.includes(ruleId);
 }
 
-export function renderMarkdown(report: ConformanceReport): string {
+export function renderMarkdown(report: ConformanceJson): string {
+  if (report.verdict === 'could-not-run')
+    return `${[
+      '# Conformance certificate: COULD NOT RUN',
+      '',
+      `${report.specification}, checked by zones-conformance. No rule was checked: the run could not start.`,
+      '',
+      ...factsTable(report),
+      '## Why',
+      '',
+      ...fenced(report.reason),
+    ].join('\n')}\n`;
   const { head, detail } = markdownParts(report);
   return `${[...head, ...detail.flat()].join('\n')}\n`;
+}
+
+function factsTable(report: ConformanceJson): string[] {
+  const rows = runFacts(report).map(([label, parts]) => `| ${label} | ${parts.map(markdownPart).join('')} |`);
+  return ['| | |', '|---|---|', ...rows, ''];
 }
 
 /**
@@ -321,10 +359,7 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
     ...(report.stopped ? [`**${stoppedLine(report.stopped)}**`, ''] : []),
     `${report.specification}, checked by zones-conformance.`,
     '',
-    '| | |',
-    '|---|---|',
-    ...runFacts(report).map(([label, parts]) => `| ${label} | ${parts.map(markdownPart).join('')} |`),
-    '',
+    ...factsTable(report),
     '## Rules',
     '',
     '| Rule | Level | Status | Rule text |',
@@ -354,7 +389,7 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
         '',
       ]);
       for (const test of rule.tests.filter((t) => t.state !== 'passed'))
-        detail.push(testSection(test, rule.level, operatorVariable('ACCESS_TOKEN', report.target.variables)));
+        detail.push(testSection(test, rule.level, tokenVariable(report)));
       if (rule.tests.length === 0) detail.push([`- ${rule.reason}`, '']);
     }
   }
@@ -365,15 +400,4 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
   if (notes.length > 0) detail.push(['## Notes', '', ...notes.map((n) => `- ${n}`), '']);
   detail.push(['## Settings', '', '```json', JSON.stringify(report.target.settings, null, 2), '```', '']);
   return { head, detail };
-}
-
-export function writeReport(report: ConformanceReport, config: TargetConfig): { json: string; markdown: string } {
-  mkdirSync(config.reportsDir, { recursive: true });
-  const json = join(config.reportsDir, 'conformance.json');
-  const markdown = join(config.reportsDir, 'conformance.md');
-  // The last guard: no byte of a secret leaves the process in a report.
-  const secrets = new Secrets(config);
-  writeFileSync(json, secrets.mask(`${JSON.stringify(report, null, 2)}\n`));
-  writeFileSync(markdown, secrets.mask(renderMarkdown(report)));
-  return { json, markdown };
 }

@@ -5,14 +5,10 @@
 // came late, the zones left behind among it. Here the answer first and the zones left behind last are
 // always whole; what each failed test sent goes between them while it fits, cut between blocks, with
 // a line that says so and where the rest is.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { TargetConfig } from '../config.ts';
-import { Secrets } from '../evidence/secrets.ts';
 import { SHOWN_STATES, STATES, shownStateOf } from '../judging/states.ts';
-import type { ConformanceReport } from './certificate.ts';
+import type { ConformanceJson, ConformanceReport } from './certificate.ts';
 import { exitCodeText, renderComparison } from './comparison.ts';
-import { isSelected, markdownParts, outageLine, stoppedLine } from './conformance-report.ts';
+import { isSelected, markdownParts, outageLine, renderMarkdown, stoppedLine } from './conformance-report.ts';
 import { changesTonight, nightOf, stateOn, stripNights, type TargetHistory } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code } from './markdown-code.ts';
@@ -109,11 +105,13 @@ function changeLines(report: ConformanceReport, history: TargetHistory | undefin
   ];
 }
 
+/** The job summary of a run that could not start is its whole certificate: a reason, a few lines. */
 export function renderJobSummary(
-  report: ConformanceReport,
+  report: ConformanceJson,
   history?: TargetHistory,
   maxBytes = SUMMARY_MAX_BYTES,
 ): string {
+  if (report.verdict === 'could-not-run') return renderMarkdown(report);
   const { detail } = markdownParts(report);
   const head = [...verdictLines(report), ...ruleGrid(report, history), ...changeLines(report, history)];
   const tail = leftoverMarkdown(report.leftBehind, code);
@@ -138,11 +136,4 @@ export function renderJobSummary(
   }
   lines.push(...tail);
   return `${lines.join('\n')}\n`;
-}
-
-/** reports/summary.md, masked as conformance.md is; written after it, into the folder it made. */
-export function writeJobSummary(report: ConformanceReport, config: TargetConfig, history?: TargetHistory): string {
-  const path = join(config.reportsDir, 'summary.md');
-  writeFileSync(path, new Secrets(config).mask(renderJobSummary(report, history)));
-  return path;
 }

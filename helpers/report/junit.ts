@@ -6,14 +6,11 @@
 // test's history; the verdict and the run go into the suite's properties. The exit code and
 // conformance.json stay the authority.
 
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { operatorVariable } from '../evidence/operator-variables.ts';
-import { Secrets } from '../evidence/secrets.ts';
 import { testLook, warningPrefix } from '../judging/states.ts';
 import type { JudgedTest } from '../judging/verdict.ts';
 import type { RuleLevel } from '../rules.ts';
-import type { ConformanceReport } from './certificate.ts';
+import type { ConformanceJson, CouldNotRunReport } from './certificate.ts';
+import { countsText, targetText, tokenVariable } from './conformance-report.ts';
 import { leftoverProperties } from './leftovers.ts';
 
 export function xml(text: string): string {
@@ -51,7 +48,14 @@ function evidenceText(test: JudgedTest, token: string): string {
   return `Every exchange of the test, in order; the curl commands read the credential from ${token}:\n\n${each.join('\n\n')}`;
 }
 
-function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: string): string {
+/** A testcase as written, with the element it is filed under and its time. */
+interface Testcase {
+  text: string;
+  filed: 'failure' | 'error' | 'skipped' | undefined;
+  ms: number;
+}
+
+function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: string): Testcase {
   const open = `    <testcase classname="${xml(classname)}" name="${xml(test.title)}" time="${seconds(test.durationMs)}">`;
   const look = testLook(test.state);
   const outcome = look.filedAs.outcome(level);
@@ -75,50 +79,57 @@ function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: 
     .filter((part) => part !== '')
     .join('\n\n');
   if (output !== '') inner.push(`      <system-out>${xml(output)}</system-out>`);
-  return inner.length === 0 ? `${open}</testcase>` : [open, ...inner, '    </testcase>'].join('\n');
+  const text = inner.length === 0 ? `${open}</testcase>` : [open, ...inner, '    </testcase>'].join('\n');
+  return { text, filed: look.filedAs.junit, ms: test.durationMs };
 }
 
-export function renderJunit(report: ConformanceReport): string {
-  const tests = report.rules.flatMap((rule) =>
-    rule.tests.map((test) => ({ test, level: rule.level, classname: `${rule.level.toUpperCase()}.${rule.id}` })),
-  );
-  const count = (element: 'failure' | 'error' | 'skipped') =>
-    tests.filter(({ test }) => testLook(test.state).filedAs.junit === element).length;
+/** A run that could not start is one errored testcase, so a dashboard shows red rather than an empty, green suite. */
+function couldNotStart(report: CouldNotRunReport, ms: number): Testcase {
+  const text = [
+    `    <testcase classname="zones-conformance" name="the run starts" time="${seconds(ms)}">`,
+    `      <error message="${xml(`could not run: ${firstLine(report.reason)}`)}">${xml(report.reason)}</error>`,
+    '    </testcase>',
+  ].join('\n');
+  return { text, filed: 'error', ms };
+}
+
+export function renderJunit(report: ConformanceJson): string {
+  const runMs = Date.parse(report.finishedAt) - Date.parse(report.startedAt);
+  // Named as a run that did start names it, with the verdict among the properties, as there.
+  const run = report.verdict === 'could-not-run' ? undefined : report;
+  const tests =
+    report.verdict === 'could-not-run'
+      ? [couldNotStart(report, runMs)]
+      : report.rules.flatMap((rule) =>
+          rule.tests.map((test) =>
+            testcase(rule.level, `${rule.level.toUpperCase()}.${rule.id}`, test, tokenVariable(report)),
+          ),
+        );
+  const count = (element: Testcase['filed']) => tests.filter((test) => test.filed === element).length;
   const totals = `tests="${tests.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}"`;
-  const testTime = seconds(tests.reduce((sum, { test }) => sum + test.durationMs, 0));
-  const runTime = seconds(Date.parse(report.finishedAt) - Date.parse(report.startedAt));
-  const { must, should, may } = report.summary;
-  const token = operatorVariable('ACCESS_TOKEN', report.target.variables);
+  const summary = run?.summary;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="zones-conformance" ${totals} time="${runTime}">`,
+    `<testsuites name="zones-conformance" ${totals} time="${seconds(runMs)}">`,
     // The suite's time is its tests' added up; the run's holds the preflight and the sweep as well.
-    `  <testsuite name="${xml(report.specification)}" ${totals} time="${testTime}" timestamp="${report.startedAt}">`,
+    `  <testsuite name="${xml(report.specification)}" ${totals} time="${seconds(tests.reduce((sum, test) => sum + test.ms, 0))}" timestamp="${report.startedAt}">`,
     ...properties(
       [
         // First: a CI page that shows a suite's properties shows the zones to remove before anything else.
-        ...leftoverProperties(report.leftBehind),
+        ...leftoverProperties(run?.leftBehind ?? []),
         ['verdict', report.verdict],
         ['exit code', String(report.exitCode)],
-        ['target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],
-        ['run', report.runId],
-        ['MUST rules', `${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified`],
-        ['SHOULD rules', `${should.passed} passed, ${should.warnings} warnings, ${should.notVerified} not verified`],
-        ['MAY rules', `${may.passed} passed, ${may.warnings} warnings, ${may.notVerified} not verified`],
+        ['target', run && targetText(run)],
+        ['run', run?.runId],
+        ['MUST rules', summary && countsText(summary.must)],
+        ['SHOULD rules', summary && countsText(summary.should)],
+        ['MAY rules', summary && countsText(summary.may)],
       ],
       '    ',
     ),
-    ...tests.map(({ test, level, classname }) => testcase(level, classname, test, token)),
+    ...tests.map((test) => test.text),
     '  </testsuite>',
     '</testsuites>',
     '',
   ].join('\n');
-}
-
-export function writeJunit(report: ConformanceReport, reportsDir: string, token: string): string {
-  const path = join(reportsDir, 'junit.xml');
-  const secrets = new Secrets({ token });
-  // Masked before it is rendered, so the mask is escaped like any text; the written text once more after.
-  writeFileSync(path, secrets.mask(renderJunit(secrets.maskAll(report))));
-  return path;
 }
