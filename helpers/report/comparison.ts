@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 import { CannotRunError, EXIT } from '../exit-codes.ts';
 import { exitCodeOf, RULE_STATUSES, VERDICTS } from '../judging/states.ts';
-import type { RuleStatus } from '../judging/verdict.ts';
 import type { Comparison, ConformanceJson, ConformanceReport, RuleChange } from './certificate.ts';
 import { changesSince, type Night, nightOf, sameShop } from './history.ts';
 
@@ -15,32 +14,31 @@ export interface Baseline {
   night: Night;
 }
 
+function refuse(path: string, why: string): never {
+  throw new CannotRunError(`--baseline ${path}: ${why}`);
+}
+
 /** Reads an earlier conformance.json; anything else stops the run before a request (exit 3), naming the file. */
 export function readBaseline(path: string): Baseline {
-  const refuse = (why: string): never => {
-    throw new CannotRunError(`--baseline ${path}: ${why}`);
-  };
-  let parsed: unknown;
+  let report: Partial<ConformanceReport> | null;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    report = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     const problem = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    return refuse(`cannot be read as JSON: ${problem}`);
+    return refuse(path, `cannot be read as JSON: ${problem}`);
   }
-  const report = parsed as Partial<ConformanceReport>;
-  const known = report !== null && typeof report === 'object' && Object.hasOwn(VERDICTS, String(report.verdict));
-  if (!known || report.suite !== 'zones-conformance') return refuse('is not a conformance.json of zones-conformance');
-  if ((report.verdict as string) === 'could-not-run')
-    return refuse('is the report of a run that could not run: it judged no rule');
-  if (report.verdict === 'could-not-complete')
+  const verdict = String(report?.verdict);
+  if (report?.suite !== 'zones-conformance' || !Object.hasOwn(VERDICTS, verdict))
+    return refuse(path, 'is not a conformance.json of zones-conformance');
+  if (verdict === 'could-not-run') return refuse(path, 'is the report of a run that could not run: it judged no rule');
+  if (verdict === 'could-not-complete')
     return refuse(
+      path,
       "is the report of a run that could not complete: the shop stopped answering partway, so it judged only part of the shop. Compare with an earlier night's conformance.json",
     );
   const rules = Array.isArray(report.rules) ? report.rules : [];
-  const valid = rules.every(
-    (rule) => typeof rule?.id === 'string' && RULE_STATUSES.includes(rule?.status as RuleStatus),
-  );
-  if (rules.length === 0 || !valid) return refuse('has no rule results with a status to compare with');
+  const statuses = rules.every((rule) => typeof rule?.id === 'string' && RULE_STATUSES.includes(rule?.status));
+  if (rules.length === 0 || !statuses) return refuse(path, 'has no rule results with a status to compare with');
   // Read as tonight's certificate is, so that a suite defect then is one now; what the file does not
   // record is '' (see Night), never held against it.
   const { baseUrl = '', embedded = false, settings = {} } = report.target ?? {};
@@ -61,17 +59,18 @@ export function readBaseline(path: string): Baseline {
  * target, whatever port each got. What a baseline does not record is not held against it.
  */
 export function refuseOtherTarget({ path, night }: Baseline, target: Night['target']): void {
-  const refuse = (why: string): never => {
-    throw new CannotRunError(
-      `--baseline ${path}: ${why}; its rule statuses say nothing about tonight's run. Compare with a conformance.json of this target and version, or run without --baseline`,
+  const refuseAs = (why: string) =>
+    refuse(
+      path,
+      `${why}; its rule statuses say nothing about tonight's run. Compare with a conformance.json of this target and version, or run without --baseline`,
     );
-  };
   const named = ({ embedded, baseUrl }: Night['target']) =>
     embedded ? 'the embedded reference' : baseUrl || 'an unknown target';
-  if (!sameShop(night.target, target)) refuse(`certified another target, ${named(night.target)}, not ${named(target)}`);
+  if (!sameShop(night.target, target))
+    refuseAs(`certified another target, ${named(night.target)}, not ${named(target)}`);
   const { apiVersion } = night.target;
   if (apiVersion !== '' && apiVersion !== target.apiVersion)
-    refuse(`certified API version ${apiVersion}, not ${target.apiVersion} (ZONES_API_VERSION)`);
+    refuseAs(`certified API version ${apiVersion}, not ${target.apiVersion} (ZONES_API_VERSION)`);
 }
 
 /**
