@@ -6,7 +6,7 @@ import { STATES, shownStateOf, testLook } from '../judging/states.ts';
 import type { RuleResult } from '../judging/verdict.ts';
 import type { ConformanceReport } from './certificate.ts';
 import { comparisonLines, listed } from './comparison.ts';
-import { isSelected, ruleNotes, runFacts, tokenVariable } from './conformance-report.ts';
+import { checkedWith, isSelected, openRules, ruleNotes, runFacts, tokenVariable } from './conformance-report.ts';
 import { type Html, html } from './html.ts';
 import { requestsLine } from './request-accounting.ts';
 import { PROFILE_SOURCE, quotesOf, SPEC_PATH, specSections } from './spec-sections.ts';
@@ -80,21 +80,12 @@ function rulesTable(report: ConformanceReport): Html {
   )}</table>`;
 }
 
-/** Whether the page has a section below for the rule: it did not pass, and the run checked it. */
-export function hasDetail(report: ConformanceReport, rule: RuleResult): boolean {
-  return rule.status !== 'passed' && isSelected(report, rule.id);
-}
-
 export function renderDetail(report: ConformanceReport): Html {
-  const shown = report.rules.filter((rule) => hasDetail(report, rule));
+  const shown = openRules(report);
   const open = shown.filter((rule) => rule.status !== 'warning');
   const warnings = shown.filter((rule) => rule.status === 'warning');
-  const notes = [...report.notes, ...ruleNotes(report.rules.filter((rule) => isSelected(report, rule.id)))];
-  const checkedWith = report.rules.flatMap((rule) =>
-    rule.tests
-      .filter((test) => test.checkedWith !== undefined)
-      .map((test) => `${test.title}: ${test.checkedWith!.join('; ')}`),
-  );
+  const notes = [...report.notes, ...ruleNotes(report)];
+  const chosen = checkedWith(report);
   const { comparison } = report;
   const section = (rule: RuleResult) => ruleSection(rule, tokenVariable(report));
   return html`<section class="detail">
@@ -111,7 +102,7 @@ ${
 }
 ${report.suiteErrors.length > 0 && html`<h2>Suite errors</h2>${list(report.suiteErrors)}`}
 ${notes.length > 0 && html`<h2>Notes</h2>${list(notes)}`}
-${checkedWith.length > 0 && html`<h2>Checked with what the settings gave</h2>${list(checkedWith)}`}
+${chosen.length > 0 && html`<h2>Checked with what the settings gave</h2>${list(chosen)}`}
 <h2>Every rule</h2>
 ${rulesTable(report)}
 <h2>The run</h2>

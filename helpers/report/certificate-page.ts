@@ -8,7 +8,7 @@
 import { SHOWN_STATES, type ShownVerdict, STATES, shownStateOf, VERDICTS } from '../judging/states.ts';
 import type { RuleResult } from '../judging/verdict.ts';
 import type { ConformanceJson, ConformanceReport } from './certificate.ts';
-import { detailAnchor, hasDetail, renderDetail, ruleAnchor } from './certificate-detail.ts';
+import { detailAnchor, renderDetail, ruleAnchor } from './certificate-detail.ts';
 import { contentSecurityPolicy, pageStyle } from './certificate-style.ts';
 import { exitCodeText } from './comparison.ts';
 import { isSelected, outageLine, stoppedLine, targetText } from './conformance-report.ts';
@@ -87,7 +87,8 @@ function gridRow(report: ConformanceReport, rule: RuleResult, nights: GridNights
   const state = shownStateOf(rule);
   const selected = isSelected(report, rule.id);
   const change = nights.changed.get(rule.id);
-  const link = hasDetail(report, rule) ? detailAnchor(rule.id) : ruleAnchor(rule.id);
+  // A rule that did not pass, and that the run checked, has a section of its own below.
+  const link = rule.status !== 'passed' && selected ? detailAnchor(rule.id) : ruleAnchor(rule.id);
   const last = nights.strip.length - 1;
   return html`<div class="rule s-${state}" data-rule="${rule.id}" data-status="${rule.status}" data-changed="${change ? 'true' : 'false'}" title="${rule.title}">
 <a class="id" href="#${link}">${rule.id}</a><span class="level">${rule.level.toUpperCase()}</span><span class="state">${STATES[selected ? state : 'not-selected'].words}</span>

@@ -1,6 +1,5 @@
-// The conformance certificate: built once from the run, written as conformance.json for machines
-// and conformance.md for people, with the same content. The token never appears in either.
-
+// The conformance certificate: built once from the run (buildReport), the words every report uses for
+// its facts, and conformance.md, the certificate for people, as conformance.json is for machines.
 import { describeTarget, seedReplayCommand, type TargetConfig } from '../config.ts';
 import { shownProxy } from '../connection/proxy.ts';
 import { operatorVariable } from '../evidence/operator-variables.ts';
@@ -16,7 +15,7 @@ import {
   verdictOf,
 } from '../judging/verdict.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
-import { rules as catalogue, otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
+import { otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
 import type { ConformanceJson, ConformanceReport, RunOutage, RunStopped } from './certificate.ts';
 import { type Baseline, compare, exitCodeText, renderComparison } from './comparison.ts';
 import { leftoverMarkdown } from './leftovers.ts';
@@ -67,10 +66,10 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     warnings: count(level, 'warning'),
     notVerified: count(level, 'not-verified'),
   });
-  const sent = facts.outcomes;
-  const tests = sent.reduce((sum, o) => sum + o.requests, 0);
+  const sum = (of: (outcome: TestOutcome) => number) => facts.outcomes.reduce((total, o) => total + of(o), 0);
+  const tests = sum((o) => o.requests);
+  const cleanup = sum((o) => o.cleanupRequests) + facts.requests.sweep;
   const lags = facts.outcomes.flatMap((o) => o.lagMs);
-  const cleanup = sent.reduce((sum, o) => sum + o.cleanupRequests, 0) + facts.requests.sweep;
   const report: ConformanceReport = {
     suite: 'zones-conformance',
     specification: `Zone Management Service, API version ${SPEC_VERSION}`,
@@ -102,13 +101,8 @@ export function buildReport(facts: RunFacts): ConformanceReport {
       tests,
       cleanup,
       preflight: facts.requests.preflight,
-      throttled: facts.requests.throttled + sent.reduce((sum, o) => sum + o.throttled, 0),
-      ...accountRequests(
-        sent,
-        facts.requests.tally ?? {},
-        facts.config.apiVersion,
-        catalogue.map((rule) => rule.id),
-      ),
+      throttled: facts.requests.throttled + sum((o) => o.throttled),
+      ...accountRequests(facts.outcomes, facts.requests.tally ?? {}, facts.config.apiVersion),
     },
     consistency: {
       timeoutMs: facts.config.consistencyTimeoutMs,
@@ -141,10 +135,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
   return report;
 }
 
-/**
- * With --rule, the rules left out are not verified (the run says nothing about them), and say why:
- * not selected, rather than a bare "did not run". Their model-based notes go too: that test did not run.
- */
+/** A rule --rule left out is not verified, as not selected rather than "did not run"; its model-based notes go too. */
 function markNotSelected(rule: RuleResult, selection: NonNullable<RunFacts['selection']>): void {
   if (selection.rules.includes(rule.id)) return;
   rule.reason = `not selected (--rule ${selection.rule})`;
@@ -165,10 +156,7 @@ export function stoppedLine(stopped: RunStopped): string {
 /** What a test that was never run says of itself; a rule with no test run at all says the second. */
 const NEVER_RAN = new Set(['the test did not run', 'no test of this rule ran']);
 
-/**
- * A rule the stopped run never reached: not verified because the shop was gone, which its reason says
- * instead of a bare "did not run". A rule not verified for a reason of its own keeps that reason.
- */
+/** A rule the run never reached says the shop was gone; one not verified for a reason of its own keeps that reason. */
 function markUnreached(rule: RuleResult, line: string): void {
   if (rule.status !== 'not-verified' || !NEVER_RAN.has(rule.reason ?? '')) return;
   rule.reason = `not reached: ${line}`;
@@ -188,9 +176,32 @@ export function seedOrigin(model: NonNullable<ConformanceReport['model']>): stri
   return model.drawn ? 'drawn for this run' : 'set by ZONES_MODEL_SEED or --seed';
 }
 
-/** The notes on these rules (a model-based test that did not verify a rule its example tests decided), one line each. */
-export function ruleNotes(rules: readonly RuleResult[]): string[] {
-  return rules.flatMap((rule) => (rule.notes ?? []).map((note) => `${rule.id}: ${note}`));
+/** The notes on the rules the run checked (a model-based test that did not verify a rule its example tests decided). */
+export function ruleNotes(report: ConformanceReport): string[] {
+  const checked = report.rules.filter((rule) => isSelected(report, rule.id));
+  return checked.flatMap((rule) => (rule.notes ?? []).map((note) => `${rule.id}: ${note}`));
+}
+
+/** The rules the reports detail: those that did not pass, among the rules the run checked. */
+export const openRules = (report: ConformanceReport) =>
+  report.rules.filter((rule) => rule.status !== 'passed' && isSelected(report, rule.id));
+
+/** What the settings made each test check with, a line a test. */
+export const checkedWith = (report: ConformanceReport) =>
+  report.rules.flatMap((rule) =>
+    rule.tests.flatMap((test) => (test.checkedWith ? [`${test.title}: ${test.checkedWith.join('; ')}`] : [])),
+  );
+
+/** A rule's status in the markdown tables; a rule --rule left out is not selected. */
+export const markdownStatus = (report: ConformanceReport, rule: RuleResult) =>
+  isSelected(report, rule.id) ? STATES[shownStateOf(rule)].says.markdown(rule.level) : STATES['not-selected'].words;
+
+/** The outage and the signal, first under the verdict: a reader must know at once that no verdict on the shop was given. */
+export function alertLines(report: ConformanceReport): string[] {
+  return [
+    ...(report.outage ? [`**The run could not complete:** ${outageLine(report.outage)}.`, ''] : []),
+    ...(report.stopped ? [`**${stoppedLine(report.stopped)}**`, ''] : []),
+  ];
 }
 
 function connectionOf(config: TargetConfig): Pick<ConformanceReport['target'], 'tls' | 'proxy'> {
@@ -288,10 +299,7 @@ function markdownPart(part: FactPart): string {
   return 'strong' in part ? `**${part.strong}**` : code(part.code);
 }
 
-/**
- * A test that did not pass, as the reader needs it: why, what the settings made it check with, and
- * every exchange of it in order, each whole and with the curl command that sends it again.
- */
+/** A test that did not pass: why, what it checked with, and every exchange in order, each with its curl replay. */
 function testSection(test: JudgedTest, level: RuleLevel, token: string): string[] {
   const lines = [`- ${test.title}: ${testLook(test.state).says.testMark(level)}`, ''];
   if (test.checkedWith !== undefined) lines.push(`  Checked with: ${test.checkedWith.join('; ')}`, '');
@@ -349,14 +357,11 @@ function factsTable(report: ConformanceJson): string[] {
  * (job-summary.ts) can end after any of them.
  */
 export function markdownParts(report: ConformanceReport): { head: string[]; detail: string[][] } {
-  const selected = (rule: RuleResult) => isSelected(report, rule.id);
   const head = [
     `# Conformance certificate: ${report.verdict.toUpperCase()}`,
     '',
     ...leftoverMarkdown(report.leftBehind, code),
-    // Before the table: a reader must know at once that no verdict on the shop was given, and why.
-    ...(report.outage ? [`**The run could not complete:** ${outageLine(report.outage)}.`, ''] : []),
-    ...(report.stopped ? [`**${stoppedLine(report.stopped)}**`, ''] : []),
+    ...alertLines(report),
     `${report.specification}, checked by zones-conformance.`,
     '',
     ...factsTable(report),
@@ -365,20 +370,15 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
     '| Rule | Level | Status | Rule text |',
     '|---|---|---|---|',
     ...report.rules.map(
-      (rule) =>
-        `| ${rule.id} | ${rule.level.toUpperCase()} | ${selected(rule) ? STATES[shownStateOf(rule)].says.markdown(rule.level) : STATES['not-selected'].words} | ${rule.title} |`,
+      (rule) => `| ${rule.id} | ${rule.level.toUpperCase()} | ${markdownStatus(report, rule)} | ${rule.title} |`,
     ),
     '',
     ...(report.comparison ? renderComparison(report, report.comparison) : []),
   ];
   const detail: string[][] = [];
-  const chosen = report.rules.flatMap((rule) =>
-    rule.tests
-      .filter((test) => test.checkedWith !== undefined)
-      .map((test) => `- ${test.title}: ${test.checkedWith!.join('; ')}`),
-  );
+  const chosen = checkedWith(report).map((line) => `- ${line}`);
   if (chosen.length > 0) detail.push(['## Checked with what the settings gave', '', ...chosen, '']);
-  const open = report.rules.filter((rule) => rule.status !== 'passed' && selected(rule));
+  const open = openRules(report);
   if (open.length > 0) {
     detail.push(['## What broke, warned or could not be checked', '']);
     for (const rule of open) {
@@ -396,7 +396,7 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
   detail.push(requestTables(report.requests));
   if (report.suiteErrors.length > 0)
     detail.push(['## Suite errors', '', ...report.suiteErrors.map((e) => `- ${e}`), '']);
-  const notes = [...report.notes, ...ruleNotes(report.rules.filter(selected))];
+  const notes = [...report.notes, ...ruleNotes(report)];
   if (notes.length > 0) detail.push(['## Notes', '', ...notes.map((n) => `- ${n}`), '']);
   detail.push(['## Settings', '', '```json', JSON.stringify(report.target.settings, null, 2), '```', '']);
   return { head, detail };

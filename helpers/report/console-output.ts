@@ -9,7 +9,7 @@ import { failureOf, type TestOutcome } from '../judging/verdict.ts';
 import { findRule } from '../rules.ts';
 import type { ConformanceReport } from './certificate.ts';
 import { comparisonLines, exitCodeText, listed } from './comparison.ts';
-import { isSelected, ruleNotes, seedOrigin } from './conformance-report.ts';
+import { isSelected, openRules, ruleNotes, seedOrigin } from './conformance-report.ts';
 import { leftoverLines } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
 
@@ -99,7 +99,7 @@ export function printSummary(
   say('');
   for (const line of ruleTable(report)) say(line);
   say('');
-  for (const rule of report.rules.filter((r) => r.status !== 'passed' && selected(r))) {
+  for (const rule of openRules(report)) {
     // Padded to the width of WARNING, so that the ids line up under passed, FAILED and WARNING.
     say(`${STATES[rule.status].says.loud.padEnd(7)} ${rule.id} ${rule.title}`);
     const reason = (rule.reason ?? '').split('\n')[0]!;
@@ -108,8 +108,7 @@ export function printSummary(
   for (const line of leftoverLines(report.leftBehind)) say(line);
   for (const error of report.suiteErrors) say(`SUITE ERROR ${error}`);
   for (const note of report.notes) say(`NOTE ${note}`);
-  for (const note of ruleNotes(report.rules.filter(selected)))
-    say(`NOTE ${note.length > 300 ? `${note.slice(0, 300)}...` : note}`);
+  for (const note of ruleNotes(report)) say(`NOTE ${note.length > 300 ? `${note.slice(0, 300)}...` : note}`);
   if (comparison) {
     say('');
     say(

@@ -5,10 +5,10 @@
 // came late, the zones left behind among it. Here the answer first and the zones left behind last are
 // always whole; what each failed test sent goes between them while it fits, cut between blocks, with
 // a line that says so and where the rest is.
-import { SHOWN_STATES, STATES, shownStateOf } from '../judging/states.ts';
+import { SHOWN_STATES, STATES } from '../judging/states.ts';
 import type { ConformanceJson, ConformanceReport } from './certificate.ts';
 import { exitCodeText, renderComparison } from './comparison.ts';
-import { isSelected, markdownParts, outageLine, renderMarkdown, stoppedLine } from './conformance-report.ts';
+import { alertLines, isSelected, markdownParts, markdownStatus, renderMarkdown } from './conformance-report.ts';
 import { changesTonight, nightOf, stateOn, stripNights, type TargetHistory } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code } from './markdown-code.ts';
@@ -32,8 +32,7 @@ function verdictLines(report: ConformanceReport): string[] {
     '',
     `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}, API version ${String(apiVersion)}, run ${report.runId} of ${report.startedAt}. The certificate page: conformance.html in the reports artifact.`,
     '',
-    ...(report.outage ? [`**The run could not complete:** ${outageLine(report.outage)}.`, ''] : []),
-    ...(report.stopped ? [`**${stoppedLine(report.stopped)}**`, ''] : []),
+    ...alertLines(report),
   ];
 }
 
@@ -44,8 +43,7 @@ function ruleGrid(report: ConformanceReport, history: TargetHistory | undefined)
   const withNights = strip.length > 1;
   const row = (rule: ConformanceReport['rules'][number]) => {
     const selected = isSelected(report, rule.id);
-    const status = selected ? STATES[shownStateOf(rule)].says.markdown(rule.level) : STATES['not-selected'].words;
-    const cells = [rule.id, rule.level.toUpperCase(), status];
+    const cells = [rule.id, rule.level.toUpperCase(), markdownStatus(report, rule)];
     // Tonight's glyph of a rule a --rule run left out is its own: it was not checked, not "not verified".
     const glyph = (night: (typeof strip)[number], index: number) =>
       STATES[index === strip.length - 1 && !selected ? 'not-selected' : stateOn(night, rule.id)].glyph;

@@ -10,6 +10,7 @@ import {
   requestsIn,
 } from '../evidence/request-tally.ts';
 import type { TestOutcome } from '../judging/verdict.ts';
+import { rules } from '../rules.ts';
 
 /** What some tests spent: their own requests, their clean-up's apart, and the list pages among them. */
 export interface Spent {
@@ -52,15 +53,11 @@ function addSpent(a: Spent | undefined, b: Spent): Spent {
   };
 }
 
-/**
- * `ruleOrder` keeps byRule in catalogue order. A test counted by hand (no tally) adds nothing here:
- * the totals beside this breakdown are the ones to trust.
- */
+/** A test counted by hand (no tally) adds nothing here: the totals beside this breakdown are the ones to trust. */
 export function accountRequests(
   outcomes: readonly TestOutcome[],
   around: { preflight?: RequestTally; sweep?: RequestTally },
   apiVersion: string,
-  ruleOrder: readonly string[],
 ): RequestBreakdown {
   const tallies = outcomes.flatMap((o) => (o.tally ? [o.tally.test, o.tally.cleanup] : []));
   const all = addTallies(...tallies, around.preflight, around.sweep);
@@ -84,7 +81,7 @@ export function accountRequests(
     }
   }
   const byRule = Object.fromEntries(
-    ruleOrder.flatMap((id) => {
+    rules.flatMap(({ id }) => {
       const spent = perRule.get(id);
       return spent && spent.requests + spent.cleanup > 0 ? [[id, spent]] : [];
     }),
