@@ -243,55 +243,35 @@ export function countsText(
 
 /** A piece of a fact as every writer shows it: plain text, text to stress, or a command to copy. */
 export type FactPart = string | { strong: string } | { code: string };
+type Fact = [label: string, parts: FactPart[]];
 
 /**
- * The run in a few facts, one [label, parts] row each: what was certified and how, the counts and the
- * run's cost. conformance.md shows them as a table under its title, the certificate page below its grid.
+ * The run in a few facts: what was certified and how, the counts and the run's cost. conformance.md
+ * shows them as a table under its title, the certificate page below its grid.
  */
-export function runFacts(report: ConformanceJson): [string, FactPart[]][] {
-  const verdict: [string, FactPart[]] = [
-    'Verdict',
-    [{ strong: report.verdict }, ` (exit code ${exitCodeText(report)})`],
-  ];
+export function runFacts(report: ConformanceJson): Fact[] {
+  const verdict: Fact = ['Verdict', [{ strong: report.verdict }, ` (exit code ${exitCodeText(report)})`]];
+  const run = `${report.startedAt} to ${report.finishedAt}`;
   if (report.verdict === 'could-not-run')
-    return [
-      ['Target', [report.target.baseUrl ?? '(not known)']],
-      verdict,
-      ['Run', [`${report.startedAt} to ${report.finishedAt}`]],
-    ];
-  const { must, should, may } = report.summary;
-  const { requests, consistency, cleanup } = report;
-  return [
+    return [['Target', [report.target.baseUrl ?? '(not known)']], verdict, ['Run', [run]]];
+  const { summary, requests: sent, consistency: lag, cleanup, model } = report;
+  const cost = `${sent.total} (tests ${sent.tests}, clean-up ${sent.cleanup}, preflight ${sent.preflight}); ${sent.throttled} answered 429 and were sent again`;
+  const lagSeen = lag.lagSeen === 0 ? 'none seen' : `seen ${lag.lagSeen} time(s), longest ${lag.longestLagMs} ms`;
+  const facts: (Fact | undefined)[] = [
     ['Target', [targetText(report)]],
     ['TLS', TLS_SHOWN[report.target.tls]],
-    ...(report.target.proxy === null ? [] : [['Proxy', [report.target.proxy]] as [string, FactPart[]]]),
+    report.target.proxy === null ? undefined : ['Proxy', [report.target.proxy]],
     verdict,
-    ['MUST rules', [countsText(must)]],
-    ['SHOULD rules', [countsText(should)]],
-    ['MAY rules (robustness)', [countsText(may)]],
-    ['Run', [`${report.runId}, ${report.startedAt} to ${report.finishedAt}`]],
-    ...(report.model === undefined
-      ? []
-      : [
-          [
-            'Model-based seed',
-            [`${report.model.seed} (${seedOrigin(report.model)}); replay: `, { code: report.model.replay }],
-          ] as [string, FactPart[]],
-        ]),
-    [
-      'Requests',
-      [
-        `${requests.total} (tests ${requests.tests}, clean-up ${requests.cleanup}, preflight ${requests.preflight}); ${requests.throttled} answered 429 and were sent again`,
-      ],
-    ],
-    [
-      'Read-after-write lag',
-      [
-        `${consistency.lagSeen === 0 ? 'none seen' : `seen ${consistency.lagSeen} time(s), longest ${consistency.longestLagMs} ms`} (allowed: ${consistency.timeoutMs} ms)`,
-      ],
-    ],
+    ['MUST rules', [countsText(summary.must)]],
+    ['SHOULD rules', [countsText(summary.should)]],
+    ['MAY rules (robustness)', [countsText(summary.may)]],
+    ['Run', [`${report.runId}, ${run}`]],
+    model && ['Model-based seed', [`${model.seed} (${seedOrigin(model)}); replay: `, { code: model.replay }]],
+    ['Requests', [cost]],
+    ['Read-after-write lag', [`${lagSeen} (allowed: ${lag.timeoutMs} ms)`]],
     ['Clean-up', [`${cleanup.created} created, ${cleanup.deleted} deleted, ${cleanup.leftBehind.length} left behind`]],
   ];
+  return facts.filter((fact) => fact !== undefined);
 }
 
 function markdownPart(part: FactPart): string {
@@ -310,17 +290,11 @@ function testSection(test: JudgedTest, level: RuleLevel, token: string): string[
     `  Every exchange of the test, in order (${evidence.length}), each with a curl command that replays it; the commands read the credential from ${token}:`,
     '',
   );
-  evidence.forEach((record, index) => {
-    const indent = (line: string) => (line === '' ? '' : `   ${line}`);
-    lines.push(
-      `${index + 1}. ${code(record.line)}`,
-      '',
-      ...fenced(record.shown).map(indent),
-      '',
-      ...fenced(record.curl, 'sh').map(indent),
-      '',
-    );
-  });
+  const indent = (block: string[]) => block.map((line) => (line === '' ? '' : `   ${line}`));
+  for (const [index, record] of evidence.entries()) {
+    lines.push(`${index + 1}. ${code(record.line)}`, '', ...indent(fenced(record.shown)), '');
+    lines.push(...indent(fenced(record.curl, 'sh')), '');
+  }
   return lines;
 }
 
@@ -330,17 +304,6 @@ export function isSelected(report: Pick<ConformanceReport, 'selection'>, ruleId:
 }
 
 export function renderMarkdown(report: ConformanceJson): string {
-  if (report.verdict === 'could-not-run')
-    return `${[
-      '# Conformance certificate: COULD NOT RUN',
-      '',
-      `${report.specification}, checked by zones-conformance. No rule was checked: the run could not start.`,
-      '',
-      ...factsTable(report),
-      '## Why',
-      '',
-      ...fenced(report.reason),
-    ].join('\n')}\n`;
   const { head, detail } = markdownParts(report);
   return `${[...head, ...detail.flat()].join('\n')}\n`;
 }
@@ -356,13 +319,19 @@ function factsTable(report: ConformanceJson): string[] {
  * sent and got, and the tables after it, in blocks that each read whole, so a job summary
  * (job-summary.ts) can end after any of them.
  */
-export function markdownParts(report: ConformanceReport): { head: string[]; detail: string[][] } {
+export function markdownParts(report: ConformanceJson): { head: string[]; detail: string[][] } {
+  const checkedBy = `${report.specification}, checked by zones-conformance.`;
+  if (report.verdict === 'could-not-run') {
+    const why = ['## Why', '', ...fenced(report.reason)];
+    const head = [`${checkedBy} No rule was checked: the run could not start.`, '', ...factsTable(report), ...why];
+    return { head: ['# Conformance certificate: COULD NOT RUN', '', ...head], detail: [] };
+  }
   const head = [
     `# Conformance certificate: ${report.verdict.toUpperCase()}`,
     '',
     ...leftoverMarkdown(report.leftBehind, code),
     ...alertLines(report),
-    `${report.specification}, checked by zones-conformance.`,
+    checkedBy,
     '',
     ...factsTable(report),
     '## Rules',
@@ -376,28 +345,21 @@ export function markdownParts(report: ConformanceReport): { head: string[]; deta
     ...(report.comparison ? renderComparison(report, report.comparison) : []),
   ];
   const detail: string[][] = [];
-  const chosen = checkedWith(report).map((line) => `- ${line}`);
-  if (chosen.length > 0) detail.push(['## Checked with what the settings gave', '', ...chosen, '']);
+  const listed = (heading: string, items: readonly string[]) => {
+    if (items.length > 0) detail.push([`## ${heading}`, '', ...items.map((item) => `- ${item}`), '']);
+  };
+  listed('Checked with what the settings gave', checkedWith(report));
   const open = openRules(report);
-  if (open.length > 0) {
-    detail.push(['## What broke, warned or could not be checked', '']);
-    for (const rule of open) {
-      detail.push([
-        `### ${rule.id} ${STATES[rule.status].says.loud} (${rule.level.toUpperCase()})`,
-        '',
-        rule.title,
-        '',
-      ]);
-      for (const test of rule.tests.filter((t) => t.state !== 'passed'))
-        detail.push(testSection(test, rule.level, tokenVariable(report)));
-      if (rule.tests.length === 0) detail.push([`- ${rule.reason}`, '']);
-    }
+  if (open.length > 0) detail.push(['## What broke, warned or could not be checked', '']);
+  for (const rule of open) {
+    detail.push([`### ${rule.id} ${STATES[rule.status].says.loud} (${rule.level.toUpperCase()})`, '', rule.title, '']);
+    for (const test of rule.tests.filter((t) => t.state !== 'passed'))
+      detail.push(testSection(test, rule.level, tokenVariable(report)));
+    if (rule.tests.length === 0) detail.push([`- ${rule.reason}`, '']);
   }
   detail.push(requestTables(report.requests));
-  if (report.suiteErrors.length > 0)
-    detail.push(['## Suite errors', '', ...report.suiteErrors.map((e) => `- ${e}`), '']);
-  const notes = [...report.notes, ...ruleNotes(report)];
-  if (notes.length > 0) detail.push(['## Notes', '', ...notes.map((n) => `- ${n}`), '']);
+  listed('Suite errors', report.suiteErrors);
+  listed('Notes', [...report.notes, ...ruleNotes(report)]);
   detail.push(['## Settings', '', '```json', JSON.stringify(report.target.settings, null, 2), '```', '']);
   return { head, detail };
 }
