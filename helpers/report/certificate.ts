@@ -16,10 +16,7 @@ export interface ConformanceReport {
    * signal stopped the run (130, 143), the shop went away (3), or `--fail-on new` decided it.
    */
   exitCode: number;
-  /**
-   * The zones this run left on the shop, each with the command that deletes it: the same as
-   * cleanup.leftBehind, up here where nobody reading the report can miss them.
-   */
+  /** The zones this run left on the shop, each with the command that deletes it: cleanup.leftBehind, up where nobody can miss them. */
   leftBehind: LeftZone[];
   runId: string;
   startedAt: string;
@@ -43,27 +40,18 @@ export interface ConformanceReport {
   };
   rules: RuleResult[];
   /** Every request sent, 429s and re-sends included: totals, then where they went (request-accounting.ts). */
-  requests: {
-    total: number;
-    tests: number;
-    cleanup: number;
-    preflight: number;
-    throttled: number;
-  } & RequestBreakdown;
+  requests: { total: number; tests: number; cleanup: number; preflight: number; throttled: number } & RequestBreakdown;
   /** Read-after-write lag: how often a list needed re-reading before it showed a write. */
   consistency: { timeoutMs: number; lagSeen: number; longestLagMs: number };
   cleanup: CleanupRecord;
   suiteErrors: string[];
   /** What a reader must know to weigh the verdict, e.g. a version other than the specification's. */
   notes: string[];
-  /**
-   * The model-based suite's seed and the command that replays the night's sequences: drawn for the run
-   * unless ZONES_MODEL_SEED or --seed set it. Absent when ZONES_MODEL_RUNS=0 left the suite out.
-   */
+  /** The model-based suite's seed (drawn unless ZONES_MODEL_SEED or --seed set it) and its replay; absent when ZONES_MODEL_RUNS=0. */
   model?: { seed: number; drawn: boolean; replay: string };
   /** A `--rule` run: what was asked and the rules it selected; the others are not verified, as not selected. */
   selection?: { rule: string; rules: string[] };
-  /** With `--baseline`: tonight against an earlier conformance.json (helpers/report/comparison.ts). */
+  /** With `--baseline`: tonight against an earlier conformance.json (comparison.ts). */
   comparison?: Comparison;
   /**
    * The shop stopped answering for itself partway and did not come back within the budget: since when,
@@ -111,14 +99,11 @@ export interface Comparison {
   fixed: RuleChange[];
   stillFailing: RuleChange[];
   newlyNotVerified: RuleChange[];
-  /**
-   * Not verified in the baseline, passed tonight: a change the certificate page marks, listed so that
-   * the reports say it too. It never changes the exit code, which rests on new MUST failures alone.
-   */
+  /** Not verified in the baseline, passed tonight: said in the reports, never a change of the exit code. */
   newlyVerified: RuleChange[];
   /** `new` with `--fail-on new`: the exit code then rests on new MUST failures. */
   failOn: 'new' | null;
-  /** The code the comparison gives the run: the verdict's own, or by `--fail-on new`. The run's `exitCode` follows it unless a signal or an outage ended the run. */
+  /** The verdict's own code, or by `--fail-on new`; the run's `exitCode` follows it unless a signal or an outage ended the run. */
   exitCode: number;
 }
 
