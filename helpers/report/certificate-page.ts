@@ -1,17 +1,26 @@
 // reports/conformance.html: the certificate as a person looks at it the morning after. One file that
 // opens offline from disk: the verdict in words and colour, what was certified, and every rule in a
 // grid with its last nights beside it (wpt.fyi's tests-by-runs view, the OpenID certification pages),
-// all on the first screen of a laptop; below, what failed or warned and why, exchange by exchange.
+// all on the first screen of a laptop; below, what failed or warned and why, exchange by exchange,
+// with the rule's words in the specification, then what conformance.md says after its rules.
 // Every text from the shop or the run enters through html.ts, which escapes it; the page's policy
 // (certificate-style.ts) would stop a script even if one got through.
-
-import { SHOWN_STATES, type ShownVerdict, STATES, shownStateOf, VERDICTS } from '../judging/states.ts';
+import { SHOWN_STATES, type ShownVerdict, STATES, shownStateOf, testLook, VERDICTS } from '../judging/states.ts';
 import type { RuleResult } from '../judging/verdict.ts';
 import type { ConformanceJson, ConformanceReport } from './certificate.ts';
-import { detailAnchor, renderDetail, ruleAnchor } from './certificate-detail.ts';
 import { contentSecurityPolicy, pageStyle } from './certificate-style.ts';
-import { exitCodeText } from './comparison.ts';
-import { isSelected, outageLine, stoppedLine, targetText } from './conformance-report.ts';
+import { comparisonLines, exitCodeText, listed } from './comparison.ts';
+import {
+  checkedWith,
+  isSelected,
+  openRules,
+  outageLine,
+  ruleNotes,
+  runFacts,
+  stoppedLine,
+  targetText,
+  tokenVariable,
+} from './conformance-report.ts';
 import {
   changesTonight,
   type Night,
@@ -24,15 +33,14 @@ import {
 } from './history.ts';
 import { Html, html } from './html.ts';
 import { leftoverGroups } from './leftovers.ts';
+import { requestsLine } from './request-accounting.ts';
+import { PROFILE_SOURCE, quotesOf, SPEC_PATH, specSections } from './spec-sections.ts';
 
 export const PAGE_FILE = 'conformance.html';
 /** A month of nights beside each rule: as many as fit beside it on a laptop's screen. */
 export const STRIP_NIGHTS = 30;
-/**
- * The changes the history line names one by one. More would push the grid below the first screen of
- * a laptop; the rows say which rules changed all the same, each with its ▲.
- */
-export const CHANGES_NAMED = 5;
+/** The changes the history line names; more would push the grid off a laptop's first screen, and each row has its ▲. */
+const CHANGES_NAMED = 5;
 
 /** An ISO time as a reader scans it: date, hours and minutes, UTC. */
 const shownTime = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
@@ -172,6 +180,107 @@ function leftoversBox(report: ConformanceReport): Html | undefined {
 <h2>Zones left behind: ${report.leftBehind.length}</h2>
 <p>This run could not delete them.</p>
 ${leftoverGroups(report.leftBehind).map(leftoverGroup)}
+</section>`;
+}
+
+/** Where a rule's section below is, and its row of the table of every rule: the grid links to one. */
+const detailAnchor = (ruleId: string) => `detail-${ruleId}`;
+const ruleAnchor = (ruleId: string) => `rule-${ruleId}`;
+
+/** Where a rule comes from, and what the specification says there in its own words. */
+function sourceLine(rule: RuleResult): Html {
+  if (rule.source.startsWith(PROFILE_SOURCE))
+    return html`<p>Not in the specification: the default profile's convention, ${rule.source.slice(PROFILE_SOURCE.length).trim()}.</p>`;
+  const quoted = quotesOf(rule.source, specSections()).filter((quote) => quote.words.length > 0);
+  return html`<p>Specification (${SPEC_PATH}), section: ${rule.source}.</p>
+${quoted.map((quote) => html`<blockquote class="spec"><p>${quote.words.join(' ')}</p><footer>${quote.reference}</footer></blockquote>`)}`;
+}
+
+function testSection(rule: RuleResult, test: RuleResult['tests'][number], token: string): Html {
+  const evidence = test.evidence ?? [];
+  return html`<div class="test">
+<h4>${test.title}: ${testLook(test.state).says.testMark(rule.level)}</h4>
+${test.checkedWith && html`<p>Checked with: ${test.checkedWith.join('; ')}</p>`}
+<pre>${(test.reason ?? '').trim()}</pre>
+${
+  evidence.length > 0 &&
+  html`<p>Every exchange of the test, in order (${evidence.length}), each with a curl command that replays it; the commands read the credential from ${token}:</p>
+<ol>${evidence.map(
+    (record) => html`<li><code>${record.line}</code>
+<details><summary>the exchange</summary><pre>${record.shown}</pre></details>
+<details><summary>replay with curl</summary><pre>${record.curl}</pre></details></li>`,
+  )}</ol>`
+}
+</div>`;
+}
+
+function ruleSection(rule: RuleResult, token: string): Html {
+  const state = shownStateOf(rule);
+  return html`<section class="s-${state}" id="${detailAnchor(rule.id)}">
+<h3>${rule.id} ${STATES[state].words} (${rule.level.toUpperCase()})</h3>
+<p><strong>${rule.title}</strong></p>
+${sourceLine(rule)}
+${rule.tests.filter((test) => test.state !== 'passed').map((test) => testSection(rule, test, token))}
+${rule.tests.length === 0 && html`<pre>${rule.reason ?? ''}</pre>`}
+</section>`;
+}
+
+/** A heading and its list, or nothing for an empty list. */
+function listSection(heading: string, items: readonly string[]): Html | false {
+  return items.length > 0 && html`<h2>${heading}</h2><ul>${items.map((item) => html`<li>${item}</li>`)}</ul>`;
+}
+
+function factsTable(report: ConformanceReport): Html {
+  const rows = runFacts(report).map(
+    ([label, parts]) =>
+      html`<tr><th>${label}</th><td>${parts.map((part) =>
+        typeof part === 'string'
+          ? part
+          : 'strong' in part
+            ? html`<strong>${part.strong}</strong>`
+            : html`<code>${part.code}</code>`,
+      )}</td></tr>`,
+  );
+  return html`<table>${rows}<tr><th>Requests by method</th><td>${requestsLine(report.requests)}</td></tr></table>`;
+}
+
+function rulesTable(report: ConformanceReport): Html {
+  return html`<table><tr><th>Rule</th><th>Level</th><th>Status</th><th>Rule text</th><th>Source</th></tr>${report.rules.map(
+    (rule) => {
+      const state = shownStateOf(rule);
+      return html`<tr id="${ruleAnchor(rule.id)}" class="s-${state}"><td>${rule.id}</td><td>${rule.level.toUpperCase()}</td><td class="state">${STATES[isSelected(report, rule.id) ? state : 'not-selected'].words}</td><td>${rule.title}</td><td>${rule.source}</td></tr>`;
+    },
+  )}</table>`;
+}
+
+function renderDetail(report: ConformanceReport): Html {
+  const shown = openRules(report);
+  const open = shown.filter((rule) => rule.status !== 'warning');
+  const warnings = shown.filter((rule) => rule.status === 'warning');
+  const { comparison } = report;
+  const section = (rule: RuleResult) => ruleSection(rule, tokenVariable(report));
+  return html`<section class="detail">
+<h2>What failed or could not be checked</h2>
+${open.length === 0 ? html`<p>Every rule this run checked was verified.</p>` : open.map(section)}
+<h2>Warnings</h2>
+<p>A SHOULD or MAY rule that did not hold is a warning: it never changes the verdict.</p>
+${warnings.length === 0 ? html`<p>None.</p>` : warnings.map(section)}
+${
+  comparison &&
+  html`<h2>Since the baseline</h2>
+<p>Compared with ${comparison.baseline.path}: run ${comparison.baseline.runId} of ${comparison.baseline.startedAt}, verdict ${comparison.baseline.verdict}.</p>
+<table>${comparisonLines(comparison).map(({ label, rules }) => html`<tr><th>${label}</th><td>${listed(rules)}</td></tr>`)}</table>`
+}
+${listSection('Suite errors', report.suiteErrors)}
+${listSection('Notes', [...report.notes, ...ruleNotes(report)])}
+${listSection('Checked with what the settings gave', checkedWith(report))}
+<h2>Every rule</h2>
+${rulesTable(report)}
+<h2>The run</h2>
+${factsTable(report)}
+<h2>Settings</h2>
+<p>As the run read them; the access token is never shown.</p>
+<pre>${JSON.stringify(report.target.settings, null, 2)}</pre>
 </section>`;
 }
 
