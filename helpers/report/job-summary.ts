@@ -8,7 +8,14 @@
 import { SHOWN_STATES, STATES } from '../judging/states.ts';
 import type { ConformanceJson, ConformanceReport } from './certificate.ts';
 import { exitCodeText, renderComparison } from './comparison.ts';
-import { alertLines, isSelected, markdownParts, markdownStatus, renderMarkdown } from './conformance-report.ts';
+import {
+  alertLines,
+  isSelected,
+  markdownParts,
+  markdownStatus,
+  renderMarkdown,
+  targetText,
+} from './conformance-report.ts';
 import { changesTonight, nightOf, stateOn, stripNights, type TargetHistory } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code } from './markdown-code.ts';
@@ -30,7 +37,7 @@ function verdictLines(report: ConformanceReport): string[] {
     '',
     `**${report.verdict}** (exit code ${exitCodeText(report)}): MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).${left > 0 ? ` **${left} zone(s) left behind**: see the end.` : ''}`,
     '',
-    `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}, API version ${String(apiVersion)}, run ${report.runId} of ${report.startedAt}. The certificate page: conformance.html in the reports artifact.`,
+    `${targetText(report)}, API version ${String(apiVersion)}, run ${report.runId} of ${report.startedAt}. The certificate page: conformance.html in the reports artifact.`,
     '',
     ...alertLines(report),
   ];
@@ -67,40 +74,29 @@ function ruleGrid(report: ConformanceReport, history: TargetHistory | undefined)
 function changeLines(report: ConformanceReport, history: TargetHistory | undefined): string[] {
   if (report.comparison) return renderComparison(report, report.comparison);
   if (history === undefined) return [];
-  const heading = ['## Since the last night', ''];
-  if (history.problem?.during === 'reading')
-    return [...heading, `The nights history ${history.path} could not be read: ${history.problem.message}.`, ''];
+  const { path, problem } = history;
+  const section = (...lines: string[]) => ['## Since the last night', '', ...lines, ''];
+  if (problem?.during === 'reading')
+    return section(`The nights history ${path} could not be read: ${problem.message}.`);
   // Not written tonight, the file still gave the earlier nights: the comparison below holds.
   const unwritten =
-    history.problem?.during === 'writing'
-      ? [
-          `The nights history ${history.path} could not be written, so tonight is not kept: ${history.problem.message}.`,
-          '',
-        ]
+    problem?.during === 'writing'
+      ? [`The nights history ${path} could not be written, so tonight is not kept: ${problem.message}.`, '']
       : [];
-  const tonight = nightOf(report);
-  const { before: previous, changed: changes } = changesTonight(history, tonight, (id) => isSelected(report, id));
+  const { before: previous, changed } = changesTonight(history, nightOf(report), (id) => isSelected(report, id));
   if (previous === undefined)
-    return [
-      ...heading,
-      ...unwritten,
-      `First night: ${history.path} holds no earlier night of this target to compare with.`,
-      '',
-    ];
+    return section(...unwritten, `First night: ${path} holds no earlier night of this target to compare with.`);
   const levelOf = (id: string) => report.rules.find((rule) => rule.id === id)?.level.toUpperCase() ?? '';
-  return [
-    ...heading,
+  const changes = changed.map(
+    ({ id, before, now }) =>
+      `- ${id} (${levelOf(id)}): ${before === 'absent' ? 'new rule' : STATES[before].words} → ${STATES[now].words}`,
+  );
+  return section(
     ...unwritten,
-    `Compared with the night of ${previous.startedAt} (run ${previous.runId}, ${previous.verdict}), from ${history.path}:`,
+    `Compared with the night of ${previous.startedAt} (run ${previous.runId}, ${previous.verdict}), from ${path}:`,
     '',
-    ...(changes.length === 0
-      ? ['No rule changed.']
-      : changes.map(
-          ({ id, before, now }) =>
-            `- ${id} (${levelOf(id)}): ${before === 'absent' ? 'new rule' : STATES[before].words} → ${STATES[now].words}`,
-        )),
-    '',
-  ];
+    ...(changes.length === 0 ? ['No rule changed.'] : changes),
+  );
 }
 
 /** The job summary of a run that could not start is its whole certificate: a reason, a few lines. */
