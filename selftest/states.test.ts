@@ -6,7 +6,7 @@ import { readTargetConfig } from '../helpers/config.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import { SHOWN_STATES, type ShownState, type ShownVerdict, STATES, VERDICTS } from '../helpers/judging/states.ts';
 import type { TestOutcome } from '../helpers/judging/verdict.ts';
-import { shownAsJudged } from '../helpers/report/allure-states.ts';
+import { shownAsJudged } from '../helpers/report/allure-results.ts';
 import { badgeSvg } from '../helpers/report/badge.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { renderCertificatePage } from '../helpers/report/certificate-page.ts';
