@@ -5,7 +5,6 @@
 // for tools that read them. Names stay the same whatever the settings, so that CI tools keep each
 // test's history; the verdict and the run go into the suite's properties. The exit code and
 // conformance.json stay the authority.
-
 import { testLook, warningPrefix } from '../judging/states.ts';
 import type { JudgedTest } from '../judging/verdict.ts';
 import type { RuleLevel } from '../rules.ts';
@@ -24,9 +23,7 @@ export function xml(text: string): string {
 }
 
 /** Seconds, as JUnit's time attributes have them. */
-function seconds(ms: number): string {
-  return (Math.max(0, ms) / 1000).toFixed(3);
-}
+const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
 
 function properties(entries: [string, string | undefined][], indent: string): string[] {
   const present = entries.filter((entry): entry is [string, string] => entry[1] !== undefined);
@@ -58,6 +55,7 @@ interface Testcase {
 function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: string): Testcase {
   const open = `    <testcase classname="${xml(classname)}" name="${xml(test.title)}" time="${seconds(test.durationMs)}">`;
   const look = testLook(test.state);
+  const filed = look.filedAs.junit;
   const outcome = look.filedAs.outcome(level);
   const inner = properties(
     [
@@ -68,19 +66,19 @@ function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: 
   );
   const reason = test.reason ?? '';
   const type = xml(outcome ?? '');
+  const opening = {
+    failure: `<failure message="${xml(firstLine(reason))}" type="${type}">`,
+    error: `<error message="${look.words}" type="${type}">`,
+    skipped: `<skipped message="${xml(`${look.words}: ${firstLine(reason)}`)}">`,
+  };
   // JUnit's order: the outcome's element first, then the output.
-  if (look.filedAs.junit === 'failure')
-    inner.push(`      <failure message="${xml(firstLine(reason))}" type="${type}">${xml(reason)}</failure>`);
-  if (look.filedAs.junit === 'error')
-    inner.push(`      <error message="${look.words}" type="${type}">${xml(reason)}</error>`);
-  if (look.filedAs.junit === 'skipped')
-    inner.push(`      <skipped message="${xml(`${look.words}: ${firstLine(reason)}`)}">${xml(reason)}</skipped>`);
+  if (filed) inner.push(`      ${opening[filed]}${xml(reason)}</${filed}>`);
   const output = [test.state === 'warning' ? `${warningPrefix(level)}: ${reason}` : '', evidenceText(test, token)]
     .filter((part) => part !== '')
     .join('\n\n');
   if (output !== '') inner.push(`      <system-out>${xml(output)}</system-out>`);
   const text = inner.length === 0 ? `${open}</testcase>` : [open, ...inner, '    </testcase>'].join('\n');
-  return { text, filed: look.filedAs.junit, ms: test.durationMs };
+  return { text, filed, ms: test.durationMs };
 }
 
 /** A run that could not start is one errored testcase, so a dashboard shows red rather than an empty, green suite. */
