@@ -1,11 +1,10 @@
 // The nights history: one line per run that judged the shop as a whole, kept between runs in
-// {ZONES_REPORTS_DIR}/conformance-history.jsonl (the nightly job caches it), so that the certificate
-// page and the job summary can show each rule's last nights and what changed since the night before,
-// as wpt.fyi shows tests by runs. A partial (--rule) or interrupted run says nothing about the rules it
-// did not reach, a run the shop went away from gave no verdict on the shop, and one that could not run
-// judged none: kept, any of them would become "the night before" and mark as changed every rule it did
-// not decide. The CI baseline (conformance.json kept on exit 0, 1 or 2) rests on the same nights, and
-// `--baseline` reads its file as a night (comparison.ts): changesSince is the one answer to "what changed".
+// {ZONES_REPORTS_DIR}/conformance-history.jsonl (the nightly job caches it), so that the page and the
+// job summary can show each rule's last nights and what changed since the night before, as wpt.fyi
+// shows tests by runs. A partial (--rule), interrupted, could-not-complete or could-not-run run judged
+// only part of the shop or none: kept, it would become "the night before" and mark as changed every
+// rule it did not decide. `--baseline` reads its file as a night too (comparison.ts): changesSince is
+// the one answer to "what changed".
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
@@ -31,13 +30,12 @@ export interface Night {
 
 /** The history as a page or summary shows it: this target's nights, and where they are kept. */
 export interface TargetHistory {
-  /** The file, as ZONES_REPORTS_DIR names it. */
   path: string;
   /** This target's nights, oldest first by when each started; tonight last when it was kept. */
   nights: Night[];
   /** Tonight is in `nights`: false for a run not kept (whyNotKept), or when the file could not be written. */
   tonightKept: boolean;
-  /** Lines of the file that were not a night (a torn write, an edit, another tool's line), skipped. */
+  /** Lines of the file that were not a night, skipped. */
   unreadable?: number;
   /** Why the file could not be read or written, if so; the reports are written all the same. */
   problem?: { during: 'reading' | 'writing'; message: string };
@@ -122,19 +120,15 @@ function targetKey(baseUrl: string): string {
   }
 }
 
-/**
- * Whether two runs certified one shop: both the embedded reference, whatever port each got, or the
- * same origin and path. An earlier run that recorded no base URL is not held against it.
- */
+/** Whether two runs certified one shop: the embedded reference on any port, or the same origin and path; no base URL is no objection. */
 export function sameShop(earlier: Night['target'], now: Night['target']): boolean {
   if (earlier.embedded || now.embedded) return earlier.embedded === now.embedded;
   return earlier.baseUrl === '' || targetKey(earlier.baseUrl) === targetKey(now.baseUrl);
 }
 
 /**
- * Writes the last HISTORY_MAX_NIGHTS of `nights` as the whole file, and returns them. Written to a
- * temporary file and renamed over the old one, so a run killed half-way leaves last night's file as it
- * was, never half a line; a write or rename that fails takes its temporary file with it.
+ * Writes the last HISTORY_MAX_NIGHTS of `nights` as the whole file, through a temporary file renamed over
+ * it, so a run killed half-way leaves last night's file whole; a failed write takes its temporary file along.
  */
 export function writeNights(path: string, nights: readonly Night[], secrets: Secrets): Night[] {
   const kept = nights.slice(-HISTORY_MAX_NIGHTS);
@@ -151,10 +145,9 @@ export function writeNights(path: string, nights: readonly Night[], secrets: Sec
 }
 
 /**
- * This target's earlier nights, and tonight last when it was kept: the same shop (as --baseline judges
- * it) at the same API version, oldest first by when each started (a file merged from two caches, or
- * edited, need not be in order). A could-not-complete night, which an earlier version of the suite
- * kept, is left out for the reason this file's comment gives.
+ * This target's earlier nights (same shop, same API version), oldest first by start since a file merged
+ * from two caches need not be in order, then tonight when kept. A could-not-complete night, which an
+ * earlier version kept, is left out.
  */
 function ofTarget(nights: readonly Night[], tonight: Night, kept: boolean): Night[] {
   const earlier = nights
@@ -170,10 +163,9 @@ function ofTarget(nights: readonly Night[], tonight: Night, kept: boolean): Nigh
 }
 
 /**
- * The history after tonight's run: the file read, tonight appended when the run is one to keep, then
- * this target's nights. A file that cannot be read or written costs the strips, never the reports. One
- * that cannot be read is not written either, since tonight alone would replace the nights in it; one
- * that cannot be written still shows the nights it holds.
+ * The history after tonight's run, tonight appended when it is one to keep. A file that cannot be read
+ * or written costs the strips, never the reports; one that cannot be read is not written over (tonight
+ * alone would replace its nights), one that cannot be written still shows the nights it holds.
  */
 export function recordNight(
   report: ConformanceReport,
@@ -214,12 +206,11 @@ export function stripNights(history: TargetHistory, tonight: Night, max: number)
   return [...history.nights.filter((night) => night.runId !== tonight.runId), tonight].slice(-max);
 }
 
+/** `before` and `now` as the page and the summary show them; `change` on conformance.json's statuses, for the tables and --fail-on new. */
 export interface NightChange {
   id: string;
-  /** The states the page and the summary show, a suite defect one of its own. */
   before: ShownState | 'absent';
   now: ShownState;
-  /** What the comparison tables and --fail-on new read, judged on conformance.json's statuses. */
   change: Change;
 }
 
@@ -231,11 +222,7 @@ function changeOf(before: RuleStatus | 'absent', now: RuleStatus): Change {
   return before === 'not-verified' ? 'unchanged' : 'newly-not-verified';
 }
 
-/**
- * Each of tonight's rules against the night before, the one answer to "what changed" that the page's
- * ▲, the summary, the comparison tables and --fail-on new all read. A rule a --rule run left out is
- * not-selected: it was not checked tonight.
- */
+/** Each of tonight's rules against the night before: the page's ▲, the summary, the tables and --fail-on new read it. */
 export function changesSince(before: Night, tonight: Night, selected: (id: string) => boolean): NightChange[] {
   return Object.keys(tonight.rules).map((id) => {
     const change = selected(id) ? changeOf(before.rules[id] ?? 'absent', tonight.rules[id]!) : 'not-selected';
@@ -243,11 +230,7 @@ export function changesSince(before: Night, tonight: Night, selected: (id: strin
   });
 }
 
-/**
- * What the page marks ▲ and the summary lists: the night tonight is compared with (the --baseline
- * night, else the one before tonight in this target's history, none on a first night) and the rules
- * checked tonight whose state is not as it was then.
- */
+/** The night tonight is compared with (--baseline's, else the last before it; none on a first night) and the rules that changed. */
 export function changesTonight(
   history: TargetHistory,
   tonight: Night,
