@@ -7,7 +7,6 @@ import { Secrets } from '../helpers/evidence/secrets.ts';
 import { SHOWN_STATES, type ShownState, type ShownVerdict, STATES, VERDICTS } from '../helpers/judging/states.ts';
 import type { TestOutcome } from '../helpers/judging/verdict.ts';
 import { shownAsJudged } from '../helpers/report/allure-results.ts';
-import { badgeSvg } from '../helpers/report/badge.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { renderCertificatePage } from '../helpers/report/certificate-page.ts';
 import { buildReport, type RunFacts, renderMarkdown } from '../helpers/report/conformance-report.ts';
@@ -16,6 +15,7 @@ import { buildCouldNotRun } from '../helpers/report/could-not-run.ts';
 import { nightOf, type TargetHistory } from '../helpers/report/history.ts';
 import { renderJobSummary } from '../helpers/report/job-summary.ts';
 import { renderJunit } from '../helpers/report/junit.ts';
+import { badgeSvg } from '../helpers/report/write-reports.ts';
 import { rules } from '../helpers/rules.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
