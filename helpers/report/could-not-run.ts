@@ -27,10 +27,7 @@ export function factsFromRawSettings(env: Record<string, string | undefined>): L
   };
 }
 
-/**
- * An address as a report may show it before the settings are checked: a user name and password in it
- * (which the settings refuse) are dropped, whether or not the rest parses as a URL.
- */
+/** An address as a report may show it before the settings are checked: without a user name and password, URL or not. */
 export function withoutUserInfo(address: string): string {
   return address.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
 }
@@ -39,12 +36,7 @@ export function factsFromConfig(config: TargetConfig): LauncherFacts {
   return { reportsDir: config.reportsDir, token: config.token, baseUrl: config.baseUrl || null };
 }
 
-export function buildCouldNotRun(
-  reason: string,
-  startedAt: Date,
-  baseUrl: string | null,
-  finishedAt = new Date(),
-): CouldNotRunReport {
+export function buildCouldNotRun(reason: string, startedAt: Date, baseUrl: string | null): CouldNotRunReport {
   return {
     suite: 'zones-conformance',
     specification: `Zone Management Service, API version ${SPEC_VERSION}`,
@@ -52,7 +44,7 @@ export function buildCouldNotRun(
     exitCode: EXIT.cannotRun,
     reason,
     startedAt: startedAt.toISOString(),
-    finishedAt: finishedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
     target: { baseUrl },
   };
 }
