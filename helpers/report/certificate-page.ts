@@ -32,7 +32,7 @@ import {
   whyNotKept,
 } from './history.ts';
 import { Html, html } from './html.ts';
-import { leftoverGroups } from './leftovers.ts';
+import { capitalised, leftoverGroups } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
 import { PROFILE_SOURCE, quotesOf, SPEC_PATH, specSections } from './spec-sections.ts';
 
@@ -166,8 +166,7 @@ function glyphKey(report: ConformanceReport): Html {
 
 /** A group of zones left behind: its way out (the sweep command) first, since after sixty zones it would be off the screen. */
 function leftoverGroup(group: ReturnType<typeof leftoverGroups>[number]): Html {
-  const wayOut = `${group.text.charAt(0).toUpperCase()}${group.text.slice(1)}`;
-  return html`<p>${wayOut}${group.command !== undefined && html` <code>${group.command}</code>`}</p>
+  return html`<p>${capitalised(group.text)}${group.command !== undefined && html` <code>${group.command}</code>`}</p>
 <ul>${group.zones.map(
     (zone) =>
       html`<li><code>${zone.id}</code>${zone.name !== undefined && html` <code>${zone.name}</code>`}: ${zone.reason}</li>`,

@@ -329,7 +329,7 @@ export function markdownParts(report: ConformanceJson): { head: string[]; detail
   const head = [
     `# Conformance certificate: ${report.verdict.toUpperCase()}`,
     '',
-    ...leftoverMarkdown(report.leftBehind, code),
+    ...leftoverMarkdown(report.leftBehind),
     ...alertLines(report),
     checkedBy,
     '',

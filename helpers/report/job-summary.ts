@@ -18,7 +18,6 @@ import {
 } from './conformance-report.ts';
 import { changesTonight, nightOf, stateOn, stripNights, type TargetHistory } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
-import { code } from './markdown-code.ts';
 
 /** Half of GitHub's limit: room for what else a job writes to its summary, and far below GitLab's. */
 export const SUMMARY_MAX_BYTES = 512 * 1024;
@@ -108,7 +107,7 @@ export function renderJobSummary(
   if (report.verdict === 'could-not-run') return renderMarkdown(report);
   const { detail } = markdownParts(report);
   const head = [...verdictLines(report), ...ruleGrid(report, history), ...changeLines(report, history)];
-  const tail = leftoverMarkdown(report.leftBehind, code);
+  const tail = leftoverMarkdown(report.leftBehind);
   const lines = [...head];
   const cutNote = (left: number) => [
     '',
