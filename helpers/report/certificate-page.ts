@@ -34,7 +34,7 @@ import {
 import { Html, html } from './html.ts';
 import { capitalised, leftoverGroups } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
-import { PROFILE_SOURCE, quotesOf, SPEC_PATH, specSections } from './spec-sections.ts';
+import { PROFILE_SOURCE, quotesOf, SPEC_PATH } from './spec-sections.ts';
 
 export const PAGE_FILE = 'conformance.html';
 /** A month of nights beside each rule: as many as fit beside it on a laptop's screen. */
@@ -190,9 +190,8 @@ const ruleAnchor = (ruleId: string) => `rule-${ruleId}`;
 function sourceLine(rule: RuleResult): Html {
   if (rule.source.startsWith(PROFILE_SOURCE))
     return html`<p>Not in the specification: the default profile's convention, ${rule.source.slice(PROFILE_SOURCE.length).trim()}.</p>`;
-  const quoted = quotesOf(rule.source, specSections()).filter((quote) => quote.words.length > 0);
   return html`<p>Specification (${SPEC_PATH}), section: ${rule.source}.</p>
-${quoted.map((quote) => html`<blockquote class="spec"><p>${quote.words.join(' ')}</p><footer>${quote.reference}</footer></blockquote>`)}`;
+${quotesOf(rule.source).map((quote) => html`<blockquote class="spec"><p>${quote.words.join(' ')}</p><footer>${quote.reference}</footer></blockquote>`)}`;
 }
 
 function testSection(rule: RuleResult, test: RuleResult['tests'][number], token: string): Html {
