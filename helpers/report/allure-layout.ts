@@ -4,21 +4,14 @@
 import { join } from 'node:path';
 import { OUTCOMES } from '../judging/states.ts';
 
-export interface AllureLocations {
-  /** What allure-vitest writes during a run, completed by allure-results.ts once the verdict is known. */
-  results: string;
-  /** The HTML report, one self-contained index.html. */
-  report: string;
-  /** One line per report built: the trends. The one Allure file to keep between nightly runs. */
-  history: string;
-}
-
-export function allureLocations(reportsDir: string): AllureLocations {
-  return {
-    results: join(reportsDir, 'allure-results'),
-    report: join(reportsDir, 'allure-report'),
-    history: join(reportsDir, 'allure-history.jsonl'),
-  };
+/**
+ * Where a run's Allure files live: the results allure-vitest writes (completed by allure-results.ts once
+ * the verdict is known), the HTML report (one self-contained index.html), and the trends, a line per
+ * report built: the one Allure file to keep between nightly runs.
+ */
+export function allureLocations(reportsDir: string): Record<'results' | 'report' | 'history', string> {
+  const at = (name: string) => join(reportsDir, name);
+  return { results: at('allure-results'), report: at('allure-report'), history: at('allure-history.jsonl') };
 }
 
 /** The label each result carries with its outcome as the verdict judged it; none on a pass. */
