@@ -1,14 +1,10 @@
-// allure-vitest writes a result per test as vitest saw it: an assertion error is "failed", any other
-// error (a model-based check throws its shortest sequence) "broken", and a warning, a failed
-// expectation the verdict forgives, keeps its red step. Once the verdict is known, each result is shown
-// as the verdict judged it, so that its page says what the certificate says, one way: a MUST failure
-// is failed wherever it shows, a suite defect broken, a rule not verified skipped, and a warning passed
-// with nothing on its page drawn as an error, what the target did being its description, in words.
-// Each result gets its outcome as a label too, for the HTML report's categories, and the run its
-// environment (target, version, verdict, settings without secrets) as environment.properties.
-// The results are also written from inside the workers, beyond the reach of the report writers: their
-// steps quote the answers as the target sent them. So every file then goes through the same masker as
-// every report.
+// allure-vitest writes a result per test as vitest saw it (an assertion error "failed", any other error
+// "broken", a warning with its red step). Once the verdict is known, each result is shown as it judged
+// it, so that its page says what the certificate says: a MUST failure failed, a suite defect broken, a
+// rule not verified skipped, and a warning passed with no error drawn, what the target did being its
+// description. Each result gets its outcome as a label, for the categories, and the run its environment
+// (target, version, verdict, settings without secrets). Written in the workers too, the results quote
+// answers as the target sent them, so every file then goes through the same masker as every report.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
@@ -73,10 +69,8 @@ function withoutError(details: StatusDetails | undefined): StatusDetails | undef
 }
 
 /**
- * A warning's steps without the errors: a step that went wrong is the expectation the verdict forgave,
- * and its message goes to the description (pushed onto `messages`, in order). Such a step is left out,
- * or, if it holds attachments or steps, kept with neither status nor error, so that nothing it held
- * is lost and nothing on the page is red.
+ * A warning's steps without the errors: a step that went wrong (the expectation the verdict forgave)
+ * gives its message to `messages`, and goes, or stays without status and error if it holds anything.
  */
 function forgivenSteps(steps: AllureStep[] | undefined, messages: string[]): AllureStep[] | undefined {
   return steps?.flatMap((step): AllureStep[] => {
@@ -90,22 +84,17 @@ function forgivenSteps(steps: AllureStep[] | undefined, messages: string[]): All
   });
 }
 
-/**
- * A warning as Allure shows it: passed, no error box anywhere, and its text (WARNING and its level,
- * then what the target did and the exchange) as the description, before whatever description it had.
- */
+/** A warning as Allure shows it: passed, no error box, and its text (WARNING, then what the target did) as the description. */
 function asWarning(result: AllureResult, { state, warning = '', reason }: Judged): AllureResult {
   const stepMessages: string[] = [];
   const steps = forgivenSteps(result.steps, stepMessages);
   const own = result.statusDetails?.message || reason;
   // A test's message is usually its failed step's message again: each text is told once.
   const messages = [...new Set([own, ...stepMessages].filter((m): m is string => m !== undefined && m !== ''))];
-  // Text from the shop as a Markdown code block, which Allure shows as text, never as markup. Markdown,
-  // not HTML made here: Allure escapes it when it builds the report, after the launcher has masked the
-  // secrets in these files, which an escaping made here could hide from the masker.
+  // The shop's text as a Markdown code block, which Allure escapes when it builds the report: escaped
+  // here, in HTML, it could hide a secret from the masker that runs before that.
   const text = messages.length === 0 ? warning : `${warning}:\n\n${fenced(messages.join('\n\n'), 'text').join('\n')}`;
-  // The suites write no description of their own. One in HTML would hide this one (Allure prefers
-  // it), so only a Markdown one would be kept, after the warning.
+  // An HTML description would hide this one (Allure prefers it); the suites write none anyway.
   const { statusDetails, descriptionHtml: _hidesTheWarning, ...rest } = result;
   return {
     ...rest,

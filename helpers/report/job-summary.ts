@@ -1,10 +1,9 @@
 // summary.md: the certificate as a CI job summary, leading with the answer: the verdict, every rule's
 // status with its last nights, what changed since the night before, then what failed, and the zones
-// left behind. GitHub drops a step summary past 1024 KiB whole ("upload aborted"), and GitLab, which
-// has none, cuts a job log at 4 MiB by default; cut by bytes (`head -c`), a long certificate lost what
-// came late, the zones left behind among it. Here the answer first and the zones left behind last are
-// always whole; what each failed test sent goes between them while it fits, cut between blocks, with
-// a line that says so and where the rest is.
+// left behind. GitHub drops a step summary past 1024 KiB whole, and GitLab cuts a job log at 4 MiB; cut
+// by bytes, a long certificate lost what came late, the zones left behind among it. Here the answer
+// and the zones are always whole; what each failed test sent goes between them while it fits, cut
+// between blocks, with a line that says so.
 import { SHOWN_STATES, STATES } from '../judging/states.ts';
 import type { ConformanceJson, ConformanceReport } from './certificate.ts';
 import { exitCodeText, renderComparison } from './comparison.ts';
@@ -114,9 +113,8 @@ export function renderJobSummary(
     `*The job summary stops here, at ${Math.round(maxBytes / 1024)} KiB: ${left} more section(s) of detail are in conformance.md, in the reports artifact.*`,
     '',
   ];
-  // The note's own size is kept free from the start, so that adding it never passes the limit. The head
-  // and the tail are never cut: a summary without the verdict, the rules or the zones left behind has
-  // no point.
+  // Room for the note is kept from the start. The head and the tail are never cut: without the verdict,
+  // the rules or the zones left behind a summary has no point.
   const budget = maxBytes - bytesOf(cutNote(detail.length)) - bytesOf(tail);
   let used = bytesOf(head);
   for (const [index, block] of detail.entries()) {
