@@ -6,13 +6,10 @@ import { createHash } from 'node:crypto';
 import { STATES, VERDICTS } from '../judging/states.ts';
 
 /**
- * `gridRows`: the rules fill the grid column by column, MUST rules first, so the grid needs to know how
- * many rows a column has; the style block is generated, and hashed after. A strip of nights fits its
- * column: its cells shrink from 10 px to 4, and past that the oldest nights go (the cells sit at the
- * strip's end, so what overflows leaves by the start and tonight always shows). On a phone's screen
- * the grid is one column in the rules' order, each rule on two lines (what it is and its state, then
- * its nights across the whole width), and tables scroll within themselves: the page never scrolls
- * sideways.
+ * `gridRows`: the rules fill the grid column by column, MUST first, so it needs a column's rows. A strip's
+ * cells shrink from 10 px to 4, then the oldest nights leave by the start: tonight always shows. On a
+ * phone the grid is one column, each rule on two lines (then its nights across the width), and tables
+ * scroll within themselves: the page never scrolls sideways.
  */
 export function pageStyle(gridRows: number): string {
   const states = Object.entries(STATES)

@@ -11,10 +11,7 @@ export interface ConformanceReport {
   suite: 'zones-conformance';
   specification: string;
   verdict: Verdict;
-  /**
-   * The code the process exits with, which every output names: the verdict's (exitCodeOf), unless a
-   * signal stopped the run (130, 143), the shop went away (3), or `--fail-on new` decided it.
-   */
+  /** The process's exit code, which every output names: the verdict's, unless a signal, an outage or `--fail-on new` decided it. */
   exitCode: number;
   /** The zones this run left on the shop, each with the command that deletes it: cleanup.leftBehind, up where nobody can miss them. */
   leftBehind: LeftZone[];
@@ -53,11 +50,7 @@ export interface ConformanceReport {
   selection?: { rule: string; rules: string[] };
   /** With `--baseline`: tonight against an earlier conformance.json (comparison.ts). */
   comparison?: Comparison;
-  /**
-   * The shop stopped answering for itself partway and did not come back within the budget: since when,
-   * what came back then, and the budget. The verdict is could-not-complete; the rules decided before
-   * keep their status, and the rest are not verified.
-   */
+  /** The shop stopped answering for itself partway, past the budget: the verdict is could-not-complete. */
   outage?: RunOutage;
   /** The run was stopped by a signal before every test had run; its code is the run's `exitCode`. */
   stopped?: RunStopped;

@@ -53,10 +53,8 @@ export function readBaseline(path: string): Baseline {
 }
 
 /**
- * Refuses (exit 3) a baseline of another shop or another API version, before a request: compared, a
- * rule fixed or broken "since last night" would be the difference between two shops or two versions,
- * and --fail-on new would ring, or stay silent, for it. Two runs on the embedded reference are of one
- * target, whatever port each got. What a baseline does not record is not held against it.
+ * Refuses (exit 3) a baseline of another shop or API version, before a request: a rule "fixed" or
+ * "broken" would be the difference between the two, and --fail-on new would ring for it, or not.
  */
 export function refuseOtherTarget({ path, night }: Baseline, target: Night['target']): void {
   const refuseAs = (why: string) =>
@@ -74,9 +72,8 @@ export function refuseOtherTarget({ path, night }: Baseline, target: Night['targ
 }
 
 /**
- * The exit code of a run: the verdict's, or with `--fail-on new` 1 for a new MUST failure alone. Old
- * failures then no longer count, but what could not be verified still does: 2 when a MUST rule is not
- * verified or the suite erred, as without a baseline, else 0.
+ * The verdict's exit code, or with `--fail-on new` 1 for a new MUST failure alone: old failures no longer
+ * count, but a MUST rule not verified or a suite error still gives 2, as without a baseline.
  */
 function exitCodeFor(report: ConformanceReport, newFailures: readonly RuleChange[], failOn: 'new' | null): number {
   if (failOn === null) return exitCodeOf(report.verdict);
@@ -127,10 +124,7 @@ export function comparisonLines(comparison: Comparison): { label: string; rules:
   ];
 }
 
-/**
- * The run's exit code and, where it is not the verdict's own, why: the same words in every output, the
- * comparison's table included, so a stopped run with --fail-on new says 130 there too.
- */
+/** The run's exit code and, where it is not the verdict's own, why: the same words in every output. */
 export function exitCodeText(report: ConformanceJson): string {
   if (report.verdict === 'could-not-run') return String(report.exitCode);
   if (report.stopped) return `${report.exitCode}, stopped by ${report.stopped.signal}`;

@@ -245,10 +245,7 @@ export function countsText(
 export type FactPart = string | { strong: string } | { code: string };
 type Fact = [label: string, parts: FactPart[]];
 
-/**
- * The run in a few facts: what was certified and how, the counts and the run's cost. conformance.md
- * shows them as a table under its title, the certificate page below its grid.
- */
+/** The run in a few facts, as conformance.md's table under its title and the page's below its grid. */
 export function runFacts(report: ConformanceJson): Fact[] {
   const verdict: Fact = ['Verdict', [{ strong: report.verdict }, ` (exit code ${exitCodeText(report)})`]];
   const run = `${report.startedAt} to ${report.finishedAt}`;
@@ -314,10 +311,8 @@ function factsTable(report: ConformanceJson): string[] {
 }
 
 /**
- * conformance.md in two parts. The head: the verdict, the zones left behind and every rule's status,
- * failures included, which a reader must always see. The detail: what each test that did not pass
- * sent and got, and the tables after it, in blocks that each read whole, so a job summary
- * (job-summary.ts) can end after any of them.
+ * conformance.md in two parts: the head a reader must always see (the verdict, the zones left behind,
+ * every rule's status), and the detail in blocks that each read whole, so the job summary can end after any.
  */
 export function markdownParts(report: ConformanceJson): { head: string[]; detail: string[][] } {
   const checkedBy = `${report.specification}, checked by zones-conformance.`;

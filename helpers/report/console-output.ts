@@ -21,10 +21,7 @@ export function printOutcome(outcome: TestOutcome): void {
   console.log(`  ${markOf(outcome).padEnd(5)} ${outcome.title}`);
 }
 
-/**
- * The run as it goes: each test's line, and a line for an area when its last test is in. The suites
- * of one target run one file after another, so the next file's first test closes the area before it.
- */
+/** The run as it goes: each test's line, and an area's when the next file's first test closes it (files run in turn). */
 export class Progress {
   private area: { name: string; marks: Map<string, number> } | undefined;
 

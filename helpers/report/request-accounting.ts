@@ -22,10 +22,7 @@ export interface RequestBreakdown {
   byRule: Record<string, Spent>;
   /** The run the model-based tests share, counted once, with the rules it serves. */
   sharedRun?: Spent & { rules: string[] };
-  /**
-   * The test that sent the most, clean-up included. A test's requests go one after another, each
-   * waiting on the answer before it, so no run can be shorter than this chain (docs/performance.md).
-   */
+  /** The test that sent the most, clean-up included: a chain of requests no run can be shorter than (docs/performance.md). */
   longestTest?: { title: string; requests: number; cleanup: number };
   /** The launcher's own: the preflight before the tests, the final sweep after them. */
   aroundTests: { preflight: Spent; finalSweep: Spent };
