@@ -109,12 +109,6 @@ ${
 </div>`;
 }
 
-/** Why tonight is not among the nights the file keeps: the history says, or the file could not be written. */
-function notKeptBecause(report: ConformanceReport, history: TargetHistory): string {
-  if (history.problem?.during === 'writing') return `the file could not be written (${history.problem.message})`;
-  return whyNotKept(report) ?? 'it is not a run the history keeps';
-}
-
 function changesSentence(nights: GridNights): string | undefined {
   if (nights.previous === undefined) return undefined;
   const since = `since the night of ${shownTime(nights.previous.startedAt)}`;
@@ -130,11 +124,15 @@ function historyLine(report: ConformanceReport, history: TargetHistory, nights: 
   if (history.problem?.during === 'reading')
     return html`<p class="history">The nights history ${history.path} could not be read (${history.problem.message}); the strips show tonight only.</p>`;
   const earlier = history.nights.length - (history.tonightKept ? 1 : 0);
+  const notKept =
+    history.problem?.during === 'writing'
+      ? `the file could not be written (${history.problem.message})`
+      : (whyNotKept(report) ?? 'it is not a run the history keeps');
   const source = history.tonightKept
     ? earlier === 0
       ? `First night of this target in ${history.path}: there is no earlier night to compare with; the strips begin tonight.`
       : `${history.nights.length} nights of this target in ${history.path}; each strip shows the last ${Math.min(history.nights.length, STRIP_NIGHTS)}, oldest first, tonight last.`
-    : `${earlier === 0 ? 'No earlier night' : `${earlier} earlier night(s)`} of this target in ${history.path}; tonight is not kept there: ${notKeptBecause(report, history)}.`;
+    : `${earlier === 0 ? 'No earlier night' : `${earlier} earlier night(s)`} of this target in ${history.path}; tonight is not kept there: ${notKept}.`;
   const unreadable = history.unreadable ?? 0;
   // Written anew tonight, the file no longer holds them: said once, the night they go.
   const skipped =
