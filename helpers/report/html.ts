@@ -5,9 +5,6 @@
 /** Markup the page itself wrote: the one kind of value the template puts in as it is. */
 export class Html {
   constructor(readonly markup: string) {}
-  toString(): string {
-    return this.markup;
-  }
 }
 
 type Value = Html | string | number | boolean | null | undefined | readonly Value[];
