@@ -12,6 +12,7 @@ import { contentSecurityPolicy, pageStyle } from './certificate-style.ts';
 import { comparisonLines, exitCodeText, listed } from './comparison.ts';
 import {
   checkedWith,
+  countsSentence,
   isSelected,
   openRules,
   outageLine,
@@ -294,13 +295,9 @@ ${factsLine([
 <pre>${report.reason}</pre>`;
     return pageShell('Conformance certificate: could-not-run', body, 1);
   }
-  const { must, should, may } = report.summary;
   const nights = gridNights(report, history);
   const apiVersion = report.target.settings.apiVersion;
-  const body = html`${verdictHeader(
-    report.verdict,
-    `Exit code ${exitCodeText(report)}. MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).`,
-  )}
+  const body = html`${verdictHeader(report.verdict, `Exit code ${exitCodeText(report)}. ${countsSentence(report)}.`)}
 ${factsLine([
   ['Target', targetText(report)],
   ['API version', typeof apiVersion === 'string' ? apiVersion : '(not known)'],

@@ -241,6 +241,11 @@ export function countsText(
   return `${counts.passed} passed, ${broken}, ${counts.notVerified} not verified`;
 }
 
+/** The counts under the verdict, as the page's header and the job summary say them. */
+export function countsSentence({ summary: { must, should, may } }: ConformanceReport): string {
+  return `MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s)`;
+}
+
 /** A piece of a fact as every writer shows it: plain text, text to stress, or a command to copy. */
 export type FactPart = string | { strong: string } | { code: string };
 type Fact = [label: string, parts: FactPart[]];

@@ -9,6 +9,7 @@ import type { ConformanceJson, ConformanceReport } from './certificate.ts';
 import { exitCodeText, renderComparison } from './comparison.ts';
 import {
   alertLines,
+  countsSentence,
   isSelected,
   markdownParts,
   markdownStatus,
@@ -27,13 +28,12 @@ export const SUMMARY_NIGHTS = 10;
 const bytesOf = (lines: readonly string[]) => lines.reduce((sum, line) => sum + Buffer.byteLength(line, 'utf8') + 1, 0);
 
 function verdictLines(report: ConformanceReport): string[] {
-  const { must, should, may } = report.summary;
   const left = report.leftBehind.length;
   const apiVersion = report.target.settings.apiVersion;
   return [
     `# Conformance certificate: ${report.verdict.toUpperCase()}`,
     '',
-    `**${report.verdict}** (exit code ${exitCodeText(report)}): MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).${left > 0 ? ` **${left} zone(s) left behind**: see the end.` : ''}`,
+    `**${report.verdict}** (exit code ${exitCodeText(report)}): ${countsSentence(report)}.${left > 0 ? ` **${left} zone(s) left behind**: see the end.` : ''}`,
     '',
     `${targetText(report)}, API version ${String(apiVersion)}, run ${report.runId} of ${report.startedAt}. The certificate page: conformance.html in the reports artifact.`,
     '',
