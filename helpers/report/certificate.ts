@@ -1,6 +1,5 @@
-// The certificate as data: what one run yields, built once (conformance-report.ts buildReport, or
-// could-not-run.ts for a run that could not start) and read by every renderer. Types only, below the
-// files that build and render it, so that none of them imports another for a type.
+// The certificate as data: what one run yields, built once (buildReport, or buildCouldNotRun) and read
+// by every renderer. Types only, so that no file that builds or renders it imports another for a type.
 import type { EXIT } from '../exit-codes.ts';
 import type { RuleResult, RuleStatus, Verdict } from '../judging/verdict.ts';
 import type { CleanupRecord, LeftZone } from '../ownership/cleanup-record.ts';

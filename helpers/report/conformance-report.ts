@@ -37,7 +37,6 @@ export interface RunFacts {
     /** What the launcher's own requests were; a run's facts made by hand may have none. */
     tally?: { preflight: RequestTally; sweep: RequestTally };
   };
-  /** The run was stopped because the shop stopped answering for itself (see ConformanceReport.outage). */
   outage?: RunOutage;
   /** What the launcher knows and the run does not: a signal that stopped it, --rule, --baseline. */
   stoppedBy?: NodeJS.Signals;
@@ -58,14 +57,11 @@ export function buildReport(facts: RunFacts): ConformanceReport {
   if (facts.outage) for (const rule of rules) markUnreached(rule, outageLine(facts.outage));
   if (facts.selection) for (const rule of rules) markNotSelected(rule, facts.selection);
   const verdict = facts.outage ? 'could-not-complete' : verdictOf(rules, suiteErrors);
-  const count = (level: RuleLevel, status: RuleStatus) =>
+  const count = (level: RuleLevel) => (status: RuleStatus) =>
     rules.filter((rule) => rule.level === level && rule.status === status).length;
-  // Below MUST a rule that fails warns (failureOf): SHOULD and MAY count warnings where MUST counts failures.
-  const belowMust = (level: 'should' | 'may') => ({
-    passed: count(level, 'passed'),
-    warnings: count(level, 'warning'),
-    notVerified: count(level, 'not-verified'),
-  });
+  const must = count('must');
+  const should = count('should');
+  const may = count('may');
   const sum = (of: (outcome: TestOutcome) => number) => facts.outcomes.reduce((total, o) => total + of(o), 0);
   const tests = sum((o) => o.requests);
   const cleanup = sum((o) => o.cleanupRequests) + facts.requests.sweep;
@@ -86,14 +82,11 @@ export function buildReport(facts: RunFacts): ConformanceReport {
       variables: facts.targetVariables,
       settings: describeTarget(facts.config),
     },
+    // Below MUST a rule that fails warns (failureOf): SHOULD and MAY count warnings where MUST counts failures.
     summary: {
-      must: {
-        passed: count('must', 'passed'),
-        failed: count('must', 'failed'),
-        notVerified: count('must', 'not-verified'),
-      },
-      should: belowMust('should'),
-      may: belowMust('may'),
+      must: { passed: must('passed'), failed: must('failed'), notVerified: must('not-verified') },
+      should: { passed: should('passed'), warnings: should('warning'), notVerified: should('not-verified') },
+      may: { passed: may('passed'), warnings: may('warning'), notVerified: may('not-verified') },
     },
     rules,
     requests: {
@@ -153,7 +146,7 @@ export function stoppedLine(stopped: RunStopped): string {
   return `The run was stopped by ${stopped.signal} before every test had run; exit code ${stopped.exitCode}.`;
 }
 
-/** What a test that was never run says of itself; a rule with no test run at all says the second. */
+/** What a test that was never run, or a rule with none run, says of itself. */
 const NEVER_RAN = new Set(['the test did not run', 'no test of this rule ran']);
 
 /** A rule the run never reached says the shop was gone; one not verified for a reason of its own keeps that reason. */

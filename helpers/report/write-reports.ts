@@ -1,8 +1,7 @@
-// Every file of a run, written in one place from its one certificate: conformance.json and .md, the
-// certificate page, the job summary, the badge, JUnit and Allure's results, and tonight in the nights
-// history. Each file is a function of the certificate (and of the nights before it); nothing here
-// decides anything about the run. A run that could not run writes the same files, saying why; it has
-// no night to keep and no Allure results to complete.
+// Every file of a run, written in one place from its one certificate, each a function of it (and of
+// the nights before it): conformance.json and .md, the page, the job summary, the badge, JUnit and
+// Allure's results, and tonight in the nights history. A run that could not run writes the same files,
+// saying why; it has no night to keep and no Allure results to complete.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
