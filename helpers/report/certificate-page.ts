@@ -222,7 +222,6 @@ ${rule.tests.length === 0 && html`<pre>${rule.reason ?? ''}</pre>`}
 </section>`;
 }
 
-/** A heading and its list, or nothing for an empty list. */
 function listSection(heading: string, items: readonly string[]): Html | false {
   return items.length > 0 && html`<h2>${heading}</h2><ul>${items.map((item) => html`<li>${item}</li>`)}</ul>`;
 }

@@ -41,7 +41,6 @@ export class Progress {
     if (!this.quiet) printOutcome(outcome);
   }
 
-  /** Closes the area in progress, if any. */
   finish(): void {
     if (this.area === undefined) return;
     const { name, marks } = this.area;

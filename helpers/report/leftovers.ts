@@ -39,7 +39,6 @@ export function leftoverGroups(left: readonly LeftZone[]): (LeftGroup & { text: 
 
 const described = (zone: LeftZone) => `${zone.id}${zone.name === undefined ? '' : ` "${zone.name}"`}: ${zone.reason}`;
 
-/** A sentence's text with its first letter a capital. */
 export const capitalised = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 /** The console's lines, the same with and without --quiet; none when nothing is left. */
