@@ -193,7 +193,7 @@ async function main(): Promise<void> {
     );
     progress.finish();
     const warn = (line: string) => console.error(`zones-conformance: ${line}`);
-    const files = writeReports(report, config, secrets, warn, baseline?.night);
+    const files = writeReports(report, { reportsDir: config.reportsDir, secrets, warn, baseline: baseline?.night });
     printSummary(report, files, secrets, quiet);
     // On stderr, --quiet or not: a night that could not complete is no verdict, and a person should know why.
     if (report.outage)

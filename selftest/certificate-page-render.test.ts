@@ -8,10 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
+import { Secrets } from '../helpers/evidence/secrets.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
-import { renderCertificatePage, writeCertificatePage } from '../helpers/report/certificate-page.ts';
+import { renderCertificatePage } from '../helpers/report/certificate-page.ts';
 import { buildReport, type RunFacts } from '../helpers/report/conformance-report.ts';
 import { type Night, nightOf, type TargetHistory } from '../helpers/report/history.ts';
+import { writeReports } from '../helpers/report/write-reports.ts';
 import { rules } from '../helpers/rules.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
@@ -47,7 +49,7 @@ const firstNight = (report: ConformanceReport): TargetHistory => ({
 });
 
 const render = (report: ConformanceReport, history = firstNight(report)) =>
-  renderCertificatePage(report, { suiteVersion: '9.9.9', history });
+  renderCertificatePage(report, '9.9.9', history);
 
 /** An earlier night of the report's shop, every rule passed but those given. */
 function earlierNight(report: ConformanceReport, runId: string, states: Record<string, 'failed'> = {}): Night {
@@ -224,7 +226,8 @@ describe('the certificate page', () => {
       ZONES_ACCESS_TOKEN: TOKEN,
       ZONES_REPORTS_DIR: reportsDir,
     });
-    const written = readFileSync(writeCertificatePage(report, config, firstNight(report)), 'utf8');
+    const { page } = writeReports(report, { reportsDir, secrets: new Secrets(config), warn: () => {} });
+    const written = readFileSync(page, 'utf8');
     expect(written).not.toContain(TOKEN);
     expect(written).toContain('&lt;script&gt;alert(1)&lt;/script&gt; with &lt;redacted&gt;');
   });

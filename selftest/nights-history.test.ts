@@ -11,7 +11,6 @@ import { Secrets } from '../helpers/evidence/secrets.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { buildReport, type RunFacts } from '../helpers/report/conformance-report.ts';
 import {
-  appendNight,
   changesSince,
   changesTonight,
   HISTORY_FILE,
@@ -19,9 +18,9 @@ import {
   type Night,
   nightOf,
   readHistory,
-  readNights,
   recordNight,
   stripNights,
+  writeNights,
 } from '../helpers/report/history.ts';
 import { rules } from '../helpers/rules.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
@@ -44,6 +43,13 @@ function night(
     rules: rulesOf,
     suiteDefects: [],
   };
+}
+
+const readNights = (path: string) => readHistory(path).nights;
+
+/** Adds a night to the file, which keeps its last HISTORY_MAX_NIGHTS lines; lines that did not parse are dropped then. */
+function appendNight(path: string, each: Night, masker: Secrets): void {
+  writeNights(path, [...readNights(path), each], masker);
 }
 
 function freshFile(): string {

@@ -13,10 +13,10 @@ import type { TestOutcome } from '../helpers/judging/verdict.ts';
 import { runBookingHook } from '../helpers/ownership/booking-hooks.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { maskAllureResults } from '../helpers/report/allure-results.ts';
-import { buildReport, writeReport } from '../helpers/report/conformance-report.ts';
+import { buildReport } from '../helpers/report/conformance-report.ts';
 import { printSummary } from '../helpers/report/console-output.ts';
 import { buildCouldNotRun, writeCouldNotRun } from '../helpers/report/could-not-run.ts';
-import { writeJunit } from '../helpers/report/junit.ts';
+import { writeReports } from '../helpers/report/write-reports.ts';
 import { rules } from '../helpers/rules.ts';
 import { startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
@@ -77,7 +77,7 @@ test('the masker hides the token, its forgery and the credential header, even cu
 
 test('conformance.json and conformance.md carry neither the token nor its forgery', () => {
   const { dir, report } = reportQuotingBoth();
-  const files = writeReport(report, config(dir));
+  const files = writeReports(report, { reportsDir: dir, secrets: new Secrets(config(dir)), warn: () => {} });
   for (const file of [files.json, files.markdown]) {
     const text = readFileSync(file, 'utf8');
     expect(text, file).not.toContain(TOKEN);
@@ -88,7 +88,8 @@ test('conformance.json and conformance.md carry neither the token nor its forger
 
 test('junit.xml carries neither the token nor its forgery', () => {
   const { dir, report } = reportQuotingBoth();
-  const text = readFileSync(writeJunit(report, dir, TOKEN), 'utf8');
+  const { junit } = writeReports(report, { reportsDir: dir, secrets: new Secrets({ token: TOKEN }), warn: () => {} });
+  const text = readFileSync(junit, 'utf8');
   expect(text).not.toContain(TOKEN);
   expect(text).not.toContain(FORGED);
   // Masked before the XML is written, so the mask is escaped and the file stays well-formed.

@@ -6,16 +6,16 @@ import { readTargetConfig } from '../helpers/config.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import { SHOWN_STATES, type ShownState, type ShownVerdict, STATES, VERDICTS } from '../helpers/judging/states.ts';
 import type { TestOutcome } from '../helpers/judging/verdict.ts';
-import { shownAsJudged } from '../helpers/report/allure-states.ts';
-import { badgeSvg } from '../helpers/report/badge.ts';
+import { shownAsJudged } from '../helpers/report/allure-results.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
-import { renderCertificatePage, renderCouldNotRunPage } from '../helpers/report/certificate-page.ts';
+import { renderCertificatePage } from '../helpers/report/certificate-page.ts';
 import { buildReport, type RunFacts, renderMarkdown } from '../helpers/report/conformance-report.ts';
 import { printOutcome, printSummary } from '../helpers/report/console-output.ts';
 import { buildCouldNotRun } from '../helpers/report/could-not-run.ts';
 import { nightOf, type TargetHistory } from '../helpers/report/history.ts';
 import { renderJobSummary } from '../helpers/report/job-summary.ts';
 import { renderJunit } from '../helpers/report/junit.ts';
+import { badgeSvg } from '../helpers/report/write-reports.ts';
 import { rules } from '../helpers/rules.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
@@ -46,7 +46,7 @@ const history: TargetHistory = {
   nights: [{ ...nightOf(report), runId: 'the-night-before', startedAt: '2026-01-01T00:00:00.000Z' }, nightOf(report)],
   tonightKept: true,
 };
-const page = renderCertificatePage(report, { suiteVersion: '0.0.0', history });
+const page = renderCertificatePage(report, '0.0.0', history);
 
 /** What the console printed while `print` ran. */
 function printed(print: () => void): string {
@@ -110,10 +110,7 @@ test.for(Object.keys(VERDICTS) as ShownVerdict[])('the verdict %s shows in its r
   const made =
     verdict === 'could-not-run' ? buildCouldNotRun('no settings', new Date(0), null) : verdictReports[verdict];
   expect([made.verdict, made.exitCode]).toEqual([verdict, look.exitCode]);
-  const shown =
-    made.verdict === 'could-not-run'
-      ? renderCouldNotRunPage(made, '0.0.0')
-      : renderCertificatePage(made, { suiteVersion: '0.0.0', history: { ...history, nights: [], tonightKept: false } });
+  const shown = renderCertificatePage(made, '0.0.0', { ...history, nights: [], tonightKept: false });
   expect(shown).toContain(`<h1>${look.words.toUpperCase()}</h1>\n<p>Conformance certificate: ${look.meaning}.`);
   expect(shown).toContain(`.v-${verdict}{--v:${look.colour}}`);
 });

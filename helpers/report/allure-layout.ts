@@ -4,31 +4,19 @@
 import { join } from 'node:path';
 import { OUTCOMES } from '../judging/states.ts';
 
-export interface AllureLocations {
-  /** What allure-vitest writes during a run, completed by allure-results.ts once the verdict is known. */
-  results: string;
-  /** The HTML report, one self-contained index.html. */
-  report: string;
-  /** One line per report built: the trends. The one Allure file to keep between nightly runs. */
-  history: string;
-}
-
-export function allureLocations(reportsDir: string): AllureLocations {
-  return {
-    results: join(reportsDir, 'allure-results'),
-    report: join(reportsDir, 'allure-report'),
-    history: join(reportsDir, 'allure-history.jsonl'),
-  };
+/** The results allure-vitest writes, the one-file HTML report, and the trends: the Allure file to keep between nights. */
+export function allureLocations(reportsDir: string): Record<'results' | 'report' | 'history', string> {
+  const at = (name: string) => join(reportsDir, name);
+  return { results: at('allure-results'), report: at('allure-report'), history: at('allure-history.jsonl') };
 }
 
 /** The label each result carries with its outcome as the verdict judged it; none on a pass. */
 export const OUTCOME_LABEL = 'outcome';
 
 /**
- * Allure's category rules: one per outcome, matched on the label alone (never on a status or message,
- * which a warning, passed and without an error, does not have), grouped by rule id. Within a rule,
- * results are grouped by their error message, except a warning's: its text is its description, and a
- * "No message" group under every warned rule would say nothing.
+ * Allure's category rules: one per outcome, matched on the label alone (a warning, passed, has no status
+ * or message to match), grouped by rule id, then by error message but for a warning, whose text is its
+ * description: a "No message" group under every warned rule would say nothing.
  */
 export const outcomeCategories = OUTCOMES.map((outcome) => ({
   id: outcome.replace(/ /g, '-').toLowerCase(),
@@ -40,11 +28,10 @@ export const outcomeCategories = OUTCOMES.map((outcome) => ({
 }));
 
 /**
- * Allure's one-file page, made to stand on its own. Its data is assigned at the end of the page, but
- * its app, at the top, reads it as soon as it starts, and falls back to fetching files (which a page
- * opened from disk may not) when the data is not there yet: on a loaded machine a page now and then
- * showed only "Failed to fetch". Declaring the data first makes the app wait for it. The page also
- * loaded Google's analytics from the internet on every opening; a shop's report asks nothing of anyone.
+ * Allure's one-file page, made to stand on its own. Its app, at the top, reads the data assigned at the
+ * end as soon as it starts, else fetches files (which a page opened from disk may not): on a loaded
+ * machine it showed "Failed to fetch". Declared first, the data is waited for. The page's loading of
+ * Google's analytics goes too: a shop's report asks nothing of anyone.
  */
 export function selfContainedPage(html: string): string {
   const waitForData = '<script>window.allureReportDataReady = false; window.allureReportData = {};</script>';

@@ -1,20 +1,123 @@
-// allure-vitest writes a result per test as vitest saw it; the verdict is judged later, by the
-// launcher. Once it is known, the results get what only the verdict knows: each test's outcome as a
-// label (so the HTML report's categories say what the certificate says), the state the certificate
-// gives it (allure-states.ts), and the run's environment (target, version, verdict, settings without
-// secrets) as environment.properties.
-// The results are also written from inside the workers, beyond the reach of the report writers: their
-// steps quote the values each check was given, which are the answers as the target sent them. So every
-// file then goes through the same masker as every report.
+// allure-vitest writes a result per test as vitest saw it (an assertion error "failed", any other error
+// "broken", a warning with its red step). Once the verdict is known, each result is shown as it judged
+// it, so that its page says what the certificate says: a MUST failure failed, a suite defect broken, a
+// rule not verified skipped, and a warning passed with no error drawn, what the target did being its
+// description. Each result gets its outcome as a label, for the categories, and the run its environment
+// (target, version, verdict, settings without secrets). Written in the workers too, the results quote
+// answers as the target sent them, so every file then goes through the same masker as every report.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
-import { testLook, warningPrefix } from '../judging/states.ts';
+import { type Outcome, testLook, warningPrefix } from '../judging/states.ts';
+import type { JudgedState } from '../judging/verdict.ts';
 import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
-import { type AllureResult, type JudgedShowing as Judged, shownAsJudged } from './allure-states.ts';
 import type { ConformanceReport } from './certificate.ts';
 import { exitCodeText } from './comparison.ts';
+import { targetText } from './conformance-report.ts';
 import { leftoverProperties } from './leftovers.ts';
+import { fenced } from './markdown-code.ts';
+
+interface StatusDetails {
+  message?: string;
+  trace?: string;
+  actual?: string;
+  expected?: string;
+  [other: string]: unknown;
+}
+
+/** A step of a result, as allure-vitest writes it: nested steps and attachments. */
+interface AllureStep {
+  name?: string;
+  status?: string;
+  statusDetails?: StatusDetails;
+  steps?: AllureStep[];
+  attachments?: unknown[];
+  [other: string]: unknown;
+}
+
+interface AllureResult extends AllureStep {
+  labels?: { name: string; value: string }[];
+  description?: string;
+  descriptionHtml?: string;
+}
+
+interface Judged {
+  state: JudgedState;
+  outcome: Outcome;
+  /** The verdict's reason, for a result whose own message says nothing. */
+  reason?: string;
+  /** For a warning, what its text says first (WARNING and its level). */
+  warning?: string;
+}
+
+const wentWrong = (status: string | undefined) => status === 'failed' || status === 'broken';
+
+/** Every step that went wrong in a MUST failure is failed too: the failure's evidence, one colour with it. */
+function failedSteps(steps: AllureStep[] | undefined): AllureStep[] | undefined {
+  return steps?.map((step) => ({
+    ...step,
+    ...(wentWrong(step.status) ? { status: 'failed' } : {}),
+    steps: failedSteps(step.steps),
+  }));
+}
+
+/** Without what makes Allure draw an error box: the message, the trace and the diff of a failed expectation. */
+function withoutError(details: StatusDetails | undefined): StatusDetails | undefined {
+  if (details === undefined) return undefined;
+  const { message: _message, trace: _trace, actual: _actual, expected: _expected, ...rest } = details;
+  return rest;
+}
+
+/**
+ * A warning's steps without the errors: a step that went wrong (the expectation the verdict forgave)
+ * gives its message to `messages`, and goes, or stays without status and error if it holds anything.
+ */
+function forgivenSteps(steps: AllureStep[] | undefined, messages: string[]): AllureStep[] | undefined {
+  return steps?.flatMap((step): AllureStep[] => {
+    const inner = forgivenSteps(step.steps, messages);
+    if (!wentWrong(step.status)) return [{ ...step, steps: inner }];
+    const message = step.statusDetails?.message;
+    if (message) messages.push(message);
+    if ((inner ?? []).length === 0 && (step.attachments ?? []).length === 0) return [];
+    const { status: _forgiven, statusDetails, ...kept } = step;
+    return [{ ...kept, statusDetails: withoutError(statusDetails), steps: inner }];
+  });
+}
+
+/** A warning as Allure shows it: passed, no error box, and its text (WARNING, then what the target did) as the description. */
+function asWarning(result: AllureResult, { state, warning = '', reason }: Judged): AllureResult {
+  const stepMessages: string[] = [];
+  const steps = forgivenSteps(result.steps, stepMessages);
+  const own = result.statusDetails?.message || reason;
+  // A test's message is usually its failed step's message again: each text is told once.
+  const messages = [...new Set([own, ...stepMessages].filter((m): m is string => m !== undefined && m !== ''))];
+  // The shop's text as a Markdown code block, which Allure escapes when it builds the report: escaped
+  // here, in HTML, it could hide a secret from the masker that runs before that.
+  const text = messages.length === 0 ? warning : `${warning}:\n\n${fenced(messages.join('\n\n'), 'text').join('\n')}`;
+  // An HTML description would hide this one (Allure prefers it); the suites write none anyway.
+  const { statusDetails, descriptionHtml: _hidesTheWarning, ...rest } = result;
+  return {
+    ...rest,
+    statusDetails: withoutError(statusDetails),
+    status: testLook(state).filedAs.allure,
+    steps,
+    description: [text, result.description].filter(Boolean).join('\n\n'),
+  };
+}
+
+/** The result as the verdict judged it: its outcome as a label, for the categories, its status, its steps and its text. */
+export function shownAsJudged(result: AllureResult, judged: Judged): AllureResult {
+  const labels = (result.labels ?? []).filter((label) => label.name !== OUTCOME_LABEL);
+  const labelled = { ...result, labels: [...labels, { name: OUTCOME_LABEL, value: judged.outcome }] };
+  if (judged.warning !== undefined) return asWarning(labelled, judged);
+  const shown: AllureResult = { ...labelled, status: testLook(judged.state).filedAs.allure };
+  if (judged.state === 'failed') shown.steps = failedSteps(result.steps);
+  // vitest knows a skip but not why, and a check with no request behind it may even have passed: the
+  // verdict's reason fills in a message it has not got. So does a MUST failure vitest did not see.
+  if (!result.statusDetails?.message && judged.reason)
+    shown.statusDetails = { ...result.statusDetails, message: judged.reason };
+  return shown;
+}
 
 /** Each judged test by its title, which leads with its rule id and is the result's name in Allure. */
 function judgedByTitle(report: ConformanceReport): Map<string, Judged> {
@@ -37,12 +140,6 @@ function outsideCatalogue(report: ConformanceReport, name: string): Judged | und
     : { state: 'suite-error', outcome: 'suite defect', reason: error.slice(name.length + 2) };
 }
 
-/** The result with its outcome as a label, for the categories, and shown as the verdict judged it. */
-function withOutcome(result: AllureResult, judged: Judged): AllureResult {
-  const labels = (result.labels ?? []).filter((label) => label.name !== OUTCOME_LABEL);
-  return shownAsJudged({ ...result, labels: [...labels, { name: OUTCOME_LABEL, value: judged.outcome }] }, judged);
-}
-
 /** A key or value of a .properties file, escaped so that Allure reads back exactly this text. */
 function propertiesText(text: string, isKey: boolean): string {
   const escaped = text.replace(
@@ -63,7 +160,7 @@ function shown(value: unknown): string {
 export function renderEnvironment(report: ConformanceReport): string {
   const { baseUrl: _sameAsTarget, embedded: _inTarget, ...settings } = report.target.settings;
   const entries: [string, unknown][] = [
-    ['target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],
+    ['target', targetText(report)],
     ['specification', report.specification],
     ['verdict', `${report.verdict} (exit code ${exitCodeText(report)})`],
     ...leftoverProperties(report.leftBehind),
@@ -84,7 +181,7 @@ export function completeAllureResults(report: ConformanceReport, reportsDir: str
     const path = join(results, file);
     const result = JSON.parse(readFileSync(path, 'utf8')) as AllureResult;
     const verdict = judged.get(result.name ?? '') ?? outsideCatalogue(report, result.name ?? '');
-    if (verdict) writeFileSync(path, JSON.stringify(withOutcome(result, verdict)));
+    if (verdict) writeFileSync(path, JSON.stringify(shownAsJudged(result, verdict)));
   }
   writeFileSync(join(results, 'environment.properties'), renderEnvironment(report));
 }

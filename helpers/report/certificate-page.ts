@@ -1,22 +1,27 @@
 // reports/conformance.html: the certificate as a person looks at it the morning after. One file that
 // opens offline from disk: the verdict in words and colour, what was certified, and every rule in a
 // grid with its last nights beside it (wpt.fyi's tests-by-runs view, the OpenID certification pages),
-// all on the first screen of a laptop; below, what failed or warned and why, exchange by exchange.
+// all on the first screen of a laptop; below, what failed or warned and why, exchange by exchange,
+// with the rule's words in the specification, then what conformance.md says after its rules.
 // Every text from the shop or the run enters through html.ts, which escapes it; the page's policy
 // (certificate-style.ts) would stop a script even if one got through.
-
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { TargetConfig } from '../config.ts';
-import { Secrets } from '../evidence/secrets.ts';
-import { SHOWN_STATES, type ShownVerdict, STATES, shownStateOf, VERDICTS } from '../judging/states.ts';
+import { SHOWN_STATES, type ShownVerdict, STATES, shownStateOf, testLook, VERDICTS } from '../judging/states.ts';
 import type { RuleResult } from '../judging/verdict.ts';
-import { suitePackage } from '../project-root.ts';
-import type { ConformanceReport, CouldNotRunReport } from './certificate.ts';
-import { detailAnchor, hasDetail, renderDetail, ruleAnchor } from './certificate-detail.ts';
+import type { ConformanceJson, ConformanceReport } from './certificate.ts';
 import { contentSecurityPolicy, pageStyle } from './certificate-style.ts';
-import { exitCodeText } from './comparison.ts';
-import { isSelected, outageLine, stoppedLine } from './conformance-report.ts';
+import { comparisonLines, exitCodeText, listed } from './comparison.ts';
+import {
+  checkedWith,
+  countsSentence,
+  isSelected,
+  openRules,
+  outageLine,
+  ruleNotes,
+  runFacts,
+  stoppedLine,
+  targetText,
+  tokenVariable,
+} from './conformance-report.ts';
 import {
   changesTonight,
   type Night,
@@ -28,16 +33,15 @@ import {
   whyNotKept,
 } from './history.ts';
 import { Html, html } from './html.ts';
-import { leftoverGroups } from './leftovers.ts';
+import { capitalised, leftoverGroups } from './leftovers.ts';
+import { requestsLine } from './request-accounting.ts';
+import { PROFILE_SOURCE, quotesOf, SPEC_PATH } from './spec-sections.ts';
 
 export const PAGE_FILE = 'conformance.html';
 /** A month of nights beside each rule: as many as fit beside it on a laptop's screen. */
 export const STRIP_NIGHTS = 30;
-/**
- * The changes the history line names one by one. More would push the grid below the first screen of
- * a laptop; the rows say which rules changed all the same, each with its ▲.
- */
-export const CHANGES_NAMED = 5;
+/** The changes the history line names; more would push the grid off a laptop's first screen, and each row has its ▲. */
+const CHANGES_NAMED = 5;
 
 /** An ISO time as a reader scans it: date, hours and minutes, UTC. */
 const shownTime = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
@@ -92,7 +96,8 @@ function gridRow(report: ConformanceReport, rule: RuleResult, nights: GridNights
   const state = shownStateOf(rule);
   const selected = isSelected(report, rule.id);
   const change = nights.changed.get(rule.id);
-  const link = hasDetail(report, rule) ? detailAnchor(rule.id) : ruleAnchor(rule.id);
+  // A rule that did not pass, and that the run checked, has a section of its own below.
+  const link = rule.status !== 'passed' && selected ? detailAnchor(rule.id) : ruleAnchor(rule.id);
   const last = nights.strip.length - 1;
   return html`<div class="rule s-${state}" data-rule="${rule.id}" data-status="${rule.status}" data-changed="${change ? 'true' : 'false'}" title="${rule.title}">
 <a class="id" href="#${link}">${rule.id}</a><span class="level">${rule.level.toUpperCase()}</span><span class="state">${STATES[selected ? state : 'not-selected'].words}</span>
@@ -103,12 +108,6 @@ ${
     : html`<span class="mark"></span>`
 }
 </div>`;
-}
-
-/** Why tonight is not among the nights the file keeps: the history says, or the file could not be written. */
-function notKeptBecause(report: ConformanceReport, history: TargetHistory): string {
-  if (history.problem?.during === 'writing') return `the file could not be written (${history.problem.message})`;
-  return whyNotKept(report) ?? 'it is not a run the history keeps';
 }
 
 function changesSentence(nights: GridNights): string | undefined {
@@ -126,11 +125,15 @@ function historyLine(report: ConformanceReport, history: TargetHistory, nights: 
   if (history.problem?.during === 'reading')
     return html`<p class="history">The nights history ${history.path} could not be read (${history.problem.message}); the strips show tonight only.</p>`;
   const earlier = history.nights.length - (history.tonightKept ? 1 : 0);
+  const notKept =
+    history.problem?.during === 'writing'
+      ? `the file could not be written (${history.problem.message})`
+      : (whyNotKept(report) ?? 'it is not a run the history keeps');
   const source = history.tonightKept
     ? earlier === 0
       ? `First night of this target in ${history.path}: there is no earlier night to compare with; the strips begin tonight.`
       : `${history.nights.length} nights of this target in ${history.path}; each strip shows the last ${Math.min(history.nights.length, STRIP_NIGHTS)}, oldest first, tonight last.`
-    : `${earlier === 0 ? 'No earlier night' : `${earlier} earlier night(s)`} of this target in ${history.path}; tonight is not kept there: ${notKeptBecause(report, history)}.`;
+    : `${earlier === 0 ? 'No earlier night' : `${earlier} earlier night(s)`} of this target in ${history.path}; tonight is not kept there: ${notKept}.`;
   const unreadable = history.unreadable ?? 0;
   // Written anew tonight, the file no longer holds them: said once, the night they go.
   const skipped =
@@ -140,11 +143,14 @@ function historyLine(report: ConformanceReport, history: TargetHistory, nights: 
   return html`<p class="history">${[source, skipped, changesSentence(nights)].filter((part) => part !== undefined).join(' ')}</p>`;
 }
 
-function gridNights(report: ConformanceReport, history: TargetHistory): GridNights {
+/** Without a history, tonight alone. */
+function gridNights(report: ConformanceReport, history: TargetHistory | undefined): GridNights {
   const tonight = nightOf(report);
-  const { before: previous, changed } = changesTonight(history, tonight, (id) => isSelected(report, id));
+  const { before: previous, changed } = history
+    ? changesTonight(history, tonight, (id) => isSelected(report, id))
+    : { changed: [] };
   return {
-    strip: stripNights(history, tonight, STRIP_NIGHTS),
+    strip: history ? stripNights(history, tonight, STRIP_NIGHTS) : [tonight],
     previous,
     changed: new Map(changed.map((change) => [change.id, change])),
   };
@@ -159,8 +165,7 @@ function glyphKey(report: ConformanceReport): Html {
 
 /** A group of zones left behind: its way out (the sweep command) first, since after sixty zones it would be off the screen. */
 function leftoverGroup(group: ReturnType<typeof leftoverGroups>[number]): Html {
-  const wayOut = `${group.text.charAt(0).toUpperCase()}${group.text.slice(1)}`;
-  return html`<p>${wayOut}${group.command !== undefined && html` <code>${group.command}</code>`}</p>
+  return html`<p>${capitalised(group.text)}${group.command !== undefined && html` <code>${group.command}</code>`}</p>
 <ul>${group.zones.map(
     (zone) =>
       html`<li><code>${zone.id}</code>${zone.name !== undefined && html` <code>${zone.name}</code>`}: ${zone.reason}</li>`,
@@ -176,28 +181,133 @@ ${leftoverGroups(report.leftBehind).map(leftoverGroup)}
 </section>`;
 }
 
-export function renderCertificatePage(
-  report: ConformanceReport,
-  context: { suiteVersion: string; history: TargetHistory },
-): string {
-  const { must, should, may } = report.summary;
-  const nights = gridNights(report, context.history);
-  const apiVersion = report.target.settings.apiVersion;
-  const body = html`${verdictHeader(
-    report.verdict,
-    `Exit code ${exitCodeText(report)}. MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).`,
-  )}
+/** Where a rule's section below is, and its row of the table of every rule: the grid links to one. */
+const detailAnchor = (ruleId: string) => `detail-${ruleId}`;
+const ruleAnchor = (ruleId: string) => `rule-${ruleId}`;
+
+/** Where a rule comes from, and what the specification says there in its own words. */
+function sourceLine(rule: RuleResult): Html {
+  if (rule.source.startsWith(PROFILE_SOURCE))
+    return html`<p>Not in the specification: the default profile's convention, ${rule.source.slice(PROFILE_SOURCE.length).trim()}.</p>`;
+  return html`<p>Specification (${SPEC_PATH}), section: ${rule.source}.</p>
+${quotesOf(rule.source).map((quote) => html`<blockquote class="spec"><p>${quote.words.join(' ')}</p><footer>${quote.reference}</footer></blockquote>`)}`;
+}
+
+function testSection(rule: RuleResult, test: RuleResult['tests'][number], token: string): Html {
+  const evidence = test.evidence ?? [];
+  return html`<div class="test">
+<h4>${test.title}: ${testLook(test.state).says.testMark(rule.level)}</h4>
+${test.checkedWith && html`<p>Checked with: ${test.checkedWith.join('; ')}</p>`}
+<pre>${(test.reason ?? '').trim()}</pre>
+${
+  evidence.length > 0 &&
+  html`<p>Every exchange of the test, in order (${evidence.length}), each with a curl command that replays it; the commands read the credential from ${token}:</p>
+<ol>${evidence.map(
+    (record) => html`<li><code>${record.line}</code>
+<details><summary>the exchange</summary><pre>${record.shown}</pre></details>
+<details><summary>replay with curl</summary><pre>${record.curl}</pre></details></li>`,
+  )}</ol>`
+}
+</div>`;
+}
+
+function ruleSection(rule: RuleResult, token: string): Html {
+  const state = shownStateOf(rule);
+  return html`<section class="s-${state}" id="${detailAnchor(rule.id)}">
+<h3>${rule.id} ${STATES[state].words} (${rule.level.toUpperCase()})</h3>
+<p><strong>${rule.title}</strong></p>
+${sourceLine(rule)}
+${rule.tests.filter((test) => test.state !== 'passed').map((test) => testSection(rule, test, token))}
+${rule.tests.length === 0 && html`<pre>${rule.reason ?? ''}</pre>`}
+</section>`;
+}
+
+function listSection(heading: string, items: readonly string[]): Html | false {
+  return items.length > 0 && html`<h2>${heading}</h2><ul>${items.map((item) => html`<li>${item}</li>`)}</ul>`;
+}
+
+function factsTable(report: ConformanceReport): Html {
+  const rows = runFacts(report).map(
+    ([label, parts]) =>
+      html`<tr><th>${label}</th><td>${parts.map((part) =>
+        typeof part === 'string'
+          ? part
+          : 'strong' in part
+            ? html`<strong>${part.strong}</strong>`
+            : html`<code>${part.code}</code>`,
+      )}</td></tr>`,
+  );
+  return html`<table>${rows}<tr><th>Requests by method</th><td>${requestsLine(report.requests)}</td></tr></table>`;
+}
+
+function rulesTable(report: ConformanceReport): Html {
+  return html`<table><tr><th>Rule</th><th>Level</th><th>Status</th><th>Rule text</th><th>Source</th></tr>${report.rules.map(
+    (rule) => {
+      const state = shownStateOf(rule);
+      return html`<tr id="${ruleAnchor(rule.id)}" class="s-${state}"><td>${rule.id}</td><td>${rule.level.toUpperCase()}</td><td class="state">${STATES[isSelected(report, rule.id) ? state : 'not-selected'].words}</td><td>${rule.title}</td><td>${rule.source}</td></tr>`;
+    },
+  )}</table>`;
+}
+
+function renderDetail(report: ConformanceReport): Html {
+  const shown = openRules(report);
+  const open = shown.filter((rule) => rule.status !== 'warning');
+  const warnings = shown.filter((rule) => rule.status === 'warning');
+  const { comparison } = report;
+  const section = (rule: RuleResult) => ruleSection(rule, tokenVariable(report));
+  return html`<section class="detail">
+<h2>What failed or could not be checked</h2>
+${open.length === 0 ? html`<p>Every rule this run checked was verified.</p>` : open.map(section)}
+<h2>Warnings</h2>
+<p>A SHOULD or MAY rule that did not hold is a warning: it never changes the verdict.</p>
+${warnings.length === 0 ? html`<p>None.</p>` : warnings.map(section)}
+${
+  comparison &&
+  html`<h2>Since the baseline</h2>
+<p>Compared with ${comparison.baseline.path}: run ${comparison.baseline.runId} of ${comparison.baseline.startedAt}, verdict ${comparison.baseline.verdict}.</p>
+<table>${comparisonLines(comparison).map(({ label, rules }) => html`<tr><th>${label}</th><td>${listed(rules)}</td></tr>`)}</table>`
+}
+${listSection('Suite errors', report.suiteErrors)}
+${listSection('Notes', [...report.notes, ...ruleNotes(report)])}
+${listSection('Checked with what the settings gave', checkedWith(report))}
+<h2>Every rule</h2>
+${rulesTable(report)}
+<h2>The run</h2>
+${factsTable(report)}
+<h2>Settings</h2>
+<p>As the run read them; the access token is never shown.</p>
+<pre>${JSON.stringify(report.target.settings, null, 2)}</pre>
+</section>`;
+}
+
+export function renderCertificatePage(report: ConformanceJson, suiteVersion: string, history?: TargetHistory): string {
+  const suite = `zones-conformance ${suiteVersion}`;
+  if (report.verdict === 'could-not-run') {
+    const body = html`${verdictHeader(report.verdict, `Exit code ${report.exitCode}.`)}
 ${factsLine([
-  ['Target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],
+  ['Target', report.target.baseUrl ?? '(not known)'],
+  ['Specification', report.specification],
+  ['Date', shownTime(report.startedAt)],
+  ['Suite', suite],
+])}
+<h2>Why</h2>
+<pre>${report.reason}</pre>`;
+    return pageShell('Conformance certificate: could-not-run', body, 1);
+  }
+  const nights = gridNights(report, history);
+  const apiVersion = report.target.settings.apiVersion;
+  const body = html`${verdictHeader(report.verdict, `Exit code ${exitCodeText(report)}. ${countsSentence(report)}.`)}
+${factsLine([
+  ['Target', targetText(report)],
   ['API version', typeof apiVersion === 'string' ? apiVersion : '(not known)'],
   ['Date', shownTime(report.startedAt)],
-  ['Suite', `zones-conformance ${context.suiteVersion}`],
+  ['Suite', suite],
   ['Run', report.runId],
 ])}
 ${report.stopped && html`<p class="alert">${stoppedLine(report.stopped)}</p>`}
 ${report.outage && html`<p class="alert">The run could not complete: ${outageLine(report.outage)}.</p>`}
 ${report.selection && html`<p class="alert">A partial run (--rule ${report.selection.rule}): only ${report.selection.rules.join(', ')} were checked; the others are not verified, as not selected.</p>`}
-${historyLine(report, context.history, nights)}
+${history && historyLine(report, history, nights)}
 <div class="grid" id="grid">${report.rules.map((rule) => gridRow(report, rule, nights))}</div>
 ${glyphKey(report)}
 ${leftoversBox(report)}
@@ -208,29 +318,4 @@ ${renderDetail(report)}
     body,
     Math.ceil(report.rules.length / 2),
   );
-}
-
-export function renderCouldNotRunPage(report: CouldNotRunReport, version: string): string {
-  const body = html`${verdictHeader('could-not-run', `Exit code ${report.exitCode}.`)}
-${factsLine([
-  ['Target', report.target.baseUrl ?? '(not known)'],
-  ['Specification', report.specification],
-  ['Date', shownTime(report.startedAt)],
-  ['Suite', `zones-conformance ${version}`],
-])}
-<h2>Why</h2>
-<pre>${report.reason}</pre>`;
-  return pageShell('Conformance certificate: could-not-run', body, 1);
-}
-
-/** reports/conformance.html, masked as every report is: masked before it is rendered, so the mask is escaped like any text, and once more as written. */
-export function writeCertificatePage(report: ConformanceReport, config: TargetConfig, history: TargetHistory): string {
-  const path = join(config.reportsDir, PAGE_FILE);
-  const secrets = new Secrets(config);
-  const page = renderCertificatePage(secrets.maskAll(report), {
-    suiteVersion: suitePackage().version,
-    history: secrets.maskAll(history),
-  });
-  writeFileSync(path, secrets.mask(page));
-  return path;
 }

@@ -2,39 +2,14 @@
 // script and needs none; its Content-Security-Policy allows no script at all, no request to anywhere
 // (default-src 'none'), and no style but this block, named by its hash. So even a tag that slipped
 // past the escaping (html.ts) could neither run nor fetch anything: two locks, either one enough.
-
 import { createHash } from 'node:crypto';
 import { STATES, VERDICTS } from '../judging/states.ts';
 
 /**
- * A strip of nights fits the column it is given: its cells shrink from 10 px down to 4, and when even
- * that is too wide (a narrow window, a month of nights), it is the oldest nights that go: the cells sit
- * at the end of the strip, so what overflows it leaves by the start and tonight always shows.
- */
-const stripStyle = `.nights{display:flex;justify-content:flex-end;gap:2px;overflow:hidden}
-.night{display:inline-block;flex:0 1 10px;min-width:4px;height:16px;overflow:hidden;border-radius:2px;background:var(--c);color:#fff;font-size:9px;line-height:16px;text-align:center}`;
-
-/**
- * A phone's screen: the grid as one column in the rules' order, each rule on two lines (what it is and
- * its state above, its nights below across the whole width), and tables that scroll within themselves,
- * so that the page never scrolls sideways.
- */
-const phoneStyle = `@media (max-width:760px){
-main{padding:8px 8px 30px}
-.grid{grid-template-columns:minmax(0,1fr);grid-template-rows:none;grid-auto-flow:row;padding:6px 8px}
-.rule{grid-template-columns:auto auto minmax(0,1fr) auto;grid-template-areas:"id level state mark" "nights nights nights nights";height:auto;padding:3px 0;row-gap:2px}
-.rule .id{grid-area:id}
-.rule .level{grid-area:level}
-.rule .state{grid-area:state}
-.rule .nights{grid-area:nights}
-.rule .mark{grid-area:mark}
-table{display:block;max-width:100%;overflow-x:auto}
-}
-`;
-
-/**
- * `gridRows`: the rules fill the grid column by column, MUST rules first, so the grid needs to know
- * how many rows a column has; the style block is generated, and hashed after.
+ * `gridRows`: the rules fill the grid column by column, MUST first, so it needs a column's rows. A strip's
+ * cells shrink from 10 px to 4, then the oldest nights leave by the start: tonight always shows. On a
+ * phone the grid is one column, each rule on two lines (then its nights across the width), and tables
+ * scroll within themselves: the page never scrolls sideways.
  */
 export function pageStyle(gridRows: number): string {
   const states = Object.entries(STATES)
@@ -61,7 +36,8 @@ ${verdicts}
 .rule .id{font-weight:600;color:#1d232b;text-decoration:none;white-space:nowrap}
 .rule .level{font-size:12px;color:#4a5360}
 .rule .state{justify-self:start;padding:0 8px;border-radius:10px;background:var(--c);color:#fff;font-size:12px;line-height:18px;white-space:nowrap}
-${stripStyle}
+.nights{display:flex;justify-content:flex-end;gap:2px;overflow:hidden}
+.night{display:inline-block;flex:0 1 10px;min-width:4px;height:16px;overflow:hidden;border-radius:2px;background:var(--c);color:#fff;font-size:9px;line-height:16px;text-align:center}
 .changed{font-size:12px;font-weight:700;color:#c62828;white-space:nowrap}
 .key{margin:4px 2px;font-size:12px;color:#4a5360}
 .key .night{width:10px;margin-right:3px;vertical-align:middle}
@@ -84,7 +60,18 @@ footer{margin-top:30px;font-size:13px;color:#4a5360}
 blockquote.spec{margin:6px 0;padding:4px 12px;border-left:4px solid #8a94a3;background:#fff}
 blockquote.spec p{margin:2px 0;font-style:italic}
 blockquote.spec footer{margin:0;font-size:12px}
-${phoneStyle}`;
+@media (max-width:760px){
+main{padding:8px 8px 30px}
+.grid{grid-template-columns:minmax(0,1fr);grid-template-rows:none;grid-auto-flow:row;padding:6px 8px}
+.rule{grid-template-columns:auto auto minmax(0,1fr) auto;grid-template-areas:"id level state mark" "nights nights nights nights";height:auto;padding:3px 0;row-gap:2px}
+.rule .id{grid-area:id}
+.rule .level{grid-area:level}
+.rule .state{grid-area:state}
+.rule .nights{grid-area:nights}
+.rule .mark{grid-area:mark}
+table{display:block;max-width:100%;overflow-x:auto}
+}
+`;
 }
 
 /** The policy for a page whose only style is `style`: see the file's comment. */

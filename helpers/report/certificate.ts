@@ -1,6 +1,5 @@
-// The certificate as data: what one run yields, built once (conformance-report.ts buildReport, or
-// could-not-run.ts for a run that could not start) and read by every renderer. Types only, below the
-// files that build and render it, so that none of them imports another for a type.
+// The certificate as data: what one run yields, built once (buildReport, or buildCouldNotRun) and read
+// by every renderer. Types only, so that no file that builds or renders it imports another for a type.
 import type { EXIT } from '../exit-codes.ts';
 import type { RuleResult, RuleStatus, Verdict } from '../judging/verdict.ts';
 import type { CleanupRecord, LeftZone } from '../ownership/cleanup-record.ts';
@@ -11,15 +10,9 @@ export interface ConformanceReport {
   suite: 'zones-conformance';
   specification: string;
   verdict: Verdict;
-  /**
-   * The code the process exits with, which every output names: the verdict's (exitCodeOf), unless a
-   * signal stopped the run (130, 143), the shop went away (3), or `--fail-on new` decided it.
-   */
+  /** The process's exit code, which every output names: the verdict's, unless a signal, an outage or `--fail-on new` decided it. */
   exitCode: number;
-  /**
-   * The zones this run left on the shop, each with the command that deletes it: the same as
-   * cleanup.leftBehind, up here where nobody reading the report can miss them.
-   */
+  /** The zones this run left on the shop, each with the command that deletes it: cleanup.leftBehind, up where nobody can miss them. */
   leftBehind: LeftZone[];
   runId: string;
   startedAt: string;
@@ -43,33 +36,20 @@ export interface ConformanceReport {
   };
   rules: RuleResult[];
   /** Every request sent, 429s and re-sends included: totals, then where they went (request-accounting.ts). */
-  requests: {
-    total: number;
-    tests: number;
-    cleanup: number;
-    preflight: number;
-    throttled: number;
-  } & RequestBreakdown;
+  requests: { total: number; tests: number; cleanup: number; preflight: number; throttled: number } & RequestBreakdown;
   /** Read-after-write lag: how often a list needed re-reading before it showed a write. */
   consistency: { timeoutMs: number; lagSeen: number; longestLagMs: number };
   cleanup: CleanupRecord;
   suiteErrors: string[];
   /** What a reader must know to weigh the verdict, e.g. a version other than the specification's. */
   notes: string[];
-  /**
-   * The model-based suite's seed and the command that replays the night's sequences: drawn for the run
-   * unless ZONES_MODEL_SEED or --seed set it. Absent when ZONES_MODEL_RUNS=0 left the suite out.
-   */
+  /** The model-based suite's seed (drawn unless ZONES_MODEL_SEED or --seed set it) and its replay; absent when ZONES_MODEL_RUNS=0. */
   model?: { seed: number; drawn: boolean; replay: string };
   /** A `--rule` run: what was asked and the rules it selected; the others are not verified, as not selected. */
   selection?: { rule: string; rules: string[] };
-  /** With `--baseline`: tonight against an earlier conformance.json (helpers/report/comparison.ts). */
+  /** With `--baseline`: tonight against an earlier conformance.json (comparison.ts). */
   comparison?: Comparison;
-  /**
-   * The shop stopped answering for itself partway and did not come back within the budget: since when,
-   * what came back then, and the budget. The verdict is could-not-complete; the rules decided before
-   * keep their status, and the rest are not verified.
-   */
+  /** The shop stopped answering for itself partway, past the budget: the verdict is could-not-complete. */
   outage?: RunOutage;
   /** The run was stopped by a signal before every test had run; its code is the run's `exitCode`. */
   stopped?: RunStopped;
@@ -111,14 +91,11 @@ export interface Comparison {
   fixed: RuleChange[];
   stillFailing: RuleChange[];
   newlyNotVerified: RuleChange[];
-  /**
-   * Not verified in the baseline, passed tonight: a change the certificate page marks, listed so that
-   * the reports say it too. It never changes the exit code, which rests on new MUST failures alone.
-   */
+  /** Not verified in the baseline, passed tonight: said in the reports, never a change of the exit code. */
   newlyVerified: RuleChange[];
   /** `new` with `--fail-on new`: the exit code then rests on new MUST failures. */
   failOn: 'new' | null;
-  /** The code the comparison gives the run: the verdict's own, or by `--fail-on new`. The run's `exitCode` follows it unless a signal or an outage ended the run. */
+  /** The verdict's own code, or by `--fail-on new`; the run's `exitCode` follows it unless a signal or an outage ended the run. */
   exitCode: number;
 }
 

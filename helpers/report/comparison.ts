@@ -5,8 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { CannotRunError, EXIT } from '../exit-codes.ts';
 import { exitCodeOf, RULE_STATUSES, VERDICTS } from '../judging/states.ts';
-import type { RuleStatus } from '../judging/verdict.ts';
-import type { Comparison, ConformanceReport, RuleChange } from './certificate.ts';
+import type { Comparison, ConformanceJson, ConformanceReport, RuleChange } from './certificate.ts';
 import { changesSince, type Night, nightOf, sameShop } from './history.ts';
 
 /** An earlier conformance.json, read as the night it was: the shape the nights history holds. */
@@ -15,32 +14,31 @@ export interface Baseline {
   night: Night;
 }
 
+function refuse(path: string, why: string): never {
+  throw new CannotRunError(`--baseline ${path}: ${why}`);
+}
+
 /** Reads an earlier conformance.json; anything else stops the run before a request (exit 3), naming the file. */
 export function readBaseline(path: string): Baseline {
-  const refuse = (why: string): never => {
-    throw new CannotRunError(`--baseline ${path}: ${why}`);
-  };
-  let parsed: unknown;
+  let report: Partial<ConformanceReport> | null;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    report = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     const problem = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    return refuse(`cannot be read as JSON: ${problem}`);
+    return refuse(path, `cannot be read as JSON: ${problem}`);
   }
-  const report = parsed as Partial<ConformanceReport>;
-  const known = report !== null && typeof report === 'object' && Object.hasOwn(VERDICTS, String(report.verdict));
-  if (!known || report.suite !== 'zones-conformance') return refuse('is not a conformance.json of zones-conformance');
-  if ((report.verdict as string) === 'could-not-run')
-    return refuse('is the report of a run that could not run: it judged no rule');
-  if (report.verdict === 'could-not-complete')
+  const verdict = String(report?.verdict);
+  if (report?.suite !== 'zones-conformance' || !Object.hasOwn(VERDICTS, verdict))
+    return refuse(path, 'is not a conformance.json of zones-conformance');
+  if (verdict === 'could-not-run') return refuse(path, 'is the report of a run that could not run: it judged no rule');
+  if (verdict === 'could-not-complete')
     return refuse(
+      path,
       "is the report of a run that could not complete: the shop stopped answering partway, so it judged only part of the shop. Compare with an earlier night's conformance.json",
     );
   const rules = Array.isArray(report.rules) ? report.rules : [];
-  const valid = rules.every(
-    (rule) => typeof rule?.id === 'string' && RULE_STATUSES.includes(rule?.status as RuleStatus),
-  );
-  if (rules.length === 0 || !valid) return refuse('has no rule results with a status to compare with');
+  const statuses = rules.every((rule) => typeof rule?.id === 'string' && RULE_STATUSES.includes(rule?.status));
+  if (rules.length === 0 || !statuses) return refuse(path, 'has no rule results with a status to compare with');
   // Read as tonight's certificate is, so that a suite defect then is one now; what the file does not
   // record is '' (see Night), never held against it.
   const { baseUrl = '', embedded = false, settings = {} } = report.target ?? {};
@@ -55,29 +53,27 @@ export function readBaseline(path: string): Baseline {
 }
 
 /**
- * Refuses (exit 3) a baseline of another shop or another API version, before a request: compared, a
- * rule fixed or broken "since last night" would be the difference between two shops or two versions,
- * and --fail-on new would ring, or stay silent, for it. Two runs on the embedded reference are of one
- * target, whatever port each got. What a baseline does not record is not held against it.
+ * Refuses (exit 3) a baseline of another shop or API version, before a request: a rule "fixed" or
+ * "broken" would be the difference between the two, and --fail-on new would ring for it, or not.
  */
 export function refuseOtherTarget({ path, night }: Baseline, target: Night['target']): void {
-  const refuse = (why: string): never => {
-    throw new CannotRunError(
-      `--baseline ${path}: ${why}; its rule statuses say nothing about tonight's run. Compare with a conformance.json of this target and version, or run without --baseline`,
+  const refuseAs = (why: string) =>
+    refuse(
+      path,
+      `${why}; its rule statuses say nothing about tonight's run. Compare with a conformance.json of this target and version, or run without --baseline`,
     );
-  };
   const named = ({ embedded, baseUrl }: Night['target']) =>
     embedded ? 'the embedded reference' : baseUrl || 'an unknown target';
-  if (!sameShop(night.target, target)) refuse(`certified another target, ${named(night.target)}, not ${named(target)}`);
+  if (!sameShop(night.target, target))
+    refuseAs(`certified another target, ${named(night.target)}, not ${named(target)}`);
   const { apiVersion } = night.target;
   if (apiVersion !== '' && apiVersion !== target.apiVersion)
-    refuse(`certified API version ${apiVersion}, not ${target.apiVersion} (ZONES_API_VERSION)`);
+    refuseAs(`certified API version ${apiVersion}, not ${target.apiVersion} (ZONES_API_VERSION)`);
 }
 
 /**
- * The exit code of a run: the verdict's, or with `--fail-on new` 1 for a new MUST failure alone. Old
- * failures then no longer count, but what could not be verified still does: 2 when a MUST rule is not
- * verified or the suite erred, as without a baseline, else 0.
+ * The verdict's exit code, or with `--fail-on new` 1 for a new MUST failure alone: old failures no longer
+ * count, but a MUST rule not verified or a suite error still gives 2, as without a baseline.
  */
 function exitCodeFor(report: ConformanceReport, newFailures: readonly RuleChange[], failOn: 'new' | null): number {
   if (failOn === null) return exitCodeOf(report.verdict);
@@ -128,11 +124,9 @@ export function comparisonLines(comparison: Comparison): { label: string; rules:
   ];
 }
 
-/**
- * The run's exit code and, where it is not the verdict's own, why: the same words in every output, the
- * comparison's table included, so a stopped run with --fail-on new says 130 there too.
- */
-export function exitCodeText(report: ConformanceReport): string {
+/** The run's exit code and, where it is not the verdict's own, why: the same words in every output. */
+export function exitCodeText(report: ConformanceJson): string {
+  if (report.verdict === 'could-not-run') return String(report.exitCode);
   if (report.stopped) return `${report.exitCode}, stopped by ${report.stopped.signal}`;
   const comparison = report.outage ? undefined : report.comparison;
   if (comparison === undefined) return String(report.exitCode);

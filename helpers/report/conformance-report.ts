@@ -1,13 +1,9 @@
-// The conformance certificate: built once from the run, written as conformance.json for machines
-// and conformance.md for people, with the same content. The token never appears in either.
-
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// The conformance certificate: built once from the run (buildReport), the words every report uses for
+// its facts, and conformance.md, the certificate for people, as conformance.json is for machines.
 import { describeTarget, seedReplayCommand, type TargetConfig } from '../config.ts';
 import { shownProxy } from '../connection/proxy.ts';
 import { operatorVariable } from '../evidence/operator-variables.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
-import { Secrets } from '../evidence/secrets.ts';
 import { exitCodeForSignal } from '../exit-codes.ts';
 import { exitCodeOf, STATES, shownStateOf, testLook } from '../judging/states.ts';
 import {
@@ -19,8 +15,8 @@ import {
   verdictOf,
 } from '../judging/verdict.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
-import { rules as catalogue, otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
-import type { ConformanceReport, RunOutage, RunStopped } from './certificate.ts';
+import { otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
+import type { ConformanceJson, ConformanceReport, RunOutage, RunStopped } from './certificate.ts';
 import { type Baseline, compare, exitCodeText, renderComparison } from './comparison.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code, fenced } from './markdown-code.ts';
@@ -41,7 +37,6 @@ export interface RunFacts {
     /** What the launcher's own requests were; a run's facts made by hand may have none. */
     tally?: { preflight: RequestTally; sweep: RequestTally };
   };
-  /** The run was stopped because the shop stopped answering for itself (see ConformanceReport.outage). */
   outage?: RunOutage;
   /** What the launcher knows and the run does not: a signal that stopped it, --rule, --baseline. */
   stoppedBy?: NodeJS.Signals;
@@ -62,18 +57,15 @@ export function buildReport(facts: RunFacts): ConformanceReport {
   if (facts.outage) for (const rule of rules) markUnreached(rule, outageLine(facts.outage));
   if (facts.selection) for (const rule of rules) markNotSelected(rule, facts.selection);
   const verdict = facts.outage ? 'could-not-complete' : verdictOf(rules, suiteErrors);
-  const count = (level: RuleLevel, status: RuleStatus) =>
+  const count = (level: RuleLevel) => (status: RuleStatus) =>
     rules.filter((rule) => rule.level === level && rule.status === status).length;
-  // Below MUST a rule that fails warns (failureOf): SHOULD and MAY count warnings where MUST counts failures.
-  const belowMust = (level: 'should' | 'may') => ({
-    passed: count(level, 'passed'),
-    warnings: count(level, 'warning'),
-    notVerified: count(level, 'not-verified'),
-  });
-  const sent = facts.outcomes;
-  const tests = sent.reduce((sum, o) => sum + o.requests, 0);
+  const must = count('must');
+  const should = count('should');
+  const may = count('may');
+  const sum = (of: (outcome: TestOutcome) => number) => facts.outcomes.reduce((total, o) => total + of(o), 0);
+  const tests = sum((o) => o.requests);
+  const cleanup = sum((o) => o.cleanupRequests) + facts.requests.sweep;
   const lags = facts.outcomes.flatMap((o) => o.lagMs);
-  const cleanup = sent.reduce((sum, o) => sum + o.cleanupRequests, 0) + facts.requests.sweep;
   const report: ConformanceReport = {
     suite: 'zones-conformance',
     specification: `Zone Management Service, API version ${SPEC_VERSION}`,
@@ -90,14 +82,11 @@ export function buildReport(facts: RunFacts): ConformanceReport {
       variables: facts.targetVariables,
       settings: describeTarget(facts.config),
     },
+    // Below MUST a rule that fails warns (failureOf): SHOULD and MAY count warnings where MUST counts failures.
     summary: {
-      must: {
-        passed: count('must', 'passed'),
-        failed: count('must', 'failed'),
-        notVerified: count('must', 'not-verified'),
-      },
-      should: belowMust('should'),
-      may: belowMust('may'),
+      must: { passed: must('passed'), failed: must('failed'), notVerified: must('not-verified') },
+      should: { passed: should('passed'), warnings: should('warning'), notVerified: should('not-verified') },
+      may: { passed: may('passed'), warnings: may('warning'), notVerified: may('not-verified') },
     },
     rules,
     requests: {
@@ -105,13 +94,8 @@ export function buildReport(facts: RunFacts): ConformanceReport {
       tests,
       cleanup,
       preflight: facts.requests.preflight,
-      throttled: facts.requests.throttled + sent.reduce((sum, o) => sum + o.throttled, 0),
-      ...accountRequests(
-        sent,
-        facts.requests.tally ?? {},
-        facts.config.apiVersion,
-        catalogue.map((rule) => rule.id),
-      ),
+      throttled: facts.requests.throttled + sum((o) => o.throttled),
+      ...accountRequests(facts.outcomes, facts.requests.tally ?? {}, facts.config.apiVersion),
     },
     consistency: {
       timeoutMs: facts.config.consistencyTimeoutMs,
@@ -144,10 +128,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
   return report;
 }
 
-/**
- * With --rule, the rules left out are not verified (the run says nothing about them), and say why:
- * not selected, rather than a bare "did not run". Their model-based notes go too: that test did not run.
- */
+/** A rule --rule left out is not verified, as not selected rather than "did not run"; its model-based notes go too. */
 function markNotSelected(rule: RuleResult, selection: NonNullable<RunFacts['selection']>): void {
   if (selection.rules.includes(rule.id)) return;
   rule.reason = `not selected (--rule ${selection.rule})`;
@@ -165,13 +146,10 @@ export function stoppedLine(stopped: RunStopped): string {
   return `The run was stopped by ${stopped.signal} before every test had run; exit code ${stopped.exitCode}.`;
 }
 
-/** What a test that was never run says of itself; a rule with no test run at all says the second. */
+/** What a test that was never run, or a rule with none run, says of itself. */
 const NEVER_RAN = new Set(['the test did not run', 'no test of this rule ran']);
 
-/**
- * A rule the stopped run never reached: not verified because the shop was gone, which its reason says
- * instead of a bare "did not run". A rule not verified for a reason of its own keeps that reason.
- */
+/** A rule the run never reached says the shop was gone; one not verified for a reason of its own keeps that reason. */
 function markUnreached(rule: RuleResult, line: string): void {
   if (rule.status !== 'not-verified' || !NEVER_RAN.has(rule.reason ?? '')) return;
   rule.reason = `not reached: ${line}`;
@@ -191,9 +169,32 @@ export function seedOrigin(model: NonNullable<ConformanceReport['model']>): stri
   return model.drawn ? 'drawn for this run' : 'set by ZONES_MODEL_SEED or --seed';
 }
 
-/** The notes on these rules (a model-based test that did not verify a rule its example tests decided), one line each. */
-export function ruleNotes(rules: readonly RuleResult[]): string[] {
-  return rules.flatMap((rule) => (rule.notes ?? []).map((note) => `${rule.id}: ${note}`));
+/** The notes on the rules the run checked (a model-based test that did not verify a rule its example tests decided). */
+export function ruleNotes(report: ConformanceReport): string[] {
+  const checked = report.rules.filter((rule) => isSelected(report, rule.id));
+  return checked.flatMap((rule) => (rule.notes ?? []).map((note) => `${rule.id}: ${note}`));
+}
+
+/** The rules the reports detail: those that did not pass, among the rules the run checked. */
+export const openRules = (report: ConformanceReport) =>
+  report.rules.filter((rule) => rule.status !== 'passed' && isSelected(report, rule.id));
+
+/** What the settings made each test check with, a line a test. */
+export const checkedWith = (report: ConformanceReport) =>
+  report.rules.flatMap((rule) =>
+    rule.tests.flatMap((test) => (test.checkedWith ? [`${test.title}: ${test.checkedWith.join('; ')}`] : [])),
+  );
+
+/** A rule's status in the markdown tables; a rule --rule left out is not selected. */
+export const markdownStatus = (report: ConformanceReport, rule: RuleResult) =>
+  isSelected(report, rule.id) ? STATES[shownStateOf(rule)].says.markdown(rule.level) : STATES['not-selected'].words;
+
+/** The outage and the signal, first under the verdict: a reader must know at once that no verdict on the shop was given. */
+export function alertLines(report: ConformanceReport): string[] {
+  return [
+    ...(report.outage ? [`**The run could not complete:** ${outageLine(report.outage)}.`, ''] : []),
+    ...(report.stopped ? [`**${stoppedLine(report.stopped)}**`, ''] : []),
+  ];
 }
 
 function connectionOf(config: TargetConfig): Pick<ConformanceReport['target'], 'tls' | 'proxy'> {
@@ -218,47 +219,54 @@ const TLS_SHOWN: Record<ConformanceReport['target']['tls'], FactPart[]> = {
   'plain-http': ['none (http://)'],
 };
 
+/** The target as every report names it. */
+export const targetText = (report: ConformanceReport) =>
+  `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`;
+
+/** The variable the printed curl commands read the credential from. */
+export const tokenVariable = (report: ConformanceReport) => operatorVariable('ACCESS_TOKEN', report.target.variables);
+
+/** A level's rules counted as every report words them: a MUST rule fails, a SHOULD or MAY rule warns. */
+export function countsText(
+  counts: { passed: number; notVerified: number } & ({ failed: number } | { warnings: number }),
+) {
+  const broken = 'failed' in counts ? `${counts.failed} failed` : `${counts.warnings} warnings`;
+  return `${counts.passed} passed, ${broken}, ${counts.notVerified} not verified`;
+}
+
+/** The counts under the verdict, as the page's header and the job summary say them. */
+export function countsSentence({ summary: { must, should, may } }: ConformanceReport): string {
+  return `MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s)`;
+}
+
 /** A piece of a fact as every writer shows it: plain text, text to stress, or a command to copy. */
 export type FactPart = string | { strong: string } | { code: string };
+type Fact = [label: string, parts: FactPart[]];
 
-/**
- * The run in a few facts, one [label, parts] row each: what was certified and how, the counts and the
- * run's cost. conformance.md shows them as a table under its title, the certificate page below its grid.
- */
-export function runFacts(report: ConformanceReport): [string, FactPart[]][] {
-  const { must, should, may } = report.summary;
-  const { requests, consistency, cleanup } = report;
-  return [
-    ['Target', [`${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`]],
+/** The run in a few facts, as conformance.md's table under its title and the page's below its grid. */
+export function runFacts(report: ConformanceJson): Fact[] {
+  const verdict: Fact = ['Verdict', [{ strong: report.verdict }, ` (exit code ${exitCodeText(report)})`]];
+  const run = `${report.startedAt} to ${report.finishedAt}`;
+  if (report.verdict === 'could-not-run')
+    return [['Target', [report.target.baseUrl ?? '(not known)']], verdict, ['Run', [run]]];
+  const { summary, requests: sent, consistency: lag, cleanup, model } = report;
+  const cost = `${sent.total} (tests ${sent.tests}, clean-up ${sent.cleanup}, preflight ${sent.preflight}); ${sent.throttled} answered 429 and were sent again`;
+  const lagSeen = lag.lagSeen === 0 ? 'none seen' : `seen ${lag.lagSeen} time(s), longest ${lag.longestLagMs} ms`;
+  const facts: (Fact | undefined)[] = [
+    ['Target', [targetText(report)]],
     ['TLS', TLS_SHOWN[report.target.tls]],
-    ...(report.target.proxy === null ? [] : [['Proxy', [report.target.proxy]] as [string, FactPart[]]]),
-    ['Verdict', [{ strong: report.verdict }, ` (exit code ${exitCodeText(report)})`]],
-    ['MUST rules', [`${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified`]],
-    ['SHOULD rules', [`${should.passed} passed, ${should.warnings} warnings, ${should.notVerified} not verified`]],
-    ['MAY rules (robustness)', [`${may.passed} passed, ${may.warnings} warnings, ${may.notVerified} not verified`]],
-    ['Run', [`${report.runId}, ${report.startedAt} to ${report.finishedAt}`]],
-    ...(report.model === undefined
-      ? []
-      : [
-          [
-            'Model-based seed',
-            [`${report.model.seed} (${seedOrigin(report.model)}); replay: `, { code: report.model.replay }],
-          ] as [string, FactPart[]],
-        ]),
-    [
-      'Requests',
-      [
-        `${requests.total} (tests ${requests.tests}, clean-up ${requests.cleanup}, preflight ${requests.preflight}); ${requests.throttled} answered 429 and were sent again`,
-      ],
-    ],
-    [
-      'Read-after-write lag',
-      [
-        `${consistency.lagSeen === 0 ? 'none seen' : `seen ${consistency.lagSeen} time(s), longest ${consistency.longestLagMs} ms`} (allowed: ${consistency.timeoutMs} ms)`,
-      ],
-    ],
+    report.target.proxy === null ? undefined : ['Proxy', [report.target.proxy]],
+    verdict,
+    ['MUST rules', [countsText(summary.must)]],
+    ['SHOULD rules', [countsText(summary.should)]],
+    ['MAY rules (robustness)', [countsText(summary.may)]],
+    ['Run', [`${report.runId}, ${run}`]],
+    model && ['Model-based seed', [`${model.seed} (${seedOrigin(model)}); replay: `, { code: model.replay }]],
+    ['Requests', [cost]],
+    ['Read-after-write lag', [`${lagSeen} (allowed: ${lag.timeoutMs} ms)`]],
     ['Clean-up', [`${cleanup.created} created, ${cleanup.deleted} deleted, ${cleanup.leftBehind.length} left behind`]],
   ];
+  return facts.filter((fact) => fact !== undefined);
 }
 
 function markdownPart(part: FactPart): string {
@@ -266,10 +274,7 @@ function markdownPart(part: FactPart): string {
   return 'strong' in part ? `**${part.strong}**` : code(part.code);
 }
 
-/**
- * A test that did not pass, as the reader needs it: why, what the settings made it check with, and
- * every exchange of it in order, each whole and with the curl command that sends it again.
- */
+/** A test that did not pass: why, what it checked with, and every exchange in order, each with its curl replay. */
 function testSection(test: JudgedTest, level: RuleLevel, token: string): string[] {
   const lines = [`- ${test.title}: ${testLook(test.state).says.testMark(level)}`, ''];
   if (test.checkedWith !== undefined) lines.push(`  Checked with: ${test.checkedWith.join('; ')}`, '');
@@ -280,17 +285,11 @@ function testSection(test: JudgedTest, level: RuleLevel, token: string): string[
     `  Every exchange of the test, in order (${evidence.length}), each with a curl command that replays it; the commands read the credential from ${token}:`,
     '',
   );
-  evidence.forEach((record, index) => {
-    const indent = (line: string) => (line === '' ? '' : `   ${line}`);
-    lines.push(
-      `${index + 1}. ${code(record.line)}`,
-      '',
-      ...fenced(record.shown).map(indent),
-      '',
-      ...fenced(record.curl, 'sh').map(indent),
-      '',
-    );
-  });
+  const indent = (block: string[]) => block.map((line) => (line === '' ? '' : `   ${line}`));
+  for (const [index, record] of evidence.entries()) {
+    lines.push(`${index + 1}. ${code(record.line)}`, '', ...indent(fenced(record.shown)), '');
+    lines.push(...indent(fenced(record.curl, 'sh')), '');
+  }
   return lines;
 }
 
@@ -299,81 +298,61 @@ export function isSelected(report: Pick<ConformanceReport, 'selection'>, ruleId:
   return report.selection === undefined || report.selection.rules.includes(ruleId);
 }
 
-export function renderMarkdown(report: ConformanceReport): string {
+export function renderMarkdown(report: ConformanceJson): string {
   const { head, detail } = markdownParts(report);
   return `${[...head, ...detail.flat()].join('\n')}\n`;
 }
 
+function factsTable(report: ConformanceJson): string[] {
+  const rows = runFacts(report).map(([label, parts]) => `| ${label} | ${parts.map(markdownPart).join('')} |`);
+  return ['| | |', '|---|---|', ...rows, ''];
+}
+
 /**
- * conformance.md in two parts. The head: the verdict, the zones left behind and every rule's status,
- * failures included, which a reader must always see. The detail: what each test that did not pass
- * sent and got, and the tables after it, in blocks that each read whole, so a job summary
- * (job-summary.ts) can end after any of them.
+ * conformance.md in two parts: the head a reader must always see (the verdict, the zones left behind,
+ * every rule's status), and the detail in blocks that each read whole, so the job summary can end after any.
  */
-export function markdownParts(report: ConformanceReport): { head: string[]; detail: string[][] } {
-  const selected = (rule: RuleResult) => isSelected(report, rule.id);
+export function markdownParts(report: ConformanceJson): { head: string[]; detail: string[][] } {
+  const checkedBy = `${report.specification}, checked by zones-conformance.`;
+  if (report.verdict === 'could-not-run') {
+    const why = ['## Why', '', ...fenced(report.reason)];
+    const head = [`${checkedBy} No rule was checked: the run could not start.`, '', ...factsTable(report), ...why];
+    return { head: ['# Conformance certificate: COULD NOT RUN', '', ...head], detail: [] };
+  }
   const head = [
     `# Conformance certificate: ${report.verdict.toUpperCase()}`,
     '',
-    ...leftoverMarkdown(report.leftBehind, code),
-    // Before the table: a reader must know at once that no verdict on the shop was given, and why.
-    ...(report.outage ? [`**The run could not complete:** ${outageLine(report.outage)}.`, ''] : []),
-    ...(report.stopped ? [`**${stoppedLine(report.stopped)}**`, ''] : []),
-    `${report.specification}, checked by zones-conformance.`,
+    ...leftoverMarkdown(report.leftBehind),
+    ...alertLines(report),
+    checkedBy,
     '',
-    '| | |',
-    '|---|---|',
-    ...runFacts(report).map(([label, parts]) => `| ${label} | ${parts.map(markdownPart).join('')} |`),
-    '',
+    ...factsTable(report),
     '## Rules',
     '',
     '| Rule | Level | Status | Rule text |',
     '|---|---|---|---|',
     ...report.rules.map(
-      (rule) =>
-        `| ${rule.id} | ${rule.level.toUpperCase()} | ${selected(rule) ? STATES[shownStateOf(rule)].says.markdown(rule.level) : STATES['not-selected'].words} | ${rule.title} |`,
+      (rule) => `| ${rule.id} | ${rule.level.toUpperCase()} | ${markdownStatus(report, rule)} | ${rule.title} |`,
     ),
     '',
     ...(report.comparison ? renderComparison(report, report.comparison) : []),
   ];
   const detail: string[][] = [];
-  const chosen = report.rules.flatMap((rule) =>
-    rule.tests
-      .filter((test) => test.checkedWith !== undefined)
-      .map((test) => `- ${test.title}: ${test.checkedWith!.join('; ')}`),
-  );
-  if (chosen.length > 0) detail.push(['## Checked with what the settings gave', '', ...chosen, '']);
-  const open = report.rules.filter((rule) => rule.status !== 'passed' && selected(rule));
-  if (open.length > 0) {
-    detail.push(['## What broke, warned or could not be checked', '']);
-    for (const rule of open) {
-      detail.push([
-        `### ${rule.id} ${STATES[rule.status].says.loud} (${rule.level.toUpperCase()})`,
-        '',
-        rule.title,
-        '',
-      ]);
-      for (const test of rule.tests.filter((t) => t.state !== 'passed'))
-        detail.push(testSection(test, rule.level, operatorVariable('ACCESS_TOKEN', report.target.variables)));
-      if (rule.tests.length === 0) detail.push([`- ${rule.reason}`, '']);
-    }
+  const listed = (heading: string, items: readonly string[]) => {
+    if (items.length > 0) detail.push([`## ${heading}`, '', ...items.map((item) => `- ${item}`), '']);
+  };
+  listed('Checked with what the settings gave', checkedWith(report));
+  const open = openRules(report);
+  if (open.length > 0) detail.push(['## What broke, warned or could not be checked', '']);
+  for (const rule of open) {
+    detail.push([`### ${rule.id} ${STATES[rule.status].says.loud} (${rule.level.toUpperCase()})`, '', rule.title, '']);
+    for (const test of rule.tests.filter((t) => t.state !== 'passed'))
+      detail.push(testSection(test, rule.level, tokenVariable(report)));
+    if (rule.tests.length === 0) detail.push([`- ${rule.reason}`, '']);
   }
   detail.push(requestTables(report.requests));
-  if (report.suiteErrors.length > 0)
-    detail.push(['## Suite errors', '', ...report.suiteErrors.map((e) => `- ${e}`), '']);
-  const notes = [...report.notes, ...ruleNotes(report.rules.filter(selected))];
-  if (notes.length > 0) detail.push(['## Notes', '', ...notes.map((n) => `- ${n}`), '']);
+  listed('Suite errors', report.suiteErrors);
+  listed('Notes', [...report.notes, ...ruleNotes(report)]);
   detail.push(['## Settings', '', '```json', JSON.stringify(report.target.settings, null, 2), '```', '']);
   return { head, detail };
-}
-
-export function writeReport(report: ConformanceReport, config: TargetConfig): { json: string; markdown: string } {
-  mkdirSync(config.reportsDir, { recursive: true });
-  const json = join(config.reportsDir, 'conformance.json');
-  const markdown = join(config.reportsDir, 'conformance.md');
-  // The last guard: no byte of a secret leaves the process in a report.
-  const secrets = new Secrets(config);
-  writeFileSync(json, secrets.mask(`${JSON.stringify(report, null, 2)}\n`));
-  writeFileSync(markdown, secrets.mask(renderMarkdown(report)));
-  return { json, markdown };
 }

@@ -1,7 +1,6 @@
 // What a person sees in the terminal: a line per test as it finishes and one per area (suite file)
 // when it is done, then a table of the rules, the verdict and, for each rule that broke, why, so one
 // glance tells what to fix. `--quiet` keeps only the verdict and any zone left behind.
-
 import { basename } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
 import { STATES, testLook } from '../judging/states.ts';
@@ -9,7 +8,7 @@ import { failureOf, type TestOutcome } from '../judging/verdict.ts';
 import { findRule } from '../rules.ts';
 import type { ConformanceReport } from './certificate.ts';
 import { comparisonLines, exitCodeText, listed } from './comparison.ts';
-import { isSelected, ruleNotes, seedOrigin } from './conformance-report.ts';
+import { isSelected, openRules, ruleNotes, seedOrigin } from './conformance-report.ts';
 import { leftoverLines } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
 
@@ -22,17 +21,14 @@ export function printOutcome(outcome: TestOutcome): void {
   console.log(`  ${markOf(outcome).padEnd(5)} ${outcome.title}`);
 }
 
-/**
- * The run as it goes: each test's line, and a line for an area when its last test is in. The suites
- * of one target run one file after another, so the next file's first test closes the area before it.
- */
+/** The run as it goes: each test's line, and an area's when the next file's first test closes it (files run in turn). */
 export class Progress {
   private area: { name: string; marks: Map<string, number> } | undefined;
 
   /** `selected`: false for a test that --rule left out, which vitest reports as skipped. */
   constructor(
     private readonly quiet: boolean,
-    private readonly selected: (ruleId: string | undefined) => boolean = () => true,
+    private readonly selected: (ruleId: string | undefined) => boolean,
   ) {}
 
   outcome(outcome: TestOutcome): void {
@@ -40,12 +36,11 @@ export class Progress {
     const name = basename(outcome.file).replace(/\.test\.ts$/, '');
     if (this.area?.name !== name) this.finish();
     this.area ??= { name, marks: new Map() };
-    const mark = markOf(outcome).trim();
+    const mark = markOf(outcome);
     this.area.marks.set(mark, (this.area.marks.get(mark) ?? 0) + 1);
     if (!this.quiet) printOutcome(outcome);
   }
 
-  /** Closes the area in progress, if any. */
   finish(): void {
     if (this.area === undefined) return;
     const { name, marks } = this.area;
@@ -79,19 +74,16 @@ export function printSummary(
   // Reasons quote what targets answered, so each line goes through the masker like any report.
   const say = (line: string) => console.log(secrets.mask(line));
   const { must, should, may } = report.summary;
-  const { comparison, selection } = report;
-  const selected = (rule: { id: string }) => isSelected(report, rule.id);
-  const mustLeftOut = report.rules.filter((rule) => rule.level === 'must' && !selected(rule)).length;
+  const { comparison, selection, cleanup, model } = report;
+  const mustLeftOut = report.rules.filter((rule) => rule.level === 'must' && !isSelected(report, rule.id)).length;
   const leftOut = selection ? `, ${mustLeftOut} not selected (--rule ${selection.rule})` : '';
   const verdictLine = `verdict: ${report.verdict.toUpperCase()}  MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified - mustLeftOut} not verified${leftOut}; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s)`;
-  const changesLine = comparison
-    ? `since the baseline: ${comparisonLines(comparison)
-        .map(({ label, rules }) => `${label} ${listed(rules)}`)
-        .join('; ')}`
-    : undefined;
+  const changes = comparison ? comparisonLines(comparison) : [];
+  const cut = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}...` : text);
   if (quiet) {
     say(verdictLine);
-    if (changesLine) say(changesLine);
+    if (comparison)
+      say(`since the baseline: ${changes.map(({ label, rules }) => `${label} ${listed(rules)}`).join('; ')}`);
     // Never quiet: a zone left on a shared shop waits for a person, and only these lines tell them.
     for (const line of leftoverLines(report.leftBehind)) say(line);
     return;
@@ -99,41 +91,33 @@ export function printSummary(
   say('');
   for (const line of ruleTable(report)) say(line);
   say('');
-  for (const rule of report.rules.filter((r) => r.status !== 'passed' && selected(r))) {
+  for (const rule of openRules(report)) {
     // Padded to the width of WARNING, so that the ids line up under passed, FAILED and WARNING.
     say(`${STATES[rule.status].says.loud.padEnd(7)} ${rule.id} ${rule.title}`);
-    const reason = (rule.reason ?? '').split('\n')[0]!;
-    say(`        ${reason.length > 300 ? `${reason.slice(0, 300)}...` : reason}`);
+    say(`        ${cut((rule.reason ?? '').split('\n')[0]!)}`);
   }
   for (const line of leftoverLines(report.leftBehind)) say(line);
   for (const error of report.suiteErrors) say(`SUITE ERROR ${error}`);
   for (const note of report.notes) say(`NOTE ${note}`);
-  for (const note of ruleNotes(report.rules.filter(selected)))
-    say(`NOTE ${note.length > 300 ? `${note.slice(0, 300)}...` : note}`);
+  for (const note of ruleNotes(report)) say(`NOTE ${cut(note)}`);
   if (comparison) {
+    const { baseline } = comparison;
     say('');
-    say(
-      `compared with ${comparison.baseline.path} (run ${comparison.baseline.runId}, ${comparison.baseline.verdict}):`,
-    );
-    for (const { label, rules } of comparisonLines(comparison)) say(`  ${label.padEnd(19)}${listed(rules)}`);
+    say(`compared with ${baseline.path} (run ${baseline.runId}, ${baseline.verdict}):`);
+    for (const { label, rules } of changes) say(`  ${label.padEnd(19)}${listed(rules)}`);
   }
   say('');
   say(verdictLine);
   say(requestsLine(report.requests));
-  say(
-    `zones created ${report.cleanup.created}, deleted ${report.cleanup.deleted}, left ${report.cleanup.leftBehind.length}`,
-  );
-  if (report.model)
-    say(`model-based seed ${report.model.seed} (${seedOrigin(report.model)}); replay: ${report.model.replay}`);
-  say(
-    `report: ${files.page === undefined ? '' : `${files.page} (open this first), `}${files.markdown} and ${files.json} (exit code ${exitCodeText(report)})`,
-  );
+  say(`zones created ${cleanup.created}, deleted ${cleanup.deleted}, left ${cleanup.leftBehind.length}`);
+  if (model) say(`model-based seed ${model.seed} (${seedOrigin(model)}); replay: ${model.replay}`);
+  const page = files.page === undefined ? '' : `${files.page} (open this first), `;
+  say(`report: ${page}${files.markdown} and ${files.json} (exit code ${exitCodeText(report)})`);
 }
 
 /**
- * A reader of the run's output that goes away (`| head`, or a `| tee` that the same Ctrl-C stopped)
- * must not take the run down with it: the clean-up and the reports still have to happen. Without a
- * listener, the EPIPE of the next write would end the process on the spot.
+ * A reader of the run's output that goes away (`| head`, or a `| tee` the same Ctrl-C stopped) must not
+ * take the run down with it: without a listener, the next write's EPIPE would end it before clean-up.
  */
 export function outliveOutputReaders(): void {
   for (const stream of [process.stdout, process.stderr]) {

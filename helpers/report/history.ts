@@ -1,12 +1,10 @@
 // The nights history: one line per run that judged the shop as a whole, kept between runs in
-// {ZONES_REPORTS_DIR}/conformance-history.jsonl (the nightly job caches it), so that the certificate
-// page and the job summary can show each rule's last nights and what changed since the night before,
-// as wpt.fyi shows tests by runs. Only a run that judged the shop as a whole is kept: a partial (--rule)
-// or interrupted run says nothing about the rules it did not reach, a run that could not complete (the
-// shop went away partway) gave no verdict on the shop, and a run that could not run judged none. Kept,
-// any of them would become "the night before" and mark as changed every rule it did not decide. The
-// CI baseline (conformance.json kept on exit 0, 1 or 2) rests on the same nights, and `--baseline`
-// reads its file as a night (comparison.ts): changesSince, here, is the one answer to "what changed".
+// {ZONES_REPORTS_DIR}/conformance-history.jsonl (the nightly job caches it), so that the page and the
+// job summary can show each rule's last nights and what changed since the night before, as wpt.fyi
+// shows tests by runs. A partial (--rule), interrupted, could-not-complete or could-not-run run judged
+// only part of the shop or none: kept, it would become "the night before" and mark as changed every
+// rule it did not decide. `--baseline` reads its file as a night too (comparison.ts): changesSince is
+// the one answer to "what changed".
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
@@ -32,30 +30,17 @@ export interface Night {
 
 /** The history as a page or summary shows it: this target's nights, and where they are kept. */
 export interface TargetHistory {
-  /** The file, as ZONES_REPORTS_DIR names it. */
   path: string;
   /** This target's nights, oldest first by when each started; tonight last when it was kept. */
   nights: Night[];
   /** Tonight is in `nights`: false for a run not kept (whyNotKept), or when the file could not be written. */
   tonightKept: boolean;
-  /** Lines of the file that were not a night (a torn write, an edit, another tool's line), skipped. */
+  /** Lines of the file that were not a night, skipped. */
   unreadable?: number;
-  /**
-   * Why the file could not be read or written, if so; the reports are written all the same. Read first
-   * and apart from the write, so a file that cannot be written still shows its earlier nights.
-   */
-  problem?: HistoryProblem;
-  /** The night `--baseline` named, which tonight is compared with instead of the night before it (changesTonight). */
+  /** Why the file could not be read or written, if so; the reports are written all the same. */
+  problem?: { during: 'reading' | 'writing'; message: string };
+  /** The night `--baseline` named, which tonight is compared with instead of the night before it. */
   baseline?: Night;
-}
-
-export interface HistoryProblem {
-  during: 'reading' | 'writing';
-  message: string;
-}
-
-export function historyPath(reportsDir: string): string {
-  return join(reportsDir, HISTORY_FILE);
 }
 
 /** Tonight as a line of the history; the run need not be one the history keeps (see whyNotKept). */
@@ -75,10 +60,7 @@ export function nightOf(report: ConformanceReport): Night {
   };
 }
 
-/**
- * Why a run is not one the history keeps, in the words the page says it; none for a run that judged
- * the shop as a whole (not a --rule run, not one stopped by a signal, not one the shop went away from).
- */
+/** Why a run is not one the history keeps, in the words the page says it; none for one that judged the shop as a whole. */
 export function whyNotKept(report: ConformanceReport): string | undefined {
   if (report.selection) return `a partial run (--rule ${report.selection.rule}) does not judge the shop as a whole`;
   if (report.verdict === 'could-not-complete') return 'a run the shop went away from partway gave no verdict on it';
@@ -87,48 +69,38 @@ export function whyNotKept(report: ConformanceReport): string | undefined {
 }
 
 /** A night is a run that started: one that could not judged no rule. */
-const NIGHT_VERDICTS = Object.keys(VERDICTS).filter((verdict) => verdict !== 'could-not-run');
+const NIGHT_VERDICTS: string[] = Object.keys(VERDICTS).filter((verdict) => verdict !== 'could-not-run');
 
 /** A line of the file as a night, or undefined for anything else: a torn write, an edit, another tool's line. */
-export function parseNight(line: string): Night | undefined {
-  let value: unknown;
+function parseNight(line: string): Night | undefined {
+  let night: Partial<Night> | null;
   try {
-    value = JSON.parse(line);
+    night = JSON.parse(line);
   } catch {
     return undefined;
   }
-  if (value === null || typeof value !== 'object') return undefined;
-  const night = value as Partial<Night>;
-  const target = night.target as Partial<Night['target']> | undefined;
-  const rules = night.rules as Record<string, unknown> | undefined;
+  if (typeof night !== 'object' || night === null) return undefined;
+  const { target, rules } = night;
   const valid =
     typeof night.runId === 'string' &&
     typeof night.startedAt === 'string' &&
     // Nights are shown in the order they started: a time that does not parse cannot be placed.
     !Number.isNaN(Date.parse(night.startedAt)) &&
     NIGHT_VERDICTS.includes(night.verdict as string) &&
-    typeof target === 'object' &&
-    target !== null &&
-    typeof target.baseUrl === 'string' &&
+    typeof target?.baseUrl === 'string' &&
     typeof target.embedded === 'boolean' &&
     typeof target.apiVersion === 'string' &&
     typeof rules === 'object' &&
     rules !== null &&
     !Array.isArray(rules) &&
-    Object.values(rules).every((status) => RULE_STATUSES.includes(status as RuleStatus));
+    Object.values(rules).every((status) => RULE_STATUSES.includes(status));
   if (!valid) return undefined;
   const defects = Array.isArray(night.suiteDefects) ? night.suiteDefects.filter((id) => typeof id === 'string') : [];
   return { ...(night as Night), suiteDefects: defects };
 }
 
-/** The file as read: its nights in file order, and how many lines were not one. */
-export interface HistoryFile {
-  nights: Night[];
-  unreadable: number;
-}
-
-/** Every night the file holds, in file order; a line that does not parse is counted and skipped. No file: none. */
-export function readHistory(path: string): HistoryFile {
+/** Every night the file holds, in file order, and how many lines were not one. No file: none. */
+export function readHistory(path: string): { nights: Night[]; unreadable: number } {
   if (!existsSync(path)) return { nights: [], unreadable: 0 };
   const lines = readFileSync(path, 'utf8')
     .split('\n')
@@ -136,10 +108,6 @@ export function readHistory(path: string): HistoryFile {
     .filter((line) => line !== '');
   const nights = lines.flatMap((line) => parseNight(line) ?? []);
   return { nights, unreadable: lines.length - nights.length };
-}
-
-export function readNights(path: string): Night[] {
-  return readHistory(path).nights;
 }
 
 /** A base URL as one target: the URL parser's spelling of its scheme and host, without a trailing slash. */
@@ -152,47 +120,22 @@ function targetKey(baseUrl: string): string {
   }
 }
 
-/**
- * Whether two runs certified one shop: both the embedded reference, whatever port each got, or the
- * same origin and path. An earlier run that recorded no base URL is not held against it.
- */
+/** Whether two runs certified one shop: the embedded reference on any port, or the same origin and path; no base URL is no objection. */
 export function sameShop(earlier: Night['target'], now: Night['target']): boolean {
   if (earlier.embedded || now.embedded) return earlier.embedded === now.embedded;
   return earlier.baseUrl === '' || targetKey(earlier.baseUrl) === targetKey(now.baseUrl);
 }
 
-const byStart = (a: Night, b: Night) => Date.parse(a.startedAt) - Date.parse(b.startedAt);
-
 /**
- * The nights of one target, oldest first by when each started (a file merged from two caches, or
- * edited, need not be in order): the same shop (as --baseline judges it) at the same API version. A
- * could-not-complete night, which an earlier version of the suite kept, is left out for the reason
- * this file's comment gives.
+ * Writes the last HISTORY_MAX_NIGHTS of `nights` as the whole file, through a temporary file renamed over
+ * it, so a run killed half-way leaves last night's file whole; a failed write takes its temporary file along.
  */
-export function nightsOfTarget(nights: readonly Night[], target: Night['target']): Night[] {
-  return nights
-    .filter(
-      (night) =>
-        night.verdict !== 'could-not-complete' &&
-        night.target.apiVersion === target.apiVersion &&
-        sameShop(night.target, target),
-    )
-    .sort(byStart);
-}
-
-/**
- * Writes `nights`, the last HISTORY_MAX_NIGHTS of them, as the whole file, and returns what it wrote.
- * Written to a temporary file and renamed over the old one, so a run killed half-way leaves last
- * night's file as it was, never half a line; a write or rename that fails takes its temporary file
- * with it.
- */
-function writeNights(path: string, nights: readonly Night[], secrets: Secrets): Night[] {
+export function writeNights(path: string, nights: readonly Night[], secrets: Secrets): Night[] {
   const kept = nights.slice(-HISTORY_MAX_NIGHTS);
-  const text = kept.map((each) => `${JSON.stringify(each)}\n`).join('');
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, secrets.mask(text));
+    writeFileSync(temporary, secrets.mask(kept.map((each) => `${JSON.stringify(each)}\n`).join('')));
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });
@@ -201,52 +144,53 @@ function writeNights(path: string, nights: readonly Night[], secrets: Secrets): 
   return kept;
 }
 
-/** Adds tonight to the file and keeps its last HISTORY_MAX_NIGHTS lines; lines that did not parse are dropped then. */
-export function appendNight(path: string, night: Night, secrets: Secrets): Night[] {
-  return writeNights(path, [...readNights(path), night], secrets);
-}
-
-/** This target's earlier nights, and tonight last when it was kept. */
+/**
+ * This target's earlier nights (same shop, same API version), oldest first by start since a file merged
+ * from two caches need not be in order, then tonight when kept. A could-not-complete night, which an
+ * earlier version kept, is left out.
+ */
 function ofTarget(nights: readonly Night[], tonight: Night, kept: boolean): Night[] {
-  const earlier = nightsOfTarget(
-    nights.filter((night) => night.runId !== tonight.runId),
-    tonight.target,
-  );
+  const earlier = nights
+    .filter(
+      (night) =>
+        night.runId !== tonight.runId &&
+        night.verdict !== 'could-not-complete' &&
+        night.target.apiVersion === tonight.target.apiVersion &&
+        sameShop(night.target, tonight.target),
+    )
+    .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
   return kept ? [...earlier, tonight] : earlier;
 }
 
 /**
- * What the reports show of the history after tonight's run: the file read first, then tonight
- * appended when the run is one to keep (whyNotKept), then this target's nights. A file that cannot be read or
- * written costs the strips, never the reports: the problem is said on the page. One that cannot be
- * read is not written either, since that would replace the nights in it with tonight alone; one that
- * cannot be written still shows the nights it holds.
+ * The history after tonight's run, tonight appended when it is one to keep. A file that cannot be read
+ * or written costs the strips, never the reports; one that cannot be read is not written over (tonight
+ * alone would replace its nights), one that cannot be written still shows the nights it holds.
  */
 export function recordNight(
   report: ConformanceReport,
   options: { reportsDir: string; secrets: Secrets },
 ): TargetHistory {
-  const path = historyPath(options.reportsDir);
+  const path = join(options.reportsDir, HISTORY_FILE);
   const tonight = nightOf(report);
-  let file: HistoryFile;
+  let file: ReturnType<typeof readHistory>;
   try {
     file = readHistory(path);
   } catch (error) {
     return { path, nights: [], tonightKept: false, problem: { during: 'reading', message: (error as Error).message } };
   }
-  const read = { path, unreadable: file.unreadable };
-  if (whyNotKept(report) !== undefined)
-    return { ...read, nights: ofTarget(file.nights, tonight, false), tonightKept: false };
+  const notKept = {
+    path,
+    unreadable: file.unreadable,
+    nights: ofTarget(file.nights, tonight, false),
+    tonightKept: false,
+  };
+  if (whyNotKept(report) !== undefined) return notKept;
   try {
     const written = writeNights(path, [...file.nights, tonight], options.secrets);
-    return { ...read, nights: ofTarget(written, tonight, true), tonightKept: true };
+    return { ...notKept, nights: ofTarget(written, tonight, true), tonightKept: true };
   } catch (error) {
-    return {
-      ...read,
-      nights: ofTarget(file.nights, tonight, false),
-      tonightKept: false,
-      problem: { during: 'writing', message: (error as Error).message },
-    };
+    return { ...notKept, problem: { during: 'writing', message: (error as Error).message } };
   }
 }
 
@@ -259,16 +203,14 @@ export function stateOn(night: Night, ruleId: string): ShownState | 'absent' {
 
 /** The nights a strip shows, oldest first and tonight last, whether or not tonight was kept. */
 export function stripNights(history: TargetHistory, tonight: Night, max: number): Night[] {
-  const earlier = history.nights.filter((night) => night.runId !== tonight.runId);
-  return [...earlier, tonight].slice(-max);
+  return [...history.nights.filter((night) => night.runId !== tonight.runId), tonight].slice(-max);
 }
 
+/** `before` and `now` as the page and the summary show them; `change` on conformance.json's statuses, for the tables and --fail-on new. */
 export interface NightChange {
   id: string;
-  /** The states the page and the summary show, a suite defect one of its own. */
   before: ShownState | 'absent';
   now: ShownState;
-  /** What the comparison tables and --fail-on new read, judged on conformance.json's statuses. */
   change: Change;
 }
 
@@ -280,11 +222,7 @@ function changeOf(before: RuleStatus | 'absent', now: RuleStatus): Change {
   return before === 'not-verified' ? 'unchanged' : 'newly-not-verified';
 }
 
-/**
- * Each of tonight's rules against the night before, the one answer to "what changed" that the page's
- * ▲, the summary, the comparison tables and --fail-on new all read. A rule a --rule run left out is
- * not-selected: it was not checked tonight.
- */
+/** Each of tonight's rules against the night before: the page's ▲, the summary, the tables and --fail-on new read it. */
 export function changesSince(before: Night, tonight: Night, selected: (id: string) => boolean): NightChange[] {
   return Object.keys(tonight.rules).map((id) => {
     const change = selected(id) ? changeOf(before.rules[id] ?? 'absent', tonight.rules[id]!) : 'not-selected';
@@ -292,11 +230,7 @@ export function changesSince(before: Night, tonight: Night, selected: (id: strin
   });
 }
 
-/**
- * What the page marks ▲ and the summary lists: the night tonight is compared with (the one --baseline
- * named, else the night before tonight in this target's history, none on a first night) and the rules
- * checked tonight whose state is not as it was then.
- */
+/** The night tonight is compared with (--baseline's, else the last before it; none on a first night) and the rules that changed. */
 export function changesTonight(
   history: TargetHistory,
   tonight: Night,

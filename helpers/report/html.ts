@@ -1,14 +1,10 @@
-// HTML that is safe by construction: the `html` template escapes every value put into it, unless the
-// value is itself such a template's result. Everything a shop or a run says (names, bodies, headers,
-// reasons, URLs, settings) enters the certificate page as a value, so it can only ever be text; only
-// the page's own markup, written in the templates, is markup.
+// HTML that is safe by construction: the `html` template escapes every value put into it but its own
+// results. Everything a shop or a run says enters the page as a value, so it can only ever be text;
+// only the page's own markup, written in the templates, is markup.
 
 /** Markup the page itself wrote: the one kind of value the template puts in as it is. */
 export class Html {
   constructor(readonly markup: string) {}
-  toString(): string {
-    return this.markup;
-  }
 }
 
 type Value = Html | string | number | boolean | null | undefined | readonly Value[];

@@ -1,21 +1,23 @@
 // summary.md: the certificate as a CI job summary, leading with the answer: the verdict, every rule's
 // status with its last nights, what changed since the night before, then what failed, and the zones
-// left behind. GitHub drops a step summary past 1024 KiB whole ("upload aborted"), and GitLab, which
-// has none, cuts a job log at 4 MiB by default; cut by bytes (`head -c`), a long certificate lost what
-// came late, the zones left behind among it. Here the answer first and the zones left behind last are
-// always whole; what each failed test sent goes between them while it fits, cut between blocks, with
-// a line that says so and where the rest is.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { TargetConfig } from '../config.ts';
-import { Secrets } from '../evidence/secrets.ts';
-import { SHOWN_STATES, STATES, shownStateOf } from '../judging/states.ts';
-import type { ConformanceReport } from './certificate.ts';
+// left behind. GitHub drops a step summary past 1024 KiB whole, and GitLab cuts a job log at 4 MiB; cut
+// by bytes, a long certificate lost what came late, the zones left behind among it. Here the answer
+// and the zones are always whole; what each failed test sent goes between them while it fits, cut
+// between blocks, with a line that says so.
+import { SHOWN_STATES, STATES } from '../judging/states.ts';
+import type { ConformanceJson, ConformanceReport } from './certificate.ts';
 import { exitCodeText, renderComparison } from './comparison.ts';
-import { isSelected, markdownParts, outageLine, stoppedLine } from './conformance-report.ts';
+import {
+  alertLines,
+  countsSentence,
+  isSelected,
+  markdownParts,
+  markdownStatus,
+  renderMarkdown,
+  targetText,
+} from './conformance-report.ts';
 import { changesTonight, nightOf, stateOn, stripNights, type TargetHistory } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
-import { code } from './markdown-code.ts';
 
 /** Half of GitHub's limit: room for what else a job writes to its summary, and far below GitLab's. */
 export const SUMMARY_MAX_BYTES = 512 * 1024;
@@ -26,18 +28,16 @@ export const SUMMARY_NIGHTS = 10;
 const bytesOf = (lines: readonly string[]) => lines.reduce((sum, line) => sum + Buffer.byteLength(line, 'utf8') + 1, 0);
 
 function verdictLines(report: ConformanceReport): string[] {
-  const { must, should, may } = report.summary;
   const left = report.leftBehind.length;
   const apiVersion = report.target.settings.apiVersion;
   return [
     `# Conformance certificate: ${report.verdict.toUpperCase()}`,
     '',
-    `**${report.verdict}** (exit code ${exitCodeText(report)}): MUST ${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified; SHOULD ${should.warnings} warning(s); MAY ${may.warnings} warning(s).${left > 0 ? ` **${left} zone(s) left behind**: see the end.` : ''}`,
+    `**${report.verdict}** (exit code ${exitCodeText(report)}): ${countsSentence(report)}.${left > 0 ? ` **${left} zone(s) left behind**: see the end.` : ''}`,
     '',
-    `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}, API version ${String(apiVersion)}, run ${report.runId} of ${report.startedAt}. The certificate page: conformance.html in the reports artifact.`,
+    `${targetText(report)}, API version ${String(apiVersion)}, run ${report.runId} of ${report.startedAt}. The certificate page: conformance.html in the reports artifact.`,
     '',
-    ...(report.outage ? [`**The run could not complete:** ${outageLine(report.outage)}.`, ''] : []),
-    ...(report.stopped ? [`**${stoppedLine(report.stopped)}**`, ''] : []),
+    ...alertLines(report),
   ];
 }
 
@@ -48,8 +48,7 @@ function ruleGrid(report: ConformanceReport, history: TargetHistory | undefined)
   const withNights = strip.length > 1;
   const row = (rule: ConformanceReport['rules'][number]) => {
     const selected = isSelected(report, rule.id);
-    const status = selected ? STATES[shownStateOf(rule)].says.markdown(rule.level) : STATES['not-selected'].words;
-    const cells = [rule.id, rule.level.toUpperCase(), status];
+    const cells = [rule.id, rule.level.toUpperCase(), markdownStatus(report, rule)];
     // Tonight's glyph of a rule a --rule run left out is its own: it was not checked, not "not verified".
     const glyph = (night: (typeof strip)[number], index: number) =>
       STATES[index === strip.length - 1 && !selected ? 'not-selected' : stateOn(night, rule.id)].glyph;
@@ -73,59 +72,49 @@ function ruleGrid(report: ConformanceReport, history: TargetHistory | undefined)
 function changeLines(report: ConformanceReport, history: TargetHistory | undefined): string[] {
   if (report.comparison) return renderComparison(report, report.comparison);
   if (history === undefined) return [];
-  const heading = ['## Since the last night', ''];
-  if (history.problem?.during === 'reading')
-    return [...heading, `The nights history ${history.path} could not be read: ${history.problem.message}.`, ''];
+  const { path, problem } = history;
+  const section = (...lines: string[]) => ['## Since the last night', '', ...lines, ''];
+  if (problem?.during === 'reading')
+    return section(`The nights history ${path} could not be read: ${problem.message}.`);
   // Not written tonight, the file still gave the earlier nights: the comparison below holds.
   const unwritten =
-    history.problem?.during === 'writing'
-      ? [
-          `The nights history ${history.path} could not be written, so tonight is not kept: ${history.problem.message}.`,
-          '',
-        ]
+    problem?.during === 'writing'
+      ? [`The nights history ${path} could not be written, so tonight is not kept: ${problem.message}.`, '']
       : [];
-  const tonight = nightOf(report);
-  const { before: previous, changed: changes } = changesTonight(history, tonight, (id) => isSelected(report, id));
+  const { before: previous, changed } = changesTonight(history, nightOf(report), (id) => isSelected(report, id));
   if (previous === undefined)
-    return [
-      ...heading,
-      ...unwritten,
-      `First night: ${history.path} holds no earlier night of this target to compare with.`,
-      '',
-    ];
+    return section(...unwritten, `First night: ${path} holds no earlier night of this target to compare with.`);
   const levelOf = (id: string) => report.rules.find((rule) => rule.id === id)?.level.toUpperCase() ?? '';
-  return [
-    ...heading,
+  const changes = changed.map(
+    ({ id, before, now }) =>
+      `- ${id} (${levelOf(id)}): ${before === 'absent' ? 'new rule' : STATES[before].words} → ${STATES[now].words}`,
+  );
+  return section(
     ...unwritten,
-    `Compared with the night of ${previous.startedAt} (run ${previous.runId}, ${previous.verdict}), from ${history.path}:`,
+    `Compared with the night of ${previous.startedAt} (run ${previous.runId}, ${previous.verdict}), from ${path}:`,
     '',
-    ...(changes.length === 0
-      ? ['No rule changed.']
-      : changes.map(
-          ({ id, before, now }) =>
-            `- ${id} (${levelOf(id)}): ${before === 'absent' ? 'new rule' : STATES[before].words} → ${STATES[now].words}`,
-        )),
-    '',
-  ];
+    ...(changes.length === 0 ? ['No rule changed.'] : changes),
+  );
 }
 
+/** The job summary of a run that could not start is its whole certificate: a reason, a few lines. */
 export function renderJobSummary(
-  report: ConformanceReport,
+  report: ConformanceJson,
   history?: TargetHistory,
   maxBytes = SUMMARY_MAX_BYTES,
 ): string {
+  if (report.verdict === 'could-not-run') return renderMarkdown(report);
   const { detail } = markdownParts(report);
   const head = [...verdictLines(report), ...ruleGrid(report, history), ...changeLines(report, history)];
-  const tail = leftoverMarkdown(report.leftBehind, code);
+  const tail = leftoverMarkdown(report.leftBehind);
   const lines = [...head];
   const cutNote = (left: number) => [
     '',
     `*The job summary stops here, at ${Math.round(maxBytes / 1024)} KiB: ${left} more section(s) of detail are in conformance.md, in the reports artifact.*`,
     '',
   ];
-  // The note's own size is kept free from the start, so that adding it never passes the limit. The head
-  // and the tail are never cut: a summary without the verdict, the rules or the zones left behind has
-  // no point.
+  // Room for the note is kept from the start. The head and the tail are never cut: without the verdict,
+  // the rules or the zones left behind a summary has no point.
   const budget = maxBytes - bytesOf(cutNote(detail.length)) - bytesOf(tail);
   let used = bytesOf(head);
   for (const [index, block] of detail.entries()) {
@@ -138,11 +127,4 @@ export function renderJobSummary(
   }
   lines.push(...tail);
   return `${lines.join('\n')}\n`;
-}
-
-/** reports/summary.md, masked as conformance.md is; written after it, into the folder it made. */
-export function writeJobSummary(report: ConformanceReport, config: TargetConfig, history?: TargetHistory): string {
-  const path = join(config.reportsDir, 'summary.md');
-  writeFileSync(path, new Secrets(config).mask(renderJobSummary(report, history)));
-  return path;
 }

@@ -1,19 +1,13 @@
 // junit.xml for CI dashboards, written from the verdict rather than from vitest: a MUST failure is a
-// failure, a SHOULD or MAY warning a passed testcase that says WARNING and its level in its output
-// (CI tools count every <failure> as red, and none has a warning state), a rule not verified a skip
-// with its reason, and a suite defect an error. Each testcase names its outcome in a property too,
-// for tools that read them. Names stay the same whatever the settings, so that CI tools keep each
-// test's history; the verdict and the run go into the suite's properties. The exit code and
-// conformance.json stay the authority.
-
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { operatorVariable } from '../evidence/operator-variables.ts';
-import { Secrets } from '../evidence/secrets.ts';
+// failure, a SHOULD or MAY warning a passed testcase that says WARNING in its output (CI tools count
+// every <failure> as red, and none has a warning state), a rule not verified a skip, a suite defect an
+// error; each testcase names its outcome in a property too. Names stay the same whatever the settings,
+// so that CI tools keep each test's history; the verdict and the run are the suite's properties.
 import { testLook, warningPrefix } from '../judging/states.ts';
 import type { JudgedTest } from '../judging/verdict.ts';
 import type { RuleLevel } from '../rules.ts';
-import type { ConformanceReport } from './certificate.ts';
+import type { ConformanceJson, CouldNotRunReport } from './certificate.ts';
+import { countsText, targetText, tokenVariable } from './conformance-report.ts';
 import { leftoverProperties } from './leftovers.ts';
 
 export function xml(text: string): string {
@@ -27,9 +21,7 @@ export function xml(text: string): string {
 }
 
 /** Seconds, as JUnit's time attributes have them. */
-function seconds(ms: number): string {
-  return (Math.max(0, ms) / 1000).toFixed(3);
-}
+const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
 
 function properties(entries: [string, string | undefined][], indent: string): string[] {
   const present = entries.filter((entry): entry is [string, string] => entry[1] !== undefined);
@@ -51,9 +43,17 @@ function evidenceText(test: JudgedTest, token: string): string {
   return `Every exchange of the test, in order; the curl commands read the credential from ${token}:\n\n${each.join('\n\n')}`;
 }
 
-function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: string): string {
+/** A testcase as written, with the element it is filed under and its time. */
+interface Testcase {
+  text: string;
+  filed: 'failure' | 'error' | 'skipped' | undefined;
+  ms: number;
+}
+
+function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: string): Testcase {
   const open = `    <testcase classname="${xml(classname)}" name="${xml(test.title)}" time="${seconds(test.durationMs)}">`;
   const look = testLook(test.state);
+  const filed = look.filedAs.junit;
   const outcome = look.filedAs.outcome(level);
   const inner = properties(
     [
@@ -64,61 +64,68 @@ function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: 
   );
   const reason = test.reason ?? '';
   const type = xml(outcome ?? '');
+  const opening = {
+    failure: `<failure message="${xml(firstLine(reason))}" type="${type}">`,
+    error: `<error message="${look.words}" type="${type}">`,
+    skipped: `<skipped message="${xml(`${look.words}: ${firstLine(reason)}`)}">`,
+  };
   // JUnit's order: the outcome's element first, then the output.
-  if (look.filedAs.junit === 'failure')
-    inner.push(`      <failure message="${xml(firstLine(reason))}" type="${type}">${xml(reason)}</failure>`);
-  if (look.filedAs.junit === 'error')
-    inner.push(`      <error message="${look.words}" type="${type}">${xml(reason)}</error>`);
-  if (look.filedAs.junit === 'skipped')
-    inner.push(`      <skipped message="${xml(`${look.words}: ${firstLine(reason)}`)}">${xml(reason)}</skipped>`);
+  if (filed) inner.push(`      ${opening[filed]}${xml(reason)}</${filed}>`);
   const output = [test.state === 'warning' ? `${warningPrefix(level)}: ${reason}` : '', evidenceText(test, token)]
     .filter((part) => part !== '')
     .join('\n\n');
   if (output !== '') inner.push(`      <system-out>${xml(output)}</system-out>`);
-  return inner.length === 0 ? `${open}</testcase>` : [open, ...inner, '    </testcase>'].join('\n');
+  const text = inner.length === 0 ? `${open}</testcase>` : [open, ...inner, '    </testcase>'].join('\n');
+  return { text, filed, ms: test.durationMs };
 }
 
-export function renderJunit(report: ConformanceReport): string {
-  const tests = report.rules.flatMap((rule) =>
-    rule.tests.map((test) => ({ test, level: rule.level, classname: `${rule.level.toUpperCase()}.${rule.id}` })),
-  );
-  const count = (element: 'failure' | 'error' | 'skipped') =>
-    tests.filter(({ test }) => testLook(test.state).filedAs.junit === element).length;
+/** A run that could not start is one errored testcase, so a dashboard shows red rather than an empty, green suite. */
+function couldNotStart(report: CouldNotRunReport, ms: number): Testcase {
+  const text = [
+    `    <testcase classname="zones-conformance" name="the run starts" time="${seconds(ms)}">`,
+    `      <error message="${xml(`could not run: ${firstLine(report.reason)}`)}">${xml(report.reason)}</error>`,
+    '    </testcase>',
+  ].join('\n');
+  return { text, filed: 'error', ms };
+}
+
+export function renderJunit(report: ConformanceJson): string {
+  const runMs = Date.parse(report.finishedAt) - Date.parse(report.startedAt);
+  // Named as a run that did start names it, with the verdict among the properties, as there.
+  const run = report.verdict === 'could-not-run' ? undefined : report;
+  const tests =
+    report.verdict === 'could-not-run'
+      ? [couldNotStart(report, runMs)]
+      : report.rules.flatMap((rule) =>
+          rule.tests.map((test) =>
+            testcase(rule.level, `${rule.level.toUpperCase()}.${rule.id}`, test, tokenVariable(report)),
+          ),
+        );
+  const count = (element: Testcase['filed']) => tests.filter((test) => test.filed === element).length;
   const totals = `tests="${tests.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}"`;
-  const testTime = seconds(tests.reduce((sum, { test }) => sum + test.durationMs, 0));
-  const runTime = seconds(Date.parse(report.finishedAt) - Date.parse(report.startedAt));
-  const { must, should, may } = report.summary;
-  const token = operatorVariable('ACCESS_TOKEN', report.target.variables);
+  const summary = run?.summary;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="zones-conformance" ${totals} time="${runTime}">`,
+    `<testsuites name="zones-conformance" ${totals} time="${seconds(runMs)}">`,
     // The suite's time is its tests' added up; the run's holds the preflight and the sweep as well.
-    `  <testsuite name="${xml(report.specification)}" ${totals} time="${testTime}" timestamp="${report.startedAt}">`,
+    `  <testsuite name="${xml(report.specification)}" ${totals} time="${seconds(tests.reduce((sum, test) => sum + test.ms, 0))}" timestamp="${report.startedAt}">`,
     ...properties(
       [
         // First: a CI page that shows a suite's properties shows the zones to remove before anything else.
-        ...leftoverProperties(report.leftBehind),
+        ...leftoverProperties(run?.leftBehind ?? []),
         ['verdict', report.verdict],
         ['exit code', String(report.exitCode)],
-        ['target', `${report.target.baseUrl}${report.target.embedded ? ' (embedded reference)' : ''}`],
-        ['run', report.runId],
-        ['MUST rules', `${must.passed} passed, ${must.failed} failed, ${must.notVerified} not verified`],
-        ['SHOULD rules', `${should.passed} passed, ${should.warnings} warnings, ${should.notVerified} not verified`],
-        ['MAY rules', `${may.passed} passed, ${may.warnings} warnings, ${may.notVerified} not verified`],
+        ['target', run && targetText(run)],
+        ['run', run?.runId],
+        ['MUST rules', summary && countsText(summary.must)],
+        ['SHOULD rules', summary && countsText(summary.should)],
+        ['MAY rules', summary && countsText(summary.may)],
       ],
       '    ',
     ),
-    ...tests.map(({ test, level, classname }) => testcase(level, classname, test, token)),
+    ...tests.map((test) => test.text),
     '  </testsuite>',
     '</testsuites>',
     '',
   ].join('\n');
-}
-
-export function writeJunit(report: ConformanceReport, reportsDir: string, token: string): string {
-  const path = join(reportsDir, 'junit.xml');
-  const secrets = new Secrets({ token });
-  // Masked before it is rendered, so the mask is escaped like any text; the written text once more after.
-  writeFileSync(path, secrets.mask(renderJunit(secrets.maskAll(report))));
-  return path;
 }

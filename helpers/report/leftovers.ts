@@ -2,6 +2,7 @@
 // and first in every report, each with the command that deletes it. A zone left behind is somebody's
 // clutter on a shared shop until a person acts, so the line tells them exactly what to run.
 import type { LeftZone } from '../ownership/cleanup-record.ts';
+import { code } from './markdown-code.ts';
 
 /** The zones that share one way out, in the order the run left them. */
 interface LeftGroup {
@@ -31,41 +32,34 @@ function wayOut({ removeWith, zones }: LeftGroup): { text: string; command?: str
   return { text: `the embedded reference, stopped with the run, took ${them} along` };
 }
 
-/** The zones left, grouped by what removes them, each group with its way out: for writers of other formats (the certificate page). */
-export function leftoverGroups(left: readonly LeftZone[]): { zones: LeftZone[]; text: string; command?: string }[] {
-  return grouped(left).map((group) => ({ zones: group.zones, ...wayOut(group) }));
+/** The zones left, grouped by what removes them, each group with its way out. */
+export function leftoverGroups(left: readonly LeftZone[]): (LeftGroup & { text: string; command?: string })[] {
+  return grouped(left).map((group) => ({ ...group, ...wayOut(group) }));
 }
 
 const described = (zone: LeftZone) => `${zone.id}${zone.name === undefined ? '' : ` "${zone.name}"`}: ${zone.reason}`;
+
+export const capitalised = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 /** The console's lines, the same with and without --quiet; none when nothing is left. */
 export function leftoverLines(left: readonly LeftZone[]): string[] {
   if (left.length === 0) return [];
   const lines = [`LEFT BEHIND: ${left.length} zone(s) of this run are still on the shop`];
-  for (const group of grouped(left)) {
-    for (const zone of group.zones) lines.push(`  ${described(zone)}`);
-    const { text, command } = wayOut(group);
-    lines.push(`  ${text}`);
+  for (const { zones, text, command } of leftoverGroups(left)) {
+    lines.push(...zones.map((zone) => `  ${described(zone)}`), `  ${text}`);
     if (command !== undefined) lines.push(`    ${command}`);
   }
   return lines;
 }
 
 /** conformance.md's lines, right under its title; none when nothing is left. */
-export function leftoverMarkdown(left: readonly LeftZone[], code: (text: string) => string): string[] {
+export function leftoverMarkdown(left: readonly LeftZone[]): string[] {
   if (left.length === 0) return [];
   const lines = [`**Zones left behind: ${left.length}.** This run could not delete them.`, ''];
-  for (const group of grouped(left)) {
-    for (const zone of group.zones)
-      lines.push(
-        `- ${code(zone.id)}${zone.name === undefined ? '' : ` ${code(zone.name)}`}: ${zone.reason.replaceAll('\n', ' ')}`,
-      );
-    const { text, command } = wayOut(group);
-    lines.push(
-      '',
-      `${text.charAt(0).toUpperCase()}${text.slice(1)}${command === undefined ? '' : ` ${code(command)}`}`,
-      '',
-    );
+  for (const { zones, text, command } of leftoverGroups(left)) {
+    for (const { id, name, reason } of zones)
+      lines.push(`- ${code(id)}${name === undefined ? '' : ` ${code(name)}`}: ${reason.replaceAll('\n', ' ')}`);
+    lines.push('', `${capitalised(text)}${command === undefined ? '' : ` ${code(command)}`}`, '');
   }
   return lines;
 }

@@ -1,7 +1,6 @@
-// One generation of reports kept: before a run writes, the last certificate moves to previous/, so a
-// run that cannot start (a mistyped setting) or is stopped never takes the last good one away, and
-// `--baseline reports/previous/conformance.json` compares with it without any CI cache. A report that
-// judged nothing (could-not-run) is not worth keeping, and never pushes a certificate out of previous/.
+// One generation of reports kept: before a run writes, the last certificate moves to previous/, so a run
+// that cannot start or is stopped never takes the last good one away, and `--baseline
+// reports/previous/conformance.json` needs no CI cache. A could-not-run report is not worth keeping.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 

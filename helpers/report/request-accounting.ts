@@ -1,15 +1,8 @@
 // Where a run's requests went, for conformance.json, conformance.md and the console's closing lines:
 // a staging shop rations requests, so the cost of a run is read here, by endpoint and by rule.
-
-import {
-  addTallies,
-  ENDPOINTS,
-  type Endpoint,
-  endpointLabel,
-  type RequestTally,
-  requestsIn,
-} from '../evidence/request-tally.ts';
+import { addTallies, ENDPOINTS, endpointLabel, type RequestTally, requestsIn } from '../evidence/request-tally.ts';
 import type { TestOutcome } from '../judging/verdict.ts';
+import { rules } from '../rules.ts';
 
 /** What some tests spent: their own requests, their clean-up's apart, and the list pages among them. */
 export interface Spent {
@@ -29,10 +22,7 @@ export interface RequestBreakdown {
   byRule: Record<string, Spent>;
   /** The run the model-based tests share, counted once, with the rules it serves. */
   sharedRun?: Spent & { rules: string[] };
-  /**
-   * The test that sent the most, clean-up included. A test's requests go one after another, each
-   * waiting on the answer before it, so no run can be shorter than this chain (docs/performance.md).
-   */
+  /** The test that sent the most, clean-up included: a chain of requests no run can be shorter than (docs/performance.md). */
   longestTest?: { title: string; requests: number; cleanup: number };
   /** The launcher's own: the preflight before the tests, the final sweep after them. */
   aroundTests: { preflight: Spent; finalSweep: Spent };
@@ -44,57 +34,50 @@ const spentBy = (test: RequestTally, cleanup: RequestTally): Spent => ({
   listPages: test.pages + cleanup.pages,
 });
 
-function addSpent(a: Spent | undefined, b: Spent): Spent {
-  return {
-    requests: (a?.requests ?? 0) + b.requests,
-    cleanup: (a?.cleanup ?? 0) + b.cleanup,
-    listPages: (a?.listPages ?? 0) + b.listPages,
-  };
-}
+const addSpent = (a: Spent | undefined, b: Spent): Spent => ({
+  requests: (a?.requests ?? 0) + b.requests,
+  cleanup: (a?.cleanup ?? 0) + b.cleanup,
+  listPages: (a?.listPages ?? 0) + b.listPages,
+});
 
-/**
- * `ruleOrder` keeps byRule in catalogue order. A test counted by hand (no tally) adds nothing here:
- * the totals beside this breakdown are the ones to trust.
- */
+/** A test counted by hand (no tally) adds nothing here: the totals beside this breakdown are the ones to trust. */
 export function accountRequests(
   outcomes: readonly TestOutcome[],
   around: { preflight?: RequestTally; sweep?: RequestTally },
   apiVersion: string,
-  ruleOrder: readonly string[],
 ): RequestBreakdown {
-  const tallies = outcomes.flatMap((o) => (o.tally ? [o.tally.test, o.tally.cleanup] : []));
-  const all = addTallies(...tallies, around.preflight, around.sweep);
-  const byEndpoint = Object.fromEntries(
-    ENDPOINTS.map((endpoint: Endpoint) => [endpointLabel(endpoint, apiVersion), all.sent[endpoint]]),
+  const all = addTallies(
+    ...outcomes.flatMap((o) => (o.tally ? [o.tally.test, o.tally.cleanup] : [])),
+    around.preflight,
+    around.sweep,
   );
   const perRule = new Map<string, Spent>();
   let sharedRun: RequestBreakdown['sharedRun'];
   let longestTest: RequestBreakdown['longestTest'];
-  for (const outcome of outcomes) {
-    if (outcome.tally === undefined || outcome.ruleId === undefined) continue;
-    const spent = spentBy(outcome.tally.test, outcome.tally.cleanup);
+  for (const { tally, ruleId, title, sharesRun } of outcomes) {
+    if (tally === undefined || ruleId === undefined) continue;
+    const spent = spentBy(tally.test, tally.cleanup);
     if (spent.requests + spent.cleanup > (longestTest ? longestTest.requests + longestTest.cleanup : 0))
-      longestTest = { title: outcome.title, requests: spent.requests, cleanup: spent.cleanup };
+      longestTest = { title, requests: spent.requests, cleanup: spent.cleanup };
     // One test sent the shared run's requests for all of them: no rule's own.
-    if (outcome.sharesRun) {
-      const rules = [...new Set([...(sharedRun?.rules ?? []), outcome.ruleId])];
-      sharedRun = { ...addSpent(sharedRun, spent), rules };
-    } else {
-      perRule.set(outcome.ruleId, addSpent(perRule.get(outcome.ruleId), spent));
-    }
+    if (sharesRun)
+      sharedRun = { ...addSpent(sharedRun, spent), rules: [...new Set([...(sharedRun?.rules ?? []), ruleId])] };
+    else perRule.set(ruleId, addSpent(perRule.get(ruleId), spent));
   }
-  const byRule = Object.fromEntries(
-    ruleOrder.flatMap((id) => {
-      const spent = perRule.get(id);
-      return spent && spent.requests + spent.cleanup > 0 ? [[id, spent]] : [];
-    }),
-  );
   const none = addTallies();
   return {
-    byEndpoint,
+    byEndpoint: Object.fromEntries(
+      ENDPOINTS.map((endpoint) => [endpointLabel(endpoint, apiVersion), all.sent[endpoint]]),
+    ),
     listPages: all.pages,
     resent: { after429: all.resent['after-429'], afterNoAnswer: all.resent['after-no-answer'] },
-    byRule,
+    // In catalogue order; a rule whose tests sent nothing is left out.
+    byRule: Object.fromEntries(
+      rules.flatMap(({ id }) => {
+        const spent = perRule.get(id);
+        return spent && spent.requests + spent.cleanup > 0 ? [[id, spent]] : [];
+      }),
+    ),
     ...(sharedRun === undefined ? {} : { sharedRun }),
     ...(longestTest === undefined ? {} : { longestTest }),
     aroundTests: {

@@ -1,9 +1,7 @@
-// The specification's own words, for reports that quote them beside a rule. A rule's `source` (the
-// catalogue, helpers/rules.ts) is one or more references joined by "; ", each a heading of the
-// specification, optionally a numbered item or a range of them, optionally a quote that must stand
-// there: "Authentication 1; Errors 2", "Endpoints rule 4", "Versioning 1-2", "Endpoints: POST".
-// The profile's conventions are no part of the specification and say so: "profile: ...".
-// selftest/catalogue/spec-sections.ts checks every source against the text with the same reading.
+// The specification's own words, for the page to quote beside a rule. A rule's `source` (helpers/rules.ts)
+// is references joined by "; ", each a heading, optionally a numbered item or range, optionally a quote:
+// "Authentication 1; Errors 2", "Endpoints rule 4", "Versioning 1-2", "Endpoints: POST"; or the
+// profile's "profile: ...". selftest/catalogue/spec-sections.ts checks every source with the same reading.
 import { readFileSync } from 'node:fs';
 import { inProject } from '../project-root.ts';
 
@@ -50,9 +48,7 @@ export interface Reference {
 
 const REFERENCE = /^(?<heading>.+?)(?: (?:rule )?(?<from>\d+)(?:-(?<to>\d+))?)?(?:: (?<quote>.+))?$/;
 
-function range(from: number, to: number): number[] {
-  return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
-}
+const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
 /** A source's references, each as its heading, its item numbers (none: the whole section) and its quote. */
 export function referencesOf(source: string): Reference[] {
@@ -63,37 +59,27 @@ export function referencesOf(source: string): Reference[] {
   });
 }
 
-export interface SpecQuote {
-  /** The reference as the catalogue writes it, e.g. "Authentication 1". */
-  reference: string;
-  /** The words it points at: its numbered items, or the quote it names, else nothing. */
-  words: string[];
+let read: ReadonlyMap<string, SpecSection> | undefined;
+
+/** The specification's sections as shipped with the suite; none when its copy is missing. */
+function specSections(): ReadonlyMap<string, SpecSection> {
+  try {
+    read ??= readSections(readFileSync(inProject(SPEC_PATH), 'utf8'));
+  } catch {
+    read = new Map();
+  }
+  return read;
 }
 
 /**
- * What a rule's source says in the specification's words: each numbered item it cites, or the quote
- * it names within a section. A whole section is not quoted (it can be a table), only named.
+ * Each reference of a source that points at words, with them: its numbered items, or the quote it names.
+ * A whole section is not quoted (it can be a table), only named.
  */
-export function quotesOf(source: string, sections: ReadonlyMap<string, SpecSection>): SpecQuote[] {
-  if (source.startsWith(PROFILE_SOURCE)) return [];
-  return referencesOf(source).map(({ text, heading, numbers, quote }) => {
-    const section = heading === undefined ? undefined : sections.get(heading);
-    if (section === undefined) return { reference: text, words: [] };
-    const items = numbers.flatMap((n) => section.items.get(n) ?? []);
-    return { reference: text, words: items.length > 0 ? items : quote === undefined ? [] : [quote] };
+export function quotesOf(source: string): { reference: string; words: string[] }[] {
+  return referencesOf(source).flatMap(({ text, heading, numbers, quote }) => {
+    const section = heading === undefined ? undefined : specSections().get(heading);
+    const items = numbers.flatMap((n) => section?.items.get(n) ?? []);
+    const words = items.length > 0 ? items : quote === undefined || section === undefined ? [] : [quote];
+    return words.length > 0 ? [{ reference: text, words }] : [];
   });
-}
-
-let read: Map<string, SpecSection> | undefined;
-
-/** The specification's sections as shipped with the suite; none when its copy is missing. */
-export function specSections(): ReadonlyMap<string, SpecSection> {
-  if (read === undefined) {
-    try {
-      read = readSections(readFileSync(inProject(SPEC_PATH), 'utf8'));
-    } catch {
-      read = new Map();
-    }
-  }
-  return read;
 }

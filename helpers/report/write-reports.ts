@@ -1,54 +1,88 @@
-// Every file of a run, written in one place from its one certificate: conformance.json and .md, the
-// certificate page, the job summary, the badge, JUnit and Allure's results, and tonight in the nights
-// history. Each file is a function of the certificate (and of the nights before it); nothing here
-// decides anything about the run. A run that could not run writes the same files, saying why
-// (could-not-run.ts).
-import type { TargetConfig } from '../config.ts';
+// Every file of a run, written in one place from its one certificate, each a function of it (and of
+// the nights before it): conformance.json and .md, the page, the job summary, the badge, JUnit and
+// Allure's results, and tonight in the nights history. A run that could not run writes the same files,
+// saying why; it has no night to keep and no Allure results to complete.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
+import { type ShownVerdict, VERDICTS } from '../judging/states.ts';
+import { suitePackage } from '../project-root.ts';
 import { completeAllureResults, maskAllureResults } from './allure-results.ts';
-import { writeBadge } from './badge.ts';
-import type { ConformanceReport } from './certificate.ts';
-import { writeCertificatePage } from './certificate-page.ts';
-import { writeReport } from './conformance-report.ts';
+import type { ConformanceJson } from './certificate.ts';
+import { PAGE_FILE, renderCertificatePage } from './certificate-page.ts';
+import { renderMarkdown } from './conformance-report.ts';
 import { type Night, recordNight } from './history.ts';
-import { writeJobSummary } from './job-summary.ts';
-import { writeJunit } from './junit.ts';
+import { renderJobSummary } from './job-summary.ts';
+import { renderJunit } from './junit.ts';
 
-export interface WrittenReports {
-  json: string;
-  markdown: string;
-  page: string;
+// badge.svg: the verdict as a small two-part badge ("conformance | conformant") that a README or a wiki
+// page can show from the last night's artifacts, sized by a rough text width.
+const LABEL = 'conformance';
+/** About the advance of an 11 px sans-serif character; the badge only needs room, not precision. */
+const CHAR_WIDTH = 7;
+const PADDING = 10;
+
+export function badgeSvg(verdict: ShownVerdict): string {
+  const { words: text, colour } = VERDICTS[verdict];
+  const left = LABEL.length * CHAR_WIDTH + PADDING;
+  const right = text.length * CHAR_WIDTH + PADDING;
+  const width = left + right;
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${LABEL}: ${text}">`,
+    `  <title>${LABEL}: ${text}</title>`,
+    `  <rect width="${width}" height="20" rx="3" fill="#555"/>`,
+    `  <rect x="${left}" width="${right}" height="20" rx="3" fill="${colour}"/>`,
+    // Squares off the coloured part's left corners, where it meets the label.
+    `  <rect x="${left}" width="4" height="20" fill="${colour}"/>`,
+    `  <g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11" text-anchor="middle">`,
+    `    <text x="${left / 2}" y="14">${LABEL}</text>`,
+    `    <text x="${left + right / 2}" y="14">${text}</text>`,
+    '  </g>',
+    '</svg>',
+    '',
+  ].join('\n');
 }
 
-/** A whole run's reports. `warn` hears what could not be written, masked: the certificate itself always is. */
+export type WrittenReports = Record<'json' | 'markdown' | 'page' | 'summary' | 'junit' | 'badge', string>;
+
+/** `warn` hears, masked, what could not be written but the certificate; `baseline`, the --baseline night. */
 export function writeReports(
-  report: ConformanceReport,
-  config: TargetConfig,
-  secrets: Secrets,
-  warn: (line: string) => void,
-  baseline?: Night,
+  report: ConformanceJson,
+  to: { reportsDir: string; secrets: Secrets; warn: (line: string) => void; baseline?: Night },
 ): WrittenReports {
-  const files = writeReport(report, config);
-  // Tonight joins the nights history once judged, and the page and the summary show it as the last night,
-  // compared with the night before it or with the --baseline night.
-  const history = { ...recordNight(report, { reportsDir: config.reportsDir, secrets }), baseline };
-  if (history.problem !== undefined)
-    warn(
-      secrets.mask(
-        `the nights history ${history.path} could not be ${history.problem.during === 'reading' ? 'read' : 'written'}: ${history.problem.message}`,
-      ),
-    );
-  const page = writeCertificatePage(report, config, history);
-  writeJobSummary(report, config, history);
-  writeBadge(config.reportsDir, report.verdict);
-  writeJunit(report, config.reportsDir, config.token);
+  const { reportsDir, secrets, warn } = to;
+  mkdirSync(reportsDir, { recursive: true });
+  // No byte of a secret leaves the process in a report: each file is masked as written, and rendered
+  // from a masked certificate, so that in HTML and XML the mask is escaped like any text.
+  const write = (name: string, text: string) => {
+    const path = join(reportsDir, name);
+    writeFileSync(path, secrets.mask(text));
+    return path;
+  };
+  const shown = secrets.maskAll(report);
+  // Tonight joins the nights history once judged; the page and the summary show it as the last night.
+  const history =
+    report.verdict === 'could-not-run' ? undefined : { ...recordNight(report, to), baseline: to.baseline };
+  const problem = history?.problem;
+  const verb = problem?.during === 'reading' ? 'read' : 'written';
+  if (problem) warn(secrets.mask(`the nights history ${history.path} could not be ${verb}: ${problem.message}`));
+  const shownHistory = secrets.maskAll(history);
+  const files = {
+    json: write('conformance.json', `${JSON.stringify(report, null, 2)}\n`),
+    markdown: write('conformance.md', renderMarkdown(shown)),
+    page: write(PAGE_FILE, renderCertificatePage(shown, suitePackage().version, shownHistory)),
+    summary: write('summary.md', renderJobSummary(shown, shownHistory)),
+    junit: write('junit.xml', renderJunit(shown)),
+    badge: write('badge.svg', badgeSvg(report.verdict)),
+  };
+  if (report.verdict === 'could-not-run') return files;
   try {
-    completeAllureResults(report, config.reportsDir);
+    completeAllureResults(report, reportsDir);
   } catch (error) {
     // The certificate is written by now; the HTML report only loses its categories and environment.
     warn(`allure-results left without outcomes: ${secrets.mask(String(error))}`);
   }
   // Last, so that what the outcomes and environment added is masked as well.
-  maskAllureResults(config.reportsDir, secrets);
-  return { ...files, page };
+  maskAllureResults(reportsDir, secrets);
+  return files;
 }
