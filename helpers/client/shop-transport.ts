@@ -125,13 +125,16 @@ export class ShopTransport {
       let exchange: Exchange;
       let answerBody: unknown;
       let announcedWait: number | undefined;
+      let gateway: boolean;
+      let noAnswer: boolean;
       try {
         ({ exchange, body: answerBody } = await this.exchangeOnce(method, url, auth, body));
         // Told before the next request may go, so that it goes outside any window, even when given up on.
         if (exchange.status === 429) throttle.tooManyRequests(exchange.responseHeaders, throttledRetries);
         else throttle.answered(exchange.responseHeaders);
-        const noAnswer = exchange.status === undefined && !isCertificateCode(exchange.errorCode);
-        if (this.fromFront(exchange) || noAnswer) outage.missed(cameBack(exchange));
+        gateway = this.fromFront(exchange);
+        noAnswer = exchange.status === undefined && !isCertificateCode(exchange.errorCode);
+        if (gateway || noAnswer) outage.missed(cameBack(exchange));
         else if (exchange.status !== undefined) outage.answered();
         // A 503's Retry-After holds every request (only a GET is sent again), never past the outage's budget.
         if (exchange.status === 503)
@@ -155,8 +158,6 @@ export class ShopTransport {
         resend = 'after-429';
         continue;
       }
-      const gateway = this.fromFront(exchange);
-      const noAnswer = exchange.status === undefined && !isCertificateCode(exchange.errorCode);
       const left = outage.leftMs(budgetMs);
       // Only a GET may be sent twice blindly; a certificate not trusted now will not be a second later.
       // A gateway's answer is asked again while the budget lasts; no answer at all a few times (a closed

@@ -233,18 +233,14 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
   /** Zones found carrying a mark only this run sent (its unique name, in whatever form the shop kept it), into the ledger. */
   adopt(found: ZoneRecord[], name: string): ZoneRecord[] {
     const ledger = this.options.ledger;
-    for (const zone of found) {
-      // A deleted id listed under our unique name again is a zone we made anew under a reused id.
-      if (!ledger.owns(zone.id.text) || ledger.isDeleted(zone.id.text))
-        ledger.recordCreated(zone.id.text, name, this.config.baseUrl);
-      for (const listener of this.creationListeners) listener(zone.id);
-    }
+    // A deleted id listed under our unique name again is a zone we made anew under a reused id.
+    for (const { id } of found) this.recordMade(id, name, ledger.owns(id.text) && !ledger.isDeleted(id.text));
     return found;
   }
 
-  /** A zone that exists because of this run: into the ledger, and to whoever cleans up after it. */
-  private recordMade(id: ZoneId, name: string): void {
-    this.options.ledger.recordCreated(id.text, name, this.config.baseUrl);
+  /** A zone that exists because of this run: into the ledger (unless there already), and to whoever cleans up after it. */
+  private recordMade(id: ZoneId, name: string, inLedger = false): void {
+    if (!inLedger) this.options.ledger.recordCreated(id.text, name, this.config.baseUrl);
     for (const listener of this.creationListeners) listener(id);
   }
 
@@ -266,15 +262,11 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
       return this.transport.send(method, this.zoneUrl(id), auth);
     if (!ledger.owns(id.text)) throw new OwnershipError(method, id);
     if (ledger.isDeleted(id.text)) {
-      const list = await this.listZones();
-      if (!list.read.ok)
-        throw new PreconditionError(
-          `zone ${id.text} was deleted by this run, and the list cannot be read; it is left alone`,
-        );
-      if (findZone(list.read.zones, id))
-        throw new PreconditionError(
-          `zone ${id.text} was deleted by this run, and the list shows a zone under that id again; it is left alone`,
-        );
+      const { read } = await this.listZones();
+      const why = !read.ok
+        ? 'the list cannot be read'
+        : findZone(read.zones, id) && 'the list shows a zone under that id again';
+      if (why) throw new PreconditionError(`zone ${id.text} was deleted by this run, and ${why}; it is left alone`);
     }
     // `npm run sweep` knows a zone by a name the run gave it: written before the PUT goes, whatever the
     // credential, as its answer may never come. A name that is not text no name comparison can trust.
