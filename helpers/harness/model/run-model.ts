@@ -8,8 +8,7 @@ import { type ModelBudget, newModelSeed, seedReplayCommand, type TargetConfig } 
 import { canBook, commandArbitrary, type ZoneCommand } from './commands.ts';
 import { cleanUpSequence, listZones, type Sequence } from './operations.ts';
 import { Disagreement, ModelSession, type RealWorld } from './session.ts';
-import { stories } from './stories.ts';
-import { RULES_ON_ANY_SHOP, topUpFor } from './top-up.ts';
+import { RULES_ON_ANY_SHOP, stories, topUpFor } from './top-up.ts';
 import { emptyModel } from './zone-model.ts';
 
 /** The operations that ran up to each failure: what trimming leaves out one at a time. */
