@@ -37,9 +37,8 @@ export class BodyLimitError extends TransportError {
 }
 
 /**
- * The shop did not answer for itself (a gateway's 502 to 504, or no answer to a GET past the budget):
- * that says nothing about its rules, so a check that meets it is not verified, never failed. `spent`:
- * the outage outlasted ZONES_OUTAGE_BUDGET_MS, and the run is to stop.
+ * The shop did not answer for itself (a gateway's 502 to 504, or no answer to a GET past the budget): a
+ * check that meets it is not verified, never failed. `spent`: past ZONES_OUTAGE_BUDGET_MS, the run stops.
  */
 export class ShopUnavailableError extends TransportError {
   constructor(
@@ -159,9 +158,8 @@ export class ShopTransport {
         continue;
       }
       const left = outage.leftMs(budgetMs);
-      // Only a GET may be sent twice blindly; a certificate not trusted now will not be a second later.
-      // A gateway's answer is asked again while the budget lasts; no answer at all a few times (a closed
-      // port is told in seconds), its outage still counting towards the budget.
+      // Only a GET may be sent twice blindly, a gateway's answer while the budget lasts, no answer at all a
+      // few times (a closed port is told in seconds); an untrusted certificate will not be trusted a second later.
       const again =
         method === 'GET' &&
         !(this.options.resendTimedOutGets === false && ranOutOfTime(exchange, this.config.timeoutMs)) &&

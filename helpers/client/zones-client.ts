@@ -57,12 +57,8 @@ export interface ClientOptions<L extends ZoneLedger = ZoneLedger> extends Transp
   onLag?: (waitedMs: number) => void;
 }
 
-/** How a list read copes with read-after-write lag (ZONES_CONSISTENCY_TIMEOUT_MS). */
-export type Settle =
-  /** Re-read until the list satisfies this, or the consistency timeout passes. */
-  | ((list: ListAnswer) => boolean)
-  /** Wait out the whole consistency timeout first: for checks that a call changed nothing. */
-  | 'after-timeout';
+/** Read-after-write lag (ZONES_CONSISTENCY_TIMEOUT_MS): re-read until the list satisfies this, or wait the timeout out first ('after-timeout', for checks that a call changed nothing). */
+export type Settle = ((list: ListAnswer) => boolean) | 'after-timeout';
 
 const MAX_PAGES = 1000;
 const SETTLE_POLL_MS = 200;
@@ -245,10 +241,9 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
   }
 
   /**
-   * The guard that keeps the suite off other people's zones: a write goes out only to a zone this run
-   * made. An id this run deleted may since have gone to somebody else's zone (some stores reuse ids),
-   * so it is written to again only while the list shows no zone under it; with one test at a time per
-   * shop, nothing of the run can take the id between that read and the write.
+   * The guard that keeps the suite off other people's zones: a write goes only to a zone this run made,
+   * and to an id it deleted (some stores reuse ids) only while the list shows no zone under it; with one
+   * test at a time per shop, nothing of the run can take the id between that read and the write.
    */
   private async writeTo(
     method: 'PUT' | 'DELETE',

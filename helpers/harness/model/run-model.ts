@@ -1,6 +1,5 @@
-// The model-based run: fast-check draws sequences of operations, each run against the shop from no zone
-// of its own; the first the shop answers against the model is shrunk to the shortest that still breaks
-// the same rule, and every failure reported loses the operations it does not need. The seed replays it.
+// The model-based run: fast-check draws sequences of operations, each from no zone of its own; the first
+// the shop answers against the model is shrunk, and every failure loses the operations it does not need.
 import fc from 'fast-check';
 import { PreconditionError } from '../../client/precondition.ts';
 import { TransportError } from '../../client/shop-transport.ts';
@@ -99,9 +98,8 @@ async function topUp(session: ModelSession, seed: number, failures: Map<string, 
 }
 
 /**
- * The failure without the operations it does not need: fast-check never drops a sequence's last one,
- * where here the read after it may have failed, and a story or a rule met while another was shrunk is as
- * found. Each operation is left out in turn, and stays out when the others still break the same rule.
+ * Each operation left out in turn, and kept out while the rest still break the same rule: fast-check never
+ * drops a sequence's last one (here the read after it may have failed), nor shrinks a story's failure.
  */
 async function withoutUnneeded(session: ModelSession, found: Disagreement): Promise<Disagreement> {
   let kept = found;

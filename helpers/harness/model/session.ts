@@ -1,5 +1,4 @@
-// One model-based run: what every sequence shares. The budget, the checks made per rule (a rule no
-// sequence reached is not verified, never passed), the failures found, and why the sequences stopped.
+// What every sequence of a model-based run shares: the budget, the checks per rule, the failures, why it stopped.
 import type { ZoneId } from '../../client/records.ts';
 import type { ZonesClient } from '../../client/zones-client.ts';
 import type { ModelBudget } from '../../config.ts';
