@@ -1,7 +1,6 @@
 // `npm run sweep`: what earlier runs left on the shop, from ledgers or (--by-prefix) the suite's exact
 // name pattern older than the cut-off. Only a ledger's id under a name of its run is proven (--yes).
 import { findZone } from '../client/list-lookups.ts';
-import type { ZoneRecord } from '../client/records.ts';
 import { cameBack, ShopUnavailableError } from '../client/shop-transport.ts';
 import { isSuccess, type ListAnswer, ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
@@ -75,7 +74,7 @@ export async function planSweep(
       `cannot read the zone list at ${reader.collectionUrl()} (status ${list.status}${list.read.ok ? '' : `, ${list.read.problem}`})`,
     );
   }
-  const zones: ZoneRecord[] = list.read.zones;
+  const zones = list.read.zones;
   const candidates = new Map<string, SweepCandidate>();
   // The first claim on an id stands: a ledger's before a name's.
   const offer = (candidate: SweepCandidate) => {
