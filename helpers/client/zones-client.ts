@@ -23,7 +23,6 @@ import { ShopTransport, TransportError, type TransportOptions } from './shop-tra
 export interface ListAnswer extends Answer {
   read: ZonesRead;
   pages: Answer[];
-  /** The status the list was filtered by, if it was. */
   filter?: string;
   /** The zone objects of the pages read, as the shop wrote them, even when their ids can't be read. */
   items: Record<string, unknown>[];

@@ -60,10 +60,9 @@ export async function sweepLedger(
 
   for (const [id, names] of stillOwned(entries, config.baseUrl)) {
     const left = (reason: string): LeftZone => ({ id, name: names[names.length - 1], reason, ...removeWith });
-    const earlier = lastLeftReason.get(id);
     // Deleting it again would only be refused again: the booking history is still there.
-    if (earlier === BOOKED_WITHOUT_HOOK) {
-      leftBehind.push(left(earlier));
+    if (lastLeftReason.get(id) === BOOKED_WITHOUT_HOOK) {
+      leftBehind.push(left(BOOKED_WITHOUT_HOOK));
       continue;
     }
     const removal = await deleteAndConfirmGone(api, { text: id });

@@ -24,7 +24,6 @@ export function runNamePattern(runId: string): RegExp {
   return new RegExp(namesOf(runId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'g');
 }
 
-/** When the run that made a zone of this name started. */
 export function runStartOfName(name: unknown): Date | undefined {
   if (typeof name !== 'string') return undefined;
   const stamp = RUN_NAME.exec(name)?.[1];
