@@ -5,7 +5,6 @@ import { readableZones } from '../client/list-lookups.ts';
 import { isRefusal, type ListAnswer, type ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 
-/** Which list this is, as the request asked for it. */
 export function describeList(config: TargetConfig, status?: string): string {
   if (status === undefined) return 'the zone list';
   return `the list filtered by ${status} (${config.statusParam}=${config.filterValues[status] ?? status})`;

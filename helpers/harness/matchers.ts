@@ -21,7 +21,6 @@ declare module 'vitest' {
     toMatchSchema(name: SchemaName): T;
     /** The (whole, all pages) list holds a zone with this id. `likelyCause`: see likelyFilterCause. */
     toListZone(id: ZoneId, likelyCause?: string): T;
-    /** The list holds the zone with these field values. */
     toShowZone(id: ZoneId, fields: ExpectedFields): T;
   }
 }

@@ -215,7 +215,6 @@ export async function updateZone(sequence: Sequence, zone: ModelZone, change: Ch
   await readAndJudge(sequence, [undefined], answers);
 }
 
-/** Book the zone first when asked to (through ZONES_BOOKING_HOOK), then delete it. */
 export async function deleteZone(sequence: Sequence, zone: ModelZone, book: boolean): Promise<void> {
   const { session, model } = sequence;
   const { api, zones } = session.real;

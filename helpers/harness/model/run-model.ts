@@ -134,7 +134,6 @@ export async function runModel(
   if (details.failed && details.errorInstance instanceof Disagreement)
     found.set(details.errorInstance.rule, details.errorInstance);
   for (const [rule, story] of played) if (!found.has(rule)) found.set(rule, story.found);
-  // A failure message for each rule a sequence broke.
   const failures = new Map<string, string>();
   for (const [rule, disagreement] of found) {
     // What one shrinking may spend, each: fast-check's shrinking spends its budget whole.

@@ -27,7 +27,6 @@ export class Disagreement extends Error {
 
 export class ModelSession {
   readonly checks = new Map<string, number>();
-  /** The first disagreement seen for each rule. */
   readonly firstFailures = new Map<string, Disagreement>();
   /** The rule of the first disagreement: shrinking looks for shorter sequences that break this one. */
   primary?: string;
