@@ -70,7 +70,7 @@ describe.skipIf(noChromium)(inChromium, () => {
     reference = await startReference({ token: TOKEN, style: 'other-codes', fault: 'update-ignores-name' });
     reportsDir = mkdtempSync(join(tmpdir(), 'zc-html-'));
     // The model-based suite runs, as little as shows its UPDATE-01 test failing: the story of a rename
-    // followed by another update (helpers/harness/model/stories.ts) finds the ignored name on any seed,
+    // followed by another update (helpers/harness/model/top-up.ts) finds the ignored name on any seed,
     // before the one random sequence. Its error is no assertion error, which allure-vitest calls broken.
     env = {
       ...settingsForStyle(reference.style, reference.url, TOKEN),

@@ -53,10 +53,7 @@ function cursorWalk(field: string, param: string, firstUrl: string): ListWalk {
   };
 }
 
-/**
- * Some shops (Django REST framework) answer 404 past the last page number where others answer an empty
- * page. Only for page numbers: a cursor or Link the shop gave out that leads nowhere is its error.
- */
+/** A 404 past the last page number (Django REST framework's) ends the list; a cursor or Link that leads nowhere is the shop's error. */
 export function isPastLastPage(config: Pick<TargetConfig, 'paging'>, pagesRead: number, status: number): boolean {
   return config.paging === 'page' && pagesRead > 1 && status === 404;
 }

@@ -37,9 +37,8 @@ export class BodyLimitError extends TransportError {
 }
 
 /**
- * The shop did not answer for itself (a gateway's 502 to 504, or no answer to a GET past the budget):
- * that says nothing about its rules, so a check that meets it is not verified, never failed. `spent`:
- * the outage outlasted ZONES_OUTAGE_BUDGET_MS, and the run is to stop.
+ * The shop did not answer for itself (a gateway's 502 to 504, or no answer to a GET past the budget): a
+ * check that meets it is not verified, never failed. `spent`: past ZONES_OUTAGE_BUDGET_MS, the run stops.
  */
 export class ShopUnavailableError extends TransportError {
   constructor(
@@ -125,13 +124,16 @@ export class ShopTransport {
       let exchange: Exchange;
       let answerBody: unknown;
       let announcedWait: number | undefined;
+      let gateway: boolean;
+      let noAnswer: boolean;
       try {
         ({ exchange, body: answerBody } = await this.exchangeOnce(method, url, auth, body));
         // Told before the next request may go, so that it goes outside any window, even when given up on.
         if (exchange.status === 429) throttle.tooManyRequests(exchange.responseHeaders, throttledRetries);
         else throttle.answered(exchange.responseHeaders);
-        const noAnswer = exchange.status === undefined && !isCertificateCode(exchange.errorCode);
-        if (this.fromFront(exchange) || noAnswer) outage.missed(cameBack(exchange));
+        gateway = this.fromFront(exchange);
+        noAnswer = exchange.status === undefined && !isCertificateCode(exchange.errorCode);
+        if (gateway || noAnswer) outage.missed(cameBack(exchange));
         else if (exchange.status !== undefined) outage.answered();
         // A 503's Retry-After holds every request (only a GET is sent again), never past the outage's budget.
         if (exchange.status === 503)
@@ -155,12 +157,9 @@ export class ShopTransport {
         resend = 'after-429';
         continue;
       }
-      const gateway = this.fromFront(exchange);
-      const noAnswer = exchange.status === undefined && !isCertificateCode(exchange.errorCode);
       const left = outage.leftMs(budgetMs);
-      // Only a GET may be sent twice blindly; a certificate not trusted now will not be a second later.
-      // A gateway's answer is asked again while the budget lasts; no answer at all a few times (a closed
-      // port is told in seconds), its outage still counting towards the budget.
+      // Only a GET may be sent twice blindly, a gateway's answer while the budget lasts, no answer at all a
+      // few times (a closed port is told in seconds); an untrusted certificate will not be trusted a second later.
       const again =
         method === 'GET' &&
         !(this.options.resendTimedOutGets === false && ranOutOfTime(exchange, this.config.timeoutMs)) &&

@@ -50,21 +50,14 @@ export function describeBodyLimit(
   { maxBodyBytes, timeoutMs }: Pick<TargetConfig, 'maxBodyBytes' | 'timeoutMs'>,
 ): BodyLimit {
   const began = facts.head === '' ? 'nothing of it had come' : `it began "${printable(facts.head)}"`;
-  if (kind === 'time') {
-    return {
-      kind,
-      why: `its body was still coming when the time limit ZONES_TIMEOUT_MS=${timeoutMs} ran out (${facts.bytesRead} bytes by then; ${began})`,
-    };
-  }
-  if (kind === 'depth') {
-    return {
-      kind,
-      why: `its body is JSON nested deeper than ${MAX_JSON_DEPTH} levels, which the suite does not read (${began})`,
-    };
-  }
-  const how =
+  const size =
     facts.announcedBytes !== undefined
       ? `its body is ${facts.announcedBytes} bytes by its Content-Length, past ZONES_MAX_BODY_BYTES=${maxBodyBytes}, so the suite did not read it`
       : `its body ran past ZONES_MAX_BODY_BYTES=${maxBodyBytes} bytes, so the suite stopped reading it`;
-  return { kind, why: `${how} (${began}); if the shop's answers are really this large, raise ZONES_MAX_BODY_BYTES` };
+  const why: Record<BodyLimitKind, string> = {
+    time: `its body was still coming when the time limit ZONES_TIMEOUT_MS=${timeoutMs} ran out (${facts.bytesRead} bytes by then; ${began})`,
+    depth: `its body is JSON nested deeper than ${MAX_JSON_DEPTH} levels, which the suite does not read (${began})`,
+    size: `${size} (${began}); if the shop's answers are really this large, raise ZONES_MAX_BODY_BYTES`,
+  };
+  return { kind, why: why[kind] };
 }

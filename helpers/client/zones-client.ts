@@ -23,7 +23,6 @@ import { ShopTransport, TransportError, type TransportOptions } from './shop-tra
 export interface ListAnswer extends Answer {
   read: ZonesRead;
   pages: Answer[];
-  /** The status the list was filtered by, if it was. */
   filter?: string;
   /** The zone objects of the pages read, as the shop wrote them, even when their ids can't be read. */
   items: Record<string, unknown>[];
@@ -57,12 +56,8 @@ export interface ClientOptions<L extends ZoneLedger = ZoneLedger> extends Transp
   onLag?: (waitedMs: number) => void;
 }
 
-/** How a list read copes with read-after-write lag (ZONES_CONSISTENCY_TIMEOUT_MS). */
-export type Settle =
-  /** Re-read until the list satisfies this, or the consistency timeout passes. */
-  | ((list: ListAnswer) => boolean)
-  /** Wait out the whole consistency timeout first: for checks that a call changed nothing. */
-  | 'after-timeout';
+/** Read-after-write lag (ZONES_CONSISTENCY_TIMEOUT_MS): re-read until the list satisfies this, or wait the timeout out first ('after-timeout', for checks that a call changed nothing). */
+export type Settle = ((list: ListAnswer) => boolean) | 'after-timeout';
 
 const MAX_PAGES = 1000;
 const SETTLE_POLL_MS = 200;
@@ -233,26 +228,21 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
   /** Zones found carrying a mark only this run sent (its unique name, in whatever form the shop kept it), into the ledger. */
   adopt(found: ZoneRecord[], name: string): ZoneRecord[] {
     const ledger = this.options.ledger;
-    for (const zone of found) {
-      // A deleted id listed under our unique name again is a zone we made anew under a reused id.
-      if (!ledger.owns(zone.id.text) || ledger.isDeleted(zone.id.text))
-        ledger.recordCreated(zone.id.text, name, this.config.baseUrl);
-      for (const listener of this.creationListeners) listener(zone.id);
-    }
+    // A deleted id listed under our unique name again is a zone we made anew under a reused id.
+    for (const { id } of found) this.recordMade(id, name, ledger.owns(id.text) && !ledger.isDeleted(id.text));
     return found;
   }
 
-  /** A zone that exists because of this run: into the ledger, and to whoever cleans up after it. */
-  private recordMade(id: ZoneId, name: string): void {
-    this.options.ledger.recordCreated(id.text, name, this.config.baseUrl);
+  /** A zone that exists because of this run: into the ledger (unless there already), and to whoever cleans up after it. */
+  private recordMade(id: ZoneId, name: string, inLedger = false): void {
+    if (!inLedger) this.options.ledger.recordCreated(id.text, name, this.config.baseUrl);
     for (const listener of this.creationListeners) listener(id);
   }
 
   /**
-   * The guard that keeps the suite off other people's zones: a write goes out only to a zone this run
-   * made. An id this run deleted may since have gone to somebody else's zone (some stores reuse ids),
-   * so it is written to again only while the list shows no zone under it; with one test at a time per
-   * shop, nothing of the run can take the id between that read and the write.
+   * The guard that keeps the suite off other people's zones: a write goes only to a zone this run made,
+   * and to an id it deleted (some stores reuse ids) only while the list shows no zone under it; with one
+   * test at a time per shop, nothing of the run can take the id between that read and the write.
    */
   private async writeTo(
     method: 'PUT' | 'DELETE',
@@ -266,15 +256,11 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
       return this.transport.send(method, this.zoneUrl(id), auth);
     if (!ledger.owns(id.text)) throw new OwnershipError(method, id);
     if (ledger.isDeleted(id.text)) {
-      const list = await this.listZones();
-      if (!list.read.ok)
-        throw new PreconditionError(
-          `zone ${id.text} was deleted by this run, and the list cannot be read; it is left alone`,
-        );
-      if (findZone(list.read.zones, id))
-        throw new PreconditionError(
-          `zone ${id.text} was deleted by this run, and the list shows a zone under that id again; it is left alone`,
-        );
+      const { read } = await this.listZones();
+      const why = !read.ok
+        ? 'the list cannot be read'
+        : findZone(read.zones, id) && 'the list shows a zone under that id again';
+      if (why) throw new PreconditionError(`zone ${id.text} was deleted by this run, and ${why}; it is left alone`);
     }
     // `npm run sweep` knows a zone by a name the run gave it: written before the PUT goes, whatever the
     // credential, as its answer may never come. A name that is not text no name comparison can trust.

@@ -1,7 +1,5 @@
-// The vitest setup file of a suite run without the Allure reporter (the gallery, self-tests). With no
-// test runtime, each allure-js-commons call tries to import allure-playwright's autoconfig, fails, and
-// costs about a millisecond: 3 s of CPU per gallery worker. This one answers at once (the reports read
-// the task's meta, not Allure).
+// The setup file of a suite run without the Allure reporter (the gallery, self-tests): with no test runtime,
+// each allure-js-commons call tries allure-playwright's autoconfig and fails, 3 s of CPU per gallery worker.
 import { setGlobalTestRuntime, type TestRuntime } from 'allure-js-commons/sdk/runtime';
 
 const nothing = async (): Promise<void> => {};

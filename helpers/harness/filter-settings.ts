@@ -5,7 +5,6 @@ import { readableZones } from '../client/list-lookups.ts';
 import { isRefusal, type ListAnswer, type ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 
-/** Which list this is, as the request asked for it. */
 export function describeList(config: TargetConfig, status?: string): string {
   if (status === undefined) return 'the zone list';
   return `the list filtered by ${status} (${config.statusParam}=${config.filterValues[status] ?? status})`;
@@ -23,10 +22,7 @@ export function strays(list: ListAnswer): { id: string; status: unknown }[] {
     .map((zone) => ({ id: zone.id.text, status: zone.status }));
 }
 
-/**
- * The hint for a failure on a filtered list, in its first line (the one the console shows): the likely
- * cause if asked for, and the zones in other statuses the list answered, else those and the settings.
- */
+/** The hint for a failure on a filtered list, in its first line (the console's): the likely cause, or the settings, and the strays. */
 export function strayHint(list: ListAnswer, config: TargetConfig, likelyCause?: string): string {
   const found = strays(list);
   if (found.length === 0) return likelyCause === undefined ? '' : `; ${likelyCause}`;
@@ -40,9 +36,8 @@ export function strayHint(list: ListAnswer, config: TargetConfig, likelyCause?: 
 }
 
 /**
- * Why a filter answered zones of another status: the shop does not know the parameter (a setting), or
- * filters wrong. Asked once a check has failed, a filter by a status no zone has tells which is likelier:
- * ignored, it answers the whole list; taken, no zone or a refusal of the value (what ROBUST-05 asks).
+ * Why a filter answered zones of another status: an unknown parameter (a setting) or a wrong filter. A
+ * filter by a status no zone has tells which is likelier: ignored, it answers the whole list; taken, none.
  */
 export async function likelyFilterCause(api: ZonesClient): Promise<string> {
   const config = api.config;

@@ -25,10 +25,7 @@ export function requireReadable(list: ListAnswer, config: TargetConfig): void {
 
 interface ListOptions {
   status?: string;
-  /**
-   * The read is what the rule is about (LIST-01's list, the filter of LIST-02 and UPDATE-03, the list a
-   * new zone must appear in for CREATE-01): an answer that can't be read fails the rule.
-   */
+  /** The read is what the rule is about (LIST-01, LIST-02, UPDATE-03's filter, CREATE-01): an unreadable one fails it. */
   ruleReads?: boolean;
 }
 
@@ -39,10 +36,9 @@ async function readList(api: ZonesClient, options: ListOptions, settle: Settle):
 }
 
 /**
- * A field the record of a listed zone leaves out is evidence when the target shows it elsewhere: on its
- * other records, or, for a status, by a filter known to work (a wrong filter value answers nothing, and
- * must not fail the create) that leaves the zone out. Otherwise the value stays unknown, not verified: a
- * status missing on ours while the filter lists the zone may be a shop that omits default values.
+ * A field our record leaves out is evidence when the target shows it elsewhere: on other records, or, for a
+ * status, by a filter known to work (a wrong filter value answers nothing) that leaves the zone out. Else
+ * it stays unknown: a status missing while the filter lists the zone may be a shop that omits defaults.
  */
 async function judgeUnshown(api: ZonesClient, list: ListAnswer, id: ZoneId, fields: ExpectedFields): Promise<void> {
   const listed = listedZone(list, id);

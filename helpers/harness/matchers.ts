@@ -1,6 +1,5 @@
-// Assertions that speak the rules' language and carry the evidence: every failure shows the request and
-// the answer behind it. The setup file of every suite run (helpers/runner/run-suites.ts) registers them,
-// once, so no suite or helper imports them for a side effect.
+// Assertions that speak the rules' language; every failure shows the exchanges behind it. The setup file of
+// every suite run (helpers/runner/run-suites.ts), so no suite or helper imports them for a side effect.
 import { expect } from 'vitest';
 import { differingFields, type ExpectedFields, findZone, readableZones } from '../client/list-lookups.ts';
 import type { ZoneId } from '../client/records.ts';
@@ -22,7 +21,6 @@ declare module 'vitest' {
     toMatchSchema(name: SchemaName): T;
     /** The (whole, all pages) list holds a zone with this id. `likelyCause`: see likelyFilterCause. */
     toListZone(id: ZoneId, likelyCause?: string): T;
-    /** The list holds the zone with these field values. */
     toShowZone(id: ZoneId, fields: ExpectedFields): T;
   }
 }

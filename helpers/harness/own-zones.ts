@@ -51,10 +51,7 @@ export class OwnZones {
     return parseJson(samples[n % samples.length]!);
   }
 
-  /**
-   * A new zone of this test, with a unique name unless one is given. Fields the answer does not show are
-   * what was sent (the specification shows no answer shapes); an answer without a zone is looked up by name.
-   */
+  /** A new zone; fields the answer does not show are what was sent (the specification shows no answer shapes). */
   async create(fields: { name?: string; coverage?: unknown } = {}): Promise<ZoneRecord> {
     const sent = { name: fields.name ?? this.uniqueName(), coverage: fields.coverage ?? this.coverage(0) };
     const known = new Set(this.owned.keys());

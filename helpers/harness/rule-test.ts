@@ -135,7 +135,6 @@ function declareTest(title: string, id: string, check: Check, meta = {}): void {
   );
 }
 
-/** One rule, one check. */
 export function ruleTest(id: string, check: Check): void {
   declareTest(ruleTitle(id), id, check);
 }

@@ -13,9 +13,8 @@ const HOOK_TIME_LIMIT_MS = 60_000;
 export const BOOKED_WITHOUT_HOOK = 'has booking history and ZONES_BOOKING_CLEANUP_HOOK is not set';
 
 /**
- * Why a zone that ZONES_BOOKING_HOOK booked (it exited 0) could be deleted: the shop deletes booked
- * zones, or the hook exited 0 without booking. The rule fails either way, since the suite cannot tell
- * a misconfiguration from a broken shop; this says the hook is the likelier.
+ * Why a zone ZONES_BOOKING_HOOK booked could be deleted: the rule fails either way, since the suite cannot
+ * tell a misconfiguration from a broken shop, but the hook exiting 0 without booking is the likelier.
  */
 export function bookedDeleteCause(shopRefusedBookedZone: boolean): string {
   const why = shopRefusedBookedZone

@@ -1,5 +1,4 @@
-// The final sweep: whatever the ledger says this run created and nothing deleted yet is deleted now.
-// It runs after the suites, and on SIGINT or SIGTERM before the process exits.
+// The final sweep, after the suites and on SIGINT or SIGTERM: whatever the ledger holds undeleted is deleted now.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listedZone, readableZones, zonesOf } from '../client/list-lookups.ts';
@@ -17,9 +16,8 @@ import { runIdOfName } from './run-names.ts';
 type Removal = { gone: true } | { gone: false; why: string };
 
 /**
- * The one way the tear-down, the final sweep and `npm run sweep` remove a zone. A DELETE that succeeds
- * is taken at its word; one that does not may still have done the work (a 404 for a zone already gone,
- * a 5xx after the delete), so the list decides: gone only when it can be read and no longer shows it.
+ * How the tear-down and both sweeps remove a zone. A DELETE that fails may still have done the work (a 404
+ * for a zone already gone, a 5xx after the delete), so the list decides: gone once a readable list lacks it.
  */
 export async function deleteAndConfirmGone(api: ZonesClient, id: ZoneId): Promise<Removal> {
   try {
@@ -62,10 +60,9 @@ export async function sweepLedger(
 
   for (const [id, names] of stillOwned(entries, config.baseUrl)) {
     const left = (reason: string): LeftZone => ({ id, name: names[names.length - 1], reason, ...removeWith });
-    const earlier = lastLeftReason.get(id);
     // Deleting it again would only be refused again: the booking history is still there.
-    if (earlier === BOOKED_WITHOUT_HOOK) {
-      leftBehind.push(left(earlier));
+    if (lastLeftReason.get(id) === BOOKED_WITHOUT_HOOK) {
+      leftBehind.push(left(BOOKED_WITHOUT_HOOK));
       continue;
     }
     const removal = await deleteAndConfirmGone(api, { text: id });
@@ -129,10 +126,9 @@ export function shellWord(word: string): string {
 }
 
 /**
- * The command that removes what a run left, printed beside every zone left behind, to run as printed
- * from where the run ran. It names the run's own ledger, so it deletes this run's zones only, wherever
- * ZONES_REPORTS_DIR pointed, and needs no `--yes`, which would add guesses by name. In drift's mock run
- * it names the mock's address and token: the operator's ZONES_BASE_URL is the service.
+ * The command printed beside every zone left behind, to run from where the run ran. It names the run's own
+ * ledger, so it deletes this run's zones only and needs no `--yes` (which would add guesses by name). In
+ * drift's mock run it names the mock's address and token: the operator's ZONES_BASE_URL is the service.
  */
 export function sweepCommand(ledgerPath: string, folder = process.cwd(), targetVariables?: string): string {
   return `${operatorTargetPrefix(targetVariables)}${sweepLauncher(folder)} --ledger ${shellWord(ledgerPath)}`;

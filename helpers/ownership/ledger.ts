@@ -1,6 +1,5 @@
-// The ownership ledger: every zone this run created, appended to a file the moment the create answer
-// arrives. The client asks it before every PUT or DELETE, so the suite cannot change a zone it merely
-// observed; the final sweep and `npm run sweep` read it back.
+// The ownership ledger: every zone this run created, appended the moment the create answer arrives. The
+// client asks it before every PUT or DELETE; the final sweep and `npm run sweep` read it back.
 import {
   appendFileSync,
   closeSync,
@@ -14,7 +13,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-/** Where the ledgers live: beside the reports, where `npm run sweep` finds them. */
+/** Beside the reports, where `npm run sweep` finds them. */
 function ledgersDir(reportsDir: string): string {
   return join(reportsDir, 'ledgers');
 }
@@ -160,10 +159,7 @@ export function targetsRecorded(entries: readonly LedgerEvent[]): string[] {
   return [...targets];
 }
 
-/**
- * Ids created and not (yet) deleted, with every name the run gave each in the order sent, the one it was
- * made under first: the last may be one the shop refused, or applied before others sent together.
- */
+/** Ids created and not deleted, with every name the run gave each in the order sent (the last may be one the shop refused). */
 export function stillOwned(entries: readonly LedgerEvent[], target: string): Map<string, string[]> {
   const open = new Map<string, string[]>();
   for (const entry of entries) {

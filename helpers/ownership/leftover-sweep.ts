@@ -1,9 +1,6 @@
-// `npm run sweep`: find what earlier runs left on the shop and delete it. Candidates come only from
-// ledgers or, with --by-prefix, from the suite's exact name pattern with a run id older than the
-// cut-off. Only a ledger's id under a name of its run is proven; a name alone is a guess (--yes).
-
+// `npm run sweep`: what earlier runs left on the shop, from ledgers or (--by-prefix) the suite's exact
+// name pattern older than the cut-off. Only a ledger's id under a name of its run is proven (--yes).
 import { findZone } from '../client/list-lookups.ts';
-import type { ZoneRecord } from '../client/records.ts';
 import { cameBack, ShopUnavailableError } from '../client/shop-transport.ts';
 import { isSuccess, type ListAnswer, ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
@@ -77,7 +74,7 @@ export async function planSweep(
       `cannot read the zone list at ${reader.collectionUrl()} (status ${list.status}${list.read.ok ? '' : `, ${list.read.problem}`})`,
     );
   }
-  const zones: ZoneRecord[] = list.read.zones;
+  const zones = list.read.zones;
   const candidates = new Map<string, SweepCandidate>();
   // The first claim on an id stands: a ledger's before a name's.
   const offer = (candidate: SweepCandidate) => {
@@ -115,10 +112,9 @@ export async function planSweep(
 }
 
 /**
- * Whether the zone under a ledger's id is still the one the run made: a store may have given the id to
- * someone else's zone since. So it must carry a name of the same run: in the suite's exact pattern, or
- * one the run gave this id (ROBUST-06's adds words in other scripts) that holds the run's unique name,
- * since a plain name such as "Berlin" could be anyone's.
+ * Whether the zone under a ledger's id is still the run's (a store may have given the id away since): it
+ * carries a name of the same run, in the suite's pattern or one the run gave this id holding the run's
+ * unique name (ROBUST-06's adds words), since a plain name such as "Berlin" could be anyone's.
  */
 function isStillTheRuns(current: unknown, names: string[]): boolean {
   const run = runIdOfName(names[0]);

@@ -24,7 +24,6 @@ export function runNamePattern(runId: string): RegExp {
   return new RegExp(namesOf(runId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'g');
 }
 
-/** When the run that made a zone of this name started. */
 export function runStartOfName(name: unknown): Date | undefined {
   if (typeof name !== 'string') return undefined;
   const stamp = RUN_NAME.exec(name)?.[1];
@@ -40,10 +39,7 @@ export function runIdOfName(name: unknown): string | undefined {
   return name.split('-').slice(1, 3).join('-');
 }
 
-/**
- * The run id of a name that holds one the suite gave as a whole word, as ROBUST-06's does (then words in
- * other scripts). A word alone proves nothing: only a name the ledger says the run sent is taken on it.
- */
+/** The run id a name holds as a whole word (ROBUST-06's adds words); only taken on for a name the ledger says the run sent. */
 export function runIdCarriedBy(name: unknown): string | undefined {
   if (typeof name !== 'string') return undefined;
   for (const word of name.split(/\s+/)) {

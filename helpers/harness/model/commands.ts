@@ -1,6 +1,5 @@
-// The operations as fast-check commands, and the arbitrary that draws them. A command names its
-// zone by a pick, not an id: the zone updated last (so several updates of one zone follow each other
-// often) or one of the live zones, which is what lets a sequence shrink and replay from a seed.
+// The operations as fast-check commands, and the arbitrary that draws them. A command picks its zone (the
+// one updated last, or one of the live zones), never by id, so a sequence can shrink and replay from a seed.
 import fc from 'fast-check';
 import type { TargetConfig } from '../../config.ts';
 import { type Change, createZone, deleteZone, listZones, type Sequence, updateZone } from './operations.ts';
@@ -94,10 +93,7 @@ const FIELD_SETS: readonly (keyof Change)[][] = [
   ['name', 'coverage', 'status'],
 ];
 
-/**
- * One command, drawn with weights that keep sequences busy: updates most (each is read back at once),
- * then creates and deletes (judged by the reads that follow), and a few list reads of their own.
- */
+/** Weights that keep sequences busy: updates most (each read back at once), then creates, deletes, a few lists. */
 export function commandArbitrary(config: TargetConfig): fc.Arbitrary<ZoneCommand> {
   const otherStatuses = config.statuses.filter((status) => status !== 'draft');
   const choice = fc.nat({ max: 63 });

@@ -1,7 +1,6 @@
-// One list read judged against the model: which of the sequence's zones it must and must not show,
-// with what, and which rule each disagreement breaks, by what happened to the zone since a list last
-// showed it right. Only the sequence's own zones are judged; every other zone of the shop is none of
-// the model's business. Pure, so that a self-test can feed it.
+// One list read judged against the model: which of the sequence's own zones (no other zone of the shop)
+// it must and must not show, with what, and which rule each disagreement breaks, by what happened to the
+// zone since a list last showed it right. Pure, so that a self-test can feed it.
 import type { ZoneRecord } from '../../client/records.ts';
 import { jsonEqual, shownJson } from '../../json.ts';
 import { expects, FIELDS, type Field, type ModelZone, nothingSince, type ZoneModel } from './zone-model.ts';
@@ -31,9 +30,8 @@ export function fieldRule(zone: ModelZone, field: Field): string {
 }
 
 /**
- * Who is to blame for a wrong value: another zone's name after another zone's update (it landed here:
- * UPDATE-04); its own update (every PUT sends the whole zone, so any field not as sent breaks that
- * field's rule); its refused delete (DELETE-02); another zone's update; else its create or last update.
+ * Who is to blame for a wrong value: another zone's update whose name landed here (UPDATE-04); its own
+ * update (every PUT sends the whole zone); its refused delete (DELETE-02); another zone's update; else its create.
  */
 function blame(model: ZoneModel, zone: ModelZone, field: Field, record: ZoneRecord) {
   const sentTo = typeof record.name === 'string' ? model.namesSent.get(record.name) : undefined;
@@ -119,10 +117,9 @@ function judgeFields(
 }
 
 /**
- * A list read: every live zone of the sequence with every field it is known to have, and, filtered by a
- * status, exactly the live zones known to be in it. A record in another status is the filter's fault
- * (LIST-02); for a zone whose records show no status, the filter is its status's only evidence, so its
- * status rule is broken. Until a list has shown it, its absence from a filter is not judged.
+ * A list read: every live zone with every field it is known to have, and, filtered, exactly the live zones
+ * known to be in that status. A record in another status breaks LIST-02; for a zone whose records show no
+ * status, the filter is its status's only evidence. A zone no list has shown yet is not missed by a filter.
  */
 export function judgeList(model: ZoneModel, records: readonly ZoneRecord[], status?: string): Judgement {
   const where = status === undefined ? 'the list' : `the list filtered by ${status}`;

@@ -1,7 +1,5 @@
-// How the model-based run becomes tests, one per rule it checks: the verdict counts tests per rule, so
-// a rule the model broke fails by its own test, and one no sequence reached is not verified, never
-// passed. One run serves them all: the first test starts it with its own client and zones (so its
-// requests and clean-up are counted once, there), and the others read its outcome.
+// The model-based run as one test per rule (the verdict counts tests per rule). One run serves them all:
+// the first test starts it with its own client and zones, so its requests are counted once, there.
 import { inject } from 'vitest';
 import { readsOfTheShop } from '../../evidence/list-reads.ts';
 import { type ConformanceContext, notVerified } from '../rule-test.ts';
@@ -10,10 +8,7 @@ import { runModel } from './run-model.ts';
 // Keyed by run and target: in the gallery one worker runs the suites of many targets.
 const runs = new Map<string, ReturnType<typeof runModel>>();
 
-/**
- * What the budget counts under drift: reads of the shop (a list of any number of pages is one), not
- * requests, which would end a busy service's sequences at other operations than its empty mock's.
- */
+/** Under drift the budget counts reads of the shop, not requests, or a busy service's sequences would end elsewhere than its mock's. */
 function budgetCounter({ target, task }: ConformanceContext): (() => number) | undefined {
   if (inject('recordExchanges') === undefined) return undefined;
   const details = () => (task.meta.exchanges ?? []).flatMap((record) => record.detail ?? []);

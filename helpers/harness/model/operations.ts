@@ -1,7 +1,6 @@
-// The operations of a sequence. Creates and deletes are judged by their answers and by the reads
-// that follow; an update is read back at once (after a status move, in the filters it left and
-// joined). Every PUT sends the whole zone, so merging and replacing shops are both served; what the
-// specification leaves open (codes, bodies, which moves are allowed) is accepted as the example tests do.
+// The operations of a sequence, judged by their answers and the reads that follow (an update's at once).
+// Every PUT sends the whole zone, so merging and replacing shops are both served; what the specification
+// leaves open (codes, bodies, which moves are allowed) is accepted as the example tests do.
 import { readableZones } from '../../client/list-lookups.ts';
 import { PreconditionError } from '../../client/precondition.ts';
 import { TransportError } from '../../client/shop-transport.ts';
@@ -40,10 +39,7 @@ function adoptRefused({ session, model, refused }: Sequence, list: ListAnswer): 
   }
 }
 
-/**
- * Read lists (re-reading a lagging one until it agrees) and judge them together, so that the most telling
- * finding of any of them is reported. A list that can't be read stops the sequence, not verified.
- */
+/** Lists read (a lagging one until it agrees) and judged together, to report the most telling finding of any. */
 async function readAndJudge(
   sequence: Sequence,
   filters: readonly (string | undefined)[],
@@ -219,7 +215,6 @@ export async function updateZone(sequence: Sequence, zone: ModelZone, change: Ch
   await readAndJudge(sequence, [undefined], answers);
 }
 
-/** Book the zone first when asked to (through ZONES_BOOKING_HOOK), then delete it. */
 export async function deleteZone(sequence: Sequence, zone: ModelZone, book: boolean): Promise<void> {
   const { session, model } = sequence;
   const { api, zones } = session.real;

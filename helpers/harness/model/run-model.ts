@@ -1,6 +1,5 @@
-// The model-based run: fast-check draws sequences of operations, each run against the shop from no zone
-// of its own; the first the shop answers against the model is shrunk to the shortest that still breaks
-// the same rule, and every failure reported loses the operations it does not need. The seed replays it.
+// The model-based run: fast-check draws sequences of operations, each from no zone of its own; the first
+// the shop answers against the model is shrunk, and every failure loses the operations it does not need.
 import fc from 'fast-check';
 import { PreconditionError } from '../../client/precondition.ts';
 import { TransportError } from '../../client/shop-transport.ts';
@@ -8,8 +7,7 @@ import { type ModelBudget, newModelSeed, seedReplayCommand, type TargetConfig } 
 import { canBook, commandArbitrary, type ZoneCommand } from './commands.ts';
 import { cleanUpSequence, listZones, type Sequence } from './operations.ts';
 import { Disagreement, ModelSession, type RealWorld } from './session.ts';
-import { stories } from './stories.ts';
-import { RULES_ON_ANY_SHOP, topUpFor } from './top-up.ts';
+import { RULES_ON_ANY_SHOP, stories, topUpFor } from './top-up.ts';
 import { emptyModel } from './zone-model.ts';
 
 /** The operations that ran up to each failure: what trimming leaves out one at a time. */
@@ -100,9 +98,8 @@ async function topUp(session: ModelSession, seed: number, failures: Map<string, 
 }
 
 /**
- * The failure without the operations it does not need: fast-check never drops a sequence's last one,
- * where here the read after it may have failed, and a story or a rule met while another was shrunk is as
- * found. Each operation is left out in turn, and stays out when the others still break the same rule.
+ * Each operation left out in turn, and kept out while the rest still break the same rule: fast-check never
+ * drops a sequence's last one (here the read after it may have failed), nor shrinks a story's failure.
  */
 async function withoutUnneeded(session: ModelSession, found: Disagreement): Promise<Disagreement> {
   let kept = found;
@@ -137,7 +134,6 @@ export async function runModel(
   if (details.failed && details.errorInstance instanceof Disagreement)
     found.set(details.errorInstance.rule, details.errorInstance);
   for (const [rule, story] of played) if (!found.has(rule)) found.set(rule, story.found);
-  // A failure message for each rule a sequence broke.
   const failures = new Map<string, string>();
   for (const [rule, disagreement] of found) {
     // What one shrinking may spend, each: fast-check's shrinking spends its budget whole.

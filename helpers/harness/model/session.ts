@@ -1,5 +1,4 @@
-// One model-based run: what every sequence shares. The budget, the checks made per rule (a rule no
-// sequence reached is not verified, never passed), the failures found, and why the sequences stopped.
+// What every sequence of a model-based run shares: the budget, the checks per rule, the failures, why it stopped.
 import type { ZoneId } from '../../client/records.ts';
 import type { ZonesClient } from '../../client/zones-client.ts';
 import type { ModelBudget } from '../../config.ts';
@@ -28,7 +27,6 @@ export class Disagreement extends Error {
 
 export class ModelSession {
   readonly checks = new Map<string, number>();
-  /** The first disagreement seen for each rule. */
   readonly firstFailures = new Map<string, Disagreement>();
   /** The rule of the first disagreement: shrinking looks for shorter sequences that break this one. */
   primary?: string;

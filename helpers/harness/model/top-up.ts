@@ -1,5 +1,8 @@
-// A rule that no random sequence happened to check is checked by the shortest sequence that does, so it
-// is never left unverified by chance: too short for any defect that only a longer sequence shows.
+// The sequences written in advance. The stories, played before the random ones, each for a kind of defect
+// that only a sequence shows and real servers have: random sequences find these too, but not on every seed
+// (a night that draws no rename then another update of one zone misses an undone rename). And the top-ups:
+// a rule no random sequence happened to check is checked by the shortest sequence that does, so it is never
+// left unverified by chance; too short for any defect that only a longer sequence shows.
 import type { TargetConfig } from '../../config.ts';
 import { canBook, create, list, OLDEST, remove, update, type ZoneCommand } from './commands.ts';
 
@@ -26,3 +29,24 @@ export function topUpFor(rule: string, config: TargetConfig): ZoneCommand[] | un
   if (rule === 'DELETE-02') return canBook(config) ? [create(), list(), remove(OLDEST, true)] : undefined;
   return ON_ANY_SHOP[rule]?.(config.statuses.filter((status) => status !== 'draft'));
 }
+
+/** Each says what kind of defect it would show, for a reader of the code and of failures. */
+export const stories = [
+  {
+    about: 'a filtered list served from a cache that a later status change does not refresh',
+    // The update is read back in the filter it left and the one it joined.
+    commands: [create(), list('draft'), update(OLDEST, { status: 0 })],
+  },
+  {
+    about: 'a field that a later, unrelated update quietly undoes',
+    commands: [create(), update(OLDEST, { name: true }), update(OLDEST, { coverage: 0 })],
+  },
+  {
+    about: 'a deleted zone that shows up again after the next create',
+    commands: [create(), remove(OLDEST, false), create(), list()],
+  },
+  {
+    about: 'a change that lands on the wrong zone once several zones exist',
+    commands: [create(), create(), create(), create(), list(), update(OLDEST, { name: true })],
+  },
+];

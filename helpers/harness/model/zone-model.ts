@@ -1,6 +1,5 @@
-// What the model-based suite knows of the zones its sequence made, and nothing more: a draft status on
-// create, updates that change what they are sent (and only on their zone), permanent deletes, refused
-// deletes of booked zones, a filter of exactly the zones of a status: what the specification documents.
+// What the model knows of its sequence's zones: only what the specification documents (draft on create,
+// updates of their own zone, permanent deletes, booked zones kept, a filter of exactly one status).
 import type { ZoneId } from '../../client/records.ts';
 import { jsonEqual } from '../../json.ts';
 
