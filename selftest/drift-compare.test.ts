@@ -9,11 +9,12 @@ import { type DriftReport, preflightRefusalReport } from '../helpers/drift/drift
 import { stepsOf } from '../helpers/drift/steps.ts';
 import { inSideNames, OPERATOR_PREFIX, readDriftTargets, type Side } from '../helpers/drift/targets.ts';
 import type { AuthMode, Exchange } from '../helpers/evidence/exchange.ts';
-import type { RecordedExchange, TestExchanges } from '../helpers/evidence/exchange-detail.ts';
+import { exchangeDetail, type RecordedExchange, type TestExchanges } from '../helpers/evidence/exchange-detail.ts';
 import { nextPageLink } from '../helpers/evidence/link-header.ts';
 import { readsOfTheShop } from '../helpers/evidence/list-reads.ts';
 import { curlCommand } from '../helpers/evidence/replay.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
+import { isRunZone } from '../helpers/ownership/run-names.ts';
 import { sweepCommand } from '../helpers/ownership/sweep-command.ts';
 import { unreachable } from '../helpers/runner/reach.ts';
 
@@ -446,6 +447,37 @@ describe('differences', () => {
     // ...and a read in which a side showed none of its own zones says nothing of a zone's shape.
     const onlyOthers = side([test1(listed([[others]]))]);
     expect(compareRuns(onlyOthers, mock, SETTINGS).differences).toEqual([]);
+  });
+
+  test("a long list is compared by all of the run's own zones, however many zones earlier runs left before them", () => {
+    // 25 zones earlier runs left, listed first, then 22 of the run's own: a cut to the first 20 zones
+    // named as the suite names them would keep none of this run's, and the read would say nothing.
+    const leftovers = Array.from({ length: 25 }, (_, n) => ({
+      id: 100 + n,
+      name: `zc-20250101t000000-abcd-ef01-${n}`,
+    }));
+    const listed = (runId: string, fields: Record<string, unknown>): RecordedExchange => {
+      const own = Array.from({ length: 22 }, (_, n) => ({ id: n + 1, name: `zc-${runId}-1234-${n + 1}`, ...fields }));
+      const answer: Exchange = {
+        method: 'GET',
+        url: `${SHOP}/zones.json`,
+        auth: 'valid',
+        requestHeaders: {},
+        status: 200,
+        responseHeaders: { 'content-type': 'application/json' },
+        responseBody: JSON.stringify({ zones: [...leftovers, ...own] }),
+        durationMs: 1,
+      };
+      return { ...exchangeDetail(answer, isRunZone(runId)), line: 'GET zones.json -> 200', curl: '' };
+    };
+    const service = listed(SERVICE_RUN, { tags: [] });
+    expect(JSON.parse(service.answer!).zones.map((each: { id: number }) => each.id)).toEqual(
+      Array.from({ length: 22 }, (_, n) => n + 1),
+    );
+    const comparison = compareRuns(side([test1([service])]), mockSide([test1([listed(MOCK_RUN, {})])]), SETTINGS);
+    expect(comparison.differences.map((d) => [d.aspect, d.subject, d.service, d.mock])).toEqual([
+      ['shape', '<zone>.tags', 'array', 'absent'],
+    ]);
   });
 
   test('a header that only says "more pages" is compared only between reads of as many pages; a count header always', () => {

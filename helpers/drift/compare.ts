@@ -6,7 +6,7 @@ import { zoneItem } from '../client/records.ts';
 import type { TargetConfig } from '../config.ts';
 import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
 import { canonicalJson, parseJson } from '../json.ts';
-import { runNamePattern } from '../ownership/run-names.ts';
+import { isRunZone } from '../ownership/run-names.ts';
 import { type Shape, shapeDifferences, shapeOf } from './shape.ts';
 import { type Operation, runNames, type Step, stepsOf, withoutRunNames } from './steps.ts';
 
@@ -83,21 +83,10 @@ function fromZone(path: string, at: string | undefined): string {
   return inside === '' ? '<zone>' : `<zone>.${inside}`;
 }
 
-/** This run's own zones, by the run id in their names: zones earlier runs left are other people's to this run. */
-function ownZoneOf(runId: string): (item: unknown) => boolean {
-  const names = runNamePattern(runId);
-  return (item) => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
-    const name = (item as Record<string, unknown>).name;
-    // search() starts at 0 whatever the pattern's lastIndex: a name that begins as the run's names do.
-    return typeof name === 'string' && name.search(names) === 0;
-  };
-}
-
 /** The shape of a step's answer: of a list read, every page's, its zones read from the run's own only. */
 function answerShape(side: SideStep, settings: DriftSettings): Shape {
   const at = side.step.operation === 'list' ? zonePath(settings, 'list')?.replace(/\[\]$/, '') : undefined;
-  const ownItems = at === undefined ? undefined : { at, isOwn: ownZoneOf(side.runId) };
+  const ownItems = at === undefined ? undefined : { at, isOwn: isRunZone(side.runId) };
   // A coverage is the client's opaque JSON, sent back as sent (the value aspect compares it): which of
   // two concurrent writes a shop kept, or a write one side refused, must not read as a shape of its zones.
   const zone = zonePath(settings, side.step.operation);

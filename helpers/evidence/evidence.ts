@@ -60,13 +60,14 @@ export interface ExchangeRecord {
  * `bodies` keeps a body too long to show in a file of its own, masked: the record then shows its first
  * part with the file's name, and the curl command sends the file rather than a megabyte on one line.
  * The record is what conformance.md, conformance.json, junit.xml and the Allure attachments all show.
- * `run` is what the run's options ask: the operator's names for the target, and drift's exchanges as data.
+ * `run` is what the run's options ask: the operator's names for the target, and drift's exchanges as data,
+ * kept while `ownZone` tells the run's own zones in a list.
  */
 export function recordExchange(
   exchange: Exchange,
   settings: ReplaySettings,
   bodies: BodyFiles,
-  run: { targetVariables?: string; detailed: boolean },
+  run: { targetVariables?: string; ownZone?: (item: unknown) => boolean },
 ): ExchangeRecord {
   const request = exchange.requestBody === undefined ? undefined : bodies.keep(exchange.requestBody, true);
   const kept: Exchange = {
@@ -78,6 +79,6 @@ export function recordExchange(
     line: summarizeExchange(kept),
     shown: formatExchange(kept),
     curl: curlCommand(kept, settings, request?.path, run.targetVariables),
-    ...(run.detailed ? { detail: exchangeDetail(kept) } : {}),
+    ...(run.ownZone ? { detail: exchangeDetail(kept, run.ownZone) } : {}),
   };
 }

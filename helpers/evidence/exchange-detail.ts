@@ -42,9 +42,8 @@ export interface ExchangeDetail {
   answerNote?: string;
 }
 
-/** A list longer than this keeps only the suite's own zones (named zc-...), or its first item when it has none. */
+/** A list longer than this keeps only the run's own zones, or its first item when it has none. */
 const LONGEST_LIST_KEPT = 20;
-const SUITE_NAME = /^zc-/;
 
 function parsedExactly(text: string): unknown {
   try {
@@ -55,24 +54,18 @@ function parsedExactly(text: string): unknown {
   }
 }
 
-function isSuiteZone(item: unknown): boolean {
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
-  const name = (item as Record<string, unknown>).name;
-  return typeof name === 'string' && SUITE_NAME.test(name);
-}
-
 /**
- * A real shop's list holds other people's zones, hundreds of them: they say nothing about this run and
- * would fill the file. The suite's own are what both targets were asked to hold.
+ * A real shop's list holds other people's zones, hundreds of them, and zones earlier runs left: they say nothing about
+ * this run and would fill the file. The run's own, however many, are what both targets were asked to hold.
  */
-function cutDown(value: unknown): unknown {
+function cutDown(value: unknown, isOwn: (item: unknown) => boolean): unknown {
   if (Array.isArray(value)) {
-    const items = value.length <= LONGEST_LIST_KEPT ? value : value.filter(isSuiteZone).slice(0, LONGEST_LIST_KEPT);
+    const items = value.length <= LONGEST_LIST_KEPT ? value : value.filter(isOwn);
     const kept = items.length === 0 && value.length > 0 ? [value[0]] : items;
-    return kept.map(cutDown);
+    return kept.map((item) => cutDown(item, isOwn));
   }
   if (value === null || typeof value !== 'object' || isLosslessNumber(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutDown(item)]));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutDown(item, isOwn)]));
 }
 
 /**
@@ -81,23 +74,21 @@ function cutDown(value: unknown): unknown {
  */
 const LONGEST_ANSWER_KEPT = 8 * SHOWN_BODY_BYTES;
 
-function jsonText(text: string | undefined): string | undefined {
+function jsonText(text: string | undefined, isOwn: (item: unknown) => boolean): string | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   const value = parsedExactly(text);
-  return value === undefined ? undefined : stringify(cutDown(value));
+  return value === undefined ? undefined : stringify(cutDown(value, isOwn));
 }
 
-/** The request as the reports keep it: a body past what they show (ROBUST-04's 1 MiB) is not kept; drift compares answers. */
-function requestText(text: string | undefined): string | undefined {
-  if (text === undefined || Buffer.byteLength(text) > SHOWN_BODY_BYTES) return undefined;
-  return jsonText(text);
-}
-
-/** The exchange as data; `exchange` holds bodies already masked (evidence.ts). */
-export function exchangeDetail(exchange: Exchange): ExchangeDetail {
+/**
+ * The exchange as data; `exchange` holds bodies already masked (evidence.ts), `isOwn` tells the run's own zones. A
+ * request body past what the reports show (ROBUST-04's 1 MiB) is not kept as data: drift compares answers.
+ */
+export function exchangeDetail(exchange: Exchange, isOwn: (item: unknown) => boolean): ExchangeDetail {
   const headers = exchange.responseHeaders;
-  const request = requestText(exchange.requestBody);
-  const parsed = exchange.bodyLimit || exchange.notJson ? undefined : jsonText(exchange.responseBody);
+  const sent = exchange.requestBody;
+  const request = sent === undefined || Buffer.byteLength(sent) > SHOWN_BODY_BYTES ? undefined : jsonText(sent, isOwn);
+  const parsed = exchange.bodyLimit || exchange.notJson ? undefined : jsonText(exchange.responseBody, isOwn);
   const tooLong = parsed !== undefined && Buffer.byteLength(parsed) > LONGEST_ANSWER_KEPT;
   const answer = tooLong ? undefined : parsed;
   const answerNote = exchange.bodyLimit
