@@ -22,8 +22,10 @@ const SETTINGS = {
   envelope: 'wrapped' as const,
   zoneKey: 'zone',
   listKey: 'zones',
+  idField: 'id',
   pageParam: 'page',
   cursorParam: 'cursor',
+  cursorField: 'next_cursor',
 };
 const SHOP = 'http://shop.test/admin/api/2026-07';
 
@@ -324,40 +326,62 @@ describe('differences', () => {
     ]);
   });
 
-  test('a verdict is told with the difference only its differing test shows, not with one every test shows', () => {
-    // The mock's zones lack created_at (seen in the create that starts every test) and it lets a list
-    // without a credential through: AUTH-01 fails there for the second, not the first.
+  /**
+   * A test of `rule` (a create, then `then`) whose outcome differs, beside CREATE-01's (the same create) whose outcome
+   * agrees; `fields` are each side's zone's: the differences drift finds.
+   */
+  function verdictCase(
+    rule: string,
+    onMock: string,
+    fields: (isMock: boolean) => Record<string, unknown>,
+    then: (record: object, isMock: boolean) => RecordedExchange,
+  ) {
     const make = (runId: string, isMock: boolean) => {
-      const name = `zc-${runId}-gggg-1`;
-      const made = exchange('POST', 'zones.json', 201, zone(1, name, isMock ? {} : { created_at: 'x' }), {
-        request: JSON.stringify({ zone: { name } }),
-      });
-      const unauthenticated = exchange(
-        'GET',
-        'zones.json',
-        isMock ? 200 : 401,
-        isMock ? { zones: [] } : { errors: 'no' },
-        {
-          auth: 'none',
-        },
-      );
+      const name = `zc-${runId}-abcd-1`;
+      const record = { id: 1, name, coverage: { countries: ['DE'] }, ...fields(isMock) };
+      const request = JSON.stringify({ zone: { name } });
+      const made = exchange('POST', 'zones.json', 201, { zone: record }, { request });
       return [
-        { ...test1([made, unauthenticated], isMock ? 'failed' : 'passed'), title: 'AUTH-01 x', ruleId: 'AUTH-01' },
+        { ...test1([made, then(record, isMock)], isMock ? onMock : 'passed'), title: `${rule} x`, ruleId: rule },
         { ...test1([made]), title: 'CREATE-01 x', ruleId: 'CREATE-01' },
       ];
     };
-    const rules = (auth01: string) => [
-      { id: 'AUTH-01', status: auth01 },
+    const rules = (status: string) => [
+      { id: rule, status },
       { id: 'CREATE-01', status: 'passed' },
     ];
-    const { differences } = compareRuns(
-      side(make(SERVICE_RUN, false), rules('passed')),
-      mockSide(make(MOCK_RUN, true), rules('failed')),
-      SETTINGS,
+    const service = side(make(SERVICE_RUN, false), rules('passed'));
+    return compareRuns(service, mockSide(make(MOCK_RUN, true), rules(onMock)), SETTINGS).differences;
+  }
+
+  test('a verdict is told with the first difference in its deciding test that its rule reads, never with one no check reads', () => {
+    // The mock's zones lack created_at (seen first, in the create that starts every test) and it lets a
+    // list without a credential through: AUTH-01 fails there for the second, which its check reads.
+    const differences = verdictCase(
+      'AUTH-01',
+      'failed',
+      (isMock) => (isMock ? {} : { created_at: 'x' }),
+      (_, isMock) =>
+        exchange('GET', 'zones.json', isMock ? 200 : 401, isMock ? { zones: [] } : { errors: 'no' }, { auth: 'none' }),
     );
     const toldWith = differences.find((d) => d.verdicts?.some((v) => v.rule === 'AUTH-01'));
     expect([toldWith?.aspect, toldWith?.service, toldWith?.mock]).toEqual(['status', '401', '200']);
     expect(differences.find((d) => d.aspect === 'shape')?.verdicts).toBeUndefined();
+  });
+
+  test('a store that keeps neither status nor created_at: a verdict that moves is told with the status its check reads', () => {
+    // The issue's case: every zone lacks both fields, in every test; LIST-02 is not verified on the mock because
+    // it shows no status, and a timestamp no check reads must not take the blame because it sorts first.
+    const differences = verdictCase(
+      'LIST-02',
+      'not-verified',
+      (isMock) => (isMock ? {} : { status: 'draft', created_at: 'x' }),
+      (record) => exchange('GET', 'zones.json', 200, { zones: [record] }),
+    );
+    expect(differences.map((d) => [d.subject, d.verdicts?.map((v) => v.rule)])).toEqual([
+      ['<zone>.created_at', undefined],
+      ['<zone>.status', ['LIST-02']],
+    ]);
   });
 
   test("an error body's shape below its keys is compared: its paths and JSON types, not its words", () => {
@@ -377,19 +401,30 @@ describe('differences', () => {
     expect(found({ errors: { base: ['Not Found'] } }, { errors: { base: ['Zone 404 not found'] } })).toEqual([]);
   });
 
-  test('a verdict that moves with a step difference is told with it; one no step shows is a difference of its own', () => {
+  test('a verdict that moves with a step difference its rule reads is told with it; one no such step shows is a difference of its own', () => {
     const rules = (status: string) => [
       { id: 'CREATE-01', status },
+      { id: 'PROFILE-02', status },
       { id: 'UPDATE-04', status },
     ];
-    const service = side([test1([created(1, 'zc-20261126t120000-aaaa-bbbb-1')])], rules('passed'));
-    const mock = side([test1([created(1, 'zc-20261126t120000-aaaa-bbbb-1', 200)], 'failed')], rules('failed'));
+    const profile = (status: number) => ({
+      ...test1([created(2, 'zc-x', status)], status === 201 ? 'passed' : 'failed'),
+      title: 'PROFILE-02 x',
+      ruleId: 'PROFILE-02',
+    });
+    const service = side([test1([created(1, 'zc-x')]), profile(201)], rules('passed'));
+    // CREATE-01 fails on a refused create; PROFILE-02 warns on a 200, which no other check reads.
+    const mock = side([test1([created(1, 'zc-x', 422)], 'failed'), profile(200)], rules('failed'));
     const differences = compareRuns(service, mock, SETTINGS).differences;
-    expect(differences.map((d) => [d.aspect, d.subject])).toEqual([
-      ['status', undefined],
-      ['verdict', 'UPDATE-04'],
+    expect(differences.map((d) => [d.aspect, d.service, d.mock, d.verdicts?.map((v) => v.rule)])).toEqual([
+      ['status', '201', '422', ['CREATE-01']],
+      ['status', '201', '200', ['PROFILE-02']],
+      ['verdict', 'passed', 'failed', undefined],
     ]);
-    expect(differences[0]!.verdicts).toEqual([{ rule: 'CREATE-01', service: 'passed', mock: 'failed' }]);
+    expect(differences[2]).toMatchObject({
+      subject: 'UPDATE-04',
+      case: expect.stringMatching(/no difference in what/),
+    });
   });
 
   test('a test that stopped at its failed check is not a step difference; a step asked on one side only is', () => {

@@ -36,7 +36,7 @@ export type ReplaySettings = Pick<TargetConfig, 'authHeader' | 'authScheme' | 't
  * run's own, or the mock's where drift writes a command for its mock's run.
  */
 export function curlCommand(
-  exchange: Exchange,
+  exchange: Pick<Exchange, 'method' | 'url' | 'auth' | 'requestHeaders' | 'requestBody'>,
   settings: ReplaySettings,
   bodyFile?: string,
   prefix = DEFAULT_PREFIX,
@@ -61,7 +61,7 @@ export function curlCommand(
 }
 
 /** The credential header as the exchange sent it, with the token left to the shell; none when none was sent. */
-function credentialOf(exchange: Exchange, settings: ReplaySettings, prefix: string): string | undefined {
+function credentialOf(exchange: Pick<Exchange, 'auth'>, settings: ReplaySettings, prefix: string): string | undefined {
   if (exchange.auth === 'none') return undefined;
   const scheme = settings.authScheme === '' ? '' : `${settings.authScheme} `;
   const token = exchange.auth === 'valid' ? tokenInShell(prefix) : wrongTokenInShell(prefix);
