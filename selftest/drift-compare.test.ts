@@ -65,6 +65,7 @@ function exchange(
     contentType: 'application/json; charset=utf-8',
     pagingHeaders: [],
     ...(answer === undefined ? { answerNote: 'no body' } : { answer: JSON.stringify(answer) }),
+    bodies: { request: { method, url }, answer: { status, headers: {}, body: JSON.stringify(answer) ?? '' } },
     line: `${method} ${path} -> ${status}`,
     curl: replayOn(on, method, url, auth),
     ...more,

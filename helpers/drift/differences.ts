@@ -2,14 +2,14 @@
 // once, with the count and list of the steps that showed it. A rule's verdict that differs goes with the first
 // difference its test reads (rules.ts READS) in a test of it whose outcome differs; it stands on its own only where
 // there is none.
-import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
+import type { ExchangeBodies, RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
 import { isModelTestTitle } from '../harness/model/title.ts';
 import { readsOf } from '../rules.ts';
 import { compareTest, type DriftSettings, type Observation, partsOf, type Seen } from './compare.ts';
 import { OPERATIONS, type Operation } from './steps.ts';
 
-/** An exchange as a difference shows it: the line the reports print, and the command that replays it. */
-export interface ShownExchange {
+/** An exchange as a difference shows it: the line the reports print, the command that replays it, what went and came. */
+export interface ShownExchange extends Partial<ExchangeBodies> {
   line: string;
   curl: string;
 }
@@ -51,7 +51,7 @@ export interface Comparison {
 const CASES_KEPT = 20;
 
 function shown(exchange: RecordedExchange | undefined): ShownExchange | undefined {
-  return exchange === undefined ? undefined : { line: exchange.line, curl: exchange.curl };
+  return exchange === undefined ? undefined : { line: exchange.line, curl: exchange.curl, ...exchange.bodies };
 }
 
 function caseOf({ test, step, request }: Observation): string {

@@ -4,7 +4,7 @@
 // for the tests that did not pass. Made in the worker, where the whole body is known, from the same
 // masked text the reports show.
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
-import { SHOWN_BODY_BYTES } from './bounded-body.ts';
+import { SHOWN_BODY_BYTES, shownBody } from './bounded-body.ts';
 import type { AuthMode, Exchange, Method } from './exchange.ts';
 import { nextPageLink } from './link-header.ts';
 
@@ -19,6 +19,15 @@ const PAGING_HEADERS = [
   'x-next-cursor',
   'x-pagination',
 ] as const;
+
+/** The answer's headers a person reads a difference by: its content type, a redirect's target, a challenge, its paging. */
+const SHOWN_HEADERS: readonly string[] = ['content-type', 'location', 'www-authenticate', ...PAGING_HEADERS];
+
+/** What went and what came back as a person reads it: masked, each body cut at 8 KiB with its size and sha256. */
+export interface ExchangeBodies {
+  request: { method: Method; url: string; body?: string };
+  answer: { status?: number; headers: Record<string, string>; body?: string };
+}
 
 export interface ExchangeDetail {
   method: Method;
@@ -40,6 +49,7 @@ export interface ExchangeDetail {
   answer?: string;
   /** Why `answer` is absent: no body, not JSON, not read whole, or too long to keep. */
   answerNote?: string;
+  bodies: ExchangeBodies;
 }
 
 /** A list longer than this keeps only the run's own zones, or its first item when it has none. */
@@ -100,6 +110,7 @@ export function exchangeDetail(exchange: Exchange, isOwn: (item: unknown) => boo
         : tooLong
           ? 'too long to keep'
           : undefined;
+  const shownHeaders = Object.fromEntries(Object.entries(headers).filter(([name]) => SHOWN_HEADERS.includes(name)));
   return {
     method: exchange.method,
     url: exchange.url,
@@ -111,7 +122,16 @@ export function exchangeDetail(exchange: Exchange, isOwn: (item: unknown) => boo
     ...(request === undefined ? {} : { request }),
     ...(answer === undefined ? {} : { answer }),
     ...(answerNote === undefined ? {} : { answerNote }),
+    bodies: {
+      request: { method: exchange.method, url: exchange.url, body: shownText(sent) },
+      answer: { status: exchange.status, headers: shownHeaders, body: shownText(exchange.responseBody) },
+    },
   };
+}
+
+/** A body as a person reads it, cut at 8 KiB with its size and sha256 (bounded-body.ts); none when empty. */
+function shownText(text: string | undefined): string | undefined {
+  return text ? shownBody(text) : undefined;
 }
 
 function nextPageOf(link: string | undefined, url: string): Pick<ExchangeDetail, 'nextPage' | 'unreadableNextPage'> {
