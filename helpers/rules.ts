@@ -103,6 +103,31 @@ const ofLevel = (level: RuleLevel, catalogue: Catalogue): Rule[] =>
 
 export const rules: readonly Rule[] = [...ofLevel('must', MUST), ...ofLevel('should', SHOULD), ...ofLevel('may', MAY)];
 
+/**
+ * What of the shop's answers a rule's test reads, its set-up included: the status code's class (success, refusal...) or
+ * the code itself, a zone's fields by role (the id where ZONES_ID_FIELD says), which zones a list holds, how it pages,
+ * the error body. No check reads a content type or any other field. Drift tells a verdict that differs only with a
+ * difference in what its rule reads; selftest/catalogue.test.ts checks that every rule is in READS once.
+ */
+export type AnswerPart = 'outcome' | 'code' | 'id' | 'name' | 'coverage' | 'status' | 'list' | 'paging' | 'error';
+
+/** What a test reads that makes a zone to check with: the create's outcome and zone, and the list it is found in. */
+const ZONE: AnswerPart[] = ['outcome', 'id', 'name', 'coverage', 'status', 'list', 'paging'];
+
+export const READS: [ids: string, reads: AnswerPart[]][] = [
+  ['AUTH-02', ['outcome']],
+  ['ROBUST-05', ['outcome', 'list', 'paging']],
+  // A refusal read for zone data, and the schemas, read the error body.
+  ['AUTH-01 AUTH-06 PROFILE-01', [...ZONE, 'error']],
+  ['PROFILE-02 PROFILE-03 ROBUST-03', [...ZONE, 'code']],
+  ['AUTH-03 AUTH-04 AUTH-05 CREATE-01 CREATE-02 CREATE-03 LIST-01 LIST-02 UPDATE-01 UPDATE-02 UPDATE-03', ZONE],
+  ['UPDATE-04 DELETE-01 DELETE-02 PATH-01 ROBUST-01 ROBUST-02 ROBUST-04 ROBUST-06 ROBUST-07', ZONE],
+];
+
+const readsById = new Map(READS.flatMap(([ids, reads]) => ids.split(' ').map((id) => [id, reads] as const)));
+
+export const readsOf = (id: string): readonly AnswerPart[] => readsById.get(id) ?? [];
+
 const byId = new Map(rules.map((rule) => [rule.id, rule]));
 
 export function findRule(id: string): Rule | undefined {

@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import { modelRules } from '../helpers/harness/model/run-model.ts';
-import { rules, SPEC_VERSION } from '../helpers/rules.ts';
+import { READS, rules, SPEC_VERSION } from '../helpers/rules.ts';
 import { SUITE_FILES } from '../helpers/runner/run-suites.ts';
 import { SETTINGS } from '../helpers/settings.ts';
 import { faults } from '../reference/faults.ts';
@@ -148,6 +148,12 @@ describe('checked against the catalogue', () => {
     );
     const untested = rules.filter((rule) => !tested.has(rule.id));
     expect(untested.map((rule) => `${rule.id} has no ruleTest or ruleCases in suites/`)).toEqual([]);
+  });
+
+  test('every rule declares once what of the answers its test reads, which drift tells its verdict with', () => {
+    const declared = READS.flatMap(([ids]) => ids.split(' '));
+    expect([...declared].sort()).toEqual(rules.map((rule) => rule.id).sort());
+    expect(READS.every(([, reads]) => reads.length > 0)).toBe(true);
   });
 
   test('the launcher and the gallery run every file in suites/, by the same pattern', () => {

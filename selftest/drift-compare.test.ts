@@ -9,20 +9,23 @@ import { type DriftReport, preflightRefusalReport } from '../helpers/drift/drift
 import { stepsOf } from '../helpers/drift/steps.ts';
 import { inSideNames, OPERATOR_PREFIX, readDriftTargets, type Side } from '../helpers/drift/targets.ts';
 import type { AuthMode, Exchange } from '../helpers/evidence/exchange.ts';
-import type { RecordedExchange, TestExchanges } from '../helpers/evidence/exchange-detail.ts';
+import { exchangeDetail, type RecordedExchange, type TestExchanges } from '../helpers/evidence/exchange-detail.ts';
 import { nextPageLink } from '../helpers/evidence/link-header.ts';
 import { readsOfTheShop } from '../helpers/evidence/list-reads.ts';
 import { curlCommand } from '../helpers/evidence/replay.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import { sweepCommand } from '../helpers/ownership/final-sweep.ts';
+import { isRunZone } from '../helpers/ownership/run-names.ts';
 import { unreachable } from '../helpers/runner/preflight.ts';
 
 const SETTINGS = {
   envelope: 'wrapped' as const,
   zoneKey: 'zone',
   listKey: 'zones',
+  idField: 'id',
   pageParam: 'page',
   cursorParam: 'cursor',
+  cursorField: 'next_cursor',
 };
 const SHOP = 'http://shop.test/admin/api/2026-07';
 
@@ -62,6 +65,7 @@ function exchange(
     contentType: 'application/json; charset=utf-8',
     pagingHeaders: [],
     ...(answer === undefined ? { answerNote: 'no body' } : { answer: JSON.stringify(answer) }),
+    bodies: { request: { method, url }, answer: { status, headers: {}, body: JSON.stringify(answer) ?? '' } },
     line: `${method} ${path} -> ${status}`,
     curl: replayOn(on, method, url, auth),
     ...more,
@@ -323,40 +327,62 @@ describe('differences', () => {
     ]);
   });
 
-  test('a verdict is told with the difference only its differing test shows, not with one every test shows', () => {
-    // The mock's zones lack created_at (seen in the create that starts every test) and it lets a list
-    // without a credential through: AUTH-01 fails there for the second, not the first.
+  /**
+   * A test of `rule` (a create, then `then`) whose outcome differs, beside CREATE-01's (the same create) whose outcome
+   * agrees; `fields` are each side's zone's: the differences drift finds.
+   */
+  function verdictCase(
+    rule: string,
+    onMock: string,
+    fields: (isMock: boolean) => Record<string, unknown>,
+    then: (record: object, isMock: boolean) => RecordedExchange,
+  ) {
     const make = (runId: string, isMock: boolean) => {
-      const name = `zc-${runId}-gggg-1`;
-      const made = exchange('POST', 'zones.json', 201, zone(1, name, isMock ? {} : { created_at: 'x' }), {
-        request: JSON.stringify({ zone: { name } }),
-      });
-      const unauthenticated = exchange(
-        'GET',
-        'zones.json',
-        isMock ? 200 : 401,
-        isMock ? { zones: [] } : { errors: 'no' },
-        {
-          auth: 'none',
-        },
-      );
+      const name = `zc-${runId}-abcd-1`;
+      const record = { id: 1, name, coverage: { countries: ['DE'] }, ...fields(isMock) };
+      const request = JSON.stringify({ zone: { name } });
+      const made = exchange('POST', 'zones.json', 201, { zone: record }, { request });
       return [
-        { ...test1([made, unauthenticated], isMock ? 'failed' : 'passed'), title: 'AUTH-01 x', ruleId: 'AUTH-01' },
+        { ...test1([made, then(record, isMock)], isMock ? onMock : 'passed'), title: `${rule} x`, ruleId: rule },
         { ...test1([made]), title: 'CREATE-01 x', ruleId: 'CREATE-01' },
       ];
     };
-    const rules = (auth01: string) => [
-      { id: 'AUTH-01', status: auth01 },
+    const rules = (status: string) => [
+      { id: rule, status },
       { id: 'CREATE-01', status: 'passed' },
     ];
-    const { differences } = compareRuns(
-      side(make(SERVICE_RUN, false), rules('passed')),
-      mockSide(make(MOCK_RUN, true), rules('failed')),
-      SETTINGS,
+    const service = side(make(SERVICE_RUN, false), rules('passed'));
+    return compareRuns(service, mockSide(make(MOCK_RUN, true), rules(onMock)), SETTINGS).differences;
+  }
+
+  test('a verdict is told with the first difference in its deciding test that its rule reads, never with one no check reads', () => {
+    // The mock's zones lack created_at (seen first, in the create that starts every test) and it lets a
+    // list without a credential through: AUTH-01 fails there for the second, which its check reads.
+    const differences = verdictCase(
+      'AUTH-01',
+      'failed',
+      (isMock) => (isMock ? {} : { created_at: 'x' }),
+      (_, isMock) =>
+        exchange('GET', 'zones.json', isMock ? 200 : 401, isMock ? { zones: [] } : { errors: 'no' }, { auth: 'none' }),
     );
     const toldWith = differences.find((d) => d.verdicts?.some((v) => v.rule === 'AUTH-01'));
     expect([toldWith?.aspect, toldWith?.service, toldWith?.mock]).toEqual(['status', '401', '200']);
     expect(differences.find((d) => d.aspect === 'shape')?.verdicts).toBeUndefined();
+  });
+
+  test('a store that keeps neither status nor created_at: a verdict that moves is told with the status its check reads', () => {
+    // The issue's case: every zone lacks both fields, in every test; LIST-02 is not verified on the mock because
+    // it shows no status, and a timestamp no check reads must not take the blame because it sorts first.
+    const differences = verdictCase(
+      'LIST-02',
+      'not-verified',
+      (isMock) => (isMock ? {} : { status: 'draft', created_at: 'x' }),
+      (record) => exchange('GET', 'zones.json', 200, { zones: [record] }),
+    );
+    expect(differences.map((d) => [d.subject, d.verdicts?.map((v) => v.rule)])).toEqual([
+      ['<zone>.created_at', undefined],
+      ['<zone>.status', ['LIST-02']],
+    ]);
   });
 
   test("an error body's shape below its keys is compared: its paths and JSON types, not its words", () => {
@@ -376,19 +402,30 @@ describe('differences', () => {
     expect(found({ errors: { base: ['Not Found'] } }, { errors: { base: ['Zone 404 not found'] } })).toEqual([]);
   });
 
-  test('a verdict that moves with a step difference is told with it; one no step shows is a difference of its own', () => {
+  test('a verdict that moves with a step difference its rule reads is told with it; one no such step shows is a difference of its own', () => {
     const rules = (status: string) => [
       { id: 'CREATE-01', status },
+      { id: 'PROFILE-02', status },
       { id: 'UPDATE-04', status },
     ];
-    const service = side([test1([created(1, 'zc-20261126t120000-aaaa-bbbb-1')])], rules('passed'));
-    const mock = side([test1([created(1, 'zc-20261126t120000-aaaa-bbbb-1', 200)], 'failed')], rules('failed'));
+    const profile = (status: number) => ({
+      ...test1([created(2, 'zc-x', status)], status === 201 ? 'passed' : 'failed'),
+      title: 'PROFILE-02 x',
+      ruleId: 'PROFILE-02',
+    });
+    const service = side([test1([created(1, 'zc-x')]), profile(201)], rules('passed'));
+    // CREATE-01 fails on a refused create; PROFILE-02 warns on a 200, which no other check reads.
+    const mock = side([test1([created(1, 'zc-x', 422)], 'failed'), profile(200)], rules('failed'));
     const differences = compareRuns(service, mock, SETTINGS).differences;
-    expect(differences.map((d) => [d.aspect, d.subject])).toEqual([
-      ['status', undefined],
-      ['verdict', 'UPDATE-04'],
+    expect(differences.map((d) => [d.aspect, d.service, d.mock, d.verdicts?.map((v) => v.rule)])).toEqual([
+      ['status', '201', '422', ['CREATE-01']],
+      ['status', '201', '200', ['PROFILE-02']],
+      ['verdict', 'passed', 'failed', undefined],
     ]);
-    expect(differences[0]!.verdicts).toEqual([{ rule: 'CREATE-01', service: 'passed', mock: 'failed' }]);
+    expect(differences[2]).toMatchObject({
+      subject: 'UPDATE-04',
+      case: expect.stringMatching(/no difference in what/),
+    });
   });
 
   test('a test that stopped at its failed check is not a step difference; a step asked on one side only is', () => {
@@ -446,6 +483,37 @@ describe('differences', () => {
     // ...and a read in which a side showed none of its own zones says nothing of a zone's shape.
     const onlyOthers = side([test1(listed([[others]]))]);
     expect(compareRuns(onlyOthers, mock, SETTINGS).differences).toEqual([]);
+  });
+
+  test("a long list is compared by all of the run's own zones, however many zones earlier runs left before them", () => {
+    // 25 zones earlier runs left, listed first, then 22 of the run's own: a cut to the first 20 zones
+    // named as the suite names them would keep none of this run's, and the read would say nothing.
+    const leftovers = Array.from({ length: 25 }, (_, n) => ({
+      id: 100 + n,
+      name: `zc-20250101t000000-abcd-ef01-${n}`,
+    }));
+    const listed = (runId: string, fields: Record<string, unknown>): RecordedExchange => {
+      const own = Array.from({ length: 22 }, (_, n) => ({ id: n + 1, name: `zc-${runId}-1234-${n + 1}`, ...fields }));
+      const answer: Exchange = {
+        method: 'GET',
+        url: `${SHOP}/zones.json`,
+        auth: 'valid',
+        requestHeaders: {},
+        status: 200,
+        responseHeaders: { 'content-type': 'application/json' },
+        responseBody: JSON.stringify({ zones: [...leftovers, ...own] }),
+        durationMs: 1,
+      };
+      return { ...exchangeDetail(answer, isRunZone(runId)), line: 'GET zones.json -> 200', curl: '' };
+    };
+    const service = listed(SERVICE_RUN, { tags: [] });
+    expect(JSON.parse(service.answer!).zones.map((each: { id: number }) => each.id)).toEqual(
+      Array.from({ length: 22 }, (_, n) => n + 1),
+    );
+    const comparison = compareRuns(side([test1([service])]), mockSide([test1([listed(MOCK_RUN, {})])]), SETTINGS);
+    expect(comparison.differences.map((d) => [d.aspect, d.subject, d.service, d.mock])).toEqual([
+      ['shape', '<zone>.tags', 'array', 'absent'],
+    ]);
   });
 
   test('a header that only says "more pages" is compared only between reads of as many pages; a count header always', () => {

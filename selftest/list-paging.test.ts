@@ -146,7 +146,7 @@ test.for([
       : { body: `{"zones":[${records([1])}]}`, headers: { link } },
   );
   const details: ExchangeDetail[] = [];
-  const read = clientFor(shop, {}, (exchange) => details.push(exchangeDetail(exchange))).listZones();
+  const read = clientFor(shop, {}, (exchange) => details.push(exchangeDetail(exchange, () => true))).listZones();
   if (refused) {
     await expect(read).rejects.toMatchObject({ name: 'TypeError', message: 'Invalid URL' });
     expect(details[0]).toMatchObject({ unreadableNextPage: 'http://shop .test/z' });

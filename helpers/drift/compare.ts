@@ -6,26 +6,23 @@ import { zoneItem } from '../client/records.ts';
 import type { TargetConfig } from '../config.ts';
 import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
 import { canonicalJson, parseJson } from '../json.ts';
-import { runNamePattern } from '../ownership/run-names.ts';
+import { isRunZone } from '../ownership/run-names.ts';
+import type { AnswerPart } from '../rules.ts';
 import { type Shape, shapeDifferences, shapeOf } from './shape.ts';
 import { type Operation, runNames, type Step, stepsOf, withoutRunNames } from './steps.ts';
 
-/** What a difference is about, in the order that says most of why a check came out otherwise: the status first. */
-export const ASPECTS = [
-  'status',
-  'value',
-  'step',
-  'error-body',
-  'content-type',
-  'header',
-  'shape',
-  'setting',
-  'verdict',
-] as const;
-export type Aspect = (typeof ASPECTS)[number];
+/** What a difference is about: a part of a step's answer or a step asked on one side only; a setting; a rule's verdict. */
+export type Aspect = StepAspect | 'setting' | 'verdict';
+type StepAspect = 'status' | 'content-type' | 'shape' | 'value' | 'header' | 'error-body' | 'step';
 
-/** How both targets' answers are read (one set of settings); the paging ones tell a list's next page from a new read. */
-export type DriftSettings = Pick<TargetConfig, 'envelope' | 'zoneKey' | 'listKey' | 'pageParam' | 'cursorParam'>;
+/**
+ * How both targets' answers are read (one set of settings): where a zone, a list and its id are; the paging ones tell a
+ * list's next page from a new read.
+ */
+export type DriftSettings = Pick<
+  TargetConfig,
+  'envelope' | 'zoneKey' | 'listKey' | 'idField' | 'pageParam' | 'cursorParam' | 'cursorField'
+>;
 
 /** What a step showed: an aspect, which field, header or path when it has several, and what each target showed. */
 export interface Seen {
@@ -83,21 +80,10 @@ function fromZone(path: string, at: string | undefined): string {
   return inside === '' ? '<zone>' : `<zone>.${inside}`;
 }
 
-/** This run's own zones, by the run id in their names: zones earlier runs left are other people's to this run. */
-function ownZoneOf(runId: string): (item: unknown) => boolean {
-  const names = runNamePattern(runId);
-  return (item) => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
-    const name = (item as Record<string, unknown>).name;
-    // search() starts at 0 whatever the pattern's lastIndex: a name that begins as the run's names do.
-    return typeof name === 'string' && name.search(names) === 0;
-  };
-}
-
 /** The shape of a step's answer: of a list read, every page's, its zones read from the run's own only. */
 function answerShape(side: SideStep, settings: DriftSettings): Shape {
   const at = side.step.operation === 'list' ? zonePath(settings, 'list')?.replace(/\[\]$/, '') : undefined;
-  const ownItems = at === undefined ? undefined : { at, isOwn: ownZoneOf(side.runId) };
+  const ownItems = at === undefined ? undefined : { at, isOwn: isRunZone(side.runId) };
   // A coverage is the client's opaque JSON, sent back as sent (the value aspect compares it): which of
   // two concurrent writes a shop kept, or a write one side refused, must not read as a shape of its zones.
   const zone = zonePath(settings, side.step.operation);
@@ -224,4 +210,31 @@ export function compareTest(
       observations.push({ ...at, ...found, exchanges });
   }
   return { observations, compared };
+}
+
+const ZONE_FIELDS: AnswerPart[] = ['id', 'name', 'coverage', 'status'];
+
+/**
+ * The parts of an answer (rules.ts) a difference is in, read through the settings: `<zone>.id` is the id only where
+ * ZONES_ID_FIELD says. A step asked on one side only is in every part: the test went another way there. A content type,
+ * a field no check reads (a time, an extra field) is in none.
+ */
+export function partsOf(seen: Seen, settings: DriftSettings): readonly AnswerPart[] | 'all' {
+  const subject = seen.subject ?? '';
+  if (seen.aspect === 'step') return 'all';
+  // 200 and 201 are both successes: only a check of the code itself reads the difference.
+  if (seen.aspect === 'status') return seen.service[0] === seen.mock[0] ? ['code'] : ['code', 'outcome'];
+  if (seen.aspect === 'value') return [subject as AnswerPart];
+  if (seen.aspect === 'header') return ['paging'];
+  if (seen.aspect === 'error-body') return ['error'];
+  if (seen.aspect !== 'shape') return [];
+  if (subject === '(the body)') return [...ZONE_FIELDS, 'list', 'paging', 'error'];
+  // The zone, the list, or a key on the way to either (a dotted ZONES_LIST_KEY).
+  const holdsZones = (key: string) => key === subject || key.startsWith(`${subject}.`);
+  if (subject === '<zone>' || holdsZones(settings.listKey) || holdsZones(settings.zoneKey))
+    return [...ZONE_FIELDS, 'list'];
+  if (subject === settings.cursorField) return ['paging'];
+  const field = /^<zone>\.([^.[]+)/.exec(subject)?.[1];
+  if (field === settings.idField) return ['id'];
+  return ZONE_FIELDS.filter((part) => part !== 'id' && part === field);
 }

@@ -1,12 +1,15 @@
 // Observations grouped so that one behaviour is one difference: a mock that answers 200 to every create differs
-// once, with the count and list of the steps that showed it. A rule's verdict that differs because of a step
-// difference goes with it; it stands on its own only where no step of the rule's tests showed one.
-import type { RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
-import { ASPECTS, compareTest, type DriftSettings, type Observation, type Seen } from './compare.ts';
+// once, with the count and list of the steps that showed it. A rule's verdict that differs goes with the first
+// difference its test reads (rules.ts READS) in a test of it whose outcome differs; it stands on its own only where
+// there is none.
+import type { ExchangeBodies, RecordedExchange, TestExchanges } from '../evidence/exchange-detail.ts';
+import { isModelTestTitle } from '../harness/model/title.ts';
+import { readsOf } from '../rules.ts';
+import { compareTest, type DriftSettings, type Observation, partsOf, type Seen } from './compare.ts';
 import { OPERATIONS, type Operation } from './steps.ts';
 
-/** An exchange as a difference shows it: the line the reports print, and the command that replays it. */
-export interface ShownExchange {
+/** An exchange as a difference shows it: the line the reports print, the command that replays it, what went and came. */
+export interface ShownExchange extends Partial<ExchangeBodies> {
   line: string;
   curl: string;
 }
@@ -48,13 +51,12 @@ export interface Comparison {
 const CASES_KEPT = 20;
 
 function shown(exchange: RecordedExchange | undefined): ShownExchange | undefined {
-  return exchange === undefined ? undefined : { line: exchange.line, curl: exchange.curl };
+  return exchange === undefined ? undefined : { line: exchange.line, curl: exchange.curl, ...exchange.bodies };
 }
 
-function caseOf(observation: Observation): string {
-  return observation.step === 0
-    ? observation.test
-    : `${observation.test}, step ${observation.step}: ${observation.request}`;
+function caseOf({ test, step, request }: Observation): string {
+  if (step > 0) return `${test}, step ${step}: ${request}`;
+  return request === '' ? test : `${test}: ${request}`;
 }
 
 /** One behaviour: the same aspect of the same thing, the same on each side, wherever it showed. */
@@ -101,7 +103,7 @@ function testOnOneSide(test: TestExchanges, side: 'service' | 'mock'): Observati
     test: test.title,
     ruleId: test.ruleId,
     step: 0,
-    request: test.title,
+    request: '',
     operation: 'any',
     aspect: 'step',
     service: side === 'service' ? words : '(no such test)',
@@ -110,25 +112,28 @@ function testOnOneSide(test: TestExchanges, side: 'service' | 'mock'): Observati
   };
 }
 
-/** A verdict no step difference explains, as its rule's first test whose outcome differs, with the last exchange each side (the check). */
-function verdictSeen(verdict: RuleVerdicts, service: RunSide, mock: RunSide): Observation {
-  const testsA = service.tests.filter((test) => test.ruleId === verdict.rule);
-  const testB = (title: string) => mock.tests.find((test) => test.title === title);
-  const deciding = testsA.find((test) => testB(test.title)?.state !== test.state) ?? testsA[0];
+/** A verdict no difference its rule reads explains, as its first test whose outcome differs, with the last exchange each side (the check). */
+function verdictSeen(
+  verdict: RuleVerdicts,
+  deciding: readonly TestExchanges[],
+  service: RunSide,
+  mock: RunSide,
+): Observation {
+  const test = deciding[0] ?? service.tests.find((each) => each.ruleId === verdict.rule);
   // A rule of the LIST, CREATE, UPDATE or DELETE family is about that operation.
   const family = verdict.rule.split('-')[0]!.toLowerCase() as Operation;
   return {
-    test: deciding?.title ?? verdict.rule,
+    test: test?.title ?? verdict.rule,
     step: 0,
-    request: '',
+    request: 'no difference in what its test reads explains it',
     operation: OPERATIONS.includes(family) ? family : 'any',
     aspect: 'verdict',
     subject: verdict.rule,
     service: verdict.service,
     mock: verdict.mock,
     exchanges: {
-      service: deciding?.exchanges.at(-1),
-      mock: deciding === undefined ? undefined : testB(deciding.title)?.exchanges.at(-1),
+      service: test?.exchanges.at(-1),
+      mock: mock.tests.find((other) => other.title === test?.title)?.exchanges.at(-1),
     },
   };
 }
@@ -154,44 +159,33 @@ export function compareRuns(service: RunSide, mock: RunSide, settings: DriftSett
 
   const differences = group(observations);
   const onMock = new Map(mock.rules.map((rule) => [rule.id, rule.status]));
-  const rules = service.rules.map(({ id: rule, status }) => ({
-    rule,
+  const rules = service.rules.map(({ id, status }) => ({
+    rule: id,
     service: status,
-    mock: onMock.get(rule) ?? 'absent',
+    mock: onMock.get(id) ?? 'absent',
   }));
-  const outcomeDiffers = new Set(
-    service.tests.filter((test) => mockTests.get(test.title)?.state !== test.state).map((test) => test.title),
-  );
+  // The tests whose outcome differs, in the order they ran: a test on one side only among them.
+  const differing = [
+    ...service.tests.filter((test) => mockTests.get(test.title)?.state !== test.state),
+    ...mock.tests.filter((test) => !serviceTitles.has(test.title)),
+  ];
   const alone: Observation[] = [];
   for (const verdict of rules) {
     if (verdict.service === verdict.mock) continue;
-    const explained = explanationOf(verdict.rule, observations, outcomeDiffers);
+    const deciding = differing.filter((test) => test.ruleId === verdict.rule);
+    const reads = readsOf(verdict.rule);
+    const isRead = (seen: Observation) => {
+      const parts = partsOf(seen, settings);
+      return parts === 'all' || parts.some((part) => reads.includes(part));
+    };
+    // The first difference the rule's test reads, in the first deciding test that shows one. A model-based test's
+    // steps are those of the one model run the model-based tests share, recorded under whichever of them played it.
+    const ownStep = (title: string) => (seen: Observation) =>
+      isModelTestTitle(title) ? isModelTestTitle(seen.test) : seen.test === title;
+    const explained = deciding.flatMap(({ title }) => observations.filter(ownStep(title)).filter(isRead))[0];
     const difference = explained && differences.get(keyOf(explained))!;
     if (difference) difference.verdicts = [...(difference.verdicts ?? []), verdict];
-    else alone.push(verdictSeen(verdict, service, mock));
+    else alone.push(verdictSeen(verdict, deciding, service, mock));
   }
   return { differences: [...differences.values(), ...group(alone).values()], comparedSteps, comparedTests, rules };
-}
-
-/**
- * The step that explains why a rule's verdict differs: one in a test of the rule whose outcome differs and in no test
- * whose outcomes agree (a field every zone lacks shows in nearly every test, so it can't be why one check came out
- * otherwise); else any in such a test; else any in the rule's tests.
- */
-function explanationOf(ruleId: string, observations: readonly Observation[], outcomeDiffers: ReadonlySet<string>) {
-  const seenWhereOutcomesAgree = new Set(
-    observations.filter((seen) => !outcomeDiffers.has(seen.test) && seen.step > 0).map(keyOf),
-  );
-  const ofRule = observations.filter((seen) => seen.ruleId === ruleId);
-  const byAspect = (a: Observation, b: Observation) => ASPECTS.indexOf(a.aspect) - ASPECTS.indexOf(b.aspect);
-  const best = (candidates: readonly Observation[], order: (a: Observation, b: Observation) => number) =>
-    [...candidates].sort(order)[0];
-  const inDifferingTests = ofRule.filter((seen) => outcomeDiffers.has(seen.test));
-  const telling = inDifferingTests.filter((seen) => !seenWhereOutcomesAgree.has(keyOf(seen)));
-  // Among those only differing tests show, the latest step is nearest the check; else the aspect says more than the place.
-  return (
-    best(telling, (a, b) => b.step - a.step || byAspect(a, b)) ??
-    best(inDifferingTests, (a, b) => byAspect(a, b) || a.step - b.step) ??
-    best(ofRule, (a, b) => byAspect(a, b) || a.step - b.step)
-  );
 }

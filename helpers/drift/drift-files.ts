@@ -4,19 +4,22 @@
 // scripts, so whatever the shops answered stays text.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stringify } from 'lossless-json';
 import type { Secrets } from '../evidence/secrets.ts';
+import { parseJson } from '../json.ts';
 import { escapeHtml as e } from '../report/html.ts';
-import type { Difference } from './differences.ts';
+import type { Difference, ShownExchange } from './differences.ts';
 import type { DriftReport } from './drift-report.ts';
 import { OPERATIONS } from './steps.ts';
-import { SIDES } from './targets.ts';
+import { SIDES, type Side } from './targets.ts';
 
 const DRIFT_FILES = ['drift.json', 'drift.md', 'drift.html'] as const;
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2em;max-width:80em;color:#222}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
 .same{color:#14632b}.drifted{color:#9b1c1c}.could-not-run{color:#8a5a00}.differs{background:#fff3f3}
-pre{background:#f5f5f5;padding:.6em;overflow-x:auto;white-space:pre-wrap;word-break:break-all}`;
+pre{background:#f5f5f5;padding:.6em;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
+.sides{display:grid;grid-template-columns:repeat(auto-fit,minmax(18em,1fr));gap:0 1.5em}mark{background:#ffd866}`;
 
 /** A drift run that stops before its reports must not leave the last run's to be read as its own. */
 export function removePreviousDriftReports(reportsDir: string): void {
@@ -57,6 +60,53 @@ function byOperation(report: DriftReport) {
 
 function aspectText(difference: Difference): string {
   return difference.subject === undefined ? difference.aspect : `${difference.aspect}: ${difference.subject}`;
+}
+
+/** A body as a person reads it: JSON one member a line (numbers exact), else as it came (a body cut at 8 KiB is no JSON). */
+function bodyLines(body: string | undefined): string[] {
+  if (body === undefined) return [];
+  try {
+    return (stringify(parseJson(body), null, 2) ?? body).split('\n');
+  } catch {
+    return body.split('\n');
+  }
+}
+
+/**
+ * One side's request and answer, a line each part, each marked where it shows what differs: the request of a step asked
+ * otherwise, the status, the header, or the body's lines that hold the field (the last key of the subject's path).
+ * None for an exchange recorded without them.
+ */
+function exchangeLines({ request, answer }: ShownExchange, difference: Difference, side: Side) {
+  if (request === undefined) return undefined;
+  const { aspect, subject } = difference;
+  const field = /([^.[\]<>]+)(\[\])?$/.exec(subject ?? '')?.[1];
+  // Error bodies of other keys: a top-level key the other side's body lacks.
+  const otherKeys = difference[side === 'service' ? 'mock' : 'service'];
+  const inBody = (line: string) => {
+    if (field !== undefined) return line.trimStart().startsWith(`"${field}":`);
+    const topKey = /^ {2}("[^"]*"):/.exec(line)?.[1];
+    return aspect === 'error-body' && topKey !== undefined && !otherKeys.includes(topKey);
+  };
+  const header = aspect === 'content-type' ? 'content-type' : aspect === 'header' ? subject : undefined;
+  const bodyMarked = ['shape', 'value', 'error-body'].includes(aspect);
+  return [
+    { text: `${request.method} ${request.url}`, marked: aspect === 'step' },
+    ...bodyLines(request.body).map((text) => ({ text, marked: false })),
+    { text: '', marked: false },
+    { text: answer?.status === undefined ? 'no answer' : String(answer.status), marked: aspect === 'status' },
+    ...Object.entries(answer?.headers ?? {}).map(([name, value]) => ({
+      text: `${name}: ${value}`,
+      marked: name === header,
+    })),
+    ...bodyLines(answer?.body).map((text) => ({ text, marked: bodyMarked && inBody(text) })),
+  ];
+}
+
+/** A fence no run of backticks in the text can close. */
+function fenced(text: string, language = ''): string[] {
+  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((run) => run[0].length + 1)));
+  return [`${fence}${language}`, text, fence];
 }
 
 /** Each side's zones its run could not delete, with the commands that sweep them from the drift shell. */
@@ -129,7 +179,10 @@ export function renderDriftMarkdown(report: DriftReport): string {
     for (const side of SIDES) {
       const exchange = difference.exchanges[side];
       lines.push('', `On the ${side}: ${exchange === undefined ? '(no exchange)' : `\`${exchange.line}\``}`);
-      if (exchange !== undefined) lines.push('', '```sh', exchange.curl, '```');
+      const shown = exchange && exchangeLines(exchange, difference, side);
+      if (shown)
+        lines.push('', ...fenced(shown.map((l) => (l.marked ? `${l.text}   <- differs` : l.text)).join('\n'), 'text'));
+      if (exchange !== undefined) lines.push('', ...fenced(exchange.curl, 'sh'));
     }
     lines.push('');
   }
@@ -190,16 +243,19 @@ export function renderDriftPage(report: DriftReport): string {
       parts.push(
         `<p>With it, ${e(verdict.rule)} is ${e(verdict.service)} on the service and ${e(verdict.mock)} on the mock.</p>`,
       );
-    for (const side of SIDES) {
-      const exchange = difference.exchanges[side];
-      parts.push(`<h4>On the ${side}</h4>`);
-      parts.push(
-        exchange === undefined
-          ? '<p>(no exchange)</p>'
-          : `<pre>${e(exchange.line)}</pre><pre>${e(exchange.curl)}</pre>`,
-      );
-    }
+    parts.push(`<div class="sides">${SIDES.map((side) => exchangeCell(side, difference)).join('')}</div>`);
   }
   parts.push('</body></html>');
   return `${parts.join('\n')}\n`;
+}
+
+/** One side's exchange on the page, beside the other's: what went and came, the differing lines marked, and its replay. */
+function exchangeCell(side: Side, difference: Difference): string {
+  const exchange = difference.exchanges[side];
+  if (exchange === undefined) return `<div><h4>On the ${side}</h4><p>(no exchange)</p></div>`;
+  const lines = exchangeLines(exchange, difference, side)?.map((l) =>
+    l.marked ? `<mark>${e(l.text)}</mark>` : e(l.text),
+  );
+  const shown = lines?.join('\n') ?? e(exchange.line);
+  return `<div><h4>On the ${side}</h4><pre>${shown}</pre><pre>${e(exchange.curl)}</pre></div>`;
 }

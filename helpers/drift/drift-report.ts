@@ -4,7 +4,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TargetConfig } from '../config.ts';
-import type { Exchange } from '../evidence/exchange.ts';
 import type { TestExchanges } from '../evidence/exchange-detail.ts';
 import { curlCommand } from '../evidence/replay.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -99,10 +98,9 @@ export function buildDriftReport(facts: DriftFacts & { runs: readonly SideRun[] 
   });
   const base = reportBase(facts, targets, leftBehind);
   const whyNot = bySide((side) => whyNoRun(runs[side], certificates[side]));
-  const service = certificates.service as RanCertificate;
-  const refused = refusal(base, whyNot, facts.configs, (rule) => {
-    return service.rules.find((known) => known.id === rule)?.status ?? 'not run';
-  });
+  const onService = (id: string) =>
+    (certificates.service as RanCertificate).rules.find((rule) => rule.id === id)?.status ?? 'not run';
+  const refused = refusal(base, whyNot, facts.configs, onService);
   if (refused) return refused;
 
   const sides = bySide((side) => readRunSide(runs[side].reportsDir, certificates[side] as RanCertificate));
@@ -175,16 +173,9 @@ function refusal(
   // The preflight's first request, the list read it starts with, for each target to replay with its own token.
   const listRead = (side: Side): ShownExchange => {
     const config = configs[side];
-    const exchange: Exchange = {
-      method: 'GET',
-      url: `${config.baseUrl}/admin/api/${config.apiVersion}/zones.json`,
-      auth: 'valid',
-      requestHeaders: { accept: 'application/json' },
-      responseHeaders: {},
-      responseBody: '',
-      durationMs: 0,
-    };
-    return { line: `GET ${exchange.url}`, curl: curlCommand(exchange, config, undefined, OPERATOR_PREFIX[side]) };
+    const url = `${config.baseUrl}/admin/api/${config.apiVersion}/zones.json`;
+    const exchange = { method: 'GET', url, auth: 'valid', requestHeaders: { accept: 'application/json' } } as const;
+    return { line: `GET ${url}`, curl: curlCommand(exchange, config, undefined, OPERATOR_PREFIX[side]) };
   };
   const operation = /\bPOST\b/.test(reason) ? 'create' : 'list';
   const setting = firstSeen(

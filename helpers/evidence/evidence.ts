@@ -54,23 +54,28 @@ export interface ExchangeRecord {
   detail?: ExchangeDetail;
 }
 
-/** A body too long to show is kept in a file of its own: the record shows its first part, and the curl command sends the file. */
+/**
+ * A body too long to show is kept in a file of its own: the record shows its first part, and the curl command sends the file.
+ * When drift records, `ownZone` tells the run's own zones in a list.
+ */
 export function recordExchange(
   exchange: Exchange,
   settings: ReplaySettings,
   bodies: BodyFiles,
-  run: { targetVariables?: string; detailed: boolean },
+  run: { targetVariables?: string; ownZone?: (item: unknown) => boolean },
 ): ExchangeRecord {
   const request = exchange.requestBody === undefined ? undefined : bodies.keep(exchange.requestBody, true);
   const kept: Exchange = {
     ...exchange,
     requestBody: request?.text,
     responseBody: bodies.keep(exchange.responseBody).text,
+    // A shop may echo a credential in a header too (a Location, a Link), and drift keeps the headers.
+    responseHeaders: bodies.secrets.maskAll(exchange.responseHeaders),
   };
   return {
     line: summarizeExchange(kept),
     shown: formatExchange(kept),
     curl: curlCommand(kept, settings, request?.path, run.targetVariables),
-    ...(run.detailed ? { detail: exchangeDetail(kept) } : {}),
+    ...(run.ownZone ? { detail: exchangeDetail(kept, run.ownZone) } : {}),
   };
 }

@@ -2,7 +2,7 @@
 // when drift asks (`--record-exchanges FILE`): a certificate keeps whole exchanges only for the tests
 // that did not pass. Made in the worker, where the whole body is known, from the masked text reports show.
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
-import { SHOWN_BODY_BYTES } from './bounded-body.ts';
+import { SHOWN_BODY_BYTES, shownBody } from './bounded-body.ts';
 import type { AuthMode, Exchange, Method } from './exchange.ts';
 import { nextPageLink } from './link-header.ts';
 
@@ -17,6 +17,15 @@ const PAGING_HEADERS = [
   'x-next-cursor',
   'x-pagination',
 ] as const;
+
+/** The answer's headers a person reads a difference by: its content type, a redirect's target, a challenge, its paging. */
+const SHOWN_HEADERS: readonly string[] = ['content-type', 'location', 'www-authenticate', ...PAGING_HEADERS];
+
+/** What went and what came back as a person reads it: masked, each body cut at 8 KiB with its size and sha256. */
+export interface ExchangeBodies {
+  request: { method: Method; url: string; body?: string };
+  answer: { status?: number; headers: Record<string, string>; body?: string };
+}
 
 export interface ExchangeDetail {
   method: Method;
@@ -35,48 +44,50 @@ export interface ExchangeDetail {
   answer?: string;
   /** Why `answer` is absent: no body, not JSON, not read whole, or too long to keep. */
   answerNote?: string;
+  bodies: ExchangeBodies;
 }
 
-/** A list longer than this keeps only the suite's own zones (named zc-...), or its first item when it has none. */
+/** A list longer than this keeps only the run's own zones, or its first item when it has none. */
 const LONGEST_LIST_KEPT = 20;
-const SUITE_NAME = /^zc-/;
 
-function isSuiteZone(item: unknown): boolean {
-  const name = item !== null && typeof item === 'object' ? (item as { name?: unknown }).name : undefined;
-  return typeof name === 'string' && SUITE_NAME.test(name);
-}
-
-/** A real shop's list holds other people's zones, hundreds of them: only the suite's own are what both targets were asked to hold. */
-function cutDown(value: unknown): unknown {
-  if (Array.isArray(value)) {
-    const items = value.length <= LONGEST_LIST_KEPT ? value : value.filter(isSuiteZone).slice(0, LONGEST_LIST_KEPT);
-    const kept = items.length === 0 && value.length > 0 ? [value[0]] : items;
-    return kept.map(cutDown);
-  }
-  if (value === null || typeof value !== 'object' || isLosslessNumber(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutDown(item)]));
-}
-
-/** Room for a page of the suite's zones with undocumented fields: past it the file grows by the shop's data. */
-const LONGEST_ANSWER_KEPT = 8 * SHOWN_BODY_BYTES;
-
-function jsonText(text: string): string | undefined {
-  if (text.trim() === '') return undefined;
+function parsedExactly(text: string): unknown {
   try {
-    return stringify(cutDown(parse(text, null, (digits) => new LosslessNumber(digits))));
+    return parse(text, null, (digits) => new LosslessNumber(digits));
   } catch {
     // Not JSON, or nested past what a recursive parser survives (a RangeError): nothing to compare by shape.
     return undefined;
   }
 }
 
-/** `exchange` holds bodies already masked (evidence.ts). */
-export function exchangeDetail(exchange: Exchange): ExchangeDetail {
+/** A real shop's list holds other people's zones and earlier runs' leftovers: only the run's own, however many, are what both targets were asked to hold. */
+function cutDown(value: unknown, isOwn: (item: unknown) => boolean): unknown {
+  if (Array.isArray(value)) {
+    const items = value.length <= LONGEST_LIST_KEPT ? value : value.filter(isOwn);
+    const kept = items.length === 0 && value.length > 0 ? [value[0]] : items;
+    return kept.map((item) => cutDown(item, isOwn));
+  }
+  if (value === null || typeof value !== 'object' || isLosslessNumber(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutDown(item, isOwn)]));
+}
+
+/** Room for a page of the suite's zones with undocumented fields: past it the file grows by the shop's data. */
+const LONGEST_ANSWER_KEPT = 8 * SHOWN_BODY_BYTES;
+
+function jsonText(text: string | undefined, isOwn: (item: unknown) => boolean): string | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const value = parsedExactly(text);
+  return value === undefined ? undefined : stringify(cutDown(value, isOwn));
+}
+
+/**
+ * The exchange as data; `exchange` holds bodies already masked (evidence.ts), `isOwn` tells the run's own zones. A
+ * request body past what the reports show (ROBUST-04's 1 MiB) is not kept as data: drift compares answers.
+ */
+export function exchangeDetail(exchange: Exchange, isOwn: (item: unknown) => boolean): ExchangeDetail {
   const headers = exchange.responseHeaders;
-  // A request body past what the reports show (ROBUST-04's 1 MiB) is not kept: drift compares answers.
-  const sentBody = exchange.requestBody ?? '';
-  const request = Buffer.byteLength(sentBody) > SHOWN_BODY_BYTES ? undefined : jsonText(sentBody);
-  const parsed = exchange.bodyLimit || exchange.notJson ? undefined : jsonText(exchange.responseBody);
+  const sent = exchange.requestBody;
+  const request = sent === undefined || Buffer.byteLength(sent) > SHOWN_BODY_BYTES ? undefined : jsonText(sent, isOwn);
+  const parsed = exchange.bodyLimit || exchange.notJson ? undefined : jsonText(exchange.responseBody, isOwn);
   const tooLong = parsed !== undefined && Buffer.byteLength(parsed) > LONGEST_ANSWER_KEPT;
   const answer = tooLong ? undefined : parsed;
   const answerNote = exchange.bodyLimit
@@ -88,6 +99,7 @@ export function exchangeDetail(exchange: Exchange): ExchangeDetail {
         : tooLong
           ? 'too long to keep'
           : undefined;
+  const shownHeaders = Object.fromEntries(Object.entries(headers).filter(([name]) => SHOWN_HEADERS.includes(name)));
   return {
     method: exchange.method,
     url: exchange.url,
@@ -99,7 +111,16 @@ export function exchangeDetail(exchange: Exchange): ExchangeDetail {
     ...(request === undefined ? {} : { request }),
     ...(answer === undefined ? {} : { answer }),
     ...(answerNote === undefined ? {} : { answerNote }),
+    bodies: {
+      request: { method: exchange.method, url: exchange.url, body: shownText(sent) },
+      answer: { status: exchange.status, headers: shownHeaders, body: shownText(exchange.responseBody) },
+    },
   };
+}
+
+/** A body as a person reads it, cut at 8 KiB with its size and sha256 (bounded-body.ts); none when empty. */
+function shownText(text: string | undefined): string | undefined {
+  return text ? shownBody(text) : undefined;
 }
 
 function nextPageOf(link: string | undefined, url: string): Pick<ExchangeDetail, 'nextPage' | 'unreadableNextPage'> {

@@ -19,7 +19,7 @@ export type ReplaySettings = Pick<TargetConfig, 'authHeader' | 'authScheme' | 't
  * in a file (`bodyFile`) is sent from it: the command stays one line a person can read.
  */
 export function curlCommand(
-  exchange: Exchange,
+  exchange: Pick<Exchange, 'method' | 'url' | 'auth' | 'requestHeaders' | 'requestBody'>,
   settings: ReplaySettings,
   bodyFile?: string,
   prefix = DEFAULT_PREFIX,
@@ -44,7 +44,7 @@ export function curlCommand(
 }
 
 /** The credential header as the exchange sent it, the token left to the shell. */
-function credentialOf(exchange: Exchange, settings: ReplaySettings, prefix: string): string | undefined {
+function credentialOf(exchange: Pick<Exchange, 'auth'>, settings: ReplaySettings, prefix: string): string | undefined {
   if (exchange.auth === 'none') return undefined;
   const scheme = settings.authScheme === '' ? '' : `${settings.authScheme} `;
   const token = `"$${operatorVariable('ACCESS_TOKEN', prefix)}"`;

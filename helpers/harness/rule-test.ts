@@ -10,6 +10,7 @@ import { operatorVariable } from '../evidence/operator-variables.ts';
 import { emptyTally } from '../evidence/request-tally.ts';
 import { Secrets } from '../evidence/secrets.ts';
 import { type Ledger, ledgerAt } from '../ownership/ledger.ts';
+import { isRunZone } from '../ownership/run-names.ts';
 import './task-meta.ts';
 import { PreconditionError } from '../client/precondition.ts';
 import { type RuleLevel, ruleById } from '../rules.ts';
@@ -39,7 +40,8 @@ export const test = baseTest.extend<ConformanceFixtures>({
     const { tally, cleanupTally } = task.meta;
     // Bodies too long to show go whole into the reports folder, masked like the reports themselves.
     const bodies = new BodyFiles(target.reportsDir, new Secrets(target));
-    const recording = { targetVariables: inject('targetVariables'), detailed: inject('recordExchanges') !== undefined };
+    const ownZone = inject('recordExchanges') === undefined ? undefined : isRunZone(inject('runId'));
+    const recording = { targetVariables: inject('targetVariables'), ownZone };
     const api = new ZonesClient(target, {
       ledger: ledgerAt(currentLedgerPath()),
       tallyFor: () => (cleaningUp.has(task) ? cleanupTally : tally),

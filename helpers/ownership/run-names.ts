@@ -24,6 +24,17 @@ export function runNamePattern(runId: string): RegExp {
   return new RegExp(namesOf(runId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'g');
 }
 
+/** Whether a zone (as a list holds it) is one of this run's: its name begins as the run's names do. */
+export function isRunZone(runId: string): (item: unknown) => boolean {
+  const names = runNamePattern(runId);
+  return (item) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
+    const name = (item as Record<string, unknown>).name;
+    // search() starts at 0 whatever the pattern's lastIndex.
+    return typeof name === 'string' && name.search(names) === 0;
+  };
+}
+
 export function runStartOfName(name: unknown): Date | undefined {
   if (typeof name !== 'string') return undefined;
   const stamp = RUN_NAME.exec(name)?.[1];

@@ -1,0 +1,91 @@
+// What a person needs to act on a drift: a verdict told with the difference its rule's check reads, and
+// both answers shown. The service and its mock are the reference, each behind a front that rewrites
+// its answers: each adds a marker field of its own to every answer, and the mock's also drops `status`
+// and `created_at` from every zone (a store that keeps no status, and no timestamps either).
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type RunningReference, startReference } from '../reference/server.ts';
+import { type DriftRun, runDrift } from './drift/drift-run.ts';
+import { type Answer, startRewritingFront } from './support/rewriting-front.ts';
+
+const SERVICE_TOKEN = 'svc_cause_0123456789abcdef';
+const MOCK_TOKEN = 'mock_cause_fedcba9876543210';
+const MARKS = {
+  service: `svc-mark-${randomBytes(4).toString('hex')}`,
+  mock: `mock-mark-${randomBytes(4).toString('hex')}`,
+};
+
+const closers: (() => Promise<void>)[] = [];
+let drift: DriftRun;
+
+type Body = Record<string, unknown>;
+
+/** Every JSON object answer with `marker` added, and each zone in it rewritten by `zone`. */
+function rewriting(marker: string, mark: string, zone: (fields: Body) => Body = (fields) => fields) {
+  return (answer: Answer): Answer => {
+    let body: unknown;
+    try {
+      body = JSON.parse(answer.body);
+    } catch {
+      return answer;
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return answer;
+    const { zone: one, zones: many, ...rest } = body as Body;
+    const rewritten: Body = { ...rest, [marker]: mark };
+    if (one !== undefined) rewritten.zone = zone(one as Body);
+    if (Array.isArray(many)) rewritten.zones = many.map((each) => zone(each as Body));
+    return { ...answer, body: JSON.stringify(rewritten) };
+  };
+}
+
+async function behindFront(token: string, rewrite: (answer: Answer) => Answer): Promise<RunningReference> {
+  const reference = await startReference({ token });
+  const front = await startRewritingFront(reference.url, rewrite);
+  closers.push(
+    () => front.close(),
+    () => reference.close(),
+  );
+  return { ...reference, url: front.url };
+}
+
+beforeAll(async () => {
+  const service = await behindFront(SERVICE_TOKEN, rewriting('service_marker', MARKS.service));
+  const withoutStatus = ({ status: _status, created_at: _created, ...fields }: Body) => fields;
+  const mock = await behindFront(MOCK_TOKEN, rewriting('mock_marker', MARKS.mock, withoutStatus));
+  drift = await runDrift(service, mock, { ZONES_MODEL_SEED: '1' });
+});
+
+afterAll(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+test('a mock that keeps no status and no timestamps: every verdict that differs is told with the status, none with created_at', () => {
+  const { report, run } = drift;
+  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
+  const moved = report.rules.filter((rule) => rule.service !== rule.mock).map((rule) => rule.id);
+  // LIST-02 among them: a store without statuses leaves the filter unjudged (the issue's example).
+  expect(moved).toContain('LIST-02');
+  const toldWith = report.differences.flatMap((d) => (d.verdicts ?? []).map((v) => [v.rule, d.aspect, d.subject]));
+  expect(toldWith.map(([rule]) => rule).sort()).toEqual([...moved].sort());
+  for (const [rule, aspect, subject] of toldWith)
+    expect([rule, aspect, subject]).toEqual([rule, 'shape', '<zone>.status']);
+  expect(report.differences.filter((d) => d.aspect === 'verdict')).toEqual([]);
+});
+
+test("a front that adds a marker to each side's answers: both markers are shown in drift.json, drift.md and drift.html", () => {
+  const { report, markdown, html } = drift;
+  const marked = report.differences.find((d) => d.subject === 'service_marker');
+  expect(marked, JSON.stringify(report.differences, null, 2)).toBeDefined();
+  // The difference holds each side's request and answer, the answer's body whole.
+  expect(marked!.exchanges.service?.answer?.body).toContain(MARKS.service);
+  expect(marked!.exchanges.mock?.answer?.body).toContain(MARKS.mock);
+  expect(marked!.exchanges.service?.request).toMatchObject({ method: expect.any(String), url: expect.any(String) });
+  for (const text of [markdown, html]) {
+    expect(text).toContain(MARKS.service);
+    expect(text).toContain(MARKS.mock);
+  }
+  // The field that differs is marked where it stands in the body.
+  expect(html).toMatch(/<mark>[^<]*service_marker[^<]*<\/mark>/);
+  for (const token of [SERVICE_TOKEN, MOCK_TOKEN])
+    for (const text of [JSON.stringify(report), markdown, html]) expect(text).not.toContain(token);
+});
