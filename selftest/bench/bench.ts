@@ -118,10 +118,24 @@ const scenarios: Record<string, Scenario> = {
   gallery,
 };
 
-const { values } = parseArgs({
-  options: { runs: { type: 'string' }, only: { type: 'string' } },
-  strict: true,
-});
+const USAGE = `Usage: npm run bench [-- [--only NAME,...] [--runs N]]
+Scenarios: ${Object.keys(scenarios).join(', ')}; by default all but ${Object.keys(scenarios)
+  .filter((name) => !Object.hasOwn(staging, name))
+  .join(', ')}. Writes reports/bench.json; see docs/performance.md.`;
+let values: { runs?: string; only?: string; help?: boolean };
+try {
+  ({ values } = parseArgs({
+    options: { runs: { type: 'string' }, only: { type: 'string' }, help: { type: 'boolean' } },
+    strict: true,
+  }));
+} catch (error) {
+  console.error(`bench: ${(error as Error).message}\n${USAGE}`);
+  process.exit(3);
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const runs = values.runs === undefined ? undefined : Number(values.runs);
 const chosen = values.only === undefined ? Object.keys(staging) : values.only.split(',').map((name) => name.trim());
 const unknown = chosen.filter((name) => !Object.hasOwn(scenarios, name));
