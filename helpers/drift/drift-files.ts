@@ -8,6 +8,7 @@ import { stringify } from 'lossless-json';
 import type { Secrets } from '../evidence/secrets.ts';
 import { parseJson } from '../json.ts';
 import { escapeHtml as e } from '../report/html.ts';
+import { fenced } from '../report/markdown-code.ts';
 import type { Difference, ShownExchange } from './differences.ts';
 import type { DriftReport } from './drift-report.ts';
 import { OPERATIONS } from './steps.ts';
@@ -101,12 +102,6 @@ function exchangeLines({ request, answer }: ShownExchange, difference: Differenc
     })),
     ...bodyLines(answer?.body).map((text) => ({ text, marked: bodyMarked && inBody(text) })),
   ];
-}
-
-/** A fence no run of backticks in the text can close. */
-function fenced(text: string, language = ''): string[] {
-  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((run) => run[0].length + 1)));
-  return [`${fence}${language}`, text, fence];
 }
 
 /** Each side's zones its run could not delete, with the commands that sweep them from the drift shell. */
