@@ -1,12 +1,13 @@
 // What a person needs to act on a drift: a verdict told with the difference its rule's check reads, and
 // both answers shown. The service and its mock are the reference, each behind a front that rewrites
 // its answers: each adds a marker field of its own to every answer, and the mock's also drops `status`
-// and `created_at` from every zone (a store that keeps no status, and no timestamps either).
+// and `created_at` from every zone (a store that keeps no status, and no timestamps either), and answers
+// updates sent together each with whichever landed last, as json-server does.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { type DriftRun, runDrift } from './drift/drift-run.ts';
-import { type Answer, startRewritingFront } from './support/rewriting-front.ts';
+import { type Answer, type RewritingFront, startRewritingFront } from './support/rewriting-front.ts';
 
 const SERVICE_TOKEN = 'svc_cause_0123456789abcdef';
 const MOCK_TOKEN = 'mock_cause_fedcba9876543210';
@@ -17,6 +18,7 @@ const MARKS = {
 
 const closers: (() => Promise<void>)[] = [];
 let drift: DriftRun;
+let racingFront: RewritingFront | undefined;
 
 type Body = Record<string, unknown>;
 
@@ -38,9 +40,14 @@ function rewriting(marker: string, mark: string, zone: (fields: Body) => Body = 
   };
 }
 
-async function behindFront(token: string, rewrite: (answer: Answer) => Answer): Promise<RunningReference> {
+async function behindFront(
+  token: string,
+  rewrite: (answer: Answer) => Answer,
+  racingWrites = false,
+): Promise<RunningReference> {
   const reference = await startReference({ token });
-  const front = await startRewritingFront(reference.url, rewrite);
+  const front = await startRewritingFront(reference.url, rewrite, { racingWrites });
+  if (racingWrites) racingFront = front;
   closers.push(
     () => front.close(),
     () => reference.close(),
@@ -51,7 +58,7 @@ async function behindFront(token: string, rewrite: (answer: Answer) => Answer): 
 beforeAll(async () => {
   const service = await behindFront(SERVICE_TOKEN, rewriting('service_marker', MARKS.service));
   const withoutStatus = ({ status: _status, created_at: _created, ...fields }: Body) => fields;
-  const mock = await behindFront(MOCK_TOKEN, rewriting('mock_marker', MARKS.mock, withoutStatus));
+  const mock = await behindFront(MOCK_TOKEN, rewriting('mock_marker', MARKS.mock, withoutStatus), true);
   drift = await runDrift(service, mock, { ZONES_MODEL_SEED: '1' });
 });
 
@@ -88,4 +95,13 @@ test("a front that adds a marker to each side's answers: both markers are shown 
   expect(html).toMatch(/<mark>[^<]*service_marker[^<]*<\/mark>/);
   for (const token of [SERVICE_TOKEN, MOCK_TOKEN])
     for (const text of [JSON.stringify(report), markdown, html]) expect(text).not.toContain(token);
+});
+
+test('updates sent together, each answered with whichever landed last: what ROBUST-07 allows, so no difference', () => {
+  const { report } = drift;
+  // The mock did answer some update with another's zone: else this would prove nothing.
+  expect(racingFront?.racedAnswers).toBeGreaterThan(0);
+  const values = report.differences.filter((d) => d.aspect === 'value');
+  expect(values.map((d) => [d.subject, d.service, d.mock, d.case])).toEqual([]);
+  expect(report.rules.find((rule) => rule.id === 'ROBUST-07')).toMatchObject({ service: 'passed', mock: 'passed' });
 });

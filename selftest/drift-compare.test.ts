@@ -208,8 +208,41 @@ describe('steps', () => {
       exchange('PUT', 'zones/1.json', 200, zone(1, `zc-20261126t120000-aaaa-bbbb-${n}`), {
         request: JSON.stringify({ zone: { name: `zc-20261126t120000-aaaa-bbbb-${n}` } }),
       });
-    const steps = stepsOf([put(4), put(2), put(5), put(3)], SETTINGS, SERVICE_RUN);
+    const steps = stepsOf([put(4), put(2), put(5), put(3)], SETTINGS, SERVICE_RUN, true);
     expect(steps.map((step) => JSON.parse(step.exchange.request!).zone.name.at(-1))).toEqual(['2', '3', '4', '5']);
+  });
+
+  test("updates sent together: which one a shop refused, and which one's zone each answer shows, is timing, not a difference", () => {
+    const name = (run: string, n: number) => `zc-${run}-bbbb-${n}`;
+    const put = (run: string, n: number, status = 200, shows = n) =>
+      exchange('PUT', 'zones/1.json', status, status === 200 ? zone(1, name(run, shows)) : { errors: 'busy' }, {
+        request: JSON.stringify({ zone: { name: name(run, n) } }),
+      });
+    const robust07 = (exchanges: RecordedExchange[]) => ({
+      ...test1(exchanges),
+      title: 'ROBUST-07 x',
+      ruleId: 'ROBUST-07',
+    });
+    const [s, m] = [SERVICE_RUN, MOCK_RUN];
+    // The service refused the second write and answered each as sent; the mock refused the fourth, and answered
+    // every write with the zone as the last one left it.
+    const service = side([robust07([put(s, 1), put(s, 2, 409), put(s, 3), put(s, 4)])]);
+    const mock = mockSide([robust07([put(m, 3, 200, 3), put(m, 1, 200, 3), put(m, 4, 409), put(m, 2, 200, 3)])]);
+    expect(compareRuns(service, mock, SETTINGS).differences).toEqual([]);
+    // Anywhere else, updates one after another are compared in the order sent, each with its own answer.
+    const update = (exchanges: RecordedExchange[]) => ({
+      ...robust07(exchanges),
+      title: 'UPDATE-01 x',
+      ruleId: 'UPDATE-01',
+    });
+    const seen = compareRuns(
+      side([update([put(s, 1), put(s, 2)])]),
+      mockSide([update([put(m, 1), put(m, 2, 200, 1)])]),
+      SETTINGS,
+    );
+    expect(seen.differences.map((d) => [d.aspect, d.subject, d.service, d.mock])).toEqual([
+      ['value', 'name', 'as sent', '"<a name of this run>"'],
+    ]);
   });
 });
 

@@ -9,7 +9,7 @@ import { canonicalJson, parseJson } from '../json.ts';
 import { isRunZone } from '../ownership/run-names.ts';
 import type { AnswerPart } from '../rules.ts';
 import { type Shape, shapeDifferences, shapeOf } from './shape.ts';
-import { type Operation, runNames, type Step, stepsOf, withoutRunNames } from './steps.ts';
+import { type Operation, runNames, type Step, stepsOf, WRITES_SENT_TOGETHER, withoutRunNames } from './steps.ts';
 
 /** What a difference is about: a part of a step's answer or a step asked on one side only; a setting; a rule's verdict. */
 export type Aspect = StepAspect | 'setting' | 'verdict';
@@ -118,15 +118,20 @@ function zoneIn(text: string | undefined, settings: DriftSettings): Record<strin
 /**
  * A predictable field of a write's answered zone: a status or coverage as it is; a name of the run "as sent", or else
  * "a name of this run" unnumbered, or a mock that keeps the earlier name would differ by another number each update.
+ * A write sent with others may answer with any of theirs (the rule reads only the zone they leave): that is one value.
  */
 function valueAsRead(side: SideStep, field: string, settings: DriftSettings): string | undefined {
   const zone = zoneIn(side.step.exchange.answer, settings);
   if (zone === undefined || !Object.hasOwn(zone, field)) return undefined;
   const value = canonicalJson(zone[field]);
+  const sent = (exchange: RecordedExchange) => {
+    const fields = zoneIn(exchange.request, settings);
+    return fields !== undefined && Object.hasOwn(fields, field) && canonicalJson(fields[field]) === value;
+  };
+  if (side.step.together?.some(sent)) return 'as sent by one of the writes sent together';
   const shown = withoutRunNames(value, side.names);
   if (!RUN_NAME_SHOWN.test(shown)) return shown;
-  const sent = zoneIn(side.step.exchange.request, settings);
-  if (sent !== undefined && Object.hasOwn(sent, field) && canonicalJson(sent[field]) === value) return 'as sent';
+  if (sent(side.step.exchange)) return 'as sent';
   return shown.replace(new RegExp(RUN_NAME_SHOWN.source, 'g'), '<a name of this run>');
 }
 
@@ -179,7 +184,7 @@ export interface SideTest {
 }
 
 function sideOf({ test, runId }: SideTest, settings: DriftSettings) {
-  const steps = stepsOf(test.exchanges, settings, runId);
+  const steps = stepsOf(test.exchanges, settings, runId, WRITES_SENT_TOGETHER.has(test.ruleId ?? ''));
   return { steps, names: runNames(test.exchanges, runId), runId, stopped: test.state !== 'passed' };
 }
 

@@ -18,6 +18,8 @@ export interface Step {
   exchange: RecordedExchange;
   /** Every page of a list read, the first included; the one exchange of any other step. */
   pages: RecordedExchange[];
+  /** Writes of one zone sent together with this one (ROBUST-07's), itself included: which lands last is timing. */
+  together?: RecordedExchange[];
 }
 
 const OPERATION: Record<string, Operation> = { GET: 'list', POST: 'create', PUT: 'update', DELETE: 'delete' };
@@ -73,25 +75,41 @@ function nameNumber(exchange: RecordedExchange, names: RunNames): number {
   return match ? Number(match[1]) : 0;
 }
 
-/** Writes sent together (ROBUST-07's) are recorded as answered, which no two runs share: their names, made in order, put them back. */
-function inOrderSent(exchanges: RecordedExchange[], names: RunNames): RecordedExchange[] {
-  const together: RecordedExchange[][] = [];
+/** The rules whose test sends writes of one zone together, so that which lands last is timing by design. */
+export const WRITES_SENT_TOGETHER: ReadonlySet<string> = new Set(['ROBUST-07']);
+
+/**
+ * Writes of one zone sent together are recorded as answered, which no two runs share. Put back in the order they
+ * were made, refusals after successes, so that two runs that refused as many line up whatever the timing.
+ */
+function sentTogether(exchanges: RecordedExchange[], names: RunNames, together: boolean): RecordedExchange[][] {
+  const groups: RecordedExchange[][] = [];
   for (const exchange of exchanges) {
-    const last = together.at(-1);
+    const last = groups.at(-1);
     const before = last?.at(-1);
-    if (before?.method === 'PUT' && exchange.method === 'PUT' && exchange.url === before.url) last!.push(exchange);
-    else together.push([exchange]);
+    const joins = together && before?.method === 'PUT' && exchange.method === 'PUT' && exchange.url === before.url;
+    if (joins) last!.push(exchange);
+    else groups.push([exchange]);
   }
-  return together.flatMap((run) => run.sort((a, b) => nameNumber(a, names) - nameNumber(b, names)));
+  const refused = (exchange: RecordedExchange) => Number(exchange.status === undefined || exchange.status >= 300);
+  return groups.map((group) =>
+    group.sort((a, b) => refused(a) - refused(b) || nameNumber(a, names) - nameNumber(b, names)),
+  );
 }
 
 /** The test's exchanges as steps: the shop's own answers, pages merged, re-reads collapsed, names and ids normalised. */
-export function stepsOf(exchanges: readonly RecordedExchange[], paging: PagingParams, runId: string): Step[] {
+export function stepsOf(
+  exchanges: readonly RecordedExchange[],
+  paging: PagingParams,
+  runId: string,
+  writesSentTogether = false,
+): Step[] {
   const names = runNames(exchanges, runId);
   const ids = new Map<string, string>();
   const steps: Step[] = [];
   let previous: RecordedExchange | undefined;
-  for (const exchange of inOrderSent(exchanges.filter(isTheShopsAnswer), names)) {
+  const groups = sentTogether(exchanges.filter(isTheShopsAnswer), names, writesSentTogether);
+  for (const exchange of groups.flat()) {
     const last = steps.at(-1);
     const continues = last && continuesListRead(previous, exchange, paging);
     previous = exchange;
@@ -104,7 +122,11 @@ export function stepsOf(exchanges: readonly RecordedExchange[], paging: PagingPa
     if (last?.operation === 'list' && exchange.method === 'GET' && last.request === request) {
       last.exchange = exchange;
       last.pages = [exchange];
-    } else steps.push({ operation: OPERATION[exchange.method] ?? 'list', request, exchange, pages: [exchange] });
+    } else {
+      const together = groups.find((group) => group.length > 1 && group.includes(exchange));
+      const operation = OPERATION[exchange.method] ?? 'list';
+      steps.push({ operation, request, exchange, pages: [exchange], ...(together ? { together } : {}) });
+    }
   }
   return steps;
 }

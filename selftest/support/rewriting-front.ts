@@ -2,6 +2,8 @@
 // the same shop night after night (a history is kept per address), with a release that broke a rule
 // on the third night; and, given a rewrite, a shop whose answers carry what the test chooses (markup
 // in a zone name or an error body), since the suite names its own zones and sends no markup itself.
+// With racing writes, it answers updates as json-server does: each with the zone as it is when the
+// answer goes, which for updates sent together is whichever landed last.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
 import { buffer } from 'node:stream/consumers';
 import { listening, upstreamFailed } from './fronts.ts';
@@ -16,6 +18,8 @@ export interface RewritingFront {
   url: string;
   /** Where requests go from now on, e.g. a reference started with a fault. */
   upstream: string;
+  /** With racing writes: the updates answered with another update's zone. */
+  readonly racedAnswers: number;
   close(): Promise<void>;
 }
 
@@ -32,15 +36,31 @@ function forward(upstream: string, req: IncomingMessage, body: Buffer): Promise<
   });
 }
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** `rewrite` sees each whole answer and returns what the client gets; none: answers pass unchanged. */
 export async function startRewritingFront(
   upstream: string,
   rewrite: (answer: Answer, request: { method: string; path: string }) => Answer = (answer) => answer,
+  { racingWrites = false } = {},
 ): Promise<RewritingFront> {
-  const front = { upstream };
+  const front = { upstream, raced: 0 };
+  /** The last update answer landed, by path: what a store that answers from its state shows at answer time. */
+  const landed = new Map<string, Answer>();
+  const raced = async (req: IncomingMessage, body: Buffer): Promise<Answer> => {
+    if (!racingWrites || req.method !== 'PUT') return forward(front.upstream, req, body);
+    // Updates sent together land in any order, and each is answered after all of them have landed.
+    await pause(Math.random() * 20);
+    const answer = await forward(front.upstream, req, body);
+    landed.set(req.url ?? '', answer);
+    await pause(40);
+    const last = landed.get(req.url ?? '') ?? answer;
+    if (last !== answer) front.raced += 1;
+    return last;
+  };
   const server = createServer((req, res) => {
     buffer(req)
-      .then((body) => forward(front.upstream, req, body))
+      .then((body) => raced(req, body))
       .then((answer) => {
         const shown = rewrite(answer, { method: req.method ?? '', path: req.url ?? '/' });
         // The body may have changed length, and is sent whole: no chunking, no stale length.
@@ -57,6 +77,9 @@ export async function startRewritingFront(
     },
     set upstream(next: string) {
       front.upstream = next;
+    },
+    get racedAnswers() {
+      return front.raced;
     },
     close,
   };
