@@ -10,6 +10,7 @@ import { type RunningReference, startReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles } from '../reference/styles.ts';
 import { runDrift } from './drift/drift-run.ts';
 import { projectRoot, runCommand } from './run-node.ts';
+import { startRewritingFront } from './support/rewriting-front.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -53,6 +54,8 @@ test.for([
   expect(difference.aspect).toBe('setting');
   expect(difference.subject?.split(', ')).toContain(setting);
   expect(difference.exchanges.mock?.curl).toContain(mock.url);
+  // The mock's challenge (WWW-Authenticate: Bearer) says it reads the credential another way: not a wrong token.
+  if (setting === 'ZONES_AUTH_HEADER') expect(difference.mock).toMatch(/asks for the credential by the scheme Bearer/);
   expect(markdown).toContain(setting);
   // Drift's own preflights decided it: the service's passed, the mock's refused the setting, and
   // neither conformance run started, so the service's suite made no zone on it for nothing.
@@ -75,6 +78,31 @@ test('a mock that cannot be reached is exit 3, naming the mock', async () => {
   // Known at the preflights: the service's suite never ran, and its preflight's zone is gone.
   expect(existsSync(join(reportsDir, 'drift', 'service', 'conformance.json'))).toBe(false);
   expect(service.backdoor.all()).toEqual([]);
+});
+
+test('a mistyped mock token is exit 3 naming ZONES_MOCK_ACCESS_TOKEN, and nothing is asked of the service', async () => {
+  const reference = await shop();
+  const asked: string[] = [];
+  const front = await startRewritingFront(reference.url, (answer, request) => {
+    asked.push(`${request.method} ${request.path}`);
+    return answer;
+  });
+  closers.push(() => front.close());
+  const mock = await shop();
+  const { run, report } = await runDrift(
+    { ...reference, url: front.url },
+    { url: mock.url, token: `${mock.token}x` },
+    WITHOUT_MODEL,
+  );
+  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(3);
+  expect(report.verdict).toBe('could-not-run');
+  expect(report.reason).toMatch(
+    /^the mock could not run: the target rejects the access token .*ZONES_MOCK_ACCESS_TOKEN/,
+  );
+  expect(run.stderr).toContain('ZONES_MOCK_ACCESS_TOKEN');
+  expect(report.targets.service.verdict).toBe('not run (not asked: the mock could not run)');
+  expect(asked).toEqual([]);
+  expect(mock.backdoor.all()).toEqual([]);
 });
 
 test('a service that cannot be reached is exit 3, naming the service, whatever the mock did', async () => {

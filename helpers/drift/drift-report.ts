@@ -202,9 +202,13 @@ function refusal(
 
 /** The report when drift's own preflight of both targets refused one of them (`whyNot`), before either run started. */
 export function preflightRefusalReport(facts: DriftFacts, whyNot: Record<Side, string | undefined>): DriftReport {
+  // A mock that cannot be reached or rejects its token is known before the service is asked anything.
+  const untried = whyNot.mock !== undefined && styleSettingsNamed(inSideNames(whyNot.mock, 'mock')).length === 0;
+  const passed = (side: Side) =>
+    side === 'service' && untried ? 'not run (not asked: the mock could not run)' : 'not run (its preflight passed)';
   const targets = bySide((side) => ({
     baseUrl: facts.configs[side].baseUrl,
-    verdict: whyNot[side] === undefined ? 'not run (its preflight passed)' : 'could-not-run (at its preflight)',
+    verdict: whyNot[side] === undefined ? passed(side) : 'could-not-run (at its preflight)',
     exitCode: null,
     reportsDir: '',
   }));

@@ -17,9 +17,13 @@ import {
   type Side,
   sideEnvironment,
   sideReportsDir,
+  styleSettingsNamed,
 } from './targets.ts';
 
-/** Each side's preflight, the one a run makes (a list read, one create, its read-back and its delete): why it refused the side. */
+/**
+ * Each side's preflight, the one a run makes (a list read, one create, its read-back and its delete): why it refused the
+ * side. The mock's first: one that cannot be reached or rejects its token stops drift before a zone is made on the service.
+ */
 export async function preflightBoth(
   configs: Record<Side, TargetConfig>,
   onWaiting: (side: Side, line: string) => void,
@@ -35,8 +39,10 @@ export async function preflightBoth(
       return error instanceof Error ? error.message : String(error);
     }
   };
-  const [service, mock] = await Promise.all(SIDES.map(check));
-  return { service, mock };
+  const mock = await check('mock');
+  if (mock !== undefined && styleSettingsNamed(inSideNames(mock, 'mock')).length === 0)
+    return { service: undefined, mock };
+  return { service: await check('service'), mock };
 }
 
 export interface SideRun {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ConfigError, type Environment, readTargetConfig, type TargetConfig } from '../config.ts';
 import { operatorVariable } from '../evidence/operator-variables.ts';
 import { CannotRunError } from '../exit-codes.ts';
+import { TOKEN_REJECTED } from '../runner/preflight.ts';
 import { settingDefault } from '../settings.ts';
 
 export type Side = 'service' | 'mock';
@@ -89,8 +90,12 @@ export function inSideNames(text: string, side: Side): string {
   return text.replace(/\bZONES_(BASE_URL|ACCESS_TOKEN)\b(?!=)/g, (_, name: string) => `ZONES_MOCK_${name}`);
 }
 
-/** The settings of how the shop spells its interface that a mock's could-not-run reason names (in the mock's names). */
+/**
+ * The settings of how the shop spells its interface that a mock's could-not-run reason names (in the mock's names): none
+ * when it rejects its token, which is the operator's to fix (ZONES_MOCK_ACCESS_TOKEN), not a way the mock differs.
+ */
 export function styleSettingsNamed(reason: string): string[] {
+  if (reason.includes(TOKEN_REJECTED)) return [];
   const named = new Set([...reason.matchAll(/\bZONES_[A-Z_]+\b/g)].map((match) => match[0]));
   return [...named].filter((name) => !REACHING.has(name.replace(/^ZONES_MOCK_/, 'ZONES_')));
 }

@@ -291,8 +291,23 @@ function unavailable(error: ShopUnavailableError): string {
   return `the shop is not answering for itself: ${cameBack(error.exchange)}${again}. A gateway or a maintenance or sign-in front answers in its place, so nothing can be judged; run again once the shop answers`;
 }
 
+/** How a refused credential begins when the token is the likely cause, as drift reads it: the operator's slip, not the shop's style. */
+export const TOKEN_REJECTED = 'the target rejects the access token';
+
+/**
+ * A credential refused. A challenge (WWW-Authenticate) for another scheme than the one sent says the shop reads the
+ * credential another way, a setting; else the token is the first suspect.
+ */
 function tokenRejected(api: RunClient, method: string, answer: Answer): string {
-  return `the target rejects the access token (${method} ${api.collectionUrl()} answered ${answer.status}); check ZONES_ACCESS_TOKEN, ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME`;
+  const asked = `${method} ${api.collectionUrl()} answered ${answer.status}`;
+  const challenge = answer.exchange.responseHeaders['www-authenticate']?.trim().split(/[\s,]/)[0] ?? '';
+  const { authHeader, authScheme } = api.config;
+  if (challenge !== '' && challenge.toLowerCase() !== authScheme.toLowerCase()) {
+    const sent =
+      authScheme === '' ? `in ${authHeader} with no scheme` : `in ${authHeader} with the scheme ${authScheme}`;
+    return `the target asks for the credential by the scheme ${challenge} (${asked} with WWW-Authenticate: ${challenge}), but it is sent ${sent}; set ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME to the way the target reads it (for ${challenge}, most often Authorization and ${challenge})`;
+  }
+  return `${TOKEN_REJECTED} (${asked}); check ZONES_ACCESS_TOKEN, ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME`;
 }
 
 function pathNotFound(config: TargetConfig, url: string): CannotRunError {
