@@ -5,11 +5,13 @@
 // histories restored and kept; the report built and uploaded when the run fails too; the certificate
 // as the job summary; a sweep after an interrupted run; and a job that fails exactly when the exit
 // code says so.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
+import { sideReportsDir } from '../helpers/drift/targets.ts';
 import { readShopProfile } from '../helpers/shop-profile.ts';
 import { projectRoot } from './run-node.ts';
 import { CiHome, type Night, type NightResult } from './support/ci-nights.ts';
@@ -261,5 +263,73 @@ describe('GitHub Actions: the exit code decides, exactly', () => {
     expect(runGithubNight(github, home, { exit: 2, env: { FAIL_ON_INCOMPLETE: 'true' } }, SHOP).conclusion).toBe(
       'failure',
     );
+  });
+});
+
+describe('the optional weekly drift job beside the nightly one', () => {
+  const githubDrift = parse(readFileSync(join(projectRoot, 'examples', 'github-actions', 'weekly-drift.yml'), 'utf8'));
+  const gitlabDriftText = readFileSync(
+    join(projectRoot, 'examples', 'gitlab-ci', 'weekly-drift.gitlab-ci.yml'),
+    'utf8',
+  );
+  const gitlabDrift = parse(gitlabDriftText)['weekly-drift'] as {
+    rules: { if: string }[];
+    script: string[];
+    after_script: string[];
+    artifacts: { when: string; paths: string[] };
+    resource_group: string;
+  };
+  /** A GitHub expression reading the secret `name`, as the workflow writes it. */
+  const secretOf = (name: string) => ['$', `{{ secrets.${name} }}`].join('');
+  const job = githubDrift.jobs.drift as { env: Record<string, string>; steps: WorkflowStep[] };
+  const step = (name: string) => job.steps.find((each) => each.name === name)!;
+
+  test('GitHub: once a week and by hand, never beside the nightly run; GitLab: its own schedule', () => {
+    const [cron] = githubDrift.on.schedule.map((entry: { cron: string }) => entry.cron.split(' '));
+    expect(cron[4]).not.toBe('*');
+    expect(githubDrift.on).toHaveProperty('workflow_dispatch');
+    expect(githubDrift.concurrency.group).toBe(github.concurrency.group);
+    expect(gitlabDrift.resource_group).toBe(gitlab['nightly-conformance'].resource_group);
+    expect(gitlabDrift.rules.map((rule) => rule.if)).toEqual([
+      '$CI_PIPELINE_SOURCE == "schedule" && $ZONES_JOB == "drift"',
+      '$CI_PIPELINE_SOURCE == "web" && $ZONES_JOB == "drift"',
+    ]);
+  });
+
+  test('both tokens come from the secret store; the mock is compared with the same profile as the nightly job', () => {
+    expect(job.env).toMatchObject({
+      ZONES_ACCESS_TOKEN: secretOf('ZONES_ACCESS_TOKEN'),
+      ZONES_MOCK_ACCESS_TOKEN: secretOf('ZONES_MOCK_ACCESS_TOKEN'),
+      ZONES_PROFILE: githubJob.env.ZONES_PROFILE,
+    });
+    expect(gitlabDriftText).not.toMatch(/ZONES_(MOCK_)?ACCESS_TOKEN:/);
+    expect(step('Compare the mock with the shop').run).toContain('npm run drift --');
+    expect(gitlabDrift.script.join('\n')).toContain('npm run drift --');
+  });
+
+  test("after an interruption each side's ledger is swept where drift keeps it, the mock's with its own address and token", () => {
+    for (const sweep of [step('Sweep both sides after an interruption').run!, gitlabDrift.after_script.join('\n')]) {
+      expect(sweep).toContain(`ZONES_REPORTS_DIR=${sideReportsDir('reports', 'service')} npm run sweep -- --yes`);
+      expect(sweep).toContain(
+        `ZONES_BASE_URL="$ZONES_MOCK_BASE_URL" ZONES_ACCESS_TOKEN="$ZONES_MOCK_ACCESS_TOKEN" \\\n`,
+      );
+      expect(sweep).toContain(`ZONES_REPORTS_DIR=${sideReportsDir('reports', 'mock')} npm run sweep -- --yes`);
+    }
+    expect(step('Upload the drift reports')).toMatchObject({ if: 'always()', with: { path: 'reports/' } });
+    expect(gitlabDrift.artifacts).toMatchObject({ when: 'always', paths: ['reports/'] });
+  });
+
+  test.for([
+    ['0', 0],
+    ['1', 1],
+    ['3', 3],
+    ['143', 1],
+    ['', 1],
+  ] as const)('GitHub: drift exit %s ends the job with exit %i', ([exit, expected]) => {
+    const result = spawnSync('bash', ['-c', step('Pass or fail by the exit code').run!], {
+      env: { PATH: process.env.PATH, EXIT_CODE: exit },
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(expected);
   });
 });
