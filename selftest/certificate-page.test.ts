@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
+import { renderDriftPage } from '../helpers/drift/drift-files.ts';
+import type { DriftReport } from '../helpers/drift/drift-report.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { STRIP_NIGHTS } from '../helpers/report/certificate-page.ts';
 import { HISTORY_FILE, type Night } from '../helpers/report/history.ts';
@@ -304,6 +306,41 @@ describe.skipIf(noChromium)(`a month of nights, on a laptop's screen and a phone
     await keepScreenshot(page, 'certificate-page-month-390x844', annotate);
     expect(console).toEqual([]);
   });
+
+  test("drift.html is a page of the same look: on a phone's screen it does not scroll sideways, and every rule shows both states", async ({
+    annotate,
+  }) => {
+    const path = join(reportsDir, 'drift.html');
+    writeFileSync(path, renderDriftPage(driftFixture()));
+    const viewport = { width: 390, height: 844 };
+    const { page, console } = await openFile(browser, path, viewport);
+    await page.locator('#grid').waitFor({ state: 'visible' });
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      'the page is as wide as the phone',
+    ).toBeLessThanOrEqual(viewport.width);
+    // The verdict first, in the certificate's colours; then every rule, each with the service's state and the mock's.
+    await inFirstScreen('the verdict', page.locator('#verdict h1'), viewport.height);
+    const states = await page
+      .locator('[data-rule]')
+      .evaluateAll((rows) =>
+        rows.map((row) => [
+          row.getAttribute('data-rule'),
+          [...row.querySelectorAll('.state')].map((s) => s.textContent),
+        ]),
+      );
+    expect(states.map(([rule]) => rule)).toEqual(rules.map((rule) => rule.id));
+    expect(states.find(([rule]) => rule === 'LIST-02')?.[1]).toEqual(['passed', 'not verified']);
+    // Both exchanges of a difference, side by side on a laptop, stacked on a phone; each inside the window.
+    const boxes = await page
+      .locator('.sides .test')
+      .evaluateAll((all) => all.map((box) => box.getBoundingClientRect().right));
+    expect(boxes.length).toBe(2);
+    for (const right of boxes) expect(right).toBeLessThanOrEqual(viewport.width);
+    await keepScreenshot(page, 'drift-page-390x844', annotate);
+    // The policy let the page's own style in, and nothing complained.
+    expect(console).toEqual([]);
+  });
 });
 
 /** Markup and a script, as a shop's zone name and error body may carry them. */
@@ -403,3 +440,62 @@ describe.skipIf(noChromium)(`a shop whose answers carry markup and a script, in 
       .toBe(1);
   });
 });
+
+/** A drift report as drift writes one: every rule, LIST-02 told with a status the mock does not keep, long lines in its bodies. */
+function driftFixture(): DriftReport {
+  const url = `http://127.0.0.1:38123/admin/api/${SPEC_VERSION}/zones.json?status=draft&fields=id,name,coverage,status`;
+  const body = (zone: Record<string, unknown>) => JSON.stringify({ zones: [zone] });
+  const zone = {
+    id: 1234567890123,
+    name: `zc-20261127t120000-abcd-${'long-'.repeat(20)}1`,
+    coverage: { countries: ['DE'] },
+  };
+  const exchange = (shown: Record<string, unknown>) => ({
+    line: `GET ${url} -> 200`,
+    curl: `curl -sS -H "X-Shopify-Access-Token: $ZONES_ACCESS_TOKEN" '${url}'`,
+    request: { method: 'GET' as const, url },
+    answer: { status: 200, headers: { 'content-type': 'application/json' }, body: body(shown) },
+  });
+  return {
+    tool: 'zones-conformance drift',
+    specification: `Zone Management Service, API version ${SPEC_VERSION}`,
+    verdict: 'drifted',
+    exitCode: 1,
+    startedAt: '2026-11-27T12:00:00.000Z',
+    finishedAt: '2026-11-27T12:00:09.000Z',
+    seed: 42,
+    targets: {
+      service: {
+        baseUrl: 'https://staging-shop.example.com',
+        verdict: 'conformant',
+        exitCode: 0,
+        reportsDir: 'reports/drift/service',
+      },
+      mock: { baseUrl: 'http://127.0.0.1:38123', verdict: 'incomplete', exitCode: 2, reportsDir: 'reports/drift/mock' },
+    },
+    compared: { tests: 30, steps: 120 },
+    differences: [
+      {
+        operation: 'list',
+        operations: ['list', 'create', 'update'],
+        aspect: 'shape',
+        subject: '<zone>.status',
+        case: `LIST-02 a list filtered by status holds exactly the zones in that status, step 3: GET ${url}`,
+        service: 'string',
+        mock: 'absent',
+        count: 61,
+        cases: [`LIST-02 a list filtered by status holds exactly the zones in that status, step 3: GET ${url}`],
+        exchanges: { service: exchange({ ...zone, status: 'draft' }), mock: exchange(zone) },
+        verdicts: [{ rule: 'LIST-02', service: 'passed', mock: 'not-verified' }],
+      },
+    ],
+    rules: rules.map((rule) => ({
+      id: rule.id,
+      level: rule.level,
+      title: rule.title,
+      service: 'passed',
+      mock: rule.id === 'LIST-02' ? 'not-verified' : 'passed',
+    })),
+    leftBehind: { service: [], mock: [] },
+  };
+}

@@ -16,6 +16,7 @@ import { curlCommand } from '../helpers/evidence/replay.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import { sweepCommand } from '../helpers/ownership/final-sweep.ts';
 import { isRunZone } from '../helpers/ownership/run-names.ts';
+import { contentSecurityPolicy } from '../helpers/report/certificate-style.ts';
 import { unreachable } from '../helpers/runner/preflight.ts';
 
 const SETTINGS = {
@@ -633,9 +634,13 @@ test('drift.html shows what a shop answered as text: markup in a value is escape
   });
   expect(page).not.toMatch(/<script|<img/i);
   expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;');
-  expect(page).toContain(
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+  // The certificate page's policy: no script, no request, no style but the page's own, by its hash.
+  const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(page)?.[1];
+  expect(policy).toMatch(
+    /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src data:; base-uri 'none'; form-action 'none'$/,
   );
+  const style = /<style>([\s\S]*?)<\/style>/.exec(page)![1]!;
+  expect(policy).toBe(contentSecurityPolicy(style));
 });
 
 test("the mock's run tells how to sweep what it left with the mock's address and token, and drift.md lists each side's with its command", () => {

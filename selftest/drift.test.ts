@@ -123,9 +123,11 @@ test('a copy that answers 200 to a create, writes {"error": ...} and adds a fiel
   expect(markdown.indexOf('## Differences by operation')).toBeLessThan(
     markdown.indexOf('## Rule verdicts side by side'),
   );
-  expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
+  expect(html).toMatch(/content="default-src 'none'; style-src 'sha256-/);
   expect(html).not.toMatch(/<script/i);
-  expect(html.indexOf('Differences by operation')).toBeLessThan(html.indexOf('Rule verdicts side by side'));
+  // The page as the certificate's: the verdict, then every rule's two states, then the differences.
+  expect(html.indexOf('id="verdict"')).toBeLessThan(html.indexOf('Rule verdicts side by side'));
+  expect(html.indexOf('Rule verdicts side by side')).toBeLessThan(html.indexOf('Differences by operation'));
   expectLeftAsFound(service);
   expectLeftAsFound(mock);
   expectNoToken([...everyFileText(reportsDir), { path: 'the console', text: run.stdout + run.stderr }]);

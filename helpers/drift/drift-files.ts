@@ -1,13 +1,16 @@
 // drift.json, drift.md and drift.html, each masked for both tokens. The md and the page say the same: the differences
 // by operation, one table row each; every rule's verdict on both targets; each difference in full, with both exchanges
-// and their curl replays. The page is self-contained: every text is escaped and the Content-Security-Policy forbids
-// scripts, so whatever the shops answered stays text.
+// and their curl replays. The page is the certificate page's template (report/certificate-page.ts): every text goes
+// in through its html template, which escapes it, under the same style and Content-Security-Policy, so whatever the
+// shops answered stays text.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'lossless-json';
 import type { Secrets } from '../evidence/secrets.ts';
 import { parseJson } from '../json.ts';
-import { escapeHtml as e } from '../report/html.ts';
+import { type ShownVerdict, STATES } from '../judging/states.ts';
+import { pageShell } from '../report/certificate-page.ts';
+import { type Html, html } from '../report/html.ts';
 import { fenced } from '../report/markdown-code.ts';
 import type { Difference, ShownExchange } from './differences.ts';
 import type { DriftReport } from './drift-report.ts';
@@ -15,12 +18,6 @@ import { OPERATIONS } from './steps.ts';
 import { SIDES, type Side } from './targets.ts';
 
 const DRIFT_FILES = ['drift.json', 'drift.md', 'drift.html'] as const;
-
-const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2em;max-width:80em;color:#222}
-table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
-.same{color:#14632b}.drifted{color:#9b1c1c}.could-not-run{color:#8a5a00}.differs{background:#fff3f3}
-pre{background:#f5f5f5;padding:.6em;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
-.sides{display:grid;grid-template-columns:repeat(auto-fit,minmax(18em,1fr));gap:0 1.5em}mark{background:#ffd866}`;
 
 /** A drift run that stops before its reports must not leave the last run's to be read as its own. */
 export function removePreviousDriftReports(reportsDir: string): void {
@@ -184,73 +181,94 @@ export function renderDriftMarkdown(report: DriftReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** How a drift verdict looks, in the certificate page's colours: same as a pass, drifted as a failure. */
+const VERDICT_LOOK: Record<DriftReport['verdict'], ShownVerdict> = {
+  same: 'conformant',
+  drifted: 'non-conformant',
+  'could-not-run': 'could-not-run',
+};
+
+/** A rule's state on one side, in the certificate's colours and words; a run that did not judge it says so. */
+function stateChip(status: string): Html {
+  const state = (status in STATES ? status : 'not-selected') as keyof typeof STATES;
+  const words = status in STATES ? STATES[state].words : status;
+  return html`<span class="state s-${state}">${words}</span>`;
+}
+
+/** Every rule, the service's state then the mock's, in the certificate page's grid: two columns on a laptop, one on a phone. */
+function ruleGrid(report: DriftReport): Html {
+  const rows = report.rules.map(
+    (rule) => html`<div class="rule" data-rule="${rule.id}" title="${rule.title}">
+<span class="id">${rule.id}</span><span class="level">${rule.level.toUpperCase()}</span>${stateChip(rule.service)}<span class="nights">${stateChip(rule.mock)}</span>${
+      rule.service === rule.mock ? html`<span class="mark"></span>` : html`<span class="mark changed">≠ differs</span>`
+    }
+</div>`,
+  );
+  return html`<h2>Rule verdicts side by side</h2>
+<p class="key">Each rule: its state on the service, then on the mock; ≠ where they differ.</p>
+<div class="grid" id="grid">${rows}</div>`;
+}
+
+function differencesTables(report: DriftReport): Html {
+  return html`<h2>Differences by operation</h2>${byOperation(report).map(
+    ({ operation, differences }) => html`<h3>${operation}</h3>
+<table><tr><th>#</th><th>aspect</th><th>service</th><th>mock</th><th>steps</th><th>first case</th></tr>${differences.map(
+      ({ n, difference }) =>
+        html`<tr><td><a href="#difference-${n}">${n}</a></td><td>${aspectText(difference)}</td><td>${difference.service}</td><td>${difference.mock}</td><td>${difference.count}</td><td>${difference.case}</td></tr>`,
+    )}</table>`,
+  )}`;
+}
+
+function leftBehindBox(report: DriftReport): Html {
+  return html`${leftBehindBySide(report).map(
+    ({ side, zones, commands }) => html`<section class="leftovers"><h2>Zones left behind on the ${side}</h2>
+${commands.length > 0 && html`<pre>${commands.join('\n')}</pre>`}
+<ul>${zones.map((zone) => html`<li>${zone.id} ${zone.name ?? ''}: ${zone.reason}</li>`)}</ul></section>`,
+  )}`;
+}
+
+/** One difference in full: what each side showed, the verdicts it carries, both exchanges side by side. */
+function differenceSection(difference: Difference, n: number): Html {
+  return html`<section class="detail" id="difference-${n}">
+<h2>Difference ${n}: ${difference.operations.join(', ')}, ${aspectText(difference)}</h2>
+<p>service: ${difference.service}<br>mock: ${difference.mock}<br>seen at ${difference.count} step(s); first: ${difference.case}</p>
+${(difference.verdicts ?? []).map(
+  (verdict) =>
+    html`<p>With it, ${verdict.rule} is ${verdict.service} on the service and ${verdict.mock} on the mock.</p>`,
+)}
+<div class="sides">${SIDES.map((side) => exchangeBox(side, difference))}</div>
+</section>`;
+}
+
+/** drift.html: the certificate page's template, style and policy; the verdict, every rule's two states, then the differences. */
 export function renderDriftPage(report: DriftReport): string {
   const { service, mock } = report.targets;
-  const parts = [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
-    `<title>Drift: ${e(report.verdict)}</title><style>${STYLE}</style></head><body>`,
-    `<h1 class="${e(report.verdict)}">Drift: ${e(report.verdict.toUpperCase())}</h1>`,
-    `<p>${e(verdictLine(report))}</p>`,
-    '<table><tr><th></th><th>service</th><th>mock</th></tr>',
-    `<tr><th>Target</th><td>${e(service.baseUrl)}</td><td>${e(mock.baseUrl)}</td></tr>`,
-    `<tr><th>Conformance verdict</th><td>${e(service.verdict)}</td><td>${e(mock.verdict)}</td></tr>`,
-    `<tr><th>Its reports</th><td>${e(service.reportsDir)}</td><td>${e(mock.reportsDir)}</td></tr></table>`,
-    `<p>${e(report.specification)}. Model-based seed ${report.seed} on both. Exit code ${report.exitCode}.</p>`,
+  const facts: [string, string][] = [
+    ['Service', `${service.baseUrl} (${service.verdict})`],
+    ['Mock', `${mock.baseUrl} (${mock.verdict})`],
+    ['Reports', `${service.reportsDir || '-'} and ${mock.reportsDir || '-'}`],
+    ['Seed', `${report.seed} on both`],
+    ['Exit code', String(report.exitCode)],
   ];
-  if (report.differences.length > 0) parts.push('<h2>Differences by operation</h2>');
-  for (const { operation, differences } of byOperation(report)) {
-    parts.push(
-      `<h3>${e(operation)}</h3><table><tr><th>#</th><th>aspect</th><th>service</th><th>mock</th><th>steps</th><th>first case</th></tr>`,
-    );
-    for (const { n, difference } of differences)
-      parts.push(
-        `<tr><td><a href="#difference-${n}">${n}</a></td><td>${e(aspectText(difference))}</td><td>${e(difference.service)}</td><td>${e(difference.mock)}</td><td>${difference.count}</td><td>${e(difference.case)}</td></tr>`,
-      );
-    parts.push('</table>');
-  }
-  if (report.rules.length > 0) {
-    parts.push(
-      '<h2>Rule verdicts side by side</h2><table><tr><th>rule</th><th>level</th><th>service</th><th>mock</th></tr>',
-    );
-    for (const rule of report.rules)
-      parts.push(
-        `<tr${rule.service === rule.mock ? '' : ' class="differs"'}><td>${e(rule.id)}</td><td>${e(rule.level.toUpperCase())}</td><td>${e(rule.service)}</td><td>${e(rule.mock)}</td></tr>`,
-      );
-    parts.push('</table>');
-  }
-  const left = leftBehindBySide(report);
-  if (left.length > 0) parts.push('<h2>Zones left behind</h2>');
-  for (const { side, zones, commands } of left) {
-    parts.push(`<h3>On the ${side}</h3><ul>`);
-    for (const zone of zones) parts.push(`<li>${e(zone.id)} ${e(zone.name ?? '')}: ${e(zone.reason)}</li>`);
-    parts.push('</ul>');
-    if (commands.length > 0) parts.push(`<pre>${e(commands.join('\n'))}</pre>`);
-  }
-  for (const [index, difference] of report.differences.entries()) {
-    const n = index + 1;
-    parts.push(
-      `<h2 id="difference-${n}">Difference ${n}: ${e(difference.operations.join(', '))}, ${e(aspectText(difference))}</h2>`,
-      `<p>service: ${e(difference.service)}<br>mock: ${e(difference.mock)}<br>seen at ${difference.count} step(s); first: ${e(difference.case)}</p>`,
-    );
-    for (const verdict of difference.verdicts ?? [])
-      parts.push(
-        `<p>With it, ${e(verdict.rule)} is ${e(verdict.service)} on the service and ${e(verdict.mock)} on the mock.</p>`,
-      );
-    parts.push(`<div class="sides">${SIDES.map((side) => exchangeCell(side, difference)).join('')}</div>`);
-  }
-  parts.push('</body></html>');
-  return `${parts.join('\n')}\n`;
+  const body = html`<header class="verdict v-${VERDICT_LOOK[report.verdict]}" id="verdict">
+<h1>DRIFT: ${report.verdict.toUpperCase()}</h1>
+<p>${verdictLine(report)}</p>
+</header>
+<p class="facts">${facts.map(([label, value]) => html`<span><b>${label}</b> ${value}</span>`)}</p>
+<p class="history">${report.specification}. Run ${report.startedAt} to ${report.finishedAt}.</p>
+${leftBehindBox(report)}
+${report.rules.length > 0 && ruleGrid(report)}
+${report.differences.length > 0 && differencesTables(report)}
+${report.differences.map((difference, index) => differenceSection(difference, index + 1))}`;
+  return pageShell(`Drift: ${report.verdict}`, body, Math.ceil(report.rules.length / 2));
 }
 
 /** One side's exchange on the page, beside the other's: what went and came, the differing lines marked, and its replay. */
-function exchangeCell(side: Side, difference: Difference): string {
+function exchangeBox(side: Side, difference: Difference): Html {
   const exchange = difference.exchanges[side];
-  if (exchange === undefined) return `<div><h4>On the ${side}</h4><p>(no exchange)</p></div>`;
-  const lines = exchangeLines(exchange, difference, side)?.map((l) =>
-    l.marked ? `<mark>${e(l.text)}</mark>` : e(l.text),
+  if (exchange === undefined) return html`<div class="test"><h4>On the ${side}</h4><p>(no exchange)</p></div>`;
+  const lines = exchangeLines(exchange, difference, side)?.map(
+    (line, index) => html`${index > 0 && '\n'}${line.marked ? html`<mark>${line.text}</mark>` : line.text}`,
   );
-  const shown = lines?.join('\n') ?? e(exchange.line);
-  return `<div><h4>On the ${side}</h4><pre>${shown}</pre><pre>${e(exchange.curl)}</pre></div>`;
+  return html`<div class="test"><h4>On the ${side}</h4><pre>${lines ?? exchange.line}</pre><pre>${exchange.curl}</pre></div>`;
 }

@@ -46,7 +46,8 @@ const CHANGES_NAMED = 5;
 /** An ISO time as a reader scans it: date, hours and minutes, UTC. */
 const shownTime = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
-function pageShell(title: string, body: Html, gridRows: number): string {
+/** A page of the certificate's look: drift.html is one too. */
+export function pageShell(title: string, body: Html, gridRows: number): string {
   const style = pageStyle(gridRows);
   // The style and the policy are the page's own and go in as written: the style byte for byte what the
   // policy's hash names, the policy readable as such in the file (it holds no quote of its own kind).

@@ -60,6 +60,8 @@ footer{margin-top:30px;font-size:13px;color:#4a5360}
 blockquote.spec{margin:6px 0;padding:4px 12px;border-left:4px solid #8a94a3;background:#fff}
 blockquote.spec p{margin:2px 0;font-style:italic}
 blockquote.spec footer{margin:0;font-size:12px}
+.sides{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,22em),1fr));gap:0 16px}
+mark{background:#ffd866}
 @media (max-width:760px){
 main{padding:8px 8px 30px}
 .grid{grid-template-columns:minmax(0,1fr);grid-template-rows:none;grid-auto-flow:row;padding:6px 8px}
