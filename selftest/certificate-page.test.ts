@@ -19,6 +19,7 @@ import { resolveFault } from '../reference/faults.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { projectRoot, runEntry } from './run-node.ts';
 import { fileUrl, launchChromium, openOffline, skipChromium } from './support/chromium.ts';
+import { driftReport, sideRan } from './support/drift-report-fixture.ts';
 import { type Answer, type RewritingFront, startRewritingFront } from './support/rewriting-front.ts';
 
 const TOKEN = 'shpat_selftest_certificate_page_0123456789';
@@ -456,22 +457,10 @@ function driftFixture(): DriftReport {
     request: { method: 'GET' as const, url },
     answer: { status: 200, headers: { 'content-type': 'application/json' }, body: body(shown) },
   });
-  return {
-    tool: 'zones-conformance drift',
-    specification: `Zone Management Service, API version ${SPEC_VERSION}`,
-    verdict: 'drifted',
-    exitCode: 1,
-    startedAt: '2026-11-27T12:00:00.000Z',
-    finishedAt: '2026-11-27T12:00:09.000Z',
-    seed: 42,
+  return driftReport({
     targets: {
-      service: {
-        baseUrl: 'https://staging-shop.example.com',
-        verdict: 'conformant',
-        exitCode: 0,
-        reportsDir: 'reports/drift/service',
-      },
-      mock: { baseUrl: 'http://127.0.0.1:38123', verdict: 'incomplete', exitCode: 2, reportsDir: 'reports/drift/mock' },
+      service: sideRan('service', 'https://staging-shop.example.com', 'conformant', 0),
+      mock: sideRan('mock', 'http://127.0.0.1:38123', 'incomplete', 2),
     },
     compared: { tests: 30, steps: 120 },
     differences: [
@@ -496,6 +485,5 @@ function driftFixture(): DriftReport {
       service: 'passed',
       mock: rule.id === 'LIST-02' ? 'not-verified' : 'passed',
     })),
-    leftBehind: { service: [], mock: [] },
-  };
+  });
 }

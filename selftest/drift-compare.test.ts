@@ -18,6 +18,7 @@ import { sweepCommand } from '../helpers/ownership/final-sweep.ts';
 import { isRunZone } from '../helpers/ownership/run-names.ts';
 import { contentSecurityPolicy } from '../helpers/report/certificate-style.ts';
 import { unreachable } from '../helpers/runner/preflight.ts';
+import { driftReport } from './support/drift-report-fixture.ts';
 
 const SETTINGS = {
   envelope: 'wrapped' as const,
@@ -597,41 +598,25 @@ test("the mock's token is masked wherever the service's is", () => {
 
 test('drift.html shows what a shop answered as text: markup in a value is escaped, and no script may run', () => {
   const hostile = '<script>alert(1)</script>"><img src=x onerror=alert(2)>';
-  const page = renderDriftPage({
-    tool: 'zones-conformance drift',
-    specification: 'Zone Management Service, API version 2026-07',
-    verdict: 'drifted',
-    exitCode: 1,
-    startedAt: '2026-11-26T12:00:00.000Z',
-    finishedAt: '2026-11-26T12:00:05.000Z',
-    seed: 1,
-    targets: {
-      service: {
-        baseUrl: 'http://service.test',
-        verdict: 'conformant',
-        exitCode: 0,
-        reportsDir: 'reports/drift/service',
-      },
-      mock: { baseUrl: 'http://mock.test', verdict: 'conformant', exitCode: 0, reportsDir: 'reports/drift/mock' },
-    },
-    compared: { tests: 1, steps: 1 },
-    differences: [
-      {
-        operation: 'update',
-        operations: ['update'],
-        aspect: 'value',
-        subject: 'name',
-        case: hostile,
-        service: '"<name+1>"',
-        mock: hostile,
-        count: 1,
-        cases: [hostile],
-        exchanges: { service: { line: hostile, curl: hostile }, mock: { line: hostile, curl: hostile } },
-      },
-    ],
-    rules: [],
-    leftBehind: { service: [], mock: [{ id: hostile, name: hostile, reason: hostile, removeWith: hostile }] },
-  });
+  const page = renderDriftPage(
+    driftReport({
+      differences: [
+        {
+          operation: 'update',
+          operations: ['update'],
+          aspect: 'value',
+          subject: 'name',
+          case: hostile,
+          service: '"<name+1>"',
+          mock: hostile,
+          count: 1,
+          cases: [hostile],
+          exchanges: { service: { line: hostile, curl: hostile }, mock: { line: hostile, curl: hostile } },
+        },
+      ],
+      leftBehind: { service: [], mock: [{ id: hostile, name: hostile, reason: hostile, removeWith: hostile }] },
+    }),
+  );
   expect(page).not.toMatch(/<script|<img/i);
   expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;');
   // The certificate page's policy: no script, no request, no style but the page's own, by its hash.
