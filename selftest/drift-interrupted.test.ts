@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
-import { startEntry } from './run-node.ts';
+import { killGroup, shellStatus, startEntry, startNpmRun } from './run-node.ts';
 import { untilCreated } from './support/run-progress.ts';
 
 const closers: (() => Promise<void>)[] = [];
@@ -48,4 +48,35 @@ test('SIGTERM to drift stops both runs, each deletes its zones, and drift exits 
   }
   expect(service.backdoor.all()).toEqual([]);
   expect(mock.backdoor.all()).toEqual([]);
+});
+
+test('Ctrl-C to the process group of npm run drift is one stop for each run: each deletes its zones, 130', async () => {
+  const service = await shop();
+  const mock = await shop();
+  const reportsDir = mkdtempSync(join(tmpdir(), 'zc-drift-ctrl-c-'));
+  const drift = startNpmRun('drift', [], {
+    ...settingsForStyle(service.style, service.url, service.token),
+    ...bookingHooksForReference(),
+    ZONES_MOCK_BASE_URL: mock.url,
+    ZONES_MOCK_ACCESS_TOKEN: mock.token,
+    ZONES_REPORTS_DIR: reportsDir,
+    ZONES_MAX_RPS: '20',
+  });
+  try {
+    for (const side of ['service', 'mock']) await untilCreated(drift, join(reportsDir, 'drift', side), 3);
+    process.kill(-drift.child.pid!, 'SIGINT');
+    const run = await drift.done;
+    expect([run.signal, shellStatus(run)], `${run.stdout}\n${run.stderr}`).toEqual(['SIGINT', 130]);
+    // The runs heard it once, from drift: a second copy would have been a second press, leaving without clean-up.
+    expect(run.stderr).not.toContain('again');
+    for (const side of ['service', 'mock']) {
+      const certificate = JSON.parse(readFileSync(join(reportsDir, 'drift', side, 'conformance.json'), 'utf8'));
+      expect(certificate.stopped, side).toEqual({ signal: 'SIGINT', exitCode: 130 });
+      expect(certificate.cleanup.leftBehind, side).toEqual([]);
+    }
+    expect(service.backdoor.all()).toEqual([]);
+    expect(mock.backdoor.all()).toEqual([]);
+  } finally {
+    killGroup(drift);
+  }
 });

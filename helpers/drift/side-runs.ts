@@ -97,10 +97,13 @@ export function startSides(options: SideRunOptions): StartedSides {
     const args = [launcher, 'conformance', `--seed=${options.seed}`, ...(options.quiet ? ['--quiet'] : [])];
     // Every exchange as data; every command the run prints (replays, sweeps) reads the operator's variables.
     args.push('--record-exchanges', exchangesPath(reportsDir), '--target-variables', OPERATOR_PREFIX[side]);
+    // In a process group of its own: a Ctrl-C to drift's group reaches the run once, from drift, never a second
+    // time late enough on a busy machine to read as the second press that leaves without cleaning up.
     const child = spawn(process.execPath, args, {
       cwd: process.cwd(),
       env: sideEnvironment(options.env, side, options.reportsDir),
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     children.push(child);
     relayLines(child, side, options);
