@@ -20,11 +20,8 @@ async function shop(): Promise<RunningReference> {
   return reference;
 }
 
-test('SIGTERM to drift stops both runs, each deletes its zones, and drift exits 143 with no comparison', async () => {
-  const service = await shop();
-  const mock = await shop();
-  const reportsDir = mkdtempSync(join(tmpdir(), 'zc-drift-stop-'));
-  const drift = startEntry('bin/drift.ts', [], {
+function driftSettings(service: RunningReference, mock: RunningReference, reportsDir: string) {
+  return {
     ...settingsForStyle(service.style, service.url, service.token),
     ...bookingHooksForReference(),
     ZONES_MOCK_BASE_URL: mock.url,
@@ -32,7 +29,14 @@ test('SIGTERM to drift stops both runs, each deletes its zones, and drift exits 
     ZONES_REPORTS_DIR: reportsDir,
     // Paced, so that each run is still under way once both have made their first zones.
     ZONES_MAX_RPS: '20',
-  });
+  };
+}
+
+test('SIGTERM to drift stops both runs, each deletes its zones, and drift exits 143 with no comparison', async () => {
+  const service = await shop();
+  const mock = await shop();
+  const reportsDir = mkdtempSync(join(tmpdir(), 'zc-drift-stop-'));
+  const drift = startEntry('bin/drift.ts', [], driftSettings(service, mock, reportsDir));
   // Only drift is signalled, as a service manager would: the runs hear of it from drift alone.
   for (const side of ['service', 'mock']) await untilCreated(drift, join(reportsDir, 'drift', side), 3);
   drift.child.kill('SIGTERM');
@@ -54,14 +58,7 @@ test('Ctrl-C to the process group of npm run drift is one stop for each run: eac
   const service = await shop();
   const mock = await shop();
   const reportsDir = mkdtempSync(join(tmpdir(), 'zc-drift-ctrl-c-'));
-  const drift = startNpmRun('drift', [], {
-    ...settingsForStyle(service.style, service.url, service.token),
-    ...bookingHooksForReference(),
-    ZONES_MOCK_BASE_URL: mock.url,
-    ZONES_MOCK_ACCESS_TOKEN: mock.token,
-    ZONES_REPORTS_DIR: reportsDir,
-    ZONES_MAX_RPS: '20',
-  });
+  const drift = startNpmRun('drift', [], driftSettings(service, mock, reportsDir));
   try {
     for (const side of ['service', 'mock']) await untilCreated(drift, join(reportsDir, 'drift', side), 3);
     process.kill(-drift.child.pid!, 'SIGINT');
