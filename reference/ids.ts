@@ -20,6 +20,9 @@ function randomToken(length: number): string {
   return text;
 }
 
+/** The ids a store holds that are numbers: a data file written in another style may hold others. */
+const numericIds = (store: ZoneStore) => store.all().flatMap((zone) => (/^\d+$/.test(zone.id) ? [zone.id] : []));
+
 export function createIdSource(style: HouseStyle, store: ZoneStore): IdSource {
   switch (style.idStyle) {
     case 'max-plus-one':
@@ -27,13 +30,19 @@ export function createIdSource(style: HouseStyle, store: ZoneStore): IdSource {
       // hands its id to the next create.
       return () => String(store.all().reduce((max, zone) => Math.max(max, Number(zone.id)), 0) + 1);
     case 'number': {
-      // A random start keeps a suite from passing by assuming ids begin at 1.
-      let next = 1000 + randomInt(9000);
-      return () => String(next++);
+      // A random start keeps a suite from passing by assuming ids begin at 1. Counted on from the
+      // highest id a kept store holds, chosen at the first create, once a data file has been read.
+      let next: number | undefined;
+      return () => {
+        next ??= Math.max(1000 + randomInt(9000), ...numericIds(store).map((id) => Number(id) + 1));
+        return String(next++);
+      };
     }
     case 'big-number': {
-      let next = FIRST_UNSAFE_ODD + 2n * BigInt(randomInt(500));
+      let next: bigint | undefined;
       return () => {
+        const held = numericIds(store).map((id) => BigInt(id) + BIG_ID_STEP);
+        next ??= held.reduce((max, id) => (id > max ? id : max), FIRST_UNSAFE_ODD + 2n * BigInt(randomInt(500)));
         const id = next;
         next += BIG_ID_STEP;
         return id.toString();
@@ -45,7 +54,7 @@ export function createIdSource(style: HouseStyle, store: ZoneStore): IdSource {
       return () => {
         let id: string;
         do id = `zn_${randomToken(6)}`;
-        while (issued.has(id));
+        while (issued.has(id) || store.find(id));
         issued.add(id);
         return id;
       };

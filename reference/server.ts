@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { answerAdminRequest } from './admin-api.ts';
 import { answerControlRequest, isControlPath } from './control.ts';
+import { loadDataFile, saveDataFile } from './data-file.ts';
 import { type Fault, resolveFault } from './faults.ts';
 import { inHouseSpelling } from './house-spelling.ts';
 import { notFound, type Reply, reply, sendReply } from './respond.ts';
@@ -17,6 +18,8 @@ export interface ReferenceOptions {
   token?: string;
   style?: string | HouseStyle;
   fault?: string;
+  /** A JSON file the zones are kept in across restarts (see data-file.ts); in memory when absent. */
+  dataFile?: string;
 }
 
 export interface RunningReference {
@@ -85,6 +88,11 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? `ref_${randomBytes(12).toString('hex')}`;
   const service = createZoneService(style, fault);
+  if (options.dataFile !== undefined) {
+    const path = options.dataFile;
+    loadDataFile(path, service.store);
+    service.store.onChange = () => saveDataFile(path, service.store);
+  }
   const server = createServer(handler(service, token));
 
   return new Promise<RunningReference>((resolve, reject) => {

@@ -21,6 +21,8 @@ export class ZoneStore {
   /** Each zone's place in creation order, never reused: what a list cursor can point after. */
   private readonly positions = new Map<string, number>();
   private nextPosition = 0;
+  /** Told after every change: a mock that keeps its zones in a file writes it then. */
+  onChange: () => void = () => {};
 
   find(id: string): StoredZone | undefined {
     return this.zones.get(id);
@@ -33,6 +35,7 @@ export class ZoneStore {
   put(zone: StoredZone): void {
     if (!this.positions.has(zone.id)) this.positions.set(zone.id, this.nextPosition++);
     this.zones.set(zone.id, zone);
+    this.onChange();
   }
 
   positionOf(id: string): number {
@@ -43,5 +46,6 @@ export class ZoneStore {
 
   remove(id: string): void {
     this.zones.delete(id);
+    this.onChange();
   }
 }
