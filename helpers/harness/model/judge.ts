@@ -5,25 +5,18 @@ import type { ZoneRecord } from '../../client/records.ts';
 import { jsonEqual, shownJson } from '../../json.ts';
 import { expects, FIELDS, type Field, type ModelZone, nothingSince, type ZoneModel } from './zone-model.ts';
 
-export interface Finding {
-  rule: string;
-  what: string;
-  /** Lower first: a zone come back, then one changed by another zone's update, then the rest. */
-  rank: number;
-}
+/** rank: lower first, a zone come back, then one changed by another zone's update, then the rest. */
+type Finding = { rule: string; what: string; rank: number };
 
-export interface Judgement {
-  findings: Finding[];
-  /** The rules this read checked, once per check. */
-  checked: string[];
-}
+/** checked: the rules this read checked, once per check. */
+type Judgement = { findings: Finding[]; checked: string[] };
 
 const UPDATE_RULE: Record<Field, string> = { name: 'UPDATE-01', coverage: 'UPDATE-02', status: 'UPDATE-03' };
 
 const RANK = { cameBack: 0, otherZone: 1, refusedDelete: 2, plain: 3 };
 
 /** The rule a wrong value of this field breaks, judged by the zone's history alone. */
-export function fieldRule(zone: ModelZone, field: Field): string {
+function fieldRule(zone: ModelZone, field: Field): string {
   if (zone.updated) return UPDATE_RULE[field];
   if (field !== 'status') return 'CREATE-01';
   return zone.askedStatus === undefined ? 'CREATE-02' : 'CREATE-03';
@@ -61,20 +54,16 @@ function checkedBy(zone: ModelZone): string[] {
   return rules;
 }
 
-function expectedText(zone: ModelZone, field: Field): string {
-  return zone.expected[field].map(shownJson).join(' or ');
-}
+const expectedText = (zone: ModelZone, field: Field) => zone.expected[field].map(shownJson).join(' or ');
 
 /** The record of a zone of the sequence: by its id, or by its unique name while its id is not known yet. */
-export function recordOf(zone: ModelZone, records: readonly ZoneRecord[], model: ZoneModel): ZoneRecord | undefined {
+function recordOf(zone: ModelZone, records: readonly ZoneRecord[], model: ZoneModel): ZoneRecord | undefined {
   if (zone.id !== undefined) return records.find((record) => record.id.text === zone.id!.text);
   const taken = new Set(model.live.flatMap((other) => (other.id ? [other.id.text] : [])));
   return records.find((record) => record.name === zone.createdAs && !taken.has(record.id.text));
 }
 
-function nameOf(zone: ModelZone): string {
-  return `zone ${zone.label}${zone.id ? ` (${zone.id.text})` : ''}`;
-}
+const nameOf = (zone: ModelZone) => `zone ${zone.label}${zone.id ? ` (${zone.id.text})` : ''}`;
 
 /** A disagreement with the model, under the rule the read has thereby checked. */
 function found(judgement: Judgement, rule: string, what: string, rank = RANK.plain): void {
@@ -162,8 +151,8 @@ function judgeMembership(zone: ModelZone, record: ZoneRecord | undefined, status
 }
 
 /** The finding a failure is reported by: the most telling one. */
-export function firstFinding(judgement: Judgement): Finding | undefined {
-  return [...judgement.findings].sort((a, b) => a.rank - b.rank)[0];
+export function firstFinding(findings: readonly Finding[]): Finding | undefined {
+  return [...findings].sort((a, b) => a.rank - b.rank)[0];
 }
 
 /** What a read that agrees with the model teaches it: ids found by name, fields settled, zones verified. */

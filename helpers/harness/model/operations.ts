@@ -72,7 +72,7 @@ async function readAndJudge(
     if (judgement.findings.length > 0) findings.push(...judgement.findings);
     else learnFrom(model, records);
   }
-  const finding = firstFinding({ findings, checked: [] });
+  const finding = firstFinding(findings);
   if (finding) fail(sequence, finding.rule, finding.what, ...stepAnswers, ...pages);
 }
 
@@ -127,11 +127,9 @@ async function updateKeepingStatus(
   changed: readonly Field[],
   answers: Answer[],
 ): Promise<void> {
-  const { api } = sequence.session.real;
-  const whole = await api.updateZone(zone.id!, values);
-  answers.push(whole);
-  const sentStatus = !isRefusal(whole);
-  if (!sentStatus) answers.push(await api.updateZone(zone.id!, { name: values.name, coverage: values.coverage }));
+  const put = await sequence.session.real.zones.putKeepingStatus(zone.id!, values);
+  answers.push(...put);
+  const sentStatus = put.length === 1;
   sent(sequence, zone, values);
   const last = answers.at(-1)!;
   const rule = changed.includes('name') ? 'UPDATE-01' : 'UPDATE-02';
