@@ -49,12 +49,7 @@ export const test = baseTest.extend<ConformanceFixtures>({
         task.meta.lagMs = [...(task.meta.lagMs ?? []), waitedMs];
       },
       onExchange: (exchange) => {
-        if (exchange.status === 429) task.meta.throttled = (task.meta.throttled ?? 0) + 1;
-        if (cleaningUp.has(task)) {
-          task.meta.cleanupRequests = (task.meta.cleanupRequests ?? 0) + 1;
-          return;
-        }
-        task.meta.requests = (task.meta.requests ?? 0) + 1;
+        if (cleaningUp.has(task)) return;
         task.meta.exchanges = [...(task.meta.exchanges ?? []), recordExchange(exchange, target, bodies, recording)];
       },
     });

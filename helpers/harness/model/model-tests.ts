@@ -2,6 +2,7 @@
 // the first test starts it with its own client and zones, so its requests are counted once, there.
 import { inject } from 'vitest';
 import { readsOfTheShop } from '../../evidence/list-reads.ts';
+import { emptyTally, requestsIn } from '../../evidence/request-tally.ts';
 import { type ConformanceContext, notVerified } from '../rule-test.ts';
 import { runModel } from './run-model.ts';
 
@@ -23,7 +24,7 @@ function outcomeFor(context: ConformanceContext): ReturnType<typeof runModel> {
     run = runModel(
       { api, zones, signal: task.context.signal },
       target.model,
-      () => task.meta.requests ?? 0,
+      () => requestsIn(task.meta.tally ?? emptyTally()),
       budgetCounter(context),
     );
     // A stopped run gives up on the test at once; the sequences then end their operation and clean up first.
