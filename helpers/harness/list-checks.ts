@@ -64,12 +64,8 @@ export async function likelyFilterCause(api: ZonesClient): Promise<string> {
 
 /** A list read that is only the means of a check: unreadable, it leaves the check not verified, not failed. */
 export function requireReadable(list: ListAnswer, config: TargetConfig): void {
-  const why = !isSuccess(list)
-    ? `answered ${list.status}`
-    : list.read.ok
-      ? undefined
-      : `cannot be read: ${list.read.problem}`;
-  if (why === undefined) return;
+  if (isSuccess(list) && list.read.ok) return;
+  const why = isSuccess(list) && !list.read.ok ? `cannot be read: ${list.read.problem}` : `answered ${list.status}`;
   const hint = list.filter !== undefined && isRefusal(list) ? `; ${filterSettingsHint(config)}` : '';
   throw new PreconditionError(
     `${describeList(config, list.filter)} ${why}, so this check cannot be made${hint}\n\n${formatAnswers(...list.pages)}`,

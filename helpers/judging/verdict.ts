@@ -107,18 +107,11 @@ function firstLine(text: string): string {
  */
 function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
   const mine = outcomes.filter((outcome) => outcome.ruleId === rule.id);
-  const tests = mine.map(
-    ({ title, state, reason, requests, durationMs, exchanges, evidence, checkedWith }): JudgedTest => ({
-      title,
-      state: state === 'failed' ? failureOf(rule.level) : state,
-      reason,
-      requests,
-      durationMs,
-      exchanges,
-      evidence,
-      checkedWith,
-    }),
-  );
+  const tests = mine.map((outcome): JudgedTest => {
+    const { title, reason, requests, durationMs, exchanges, evidence, checkedWith } = outcome;
+    const state = outcome.state === 'failed' ? failureOf(rule.level) : outcome.state;
+    return { title, state, reason, requests, durationMs, exchanges, evidence, checkedWith };
+  });
   const base = { ...rule, tests };
   const failed = mine.filter((outcome) => outcome.state === 'failed');
   if (failed.length > 0) {
