@@ -184,30 +184,28 @@ export async function updateZone(sequence: Sequence, zone: ModelZone, change: Ch
   const parts = changed.map((field) => (field === 'status' ? `status to ${String(values.status)}` : field));
   model.steps.push(`update ${zone.label}: ${parts.join(', ')}`);
   sequence.lastUpdated = zone;
+  const answers: Answer[] = [];
   if (!changed.includes('status')) {
-    const answers: Answer[] = [];
     await updateKeepingStatus(sequence, zone, values, changed, answers);
     // Its status's filter: the shortest list that shows it, and a zone its update landed on (same status).
     const known = session.filtersLost === undefined && zone.expected.status.length === 1;
-    await readAndJudge(sequence, [known ? String(zone.expected.status[0]) : undefined], answers);
-    return;
+    return readAndJudge(sequence, [known ? String(zone.expected.status[0]) : undefined], answers);
   }
   const move = await session.real.api.updateZone(zone.id!, values);
+  answers.push(move);
   sent(sequence, zone, values);
   session.count(['UPDATE-03']);
   if (isSuccess(move)) {
     settle(zone, values, changed, true);
     // The filter the zone left and the one it joined: what UPDATE-03 and LIST-02 say must follow a move.
     const filters = session.filtersLost ? [undefined] : [String(before.status), String(values.status)];
-    await readAndJudge(sequence, filters, [move]);
-    return;
+    return readAndJudge(sequence, filters, answers);
   }
   const what = `the update of ${zone.label} to status ${String(values.status)} answered ${move.status}`;
   if (!isRefusal(move)) fail(sequence, 'UPDATE-03', what, move);
   // Which moves are allowed is not shown: a refused one is no failure, and what it changed the next read says.
   model.steps[model.steps.length - 1] += ` (the move was refused with ${move.status})`;
   zone.expected.status = [before.status, values.status];
-  const answers = [move];
   const rest = changed.filter((field) => field !== 'status');
   if (rest.length > 0) await updateKeepingStatus(sequence, zone, { ...values, status: before.status }, rest, answers);
   await readAndJudge(sequence, [undefined], answers);
