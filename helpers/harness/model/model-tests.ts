@@ -21,12 +21,9 @@ function outcomeFor(context: ConformanceContext): ReturnType<typeof runModel> {
   const key = `${inject('runId')} ${target.baseUrl}`;
   let run = runs.get(key);
   if (run === undefined) {
-    run = runModel(
-      { api, zones, signal: task.context.signal },
-      target.model,
-      () => requestsIn(task.meta.tally ?? emptyTally()),
-      budgetCounter(context),
-    );
+    const requestsSoFar = () => requestsIn(task.meta.tally ?? emptyTally());
+    const real = { api, zones, signal: task.context.signal, requestsSoFar, spentSoFar: budgetCounter(context) };
+    run = runModel(real, target.model);
     // A stopped run gives up on the test at once; the sequences then end their operation and clean up first.
     zones.awaitBeforeCleanUp(run);
     runs.set(key, run);

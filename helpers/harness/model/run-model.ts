@@ -105,13 +105,8 @@ async function withoutUnneeded(session: ModelSession, found: Disagreement): Prom
   return kept;
 }
 
-export async function runModel(
-  real: RealWorld,
-  budget: ModelBudget,
-  requestsSoFar: () => number,
-  spentSoFar: () => number = requestsSoFar,
-) {
-  const session = new ModelSession(real, budget, requestsSoFar, spentSoFar);
+export async function runModel(real: RealWorld, budget: ModelBudget) {
+  const session = new ModelSession(real, budget);
   // A certification's launcher has drawn the seed already (withRunSeed); a caller that did not gets one here.
   const seed = budget.seed ?? newModelSeed();
   // The stories first, within the run's budget: each rule's first failure, and what the story looks for.
