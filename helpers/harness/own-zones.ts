@@ -130,7 +130,7 @@ export class OwnZones {
   }
 
   /** Take a zone into this test's care, e.g. one a refused call created anyway. */
-  adopt(id: ZoneId): void {
+  private adopt(id: ZoneId): void {
     if (!this.owned.has(id.text)) this.owned.set(id.text, { id, booked: false });
   }
 

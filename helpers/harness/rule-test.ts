@@ -29,7 +29,7 @@ export type ConformanceContext = Pick<TestContext, 'task' | 'skip' | 'expect'> &
 // Set while the zones fixture tears down, so clean-up requests are not counted as the check's own.
 const cleaningUp = new WeakSet<object>();
 
-export const test = baseTest.extend<ConformanceFixtures>({
+const test = baseTest.extend<ConformanceFixtures>({
   // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this destructuring, and this one has none.
   target: async ({}, use) => {
     await use(currentTarget());
@@ -74,7 +74,7 @@ export function notVerified(context: Pick<TestContext, 'task' | 'skip'>, reason:
   throw new Error('unreachable: skip() throws');
 }
 
-export type Check = (context: ConformanceContext) => Promise<void>;
+type Check = (context: ConformanceContext) => Promise<void>;
 
 /** One case of a table whose cases differ in what they do; modelBased is said when it is declared (task-meta.ts). */
 type RuleCase = { label: string; check: Check; modelBased?: boolean };

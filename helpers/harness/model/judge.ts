@@ -22,10 +22,7 @@ function fieldRule(zone: ModelZone, field: Field): string {
   return zone.askedStatus === undefined ? 'CREATE-02' : 'CREATE-03';
 }
 
-/**
- * Who is to blame for a wrong value: another zone's update whose name landed here (UPDATE-04); its own
- * update (every PUT sends the whole zone); its refused delete (DELETE-02); another zone's update; else its create.
- */
+/** Who is to blame for a wrong value, surest first; a PUT sends the whole zone, so its own update answers for all. */
 function blame(model: ZoneModel, zone: ModelZone, field: Field, record: ZoneRecord): string {
   const sentTo = typeof record.name === 'string' ? model.namesSent.get(record.name) : undefined;
   if (sentTo !== undefined && sentTo !== zone && zone.since.othersUpdated) return 'UPDATE-04';
