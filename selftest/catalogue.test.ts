@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
-import { modelRules } from '../helpers/harness/model/run-model.ts';
+import { modelRules } from '../helpers/harness/model/top-up.ts';
 import { READS, rules, SPEC_VERSION } from '../helpers/rules.ts';
 import { SUITE_FILES } from '../helpers/runner/run-suites.ts';
 import { SETTINGS } from '../helpers/settings.ts';

@@ -7,8 +7,7 @@ import type { ZoneRecord } from '../helpers/client/records.ts';
 import type { ListAnswer } from '../helpers/client/zones-client.ts';
 import { formatAnswers } from '../helpers/evidence/evidence.ts';
 import { currentTarget } from '../helpers/harness/current-target.ts';
-import { describeList, likelyFilterCause, strays } from '../helpers/harness/filter-settings.ts';
-import { requireReadable } from '../helpers/harness/list-checks.ts';
+import { describeList, likelyFilterCause, requireReadable, strays } from '../helpers/harness/list-checks.ts';
 import type { OwnZones } from '../helpers/harness/own-zones.ts';
 import { ruleCases, ruleTest } from '../helpers/harness/rule-test.ts';
 
@@ -52,7 +51,7 @@ ruleCases(
       throw new Error(
         `${describeList(target, status)} cannot be read: ${filtered.read.problem}\n\n${formatAnswers(filtered)}`,
       );
-    const found = strays(filtered).map((zone) => `${zone.id} (${String(zone.status)})`);
+    const found = strays(filtered);
     // Only once the filter is seen to fail: one more read, to say whether a setting is the likelier cause.
     const strayed = found.length > 0 || elsewhere.some((zone) => listsZone(filtered, zone.id));
     const cause = strayed ? await likelyFilterCause(api) : undefined;

@@ -5,8 +5,8 @@
 // shortest, and each rule reports by its own test (helpers/harness/model/model-tests.ts says how).
 import { currentTarget } from '../helpers/harness/current-target.ts';
 import { checkModelRule } from '../helpers/harness/model/model-tests.ts';
-import { modelRules } from '../helpers/harness/model/run-model.ts';
 import { MODEL_TEST_LABEL } from '../helpers/harness/model/title.ts';
+import { modelRules } from '../helpers/harness/model/top-up.ts';
 import { ruleCases } from '../helpers/harness/rule-test.ts';
 
 // One of them plays the sequences and the others read its outcome. Each is declared model-based, so

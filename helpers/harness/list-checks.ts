@@ -1,5 +1,8 @@
 // The list checks the suites call: the list is re-read until it shows what was written, then judged by
 // the matchers; a list only the means of a check, or a field no record shows, leaves it not verified.
+// A filter's parameter and values are settings (the specification does not show them), so a filter the
+// shop seems not to take says so.
+import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { type ExpectedFields, listedZone, listsZone, readableZones, showsZone } from '../client/list-lookups.ts';
 import { PreconditionError } from '../client/precondition.ts';
@@ -7,16 +10,62 @@ import type { ZoneId, ZoneRecord } from '../client/records.ts';
 import { isRefusal, isSuccess, type ListAnswer, type Settle, type ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import { formatAnswers } from '../evidence/evidence.ts';
-import { describeList, filterSettingsHint, likelyFilterCause } from './filter-settings.ts';
+
+export function describeList(config: TargetConfig, status?: string): string {
+  if (status === undefined) return 'the zone list';
+  return `the list filtered by ${status} (${config.statusParam}=${config.filterValues[status] ?? status})`;
+}
+
+export function filterSettingsHint(config: TargetConfig): string {
+  return `if the shop filters by another query parameter or other values, set ZONES_STATUS_PARAM (now "${config.statusParam}") or ZONES_STATUS_FILTER_VALUES`;
+}
+
+/** Records of a filtered list that show another status than the one asked for, as "id (status)". */
+export function strays(list: ListAnswer): string[] {
+  if (list.filter === undefined || !list.read.ok) return [];
+  return list.read.zones
+    .filter((zone) => zone.status !== undefined && zone.status !== list.filter)
+    .map((zone) => `${zone.id.text} (${String(zone.status)})`);
+}
+
+/** The hint for a failure on a filtered list, in its first line (the console's): the likely cause, or the settings, and the strays. */
+export function strayHint(list: ListAnswer, config: TargetConfig, likelyCause?: string): string {
+  const found = strays(list);
+  if (found.length === 0) return likelyCause === undefined ? '' : `; ${likelyCause}`;
+  const shown = found.slice(0, 5).join(', ');
+  const answered = `${describeList(config, list.filter)} answered zones in other statuses: ${shown}${found.length > 5 ? ', ...' : ''}`;
+  // The cause first: the console shows a reason's first 300 characters.
+  return likelyCause === undefined ? `; ${answered}; ${filterSettingsHint(config)}` : `; ${likelyCause}; ${answered}`;
+}
+
+/**
+ * Why a filter answered zones of another status: an unknown parameter (a setting) or a wrong filter. A
+ * filter by a status no zone has tells which is likelier: ignored, it answers the whole list; taken, none.
+ */
+export async function likelyFilterCause(api: ZonesClient): Promise<string> {
+  const config = api.config;
+  const setting = `ZONES_STATUS_PARAM (now "${config.statusParam}")`;
+  const nowhere = `zc-no-such-status-${randomBytes(4).toString('hex')}`;
+  const asked = `asked for a status no zone has (${config.statusParam}=${nowhere})`;
+  const undecided = `${setting} may be a parameter the shop does not know, or its filter is broken; which is likelier could not be told: ${asked}`;
+  let probe: ListAnswer;
+  try {
+    probe = await api.listZones({ status: nowhere });
+  } catch (error) {
+    return `${undecided}, it gave no answer (${String(error instanceof Error ? error.message : error).split('\n')[0]})`;
+  }
+  const zones = readableZones(probe);
+  if (zones !== undefined && zones.length > 0)
+    return `${setting} may be a parameter the shop does not know, likelier than a broken filter: ${asked}, it answered ${zones.length} zone(s), as a shop does that ignores an unknown parameter`;
+  if (zones !== undefined || isRefusal(probe))
+    return `a broken filter is likelier than ${setting}: the shop knows the parameter, since ${asked}, it answered ${zones === undefined ? probe.status : 'no zone'}; unless it spells the statuses otherwise (ZONES_STATUS_FILTER_VALUES)`;
+  return `${undecided}, it answered ${probe.status}${probe.read.ok ? '' : ` (${probe.read.problem})`}`;
+}
 
 /** A list read that is only the means of a check: unreadable, it leaves the check not verified, not failed. */
 export function requireReadable(list: ListAnswer, config: TargetConfig): void {
-  const why = !isSuccess(list)
-    ? `answered ${list.status}`
-    : list.read.ok
-      ? undefined
-      : `cannot be read: ${list.read.problem}`;
-  if (why === undefined) return;
+  if (isSuccess(list) && list.read.ok) return;
+  const why = isSuccess(list) && !list.read.ok ? `cannot be read: ${list.read.problem}` : `answered ${list.status}`;
   const hint = list.filter !== undefined && isRefusal(list) ? `; ${filterSettingsHint(config)}` : '';
   throw new PreconditionError(
     `${describeList(config, list.filter)} ${why}, so this check cannot be made${hint}\n\n${formatAnswers(...list.pages)}`,

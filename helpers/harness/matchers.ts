@@ -9,7 +9,7 @@ import type { Answer } from '../evidence/exchange.ts';
 import { shownJson } from '../json.ts';
 import { type SchemaName, validatorFor } from '../schemas.ts';
 import { currentTarget } from './current-target.ts';
-import { describeList, filterSettingsHint, strayHint } from './filter-settings.ts';
+import { describeList, filterSettingsHint, strayHint } from './list-checks.ts';
 
 declare module 'vitest' {
   // biome-ignore lint/suspicious/noExplicitAny: the declaration merges with vitest's, which has this default.

@@ -85,13 +85,17 @@ export class OwnZones {
     return { name: zone.name, coverage: zone.coverage, status: zone.status ?? 'draft', ...changes };
   }
 
-  /** Change name or coverage, keeping the rest; a refused body (a "move" to its own status) goes again without it. */
+  /** Change name or coverage, keeping the rest. */
   async update(zone: ZoneRecord, changes: { name?: unknown; coverage?: unknown }): Promise<ZoneAnswer> {
-    const body = this.updateBody(zone, changes);
-    const answer = await this.api.updateZone(zone.id, body);
-    if (!isRefusal(answer)) return answer;
+    return (await this.putKeepingStatus(zone.id, this.updateBody(zone, changes))).at(-1)!;
+  }
+
+  /** A PUT of the whole zone; refused (a "move" to its own status), again without the status. Its answers, in order. */
+  async putKeepingStatus(id: ZoneId, body: Record<string, unknown>): Promise<ZoneAnswer[]> {
+    const whole = await this.api.updateZone(id, body);
+    if (!isRefusal(whole)) return [whole];
     const { status: _kept, ...withoutStatus } = body;
-    return this.api.updateZone(zone.id, withoutStatus);
+    return [whole, await this.api.updateZone(id, withoutStatus)];
   }
 
   /** Move a zone to a status; refused, through each other status (which moves are allowed is not shown). */
@@ -126,7 +130,7 @@ export class OwnZones {
   }
 
   /** Take a zone into this test's care, e.g. one a refused call created anyway. */
-  adopt(id: ZoneId): void {
+  private adopt(id: ZoneId): void {
     if (!this.owned.has(id.text)) this.owned.set(id.text, { id, booked: false });
   }
 

@@ -29,7 +29,7 @@ export type ConformanceContext = Pick<TestContext, 'task' | 'skip' | 'expect'> &
 // Set while the zones fixture tears down, so clean-up requests are not counted as the check's own.
 const cleaningUp = new WeakSet<object>();
 
-export const test = baseTest.extend<ConformanceFixtures>({
+const test = baseTest.extend<ConformanceFixtures>({
   // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this destructuring, and this one has none.
   target: async ({}, use) => {
     await use(currentTarget());
@@ -49,12 +49,7 @@ export const test = baseTest.extend<ConformanceFixtures>({
         task.meta.lagMs = [...(task.meta.lagMs ?? []), waitedMs];
       },
       onExchange: (exchange) => {
-        if (exchange.status === 429) task.meta.throttled = (task.meta.throttled ?? 0) + 1;
-        if (cleaningUp.has(task)) {
-          task.meta.cleanupRequests = (task.meta.cleanupRequests ?? 0) + 1;
-          return;
-        }
-        task.meta.requests = (task.meta.requests ?? 0) + 1;
+        if (cleaningUp.has(task)) return;
         task.meta.exchanges = [...(task.meta.exchanges ?? []), recordExchange(exchange, target, bodies, recording)];
       },
     });
@@ -79,19 +74,10 @@ export function notVerified(context: Pick<TestContext, 'task' | 'skip'>, reason:
   throw new Error('unreachable: skip() throws');
 }
 
-export function ruleTitle(id: string): string {
-  return `${id} ${ruleById(id).title}`;
-}
+type Check = (context: ConformanceContext) => Promise<void>;
 
-export type Check = (context: ConformanceContext) => Promise<void>;
-
-/** One case of a table whose cases differ in what they do, not only in their data. */
-export interface RuleCase {
-  label: string;
-  check: Check;
-  /** Said when it is declared, so that even a test that never ran says it (task-meta.ts). */
-  modelBased?: boolean;
-}
+/** One case of a table whose cases differ in what they do; modelBased is said when it is declared (task-meta.ts). */
+type RuleCase = { label: string; check: Check; modelBased?: boolean };
 
 const SEVERITY: Record<RuleLevel, string> = { must: 'critical', should: 'normal', may: 'minor' };
 
@@ -130,7 +116,9 @@ export async function checkedWith(context: Pick<ConformanceContext, 'task'>, wha
   await allure.parameter('checked with', what, { excluded: true });
 }
 
-function declareTest(title: string, id: string, check: Check, meta = {}): void {
+/** The title leads with the rule id and its catalogue title; a case's label follows. */
+function declareTest(id: string, label: string | undefined, check: Check, meta = {}): void {
+  const title = `${id} ${ruleById(id).title}${label === undefined ? '' : `: ${label}`}`;
   // vitest reads the destructuring to decide which fixtures to set up, so it is spelled out.
   test(title, { meta }, ({ task, skip, expect, target, api, zones }) =>
     runCheck(id, { task, skip, expect, target, api, zones }, check),
@@ -138,7 +126,7 @@ function declareTest(title: string, id: string, check: Check, meta = {}): void {
 }
 
 export function ruleTest(id: string, check: Check): void {
-  declareTest(ruleTitle(id), id, check);
+  declareTest(id, undefined, check);
 }
 
 /** One rule over a table of cases: one check for every case's data, or a check per case, never one that branches. */
@@ -157,6 +145,6 @@ export function ruleCases(
   for (const item of cases) {
     const run: Check | undefined = check ? (context) => check(item, context) : item.check;
     if (run === undefined) throw new Error(`${id}: the case "${item.label}" has no check`);
-    declareTest(`${ruleTitle(id)}: ${item.label}`, id, run, item.modelBased ? { modelBased: true } : {});
+    declareTest(id, item.label, run, item.modelBased ? { modelBased: true } : {});
   }
 }

@@ -22,21 +22,16 @@ declare module 'vitest' {
 // TaskMeta lives in the runner package; vitest only re-exports it.
 declare module '@vitest/runner' {
   interface TaskMeta {
-    /** Requests the test body sent; a check with none behind it proves nothing. */
-    requests?: number;
+    /** The requests the test body sent, by endpoint, list pages, 429s and re-sends; a check with none proves nothing. */
+    tally?: RequestTally;
+    /** The requests the fixture sent to clean up after the test. */
+    cleanupTally?: RequestTally;
     /** Requests of a run this test shares (the model-based suite's), counted under the test that sent them. */
     sharedRequests?: number;
-    /** Requests the fixture sent to clean up after the test. */
-    cleanupRequests?: number;
-    /** The same requests as `requests` and `cleanupRequests`, by endpoint, list pages, 429s and re-sends. */
-    tally?: RequestTally;
-    cleanupTally?: RequestTally;
     notVerified?: string;
     /** Set when the test is declared: a model-based test can fail a rule, never leave it unverified. */
     modelBased?: boolean;
     cleanup?: CleanupRecord;
-    /** 429 answers the test and its clean-up met (each one waited out and sent again). */
-    throttled?: number;
     /** How long lists took to show a write, each time one lagged. */
     lagMs?: number[];
     /** Each exchange of the test body, in order, as the reports show it (with its curl command). */

@@ -5,7 +5,7 @@ import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import type { OutageStart } from '../pacing/outage.ts';
 import { type Rule, type RuleLevel, rules } from '../rules.ts';
 
-export type TestState = 'passed' | 'failed' | 'not-verified' | 'suite-error';
+type TestState = 'passed' | 'failed' | 'not-verified' | 'suite-error';
 
 /** A test as the reporter read it, from its task.meta among others (helpers/harness/task-meta.ts). */
 export interface TestOutcome {
@@ -43,11 +43,7 @@ export type JudgedTest = Pick<
   'title' | 'reason' | 'requests' | 'durationMs' | 'exchanges' | 'evidence' | 'checkedWith'
 > & { state: JudgedState };
 
-export interface RuleResult {
-  id: string;
-  level: RuleLevel;
-  title: string;
-  source: string;
+export interface RuleResult extends Rule {
   status: RuleStatus;
   reason?: string;
   /** What is not the status: a model-based test that did not verify the rule where example tests decided it. */
@@ -63,12 +59,13 @@ export function failureOf(level: RuleLevel): 'failed' | 'warning' {
 /** could-not-complete: the shop stopped answering past the outage budget; no red (nor green) on maintenance. */
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete' | 'could-not-complete';
 
-/** Errors that say the suite, not the target, went wrong. */
-const SUITE_ERROR_NAMES = new Set(['OwnershipError']);
-/** No answer (after retries), no time left, or an answer not the shop's (a gateway's 502, 503, 504). */
-const NO_ANSWER_NAMES = new Set(['TransportError', 'ShopUnavailableError']);
-/** A body past one of the suite's limits (size, time, nesting), unread: the specification shows none. */
-const UNREAD_ANSWER_NAMES = new Set(['BodyLimitError']);
+// Errors that leave a test nothing to check against: no answer (after retries, or in time), none of the shop's (a
+// gateway's 502, 503, 504), or a body past one of the suite's limits (size, time, nesting), unread: the spec shows none.
+const NOTHING_TO_CHECK = new Map([
+  ['TransportError', 'no answer'],
+  ['ShopUnavailableError', 'no answer'],
+  ['BodyLimitError', 'no readable answer'],
+]);
 const TIMED_OUT = /^Test timed out in \d+ms/;
 
 export function classify(input: {
@@ -85,13 +82,11 @@ export function classify(input: {
     return { state: 'not-verified', reason: input.notVerified ?? input.skipNote ?? 'the test did not run' };
   }
   const name = input.errorName ?? '';
-  if (SUITE_ERROR_NAMES.has(name))
-    return { state: 'suite-error', reason: `suite defect: ${input.errorMessage ?? name}` };
-  const said = firstLine(input.errorMessage ?? name);
-  if (UNREAD_ANSWER_NAMES.has(name))
-    return { state: 'not-verified', reason: `no readable answer to check against: ${said}` };
-  if (NO_ANSWER_NAMES.has(name) || TIMED_OUT.test(input.errorMessage ?? ''))
-    return { state: 'not-verified', reason: `no answer to check against: ${said}` };
+  // The ownership guard: the suite, not the target, went wrong.
+  if (name === 'OwnershipError') return { state: 'suite-error', reason: `suite defect: ${input.errorMessage ?? name}` };
+  const nothing = NOTHING_TO_CHECK.get(name) ?? (TIMED_OUT.test(input.errorMessage ?? '') ? 'no answer' : undefined);
+  if (nothing !== undefined)
+    return { state: 'not-verified', reason: `${nothing} to check against: ${firstLine(input.errorMessage ?? name)}` };
   // A check with no request behind it proves nothing about the target, whichever way it went.
   if (input.requests === 0 && !input.sharedRequests) {
     const detail = input.errorMessage ? ` (${firstLine(input.errorMessage)})` : '';
@@ -112,19 +107,12 @@ function firstLine(text: string): string {
  */
 function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
   const mine = outcomes.filter((outcome) => outcome.ruleId === rule.id);
-  const tests = mine.map(
-    ({ title, state, reason, requests, durationMs, exchanges, evidence, checkedWith }): JudgedTest => ({
-      title,
-      state: state === 'failed' ? failureOf(rule.level) : state,
-      reason,
-      requests,
-      durationMs,
-      exchanges,
-      evidence,
-      checkedWith,
-    }),
-  );
-  const base = { id: rule.id, level: rule.level, title: rule.title, source: rule.source, tests };
+  const tests = mine.map((outcome): JudgedTest => {
+    const { title, reason, requests, durationMs, exchanges, evidence, checkedWith } = outcome;
+    const state = outcome.state === 'failed' ? failureOf(rule.level) : outcome.state;
+    return { title, state, reason, requests, durationMs, exchanges, evidence, checkedWith };
+  });
+  const base = { ...rule, tests };
   const failed = mine.filter((outcome) => outcome.state === 'failed');
   if (failed.length > 0) {
     const reason = failed.map((o) => `${o.title}: ${firstLine(o.reason ?? '')}`).join(' | ');

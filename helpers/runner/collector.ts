@@ -4,7 +4,7 @@ import { appendFileSync } from 'node:fs';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import '../harness/task-meta.ts';
 import type { TestExchanges } from '../evidence/exchange-detail.ts';
-import { emptyTally } from '../evidence/request-tally.ts';
+import { emptyTally, requestsIn } from '../evidence/request-tally.ts';
 import { classify, type TestOutcome } from '../judging/verdict.ts';
 import { ruleIdOfTitle } from '../rules.ts';
 
@@ -60,7 +60,8 @@ function outcomeOf(testCase: TestCase): TestOutcome {
   const result = testCase.result();
   const meta = testCase.meta();
   const error = result.errors?.[0];
-  const requests = meta.requests ?? 0;
+  const tally = { test: meta.tally ?? emptyTally(), cleanup: meta.cleanupTally ?? emptyTally() };
+  const requests = requestsIn(tally.test);
   const ruleId = ruleIdOfTitle(testCase.name);
   const judged =
     ruleId === undefined
@@ -81,8 +82,8 @@ function outcomeOf(testCase: TestCase): TestOutcome {
     ruleId,
     ...judged,
     requests,
-    cleanupRequests: meta.cleanupRequests ?? 0,
-    tally: { test: meta.tally ?? emptyTally(), cleanup: meta.cleanupTally ?? emptyTally() },
+    cleanupRequests: requestsIn(tally.cleanup),
+    tally,
     sharesRun: meta.sharedRequests !== undefined,
     // Declared with the test, so known even for one that never ran.
     modelBased: meta.modelBased,
@@ -93,7 +94,7 @@ function outcomeOf(testCase: TestCase): TestOutcome {
       judged.state === 'passed' || records.length === 0 ? undefined : records.map(({ detail: _, ...record }) => record),
     checkedWith: meta.checkedWith,
     cleanup: meta.cleanup,
-    throttled: meta.throttled ?? 0,
+    throttled: tally.test.throttled + tally.cleanup.throttled,
     lagMs: meta.lagMs ?? [],
     durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
     ...(meta.outage ? { outage: meta.outage } : {}),

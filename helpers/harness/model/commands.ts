@@ -31,20 +31,14 @@ const MOST_ZONES = 5;
 
 /** A command that starts only while the budget allows it and the sequence's end (a read, a delete per zone). */
 function command(
-  shown: string,
   applies: (sequence: Readonly<Sequence>) => boolean,
   run: (sequence: Sequence) => Promise<void>,
 ): ZoneCommand {
-  return {
-    check: (sequence) => sequence.session.mayStart(1 + sequence.model.live.length) && applies(sequence),
-    run,
-    toString: () => shown,
-  };
+  return { check: (sequence) => sequence.session.mayStart(1 + sequence.model.live.length) && applies(sequence), run };
 }
 
 export function create(asked?: string, coverage = 0): ZoneCommand {
   return command(
-    asked === undefined ? 'create' : `create(${asked})`,
     (sequence) => candidates(sequence, true).length < MOST_ZONES,
     (sequence) => createZone(sequence, asked, coverage),
   );
@@ -52,7 +46,6 @@ export function create(asked?: string, coverage = 0): ZoneCommand {
 
 export function update(pick: ZonePick, change: Change): ZoneCommand {
   return command(
-    `update(${Object.keys(change).join('+')})`,
     (sequence) => pickZone(sequence, pick) !== undefined,
     (sequence) => updateZone(sequence, pickZone(sequence, pick)!, change),
   );
@@ -60,7 +53,6 @@ export function update(pick: ZonePick, change: Change): ZoneCommand {
 
 export function remove(pick: ZonePick, book: boolean): ZoneCommand {
   return command(
-    book ? 'book+delete' : 'delete',
     (sequence) => pickZone(sequence, pick, !book) !== undefined,
     (sequence) => deleteZone(sequence, pickZone(sequence, pick, !book)!, book),
   );
@@ -68,7 +60,6 @@ export function remove(pick: ZonePick, book: boolean): ZoneCommand {
 
 export function list(filter?: string): ZoneCommand {
   return command(
-    filter === undefined ? 'list' : `list(${filter})`,
     (sequence) => filter === undefined || sequence.session.filtersLost === undefined,
     (sequence) => listZones(sequence, filter),
   );

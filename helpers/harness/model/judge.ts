@@ -5,51 +5,39 @@ import type { ZoneRecord } from '../../client/records.ts';
 import { jsonEqual, shownJson } from '../../json.ts';
 import { expects, FIELDS, type Field, type ModelZone, nothingSince, type ZoneModel } from './zone-model.ts';
 
-export interface Finding {
-  rule: string;
-  what: string;
-  /** Lower first: a zone come back, then one changed by another zone's update, then the rest. */
-  rank: number;
-}
+type Finding = { rule: string; what: string };
 
-export interface Judgement {
-  findings: Finding[];
-  /** The rules this read checked, once per check. */
-  checked: string[];
-}
+/** checked: the rules this read checked, once per check. */
+type Judgement = { findings: Finding[]; checked: string[] };
 
 const UPDATE_RULE: Record<Field, string> = { name: 'UPDATE-01', coverage: 'UPDATE-02', status: 'UPDATE-03' };
 
-const RANK = { cameBack: 0, otherZone: 1, refusedDelete: 2, plain: 3 };
+/** The most telling first: a zone come back, then one changed by another zone's update, a refused delete, the rest. */
+const RANK: Record<string, number> = { 'DELETE-01': 0, 'UPDATE-04': 1, 'DELETE-02': 2 };
 
 /** The rule a wrong value of this field breaks, judged by the zone's history alone. */
-export function fieldRule(zone: ModelZone, field: Field): string {
+function fieldRule(zone: ModelZone, field: Field): string {
   if (zone.updated) return UPDATE_RULE[field];
   if (field !== 'status') return 'CREATE-01';
   return zone.askedStatus === undefined ? 'CREATE-02' : 'CREATE-03';
 }
 
-/**
- * Who is to blame for a wrong value: another zone's update whose name landed here (UPDATE-04); its own
- * update (every PUT sends the whole zone); its refused delete (DELETE-02); another zone's update; else its create.
- */
-function blame(model: ZoneModel, zone: ModelZone, field: Field, record: ZoneRecord) {
+/** Who is to blame for a wrong value, surest first; a PUT sends the whole zone, so its own update answers for all. */
+function blame(model: ZoneModel, zone: ModelZone, field: Field, record: ZoneRecord): string {
   const sentTo = typeof record.name === 'string' ? model.namesSent.get(record.name) : undefined;
-  if (sentTo !== undefined && sentTo !== zone && zone.since.othersUpdated)
-    return { rule: 'UPDATE-04', rank: RANK.otherZone };
-  if (zone.since.updated) return { rule: UPDATE_RULE[field], rank: RANK.plain };
+  if (sentTo !== undefined && sentTo !== zone && zone.since.othersUpdated) return 'UPDATE-04';
+  if (zone.since.updated) return UPDATE_RULE[field];
   // Only a list that had shown the zone right can tell it changed: one never shown may be wrong since its create.
-  if (!zone.seen) return { rule: fieldRule(zone, field), rank: RANK.plain };
-  if (zone.since.refusedDelete) return { rule: 'DELETE-02', rank: RANK.refusedDelete };
-  if (zone.since.othersUpdated) return { rule: 'UPDATE-04', rank: RANK.otherZone };
-  return { rule: fieldRule(zone, field), rank: RANK.plain };
+  if (!zone.seen) return fieldRule(zone, field);
+  if (zone.since.refusedDelete) return 'DELETE-02';
+  if (zone.since.othersUpdated) return 'UPDATE-04';
+  return fieldRule(zone, field);
 }
 
 /** A zone missing from the unfiltered list: never listed yet, gone after its refused delete, or just gone. */
-function blameAbsence(zone: ModelZone) {
-  if (!zone.seen) return { rule: 'CREATE-01', rank: RANK.plain };
-  if (zone.since.refusedDelete) return { rule: 'DELETE-02', rank: RANK.refusedDelete };
-  return { rule: 'LIST-01', rank: RANK.plain };
+function blameAbsence(zone: ModelZone): string {
+  if (!zone.seen) return 'CREATE-01';
+  return zone.since.refusedDelete ? 'DELETE-02' : 'LIST-01';
 }
 
 /** The rules a read that shows this zone as expected has checked: what happened to it since the last one. */
@@ -61,25 +49,21 @@ function checkedBy(zone: ModelZone): string[] {
   return rules;
 }
 
-function expectedText(zone: ModelZone, field: Field): string {
-  return zone.expected[field].map(shownJson).join(' or ');
-}
+const expectedText = (zone: ModelZone, field: Field) => zone.expected[field].map(shownJson).join(' or ');
 
 /** The record of a zone of the sequence: by its id, or by its unique name while its id is not known yet. */
-export function recordOf(zone: ModelZone, records: readonly ZoneRecord[], model: ZoneModel): ZoneRecord | undefined {
+function recordOf(zone: ModelZone, records: readonly ZoneRecord[], model: ZoneModel): ZoneRecord | undefined {
   if (zone.id !== undefined) return records.find((record) => record.id.text === zone.id!.text);
   const taken = new Set(model.live.flatMap((other) => (other.id ? [other.id.text] : [])));
   return records.find((record) => record.name === zone.createdAs && !taken.has(record.id.text));
 }
 
-function nameOf(zone: ModelZone): string {
-  return `zone ${zone.label}${zone.id ? ` (${zone.id.text})` : ''}`;
-}
+const nameOf = (zone: ModelZone) => `zone ${zone.label}${zone.id ? ` (${zone.id.text})` : ''}`;
 
 /** A disagreement with the model, under the rule the read has thereby checked. */
-function found(judgement: Judgement, rule: string, what: string, rank = RANK.plain): void {
+function found(judgement: Judgement, rule: string, what: string): void {
   judgement.checked.push(rule);
-  judgement.findings.push({ rule, rank, what });
+  judgement.findings.push({ rule, what });
 }
 
 /** A deleted zone of the sequence listed again: under its id, with a name the sequence gave it. */
@@ -93,7 +77,7 @@ function comeBack(model: ZoneModel, records: readonly ZoneRecord[], where: strin
     const namesGiven = [zone.createdAs, ...zone.expected.name];
     if (record.name !== undefined && !namesGiven.some((name) => jsonEqual(name, record.name))) continue;
     const what = `${nameOf(zone)}, deleted by this sequence, is in ${where} again`;
-    judgement.findings.push({ rule: 'DELETE-01', rank: RANK.cameBack, what });
+    judgement.findings.push({ rule: 'DELETE-01', what });
   }
 }
 
@@ -112,7 +96,7 @@ function judgeFields(
     if (value === undefined && !records.some((other) => other !== record && other[field] !== undefined)) continue;
     if (expects(zone, field, value)) continue;
     const what = `${nameOf(zone)} shows ${field} ${shownJson(value)} instead of ${expectedText(zone, field)}`;
-    judgement.findings.push({ ...blame(model, zone, field, record), what });
+    judgement.findings.push({ rule: blame(model, zone, field, record), what });
   }
 }
 
@@ -128,8 +112,7 @@ export function judgeList(model: ZoneModel, records: readonly ZoneRecord[], stat
   for (const zone of model.live) {
     const record = recordOf(zone, records, model);
     if (status === undefined && !record) {
-      const { rule, rank } = blameAbsence(zone);
-      found(judgement, rule, `${nameOf(zone)} is not in the list`, rank);
+      found(judgement, blameAbsence(zone), `${nameOf(zone)} is not in the list`);
     } else if (status !== undefined) {
       judgeMembership(zone, record, status, judgement);
     }
@@ -162,8 +145,9 @@ function judgeMembership(zone: ModelZone, record: ZoneRecord | undefined, status
 }
 
 /** The finding a failure is reported by: the most telling one. */
-export function firstFinding(judgement: Judgement): Finding | undefined {
-  return [...judgement.findings].sort((a, b) => a.rank - b.rank)[0];
+export function firstFinding(findings: readonly Finding[]): Finding | undefined {
+  const rank = (finding: Finding) => RANK[finding.rule] ?? 3;
+  return [...findings].sort((a, b) => rank(a) - rank(b))[0];
 }
 
 /** What a read that agrees with the model teaches it: ids found by name, fields settled, zones verified. */

@@ -2,6 +2,7 @@
 // the first test starts it with its own client and zones, so its requests are counted once, there.
 import { inject } from 'vitest';
 import { readsOfTheShop } from '../../evidence/list-reads.ts';
+import { emptyTally, requestsIn } from '../../evidence/request-tally.ts';
 import { type ConformanceContext, notVerified } from '../rule-test.ts';
 import { runModel } from './run-model.ts';
 
@@ -20,12 +21,9 @@ function outcomeFor(context: ConformanceContext): ReturnType<typeof runModel> {
   const key = `${inject('runId')} ${target.baseUrl}`;
   let run = runs.get(key);
   if (run === undefined) {
-    run = runModel(
-      { api, zones, signal: task.context.signal },
-      target.model,
-      () => task.meta.requests ?? 0,
-      budgetCounter(context),
-    );
+    const requestsSoFar = () => requestsIn(task.meta.tally ?? emptyTally());
+    const real = { api, zones, signal: task.context.signal, requestsSoFar, spentSoFar: budgetCounter(context) };
+    run = runModel(real, target.model);
     // A stopped run gives up on the test at once; the sequences then end their operation and clean up first.
     zones.awaitBeforeCleanUp(run);
     runs.set(key, run);

@@ -72,7 +72,7 @@ async function readAndJudge(
     if (judgement.findings.length > 0) findings.push(...judgement.findings);
     else learnFrom(model, records);
   }
-  const finding = firstFinding({ findings, checked: [] });
+  const finding = firstFinding(findings);
   if (finding) fail(sequence, finding.rule, finding.what, ...stepAnswers, ...pages);
 }
 
@@ -127,11 +127,9 @@ async function updateKeepingStatus(
   changed: readonly Field[],
   answers: Answer[],
 ): Promise<void> {
-  const { api } = sequence.session.real;
-  const whole = await api.updateZone(zone.id!, values);
-  answers.push(whole);
-  const sentStatus = !isRefusal(whole);
-  if (!sentStatus) answers.push(await api.updateZone(zone.id!, { name: values.name, coverage: values.coverage }));
+  const put = await sequence.session.real.zones.putKeepingStatus(zone.id!, values);
+  answers.push(...put);
+  const sentStatus = put.length === 1;
   sent(sequence, zone, values);
   const last = answers.at(-1)!;
   const rule = changed.includes('name') ? 'UPDATE-01' : 'UPDATE-02';
@@ -186,30 +184,28 @@ export async function updateZone(sequence: Sequence, zone: ModelZone, change: Ch
   const parts = changed.map((field) => (field === 'status' ? `status to ${String(values.status)}` : field));
   model.steps.push(`update ${zone.label}: ${parts.join(', ')}`);
   sequence.lastUpdated = zone;
+  const answers: Answer[] = [];
   if (!changed.includes('status')) {
-    const answers: Answer[] = [];
     await updateKeepingStatus(sequence, zone, values, changed, answers);
     // Its status's filter: the shortest list that shows it, and a zone its update landed on (same status).
     const known = session.filtersLost === undefined && zone.expected.status.length === 1;
-    await readAndJudge(sequence, [known ? String(zone.expected.status[0]) : undefined], answers);
-    return;
+    return readAndJudge(sequence, [known ? String(zone.expected.status[0]) : undefined], answers);
   }
   const move = await session.real.api.updateZone(zone.id!, values);
+  answers.push(move);
   sent(sequence, zone, values);
   session.count(['UPDATE-03']);
   if (isSuccess(move)) {
     settle(zone, values, changed, true);
     // The filter the zone left and the one it joined: what UPDATE-03 and LIST-02 say must follow a move.
     const filters = session.filtersLost ? [undefined] : [String(before.status), String(values.status)];
-    await readAndJudge(sequence, filters, [move]);
-    return;
+    return readAndJudge(sequence, filters, answers);
   }
   const what = `the update of ${zone.label} to status ${String(values.status)} answered ${move.status}`;
   if (!isRefusal(move)) fail(sequence, 'UPDATE-03', what, move);
   // Which moves are allowed is not shown: a refused one is no failure, and what it changed the next read says.
   model.steps[model.steps.length - 1] += ` (the move was refused with ${move.status})`;
   zone.expected.status = [before.status, values.status];
-  const answers = [move];
   const rest = changed.filter((field) => field !== 'status');
   if (rest.length > 0) await updateKeepingStatus(sequence, zone, { ...values, status: before.status }, rest, answers);
   await readAndJudge(sequence, [undefined], answers);

@@ -3,11 +3,11 @@
 import fc from 'fast-check';
 import { PreconditionError } from '../../client/precondition.ts';
 import { TransportError } from '../../client/shop-transport.ts';
-import { type ModelBudget, newModelSeed, seedReplayCommand, type TargetConfig } from '../../config.ts';
-import { canBook, commandArbitrary, type ZoneCommand } from './commands.ts';
+import { type ModelBudget, newModelSeed, seedReplayCommand } from '../../config.ts';
+import { commandArbitrary, type ZoneCommand } from './commands.ts';
 import { cleanUpSequence, listZones, type Sequence } from './operations.ts';
 import { Disagreement, ModelSession, type RealWorld } from './session.ts';
-import { RULES_ON_ANY_SHOP, stories, topUpFor } from './top-up.ts';
+import { modelRules, stories, topUpFor } from './top-up.ts';
 import { emptyModel } from './zone-model.ts';
 
 /** The operations that ran up to each failure: what trimming leaves out one at a time. */
@@ -75,12 +75,6 @@ function failureMessage({ what, steps, evidence }: Disagreement, seed: number, f
   ].join('\n');
 }
 
-/** Every rule the model checks; DELETE-02 only when the sequences can book a zone and unbook it again. */
-export function modelRules(config: TargetConfig): string[] {
-  if (config.model.runs === 0) return [];
-  return [...RULES_ON_ANY_SHOP, ...(canBook(config) ? ['DELETE-02'] : [])];
-}
-
 /** Room for one top-up sequence: a few operations, each with a read, on a list of a few pages. */
 const TOP_UP_REQUESTS = 30;
 
@@ -89,10 +83,9 @@ async function topUp(session: ModelSession, seed: number, failures: Map<string, 
   const failedBefore = new Set(failures.keys());
   const config = session.real.api.config;
   for (const rule of modelRules(config)) {
-    const commands = topUpFor(rule, config);
-    if (session.checks.get(rule) || commands === undefined || session.stopped || session.defect) continue;
+    if (session.checks.get(rule) || session.stopped || session.defect) continue;
     session.allow(TOP_UP_REQUESTS);
-    const broken = await play(session, commands);
+    const broken = await play(session, topUpFor(rule, config));
     if (broken && !failedBefore.has(broken.rule)) failures.set(broken.rule, failureMessage(broken, seed));
   }
 }
@@ -112,13 +105,8 @@ async function withoutUnneeded(session: ModelSession, found: Disagreement): Prom
   return kept;
 }
 
-export async function runModel(
-  real: RealWorld,
-  budget: ModelBudget,
-  requestsSoFar: () => number,
-  spentSoFar: () => number = requestsSoFar,
-) {
-  const session = new ModelSession(real, budget, requestsSoFar, spentSoFar);
+export async function runModel(real: RealWorld, budget: ModelBudget) {
+  const session = new ModelSession(real, budget);
   // A certification's launcher has drawn the seed already (withRunSeed); a caller that did not gets one here.
   const seed = budget.seed ?? newModelSeed();
   // The stories first, within the run's budget: each rule's first failure, and what the story looks for.

@@ -10,6 +10,9 @@ export interface RealWorld {
   zones: OwnZones;
   /** Aborted when the run is stopped (SIGINT, SIGTERM) or the test runs out of time: no operation starts after. */
   signal?: AbortSignal;
+  /** The requests the test sent so far, and what the budget counts if not those (model-tests.ts). */
+  requestsSoFar: () => number;
+  spentSoFar?: () => number;
 }
 
 /** The target answered something the model rules out: a failure of `rule`, with the sequence that led there. */
@@ -48,9 +51,8 @@ export class ModelSession {
   constructor(
     readonly real: RealWorld,
     readonly budget: ModelBudget,
-    requestsSoFar: () => number,
-    spentSoFar: () => number,
   ) {
+    const { requestsSoFar, spentSoFar = requestsSoFar } = real;
     const [requestsBefore, spentBefore] = [requestsSoFar(), spentSoFar()];
     this.requests = () => requestsSoFar() - requestsBefore;
     this.spent = () => spentSoFar() - spentBefore;

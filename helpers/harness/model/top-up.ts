@@ -7,7 +7,7 @@ import type { TargetConfig } from '../../config.ts';
 import { canBook, create, list, OLDEST, remove, update, type ZoneCommand } from './commands.ts';
 
 // Each zone is listed before the operation under check, so that what it does shows. `others`: not draft.
-const ON_ANY_SHOP: Record<string, (others: readonly string[]) => ZoneCommand[]> = {
+const TOP_UPS: Record<string, (others: readonly string[]) => ZoneCommand[]> = {
   'CREATE-01': () => [create()],
   'CREATE-02': () => [create()],
   'CREATE-03': (others) => [create(others[0])],
@@ -19,15 +19,21 @@ const ON_ANY_SHOP: Record<string, (others: readonly string[]) => ZoneCommand[]> 
   'UPDATE-03': (others) => [create(), list(), ...others.map((_, n) => update(OLDEST, { status: n }))],
   'UPDATE-04': () => [create(), create(), list(), update(OLDEST, { name: true })],
   'DELETE-01': () => [create(), list(), remove(OLDEST, false)],
+  'DELETE-02': () => [create(), list(), remove(OLDEST, true)],
 };
 
-/** The rules the model checks on any shop, in the order of their tests; modelRules adds DELETE-02 where it can book. */
-export const RULES_ON_ANY_SHOP = Object.keys(ON_ANY_SHOP);
+/** Every rule the model can check, in the order of their tests. */
+export const MODEL_RULES = Object.keys(TOP_UPS);
 
-/** The sequence that checks this rule, or none when the settings give it no way (DELETE-02 without hooks). */
-export function topUpFor(rule: string, config: TargetConfig): ZoneCommand[] | undefined {
-  if (rule === 'DELETE-02') return canBook(config) ? [create(), list(), remove(OLDEST, true)] : undefined;
-  return ON_ANY_SHOP[rule]?.(config.statuses.filter((status) => status !== 'draft'));
+/** The rules the model checks on this shop; DELETE-02 only when the sequences can book a zone and unbook it again. */
+export function modelRules(config: TargetConfig): string[] {
+  if (config.model.runs === 0) return [];
+  return MODEL_RULES.filter((rule) => rule !== 'DELETE-02' || canBook(config));
+}
+
+/** The shortest sequence that checks this rule, one of modelRules. */
+export function topUpFor(rule: string, config: TargetConfig): ZoneCommand[] {
+  return TOP_UPS[rule]!(config.statuses.filter((status) => status !== 'draft'));
 }
 
 /** Each says what kind of defect it would show, for a reader of the code and of failures. */

@@ -25,19 +25,12 @@ export interface ModelZone {
   /** Whether its records show a status (a shop may leave out a default status). */
   showsStatus: boolean;
   /** What happened since a list last showed it as expected: who is to blame if it now differs. */
-  since: Since;
+  since: ReturnType<typeof nothingSince>;
 }
 
 /** Fields its own updates changed; whether it was updated (a PUT sends all fields), another was, its delete refused. */
-export interface Since {
-  changed: Set<Field>;
-  updated: boolean;
-  othersUpdated: boolean;
-  refusedDelete: boolean;
-}
-
-export function nothingSince(): Since {
-  return { changed: new Set(), updated: false, othersUpdated: false, refusedDelete: false };
+export function nothingSince() {
+  return { changed: new Set<Field>(), updated: false, othersUpdated: false, refusedDelete: false };
 }
 
 export interface ZoneModel {
