@@ -130,7 +130,7 @@ async function main(): Promise<void> {
     import('../helpers/connection/transport.ts'),
   ]);
   const embedded = config.embedded
-    ? await (await import('./embedded-reference.ts')).startEmbeddedTarget(config)
+    ? await (await import('./reference-settings.ts')).startEmbeddedTarget(config)
     : undefined;
   if (embedded) {
     config = embedded.config;

@@ -200,7 +200,6 @@ export function readTargetConfig(env: Environment): TargetConfig {
     if (!refused.has(name) && envelope === 'bare' && isSet(name))
       bad(name, 'applies only with ZONES_ENVELOPE=wrapped: a bare body has no key');
 
-  const statusParam = value('ZONES_STATUS_PARAM');
   const paging = read<Paging>('ZONES_PAGING');
   if (paging === 'cursor' && envelope === 'bare')
     bad(
@@ -215,22 +214,22 @@ export function readTargetConfig(env: Environment): TargetConfig {
   ] as const;
   for (const [name, mode] of companions)
     if (isSet(name) && paging !== mode) bad(name, `applies only with ZONES_PAGING=${mode} (got "${paging}")`);
-  // Every page request keeps the filter, so the paging parameter cannot be the filter's.
-  const pagingParamName = companions.find(([name, mode]) => mode === paging && name.endsWith('_PARAM'))?.[0];
-  const pagingParam = pagingParamName && ([pagingParamName, value(pagingParamName)] as const);
-  if (pagingParam && pagingParam[1] === statusParam)
-    bad(pagingParam[0], `must differ from ZONES_STATUS_PARAM (both are "${statusParam}")`);
 
+  // Every page request keeps the filter, and the page size goes beside both: no two may share a parameter.
   const pageSize = read<number | undefined>('ZONES_PAGE_SIZE');
-  const pageSizeParam = value('ZONES_PAGE_SIZE_PARAM');
+  const sentTogether = (
+    [
+      'ZONES_STATUS_PARAM',
+      companions.find(([name, mode]) => mode === paging && name.endsWith('_PARAM'))?.[0],
+      pageSize === undefined ? undefined : 'ZONES_PAGE_SIZE_PARAM',
+    ] as const
+  ).filter((name) => name !== undefined);
+  sentTogether.forEach((name, index) => {
+    for (const other of sentTogether.slice(0, index))
+      if (value(name) === value(other)) bad(name, `must differ from ${other} (both are "${value(name)}")`);
+  });
   if (isSet('ZONES_PAGE_SIZE_PARAM') && pageSize === undefined)
     bad('ZONES_PAGE_SIZE_PARAM', 'applies only with ZONES_PAGE_SIZE set: without a page size it sends nothing');
-  // The page size goes beside the filter on a first page, and beside the page number or cursor after it.
-  if (pageSize !== undefined) {
-    const others = [['ZONES_STATUS_PARAM', statusParam] as const, ...(pagingParam ? [pagingParam] : [])];
-    for (const [name, param] of others)
-      if (pageSizeParam === param) bad('ZONES_PAGE_SIZE_PARAM', `must differ from ${name} (both are "${param}")`);
-  }
 
   const bookingHook = value('ZONES_BOOKING_HOOK') || undefined;
   const bookingCleanupHook = value('ZONES_BOOKING_CLEANUP_HOOK') || undefined;
@@ -244,7 +243,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
     authHeader: value('ZONES_AUTH_HEADER'),
     authScheme: value('ZONES_AUTH_SCHEME'),
     apiVersion: value('ZONES_API_VERSION'),
-    statusParam,
+    statusParam: value('ZONES_STATUS_PARAM'),
     statuses,
     filterValues,
     envelope,
@@ -256,7 +255,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
     cursorField: value('ZONES_CURSOR_FIELD'),
     cursorParam: value('ZONES_CURSOR_PARAM'),
     pageSize,
-    pageSizeParam,
+    pageSizeParam: value('ZONES_PAGE_SIZE_PARAM'),
     coverageSamples: read<unknown[]>('ZONES_COVERAGE_SAMPLES').map(canonicalJson),
     extraFields: canonicalJson(read('ZONES_EXTRA_FIELDS') ?? {}),
     bookedZoneId: value('ZONES_BOOKED_ZONE_ID') || undefined,
@@ -303,30 +302,37 @@ export function seedReplayCommand(seed: number, rule?: string): string {
 /** A name written as if for this suite, with a slip: the setting it was surely meant to be. */
 function nearMiss(name: string): string | undefined {
   const squeeze = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
-  const squeezed = squeeze(name);
   // Only names that begin like the suite's own (ZONES_, ZONE_, zones_...) are ever taken for them.
-  if (!squeezed.startsWith('ZONE')) return undefined;
-  const rest = squeezed.replace(/^ZONES?/, '');
-  let best: { name: string; distance: number } | undefined;
-  for (const known of knownSettingNames) {
-    const knownRest = squeeze(known).replace(/^ZONES/, '');
-    const distance = rest === knownRest ? 0 : editDistance(rest, knownRest);
-    if (best === undefined || distance < best.distance) best = { name: known, distance };
-  }
+  if (!squeeze(name).startsWith('ZONE')) return undefined;
+  const rest = squeeze(name).replace(/^ZONES?/, '');
+  const byRest = new Map([...knownSettingNames].map((known) => [squeeze(known).replace(/^ZONES/, ''), known]));
   // Two slips at most, and fewer on short names, so an unrelated ZONE... variable is never claimed.
-  return best !== undefined && best.distance <= Math.min(2, Math.floor(rest.length / 4)) ? best.name : undefined;
+  const meant = nearestName(rest, [...byRest.keys()], () => Math.min(2, Math.floor(rest.length / 4)));
+  return meant === undefined ? undefined : byRest.get(meant);
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
+/** The known name fewest slips from `typed`, if within `slips(name)`; the first of them on a tie. */
+export function nearestName(typed: string, known: readonly string[], slips: (name: string) => number) {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of known) {
+    const distance = editDistance(typed, name);
+    if (distance <= slips(name) && distance < (best?.distance ?? Infinity)) best = { name, distance };
   }
-  return previous[b.length]!;
+  return best?.name;
+}
+
+/** The letters to insert, delete, replace or swap (one slip: --hepl for --help) to turn one text into the other. */
+function editDistance(from: string, to: string): number {
+  let [twoAbove, above] = [[] as number[], Array.from({ length: to.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= from.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= to.length; j++) {
+      row[j] = Math.min(above[j]! + 1, row[j - 1]! + 1, above[j - 1]! + (from[i - 1] === to[j - 1] ? 0 : 1));
+      if (from[i - 1] === to[j - 2] && from[i - 2] === to[j - 1]) row[j] = Math.min(row[j]!, twoAbove[j - 2]! + 1);
+    }
+    [twoAbove, above] = [above, row];
+  }
+  return above[to.length]!;
 }
 
 /** The items of a comma-separated list, trimmed, the empty ones left out. */
