@@ -1,5 +1,4 @@
-// `npm run conformance`: certify the target named by the settings, or the embedded reference when there
-// is none, as USAGE says.
+// `npm run conformance`: certify the target the settings name, or the embedded reference if none, as USAGE says.
 import { loadEnvironment, readTargetConfig } from '../helpers/config.ts';
 import { Secrets, shortTokenWarning } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';

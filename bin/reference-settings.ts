@@ -1,7 +1,6 @@
-// Bridge between the reference and the suite: the settings that point the suite at a running reference.
-// With no ZONES_BASE_URL the suite certifies the embedded reference: its house style becomes settings,
-// through the same validator as an operator's, and its test-only booking route the booking hooks, so
-// DELETE-02 runs through the real hook path.
+// Bridge between the reference and the suite: the settings that point the suite at a running reference, its
+// house style through the same validator as an operator's, its test-only booking route as the booking hooks (so
+// DELETE-02 runs through the real hook path). With no ZONES_BASE_URL the suite certifies the embedded one.
 import { type Environment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import type { HouseStyle } from '../reference/styles.ts';
@@ -38,14 +37,10 @@ function pagingSettings({ paging }: HouseStyle): Record<string, string> {
   return { ZONES_PAGING: 'cursor', ZONES_CURSOR_FIELD: paging.field, ZONES_CURSOR_PARAM: paging.param };
 }
 
-/**
- * A booking hook's shell command on the reference's test-only control route, run with ZONES_BASE_URL
- * and ZONE_ID set: curl when the machine has it (a few milliseconds), else Node (always there, slower
- * to start). `direct` names the reference itself, for a suite pointed at a proxy in front of it.
- */
+// A booking hook on the reference's test-only control route, run with ZONES_BASE_URL and ZONE_ID set: curl if the
+// machine has it (milliseconds), else Node (slower to start). `direct`: the reference itself, behind the suite's proxy.
 function bookingCommand(method: 'POST' | 'DELETE', direct?: string): string {
-  const base = direct === undefined ? '$ZONES_BASE_URL' : direct;
-  const route = `"${base}/__reference__/zones/$ZONE_ID/bookings"`;
+  const route = `"${direct ?? '$ZONES_BASE_URL'}/__reference__/zones/$ZONE_ID/bookings"`;
   const baseInNode = direct === undefined ? 'process.env.ZONES_BASE_URL' : `'${direct}'`;
   const script = `fetch(${baseInNode}+'/__reference__/zones/'+encodeURIComponent(process.env.ZONE_ID)+'/bookings',{method:'${method}'}).then(r=>process.exit(r.ok?0:1),e=>{console.error(String(e));process.exit(2)})`;
   // exec: the shell becomes curl (or node) instead of waiting on one more process, once per booking.
@@ -69,10 +64,8 @@ export function configForReference(base: TargetConfig, reference: RunningReferen
   return { ...readTargetConfig(settings), embedded: true };
 }
 
-/**
- * What the operator set that holds for whichever target (the coverage samples unless the style brings
- * its own). The rest is the style's to say: a setting meant for some shop must not leak into the reference.
- */
+// What the operator set that holds for any target (the coverage samples unless the style brings its own). The rest
+// is the style's to say: a setting meant for some shop must not leak into the reference.
 export function operatorSettings(base: TargetConfig): Environment {
   return {
     ZONES_API_VERSION: base.apiVersion,

@@ -263,8 +263,7 @@ const TABLE = {
       "how long to wait for a shop that stopped answering is one run's patience (a nightly job's time slot), not the shop's style: set ZONES_OUTAGE_BUDGET_MS as a variable",
   },
   ZONES_MAX_BODY_BYTES: {
-    // Parsed, a zone list takes some 7 times its size (8 MiB: 60 MiB of heap); past 32 MiB one body
-    // alone would take the run beyond a few hundred MiB.
+    // Parsed, a zone list takes some 7 times its size (8 MiB: 60 MiB of heap): past 32 MiB, hundreds of MiB.
     type: { kind: 'number', whole: true, min: 1024, max: 32 * 1024 * 1024, unit: 'bytes' },
     default: '8388608',
     help: 'Largest answer body the suite reads, in bytes (default 8 MiB, from 1024 to 33554432). A body past it is not read on; the check it belonged to is not verified, or the run stops in its preflight.',
