@@ -8,7 +8,6 @@ import { caFileProblem } from './connection/trust.ts';
 import { canonicalJson, parseJson } from './json.ts';
 import {
   type Envelope,
-  knownSettingNames,
   type Paging,
   RETIRED_SETTINGS,
   SEED_RANGE,
@@ -77,7 +76,7 @@ export function readTargetConfig(env: Environment) {
       bad(name, 'must be one line of text, with no line break, tab or other control character in it');
 
   for (const name of Object.keys(env)) {
-    if (knownSettingNames.has(name) || RETIRED_SETTINGS[name] !== undefined) continue;
+    if (SETTINGS.some((setting) => setting.name === name) || RETIRED_SETTINGS[name] !== undefined) continue;
     const meant = nearMiss(name);
     if (meant !== undefined) bad(name, `is not a setting of this suite; did you mean ${meant}?`);
     else if (name.startsWith('ZONES_')) bad(name, 'is not a setting of this suite (see --help)');
@@ -260,7 +259,7 @@ function nearMiss(name: string): string | undefined {
   // Only names that begin like the suite's own (ZONES_, ZONE_, zones_...) are ever taken for them.
   if (!squeeze(name).startsWith('ZONE')) return undefined;
   const rest = squeeze(name).replace(/^ZONES?/, '');
-  const byRest = new Map([...knownSettingNames].map((known) => [squeeze(known).replace(/^ZONES/, ''), known]));
+  const byRest = new Map(SETTINGS.map(({ name: known }) => [squeeze(known).replace(/^ZONES/, ''), known]));
   // Two slips at most, and fewer on short names, so an unrelated ZONE... variable is never claimed.
   const meant = nearestName(rest, [...byRest.keys()], () => Math.min(2, Math.floor(rest.length / 4)));
   return meant === undefined ? undefined : byRest.get(meant);
@@ -290,7 +289,6 @@ function editDistance(from: string, to: string): number {
   return above[to.length]!;
 }
 
-/** The items of a comma-separated list, trimmed, the empty ones left out. */
 export const listOf = (text: string) =>
   text
     .split(',')

@@ -324,8 +324,6 @@ export type SettingName = keyof typeof TABLE;
 /** Every setting, in the order --help, .env.example and the README list them. */
 export const SETTINGS = Object.entries(TABLE).map(([name, setting]) => ({ name, default: '', ...setting }) as Setting);
 
-export const knownSettingNames: ReadonlySet<string> = new Set(Object.keys(TABLE));
-
 /** Settings that no longer have an effect, with why: a run that still sets one says so and goes on. */
 export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
   ZONES_CONCURRENCY:
