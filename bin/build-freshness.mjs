@@ -1,6 +1,5 @@
-// Whether `npm run build` output can be run instead of the TypeScript: every module of the launcher side
-// has its JavaScript below the output folder, no older than it. Else tsx runs the TypeScript: slower to
-// start, never stale. Plain JavaScript, so that it runs before anything is compiled.
+// Whether `npm run build` output can run instead of the TypeScript: every launcher module has its JavaScript in the
+// output folder, no older than it; else tsx runs the TypeScript, slower but never stale. Plain JavaScript, run first.
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -22,19 +21,11 @@ function* typeScriptIn(dir) {
   }
 }
 
-function modifiedAt(path) {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return undefined;
-  }
-}
-
 export function buildIsCurrent(root) {
   for (const folder of BUILT_FOLDERS) {
     for (const source of typeScriptIn(join(root, folder))) {
-      const built = modifiedAt(builtModuleOf(root, source));
-      if (built === undefined || built < modifiedAt(source)) return false;
+      const built = statSync(builtModuleOf(root, source), { throwIfNoEntry: false })?.mtimeMs;
+      if (built === undefined || built < statSync(source).mtimeMs) return false;
     }
   }
   return true;

@@ -1,5 +1,4 @@
-// `npm run conformance`: certify the target named by the settings, or the embedded reference when there
-// is none, as USAGE says.
+// `npm run conformance`: certify the target the settings name, or the embedded reference if none, as USAGE says.
 import { loadEnvironment, readTargetConfig } from '../helpers/config.ts';
 import { Secrets, shortTokenWarning } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
@@ -130,7 +129,7 @@ async function main(): Promise<void> {
     import('../helpers/connection/transport.ts'),
   ]);
   const embedded = config.embedded
-    ? await (await import('./embedded-reference.ts')).startEmbeddedTarget(config)
+    ? await (await import('./reference-settings.ts')).startEmbeddedTarget(config)
     : undefined;
   if (embedded) {
     config = embedded.config;

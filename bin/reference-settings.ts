@@ -1,4 +1,8 @@
-// Bridge between the reference and the suite: the settings that point the suite at a running reference.
+// Bridge between the reference and the suite: the settings that point the suite at a running reference, its
+// house style through the same validator as an operator's, its test-only booking route as the booking hooks (so
+// DELETE-02 runs through the real hook path). With no ZONES_BASE_URL the suite certifies the embedded one.
+import { type Environment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 import type { HouseStyle } from '../reference/styles.ts';
 
 export function settingsForStyle(style: HouseStyle, url: string, token: string): Record<string, string> {
@@ -33,14 +37,10 @@ function pagingSettings({ paging }: HouseStyle): Record<string, string> {
   return { ZONES_PAGING: 'cursor', ZONES_CURSOR_FIELD: paging.field, ZONES_CURSOR_PARAM: paging.param };
 }
 
-/**
- * A booking hook's shell command on the reference's test-only control route, run with ZONES_BASE_URL
- * and ZONE_ID set: curl when the machine has it (a few milliseconds), else Node (always there, slower
- * to start). `direct` names the reference itself, for a suite pointed at a proxy in front of it.
- */
+// A booking hook on the reference's test-only control route, run with ZONES_BASE_URL and ZONE_ID set: curl if the
+// machine has it (milliseconds), else Node (slower to start). `direct`: the reference itself, behind the suite's proxy.
 function bookingCommand(method: 'POST' | 'DELETE', direct?: string): string {
-  const base = direct === undefined ? '$ZONES_BASE_URL' : direct;
-  const route = `"${base}/__reference__/zones/$ZONE_ID/bookings"`;
+  const route = `"${direct ?? '$ZONES_BASE_URL'}/__reference__/zones/$ZONE_ID/bookings"`;
   const baseInNode = direct === undefined ? 'process.env.ZONES_BASE_URL' : `'${direct}'`;
   const script = `fetch(${baseInNode}+'/__reference__/zones/'+encodeURIComponent(process.env.ZONE_ID)+'/bookings',{method:'${method}'}).then(r=>process.exit(r.ok?0:1),e=>{console.error(String(e));process.exit(2)})`;
   // exec: the shell becomes curl (or node) instead of waiting on one more process, once per booking.
@@ -52,4 +52,39 @@ export function bookingHooksForReference(direct?: string) {
     ZONES_BOOKING_HOOK: bookingCommand('POST', direct),
     ZONES_BOOKING_CLEANUP_HOOK: bookingCommand('DELETE', direct),
   };
+}
+
+/** The operator's own settings, then the reference's style's and its hooks. */
+export function configForReference(base: TargetConfig, reference: RunningReference): TargetConfig {
+  const settings = {
+    ...operatorSettings(base),
+    ...settingsForStyle(reference.style, reference.url, reference.token),
+    ...bookingHooksForReference(),
+  };
+  return { ...readTargetConfig(settings), embedded: true };
+}
+
+// What the operator set that holds for any target (the coverage samples unless the style brings its own). The rest
+// is the style's to say: a setting meant for some shop must not leak into the reference.
+export function operatorSettings(base: TargetConfig): Environment {
+  return {
+    ZONES_API_VERSION: base.apiVersion,
+    ZONES_TIMEOUT_MS: String(base.timeoutMs),
+    ZONES_MAX_BODY_BYTES: String(base.maxBodyBytes),
+    ZONES_MAX_RPS: String(base.maxRps),
+    ZONES_CONSISTENCY_TIMEOUT_MS: String(base.consistencyTimeoutMs),
+    ZONES_OUTAGE_BUDGET_MS: String(base.outageBudgetMs),
+    ZONES_REPORTS_DIR: base.reportsDir,
+    ZONES_COVERAGE_SAMPLES: `[${base.coverageSamples.join(',')}]`,
+    ZONES_MODEL_RUNS: String(base.model.runs),
+    ZONES_MODEL_STEPS: String(base.model.steps),
+    ZONES_MODEL_MAX_REQUESTS: String(base.model.maxRequests),
+    ZONES_MODEL_SHRINK_REQUESTS: String(base.model.shrinkRequests),
+    ZONES_MODEL_SEED: base.model.seed === undefined ? '' : String(base.model.seed),
+  };
+}
+
+export async function startEmbeddedTarget(base: TargetConfig) {
+  const reference = await startReference({ host: '127.0.0.1', port: 0 });
+  return { reference, config: configForReference(base, reference) };
 }

@@ -49,7 +49,7 @@ function fail(message: string): never {
   return leaveCannotRun(`reference: ${message}\nRun with --help for usage.`);
 }
 
-function readOptions(): ReferenceOptions | 'help' {
+function readOptions(): ReferenceOptions {
   const parsed = parseOptions({
     port: { type: 'string' },
     host: { type: 'string' },
@@ -60,7 +60,10 @@ function readOptions(): ReferenceOptions | 'help' {
   });
   if (!parsed.ok) fail(parsed.problem);
   const { help, port, ...options } = parsed.values;
-  if (help) return 'help';
+  if (help) {
+    console.log(usage());
+    process.exit(EXIT.ok);
+  }
   if (port !== undefined && (!/^\d+$/.test(port) || Number(port) > 65535))
     fail(`--port must be a whole number from 0 to 65535 (got "${port}")`);
   if (options.token !== undefined && (options.token.trim() === '' || /\s/.test(options.token)))
@@ -72,13 +75,7 @@ function readOptions(): ReferenceOptions | 'help' {
   return port === undefined ? options : { ...options, port: Number(port) };
 }
 
-const options = readOptions();
-if (options === 'help') {
-  console.log(usage());
-  process.exit(EXIT.ok);
-}
-
-const running = await startReference(options).catch((error: Error) => fail(`could not start: ${error.message}`));
+const running = await startReference(readOptions()).catch((error: Error) => fail(`could not start: ${error.message}`));
 
 const settings = { ...settingsForStyle(running.style, running.url, running.token), ...bookingHooksForReference() };
 const authValue = running.style.authScheme ? `${running.style.authScheme} ${running.token}` : running.token;

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// The installed command, `zones-conformance [command] [options]`, and what the npm scripts run; settings,
-// .env, profiles and reports are the current directory's. The entry points are TypeScript: a current
-// `npm run build` in dist/ (build-freshness.mjs) starts about 1.4 s of CPU sooner, else tsx runs them,
-// registered in this process, so that a Ctrl-C reaches the suite with no second node to relay it.
+// The installed command, `zones-conformance [command] [options]`, and what the npm scripts run; settings, .env,
+// profiles and reports are the current directory's. A current `npm run build` in dist/ starts about 1.4 s of CPU
+// sooner; else tsx runs the TypeScript, registered in this process, so a Ctrl-C needs no second node to relay it.
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildIsCurrent, builtModuleOf } from './build-freshness.mjs';
@@ -15,9 +14,8 @@ const COMMANDS = {
   drift: 'run the same scenarios against the service and its mock (ZONES_MOCK_BASE_URL) and show where they differ',
 };
 
-// A reader that goes away (`zones-conformance --help | head -1`) must not turn the next write into an
-// EPIPE stack trace: listening before anything is printed covers every command, and a run goes on to
-// its clean-up and reports (console-output.ts says why). Any other error still ends the process.
+// A reader that goes away (`zones-conformance --help | head -1`) must not turn the next write into an EPIPE
+// stack trace: listening before anything is printed covers every command, and a run goes on to its clean-up.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error) => {
     if (error.code !== 'EPIPE') throw error;

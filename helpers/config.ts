@@ -1,16 +1,13 @@
-// Settings to a validated, typed target, once, before any request, naming every bad variable in one
-// message: a run against a half-configured shop is worse than no run. Each setting is read as its type in
-// the settings list says; what is left here is what one setting says of another.
+// Settings to a validated, typed target, once, before any request, naming every bad variable in one message:
+// a run against a half-configured shop is worse than no run. Each setting is read as settings.ts types it.
 import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseDotenv } from 'dotenv';
 import { proxyProblem, proxyRouteFor, shownProxy } from './connection/proxy.ts';
-import type { RouteSettings } from './connection/transport.ts';
 import { caFileProblem } from './connection/trust.ts';
 import { canonicalJson, parseJson } from './json.ts';
 import {
   type Envelope,
-  knownSettingNames,
   type Paging,
   RETIRED_SETTINGS,
   SEED_RANGE,
@@ -20,52 +17,10 @@ import {
   type SettingType,
   settingDefault,
 } from './settings.ts';
-import { profileKey, readShopProfile, type ShopProfile } from './shop-profile.ts';
+import { profileKey, readShopProfile } from './shop-profile.ts';
 
-/**
- * The target as the workers see it: a field per setting (what each means is its help in settings.ts), and the
- * way to the shop (a proxy, or the embedded reference) as the connection reads it. Serializable, for provide().
- */
-export interface TargetConfig extends RouteSettings {
-  /** No trailing slash. Empty until the embedded reference has been started. */
-  baseUrl: string;
-  token: string;
-  /** ZONES_MOCK_ACCESS_TOKEN, kept only to be masked: a conformance run never sends it (drift gives each run its own). */
-  mockToken?: string;
-  authHeader: string;
-  authScheme: string;
-  apiVersion: string;
-  statusParam: string;
-  statuses: string[];
-  filterValues: Record<string, string>;
-  envelope: Envelope;
-  zoneKey: string;
-  listKey: string;
-  idField: string;
-  paging: Paging;
-  pageParam: string;
-  cursorField: string;
-  cursorParam: string;
-  pageSize?: number;
-  pageSizeParam: string;
-  /** Kept as JSON text so that numbers beyond 2^53 survive the trip into workers. */
-  coverageSamples: string[];
-  /** A JSON object as text (same reason): fields added to every create and update body. */
-  extraFields: string;
-  bookedZoneId?: string;
-  bookingHook?: string;
-  bookingCleanupHook?: string;
-  maxBodyBytes: number;
-  maxRps: number;
-  consistencyTimeoutMs: number;
-  outageBudgetMs: number;
-  model: ModelBudget;
-  reportsDir: string;
-  /** ZONES_PROFILE, as it was given. */
-  profile?: string;
-  /** Lines the run says before it starts, about settings that are set but retired (RETIRED_SETTINGS). */
-  notices: string[];
-}
+/** The target as the workers see it, serializable for provide(): a field per setting, and the way to the shop. */
+export type TargetConfig = ReturnType<typeof readTargetConfig>;
 
 export interface ModelBudget {
   runs: number;
@@ -94,14 +49,13 @@ export function loadEnvironment(): Environment {
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
-const MULTI_LINE_KINDS: readonly string[] = ['command', 'json'];
 
-export function readTargetConfig(env: Environment): TargetConfig {
+export function readTargetConfig(env: Environment) {
   const problems: string[] = [];
   const baseUrlSet = env.ZONES_BASE_URL !== undefined;
   // Without a shop the profile would change nothing, and that is refused below like any shop setting.
   const profilePath = env.ZONES_PROFILE?.trim() ?? '';
-  const profile: ShopProfile | undefined = baseUrlSet && profilePath !== '' ? readShopProfile(profilePath) : undefined;
+  const profile = baseUrlSet && profilePath !== '' ? readShopProfile(profilePath) : undefined;
   if (profile) problems.push(...profile.problems);
   // A variable wins over the profile; an empty one does not, since that is how an unset CI variable arrives.
   const fromVariable = (name: string) => (env[name] ?? '').trim() !== '';
@@ -115,15 +69,14 @@ export function readTargetConfig(env: Environment): TargetConfig {
     problems.push(fromProfile(name) ? `${name} (${profileKey(name)} in ${profile!.path}) ${why}` : `${name} ${why}`);
   };
 
-  // A value is one line of text: a line break or another control character in it would end up in the
-  // reports' titles and tables (a status name is in test titles) and start a heading or a row of its
-  // own there. Shell commands and JSON may span lines: their line breaks are part of what they say.
+  // A line break or other control character would reach the reports' titles and tables (a status name is in
+  // test titles) and start a heading or row of its own there. Shell commands and JSON may span lines.
   for (const { name, type = { kind: 'text' as const } } of SETTINGS)
-    if (!MULTI_LINE_KINDS.includes(type.kind) && CONTROL_CHARACTER.test(value(name)))
+    if (type.kind !== 'command' && type.kind !== 'json' && CONTROL_CHARACTER.test(value(name)))
       bad(name, 'must be one line of text, with no line break, tab or other control character in it');
 
   for (const name of Object.keys(env)) {
-    if (knownSettingNames.has(name) || RETIRED_SETTINGS[name] !== undefined) continue;
+    if (SETTINGS.some((setting) => setting.name === name) || RETIRED_SETTINGS[name] !== undefined) continue;
     const meant = nearMiss(name);
     if (meant !== undefined) bad(name, `is not a setting of this suite; did you mean ${meant}?`);
     else if (name.startsWith('ZONES_')) bad(name, 'is not a setting of this suite (see --help)');
@@ -159,8 +112,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
       'must not carry a user name or password: give the credential in ZONES_ACCESS_TOKEN (for basic auth, ZONES_AUTH_HEADER=Authorization, ZONES_AUTH_SCHEME=Basic and the base64 of user:password)',
     );
   const baseUrl = address.replace(/\/+$/, '');
-  // Proxy variables are the machine's, not the suite's: read from the same environment, never refused
-  // unless the one that applies to the shop cannot be used.
+  // Proxy variables are the machine's, not the suite's: refused only if the one for the shop cannot be used.
   const proxy = url ? proxyRouteFor(url, env) : undefined;
   const unusableProxy = proxy && proxyProblem(proxy);
   if (unusableProxy) problems.push(unusableProxy);
@@ -183,8 +135,7 @@ export function readTargetConfig(env: Environment): TargetConfig {
   if (baseUrl !== '' && token === '') bad('ZONES_ACCESS_TOKEN', 'is required when ZONES_BASE_URL is set');
 
   // Each setting as its type says, then what one says of another.
-  const values = new Map<SettingName, unknown>();
-  for (const setting of SETTINGS) values.set(setting.name, readByType(setting, value(setting.name), bad));
+  const values = new Map(SETTINGS.map((setting) => [setting.name, readByType(setting, value(setting.name), bad)]));
   const read = <Value>(name: SettingName) => values.get(name) as Value;
 
   const statuses = read<string[]>('ZONES_STATUSES');
@@ -200,7 +151,6 @@ export function readTargetConfig(env: Environment): TargetConfig {
     if (!refused.has(name) && envelope === 'bare' && isSet(name))
       bad(name, 'applies only with ZONES_ENVELOPE=wrapped: a bare body has no key');
 
-  const statusParam = value('ZONES_STATUS_PARAM');
   const paging = read<Paging>('ZONES_PAGING');
   if (paging === 'cursor' && envelope === 'bare')
     bad(
@@ -215,36 +165,45 @@ export function readTargetConfig(env: Environment): TargetConfig {
   ] as const;
   for (const [name, mode] of companions)
     if (isSet(name) && paging !== mode) bad(name, `applies only with ZONES_PAGING=${mode} (got "${paging}")`);
-  // Every page request keeps the filter, so the paging parameter cannot be the filter's.
-  const pagingParamName = companions.find(([name, mode]) => mode === paging && name.endsWith('_PARAM'))?.[0];
-  const pagingParam = pagingParamName && ([pagingParamName, value(pagingParamName)] as const);
-  if (pagingParam && pagingParam[1] === statusParam)
-    bad(pagingParam[0], `must differ from ZONES_STATUS_PARAM (both are "${statusParam}")`);
 
+  // Every page request keeps the filter, and the page size goes beside both: no two may share a parameter.
   const pageSize = read<number | undefined>('ZONES_PAGE_SIZE');
-  const pageSizeParam = value('ZONES_PAGE_SIZE_PARAM');
+  const sentTogether = (
+    [
+      'ZONES_STATUS_PARAM',
+      companions.find(([name, mode]) => mode === paging && name.endsWith('_PARAM'))?.[0],
+      pageSize === undefined ? undefined : 'ZONES_PAGE_SIZE_PARAM',
+    ] as const
+  ).filter((name) => name !== undefined);
+  sentTogether.forEach((name, index) => {
+    for (const other of sentTogether.slice(0, index))
+      if (value(name) === value(other)) bad(name, `must differ from ${other} (both are "${value(name)}")`);
+  });
   if (isSet('ZONES_PAGE_SIZE_PARAM') && pageSize === undefined)
     bad('ZONES_PAGE_SIZE_PARAM', 'applies only with ZONES_PAGE_SIZE set: without a page size it sends nothing');
-  // The page size goes beside the filter on a first page, and beside the page number or cursor after it.
-  if (pageSize !== undefined) {
-    const others = [['ZONES_STATUS_PARAM', statusParam] as const, ...(pagingParam ? [pagingParam] : [])];
-    for (const [name, param] of others)
-      if (pageSizeParam === param) bad('ZONES_PAGE_SIZE_PARAM', `must differ from ${name} (both are "${param}")`);
-  }
 
   const bookingHook = value('ZONES_BOOKING_HOOK') || undefined;
   const bookingCleanupHook = value('ZONES_BOOKING_CLEANUP_HOOK') || undefined;
   if (bookingCleanupHook && !bookingHook) bad('ZONES_BOOKING_CLEANUP_HOOK', 'needs ZONES_BOOKING_HOOK as well');
 
   if (problems.length > 0) throw new ConfigError(problems);
+  const model: ModelBudget = {
+    runs: read('ZONES_MODEL_RUNS'),
+    steps: read('ZONES_MODEL_STEPS'),
+    maxRequests: read('ZONES_MODEL_MAX_REQUESTS'),
+    shrinkRequests: read('ZONES_MODEL_SHRINK_REQUESTS'),
+    seed: read('ZONES_MODEL_SEED'),
+  };
   return {
+    /** No trailing slash. Empty until the embedded reference has been started. */
     baseUrl,
     token: baseUrl === '' ? '' : token,
+    /** Kept only to be masked: a conformance run never sends it (drift gives each run its own). */
     ...(value('ZONES_MOCK_ACCESS_TOKEN') === '' ? {} : { mockToken: value('ZONES_MOCK_ACCESS_TOKEN') }),
     authHeader: value('ZONES_AUTH_HEADER'),
     authScheme: value('ZONES_AUTH_SCHEME'),
     apiVersion: value('ZONES_API_VERSION'),
-    statusParam,
+    statusParam: value('ZONES_STATUS_PARAM'),
     statuses,
     filterValues,
     envelope,
@@ -256,30 +215,27 @@ export function readTargetConfig(env: Environment): TargetConfig {
     cursorField: value('ZONES_CURSOR_FIELD'),
     cursorParam: value('ZONES_CURSOR_PARAM'),
     pageSize,
-    pageSizeParam,
+    pageSizeParam: value('ZONES_PAGE_SIZE_PARAM'),
+    /** Kept as JSON text so that numbers beyond 2^53 survive the trip into workers. */
     coverageSamples: read<unknown[]>('ZONES_COVERAGE_SAMPLES').map(canonicalJson),
+    /** A JSON object as text (same reason): fields added to every create and update body. */
     extraFields: canonicalJson(read('ZONES_EXTRA_FIELDS') ?? {}),
     bookedZoneId: value('ZONES_BOOKED_ZONE_ID') || undefined,
     bookingHook,
     bookingCleanupHook,
-    timeoutMs: read('ZONES_TIMEOUT_MS'),
-    maxBodyBytes: read('ZONES_MAX_BODY_BYTES'),
-    maxRps: read('ZONES_MAX_RPS'),
-    consistencyTimeoutMs: read('ZONES_CONSISTENCY_TIMEOUT_MS'),
-    outageBudgetMs: read('ZONES_OUTAGE_BUDGET_MS'),
-    model: {
-      runs: read('ZONES_MODEL_RUNS'),
-      steps: read('ZONES_MODEL_STEPS'),
-      maxRequests: read('ZONES_MODEL_MAX_REQUESTS'),
-      shrinkRequests: read('ZONES_MODEL_SHRINK_REQUESTS'),
-      seed: read('ZONES_MODEL_SEED'),
-    },
+    timeoutMs: read<number>('ZONES_TIMEOUT_MS'),
+    maxBodyBytes: read<number>('ZONES_MAX_BODY_BYTES'),
+    maxRps: read<number>('ZONES_MAX_RPS'),
+    consistencyTimeoutMs: read<number>('ZONES_CONSISTENCY_TIMEOUT_MS'),
+    outageBudgetMs: read<number>('ZONES_OUTAGE_BUDGET_MS'),
+    model,
     reportsDir: value('ZONES_REPORTS_DIR'),
     embedded: baseUrl === '',
     proxy,
-    caFile,
+    ...(caFile === undefined ? {} : { caFile }),
     tlsInsecure,
     ...(profile ? { profile: profile.path } : {}),
+    /** Lines the run says before it starts, about settings that are set but retired. */
     notices: [
       ...Object.keys(env).filter((name) => RETIRED_SETTINGS[name] !== undefined && fromVariable(name)),
       ...(profile?.retired ?? []),
@@ -292,10 +248,7 @@ export function newModelSeed(): number {
   return randomInt(-SEED_RANGE, SEED_RANGE);
 }
 
-/**
- * The command that replays a run's model-based sequences, as every report prints it. The seed goes after
- * `=`: parseArgs takes `--seed -1311814496` for two options, and ZONES_MODEL_SEED may set a negative one.
- */
+/** The replay command every report prints: `--seed=N`, since parseArgs reads `--seed -13` as two options. */
 export function seedReplayCommand(seed: number, rule?: string): string {
   return `npm run conformance -- --seed=${seed}${rule === undefined ? '' : ` --rule ${rule}`}`;
 }
@@ -303,33 +256,39 @@ export function seedReplayCommand(seed: number, rule?: string): string {
 /** A name written as if for this suite, with a slip: the setting it was surely meant to be. */
 function nearMiss(name: string): string | undefined {
   const squeeze = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
-  const squeezed = squeeze(name);
   // Only names that begin like the suite's own (ZONES_, ZONE_, zones_...) are ever taken for them.
-  if (!squeezed.startsWith('ZONE')) return undefined;
-  const rest = squeezed.replace(/^ZONES?/, '');
-  let best: { name: string; distance: number } | undefined;
-  for (const known of knownSettingNames) {
-    const knownRest = squeeze(known).replace(/^ZONES/, '');
-    const distance = rest === knownRest ? 0 : editDistance(rest, knownRest);
-    if (best === undefined || distance < best.distance) best = { name: known, distance };
-  }
+  if (!squeeze(name).startsWith('ZONE')) return undefined;
+  const rest = squeeze(name).replace(/^ZONES?/, '');
+  const byRest = new Map(SETTINGS.map(({ name: known }) => [squeeze(known).replace(/^ZONES/, ''), known]));
   // Two slips at most, and fewer on short names, so an unrelated ZONE... variable is never claimed.
-  return best !== undefined && best.distance <= Math.min(2, Math.floor(rest.length / 4)) ? best.name : undefined;
+  const meant = nearestName(rest, [...byRest.keys()], () => Math.min(2, Math.floor(rest.length / 4)));
+  return meant === undefined ? undefined : byRest.get(meant);
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
+/** The known name fewest slips from `typed`, if within `slips(name)`; the first of them on a tie. */
+export function nearestName(typed: string, known: readonly string[], slips: (name: string) => number) {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of known) {
+    const distance = editDistance(typed, name);
+    if (distance <= slips(name) && distance < (best?.distance ?? Infinity)) best = { name, distance };
   }
-  return previous[b.length]!;
+  return best?.name;
 }
 
-/** The items of a comma-separated list, trimmed, the empty ones left out. */
+/** The letters to insert, delete, replace or swap (one slip: --hepl for --help) to turn one text into the other. */
+function editDistance(from: string, to: string): number {
+  let [twoAbove, above] = [[] as number[], Array.from({ length: to.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= from.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= to.length; j++) {
+      row[j] = Math.min(above[j]! + 1, row[j - 1]! + 1, above[j - 1]! + (from[i - 1] === to[j - 1] ? 0 : 1));
+      if (from[i - 1] === to[j - 2] && from[i - 2] === to[j - 1]) row[j] = Math.min(row[j]!, twoAbove[j - 2]! + 1);
+    }
+    [twoAbove, above] = [above, row];
+  }
+  return above[to.length]!;
+}
+
 export const listOf = (text: string) =>
   text
     .split(',')
@@ -342,7 +301,6 @@ function oneOf({ choices, meaning = {} }: Extract<SettingType, { kind: 'choice' 
   return `${said.slice(0, -1).join(', ')} or ${said.at(-1)}`;
 }
 
-/** A setting's value read as its type says; each problem with it goes to `badSetting`. */
 function readByType(setting: Setting, text: string, badSetting: (name: string, why: string) => void): unknown {
   const { type = { kind: 'text' } } = setting;
   const bad = (why: string) => badSetting(setting.name, why);
@@ -373,7 +331,6 @@ function readByType(setting: Setting, text: string, badSetting: (name: string, w
   }
 }
 
-/** The one reader of numbers: whole or not, within the setting's bounds, and empty only where that means something. */
 function readNumber(type: Extract<SettingType, { kind: 'number' }>, text: string, bad: (why: string) => void) {
   if (text === '' && type.empty !== undefined) return undefined;
   const number = Number(text);
@@ -413,8 +370,7 @@ function shownJson(text: string): unknown {
 /** The settings for a report: everything but the token. */
 export function describeTarget(config: TargetConfig): Record<string, unknown> {
   const { token: _token, bookingHook, bookingCleanupHook, proxy, notices: _notices, ...shown } = config;
-  // Hook commands may carry credentials of their own: the report says only whether they are set. The
-  // embedded run's are its own, to the reference's booking route, and no user set them.
+  // Hook commands may carry credentials: the report says only whether they are set, or that they are the reference's.
   const hookSet = config.embedded ? "(the embedded reference's booking route)" : '(set, not shown)';
   const set = (value: string | undefined) => (value ? hookSet : '(not set)');
   return {

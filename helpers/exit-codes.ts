@@ -15,7 +15,6 @@ export const EXIT = {
   SIGTERM: 143,
 } as const;
 
-/** The code of a run a signal stopped: a SIGTERM's, else a Ctrl-C's. */
 export function exitCodeForSignal(signal: NodeJS.Signals): number {
   return signal === 'SIGTERM' ? EXIT.SIGTERM : EXIT.SIGINT;
 }

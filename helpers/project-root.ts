@@ -1,8 +1,6 @@
-// The project's folder, whichever copy of this module runs: helpers/project-root.ts in the source tree
-// (the vitest workers, tsx), or dist/helpers/project-root.js, one folder deeper, in `npm run build`'s
-// output (tsconfig.build.json), which the launcher runs when it is current. The suites, the contract,
-// the setup files, the profiles and allurerc.ts are only ever in the source tree, so a path to any of
-// them starts here rather than at a module's own import.meta.url, which in the build is under dist/.
+// The project's folder, whichever copy of this module runs: helpers/ in the source tree (vitest, tsx), or
+// dist/helpers/, one folder deeper, in `npm run build`'s output. The suites, the contract, the setup files, the
+// profiles and allurerc.ts are only in the source tree, so a path to them starts here, not at import.meta.url.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -2,9 +2,8 @@
 // the reporter turns it into the certificate, and the meta-test checks every rule has a test.
 
 /**
- * must: documented by the specification, and the verdict rests on it. should: a convention of the
- * default profile. may: a robustness probe, advice on how a shop copes with what no correct client
- * sends. A failed SHOULD or MAY rule is a warning and never changes the verdict.
+ * must: documented by the specification; the verdict rests on it. should: a convention of the default profile.
+ * may: a robustness probe, how a shop copes with what no correct client sends. A failed SHOULD or MAY only warns.
  */
 export type RuleLevel = 'must' | 'should' | 'may';
 
@@ -23,9 +22,8 @@ export interface Rule {
   level: RuleLevel;
   title: string;
   /**
-   * Where the rule comes from: headings of the specification (docs/zone-service-2026-07.md), with the
-   * numbered item or a quote, e.g. "Endpoints rule 4; Zone: it can be changed by update"; or, for a
-   * SHOULD or MAY rule only, "profile: ..." (selftest/catalogue.test.ts checks both).
+   * Headings of docs/zone-service-2026-07.md with the numbered item or a quote ("Endpoints rule 4; Zone: it can be
+   * changed by update"), or for a SHOULD or MAY rule only "profile: ..." (selftest/catalogue.test.ts checks both).
    */
   source: string;
 }
@@ -104,10 +102,9 @@ const ofLevel = (level: RuleLevel, catalogue: Catalogue): Rule[] =>
 export const rules: readonly Rule[] = [...ofLevel('must', MUST), ...ofLevel('should', SHOULD), ...ofLevel('may', MAY)];
 
 /**
- * What of the shop's answers a rule's test reads, its set-up included: the status code's class (success, refusal...) or
- * the code itself, a zone's fields by role (the id where ZONES_ID_FIELD says), which zones a list holds, how it pages,
- * the error body. No check reads a content type or any other field. Drift tells a verdict that differs only with a
- * difference in what its rule reads; selftest/catalogue.test.ts checks that every rule is in READS once.
+ * What of the shop's answers a rule's test reads, set-up included: the status's class (outcome) or code, a zone's
+ * fields by role, a list's zones and paging, the error body; never a content type or other field. Drift tells a verdict
+ * that differs only with a difference in what its rule reads. selftest/catalogue.test.ts checks each rule is in READS.
  */
 export type AnswerPart = 'outcome' | 'code' | 'id' | 'name' | 'coverage' | 'status' | 'list' | 'paging' | 'error';
 
@@ -130,9 +127,7 @@ export const readsOf = (id: string): readonly AnswerPart[] => readsById.get(id) 
 
 const byId = new Map(rules.map((rule) => [rule.id, rule]));
 
-export function findRule(id: string): Rule | undefined {
-  return byId.get(id);
-}
+export const findRule = (id: string): Rule | undefined => byId.get(id);
 
 export function ruleById(id: string): Rule {
   const rule = byId.get(id);

@@ -1,6 +1,5 @@
-// The profile's JSON schemas (PROFILE-01), read from the contract, the one place the shapes are written.
-// The specification shows no shapes, so these are the default profile's assumptions, moved by the
-// settings; extra fields are always allowed because the field list is not shown.
+// The profile's JSON schemas (PROFILE-01), read from the contract, the one place the shapes are written. The
+// specification shows none: these are the default profile's, moved by the settings; extra fields always pass.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';

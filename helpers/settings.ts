@@ -1,7 +1,6 @@
-// Every setting the suite reads, described once, as data: its type and bounds, default, help, and
-// whether a shop profile may hold it. The validator (config.ts), the profile and its JSON schema
-// (shop-profile.ts), --help, .env.example and the README's table all read this list, so a setting
-// cannot exist in one place and be missing from another, nor be checked one way and documented another.
+// Every setting the suite reads, described once, as data: type and bounds, default, help, and whether a
+// shop profile may hold it. The validator (config.ts), the profile and its schema (shop-profile.ts),
+// --help, .env.example and the README's table all read this list, so none can drift from another.
 
 import { canonicalJson } from './json.ts';
 import { SPEC_VERSION } from './rules.ts';
@@ -14,7 +13,6 @@ type Check<Value> = (value: Value) => string | undefined;
 
 /** How a setting's value is read and checked; a shop profile holds it in the JSON shape of its kind. */
 export type SettingType =
-  /** One line of text. */
   | { kind: 'text'; check?: Check<string> }
   /** A shell command, which may span lines. */
   | { kind: 'command' }
@@ -22,7 +20,6 @@ export type SettingType =
   | { kind: 'choice'; choices: readonly string[]; meaning?: Record<string, string> }
   /** Whole or not, from min to max; where the default is empty, `empty` says what empty means. */
   | { kind: 'number'; whole: boolean; min: number; max: number; unit?: string; empty?: string }
-  /** Names separated by commas. */
   | { kind: 'names'; check?: Check<string[]> }
   /** Pairs separated by commas, each `spelled` as name=value is. */
   | { kind: 'pairs'; spelled: string }
@@ -32,9 +29,9 @@ export type SettingType =
 /** A shop profile may hold it, under profileKey(name); or why one never does. Every setting says which. */
 type ProfileSide = { inAProfile: true } | { notInAProfile: string };
 
-/** A setting as the table holds it, under its name. */
 type SettingEntry = ProfileSide & {
-  default: string;
+  /** Empty unless it says. */
+  default?: string;
   help: string;
   /** How its value is read and checked: one line of text unless it says otherwise. */
   type?: SettingType;
@@ -42,7 +39,7 @@ type SettingEntry = ProfileSide & {
   onlyWithAShop?: true;
 };
 
-export type Setting = SettingEntry & { name: SettingName };
+export type Setting = SettingEntry & { name: SettingName; default: string };
 
 /** Text that `pattern` matches whole; other text is told what it `mustBe`. */
 const matching = (pattern: RegExp, mustBe: string): SettingType => ({
@@ -87,34 +84,29 @@ const MODEL_BUDGET = "how long the model-based suite searches is one run's budge
 
 const TABLE = {
   ZONES_BASE_URL: {
-    default: '',
     help: 'Address of the shop, e.g. https://staging.example.com, with no user name or password in it (the credential goes in ZONES_ACCESS_TOKEN). Unset: start the embedded reference on 127.0.0.1, certify it, stop it. The shop is reached through HTTPS_PROXY or HTTP_PROXY (either case) unless NO_PROXY names its host; redirects are never followed.',
     notInAProfile:
       'which shop to certify is the run\'s choice, not the house style\'s: set ZONES_BASE_URL as a variable (a CI variable), so that "no ZONES_BASE_URL" keeps meaning "the embedded reference"',
   },
   ZONES_ACCESS_TOKEN: {
-    default: '',
     help: 'The credential. Required when ZONES_BASE_URL is set. Never printed or written to a report.',
     notInAProfile:
       'the token is a secret, and a profile is a file meant to be committed and shared: give it in ZONES_ACCESS_TOKEN (a CI secret)',
     onlyWithAShop: true,
   },
   ZONES_MOCK_BASE_URL: {
-    default: '',
     help: 'For npm run drift only: the address of your mock of the shop (json-server, Prism, WireMock...), run through the same scenarios as ZONES_BASE_URL with the same settings, to show where the two differ. Unset: drift cannot run.',
     notInAProfile:
       "which mock drift compares with the shop is the run's choice, not the house style's: set ZONES_MOCK_BASE_URL as a variable",
     onlyWithAShop: true,
   },
   ZONES_MOCK_ACCESS_TOKEN: {
-    default: '',
     help: "For npm run drift only: the mock's credential, sent as ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME say. Masked like ZONES_ACCESS_TOKEN everywhere.",
     notInAProfile:
       "the mock's token is a credential too, and a profile holds none: give it in ZONES_MOCK_ACCESS_TOKEN (a CI secret)",
     onlyWithAShop: true,
   },
   ZONES_CA_FILE: {
-    default: '',
     help: 'A PEM file of CA certificates to trust for an https:// shop (and an https:// proxy) besides the usual ones and NODE_EXTRA_CA_CERTS: a private CA.',
     notInAProfile: "it is this machine's trust in the shop's certificate: set ZONES_CA_FILE as a variable",
     onlyWithAShop: true,
@@ -128,7 +120,6 @@ const TABLE = {
     onlyWithAShop: true,
   },
   ZONES_PROFILE: {
-    default: '',
     help: "A shop profile: a JSON file holding the settings below that describe the shop's house style, keyed by their names without ZONES_ in lower case (profiles/shopify-style.json, checked against profiles/shop-profile.schema.json). A variable that is set wins over the file. Never in a profile: the token, the base URL, the CA file, TLS_INSECURE, the booked zone, the booking hooks and the reports folder. A relative path is read from the current directory.",
     notInAProfile: 'a profile cannot name another profile',
     onlyWithAShop: true,
@@ -141,7 +132,6 @@ const TABLE = {
   },
   ZONES_AUTH_SCHEME: {
     type: matching(new RegExp(`^(${TOKEN})?$`), 'must be one word such as Bearer'),
-    default: '',
     help: 'Scheme before the token in that header; empty sends the bare token, Bearer sends "Bearer <token>".',
     inAProfile: true,
   },
@@ -158,7 +148,6 @@ const TABLE = {
   },
   ZONES_STATUS_FILTER_VALUES: {
     type: { kind: 'pairs', spelled: 'status=value' },
-    default: '',
     help: 'When the filter takes other values than the status names records show: status=value pairs, e.g. published=active,draft=unpublished. Unset: the status names.',
     inAProfile: true,
   },
@@ -216,7 +205,6 @@ const TABLE = {
   ZONES_PAGE_SIZE: {
     // Past 1000 zones a page a size is more likely a slip than a shop's limit (Shopify-style shops stop at 250).
     type: { kind: 'number', whole: true, min: 1, max: 1000, unit: 'zones a page', empty: "the shop's own page size" },
-    default: '',
     help: "Zones a page to ask the shop for, a whole number from 1 to 1000, sent in ZONES_PAGE_SIZE_PARAM with the first page of every list read: fewer pages, so fewer requests, on a shop with many zones (a Shopify-style shop takes limit up to 250). The later pages go on as ZONES_PAGING says: page numbers and cursors are sent beside it, a Link is followed as the shop wrote it. Empty: none is sent, and the shop's own page size applies. A shop that refuses it stops the run in its preflight.",
     inAProfile: true,
   },
@@ -238,19 +226,16 @@ const TABLE = {
       mustBe: 'a JSON object, e.g. {"currency":"EUR"}',
       check: extraFieldsProblem,
     },
-    default: '',
     help: 'A JSON object of fields the shop requires in create and update bodies besides name, coverage and status, e.g. {"currency":"EUR"}. Added to every POST and PUT body.',
     inAProfile: true,
   },
   ZONES_BOOKED_ZONE_ID: {
-    default: '',
     help: 'For DELETE-02: an existing zone with booking history. The suite only tries to delete it and checks it stays.',
     notInAProfile: 'it names one zone of one shop, not a house style: set ZONES_BOOKED_ZONE_ID as a variable',
     onlyWithAShop: true,
   },
   ZONES_BOOKING_HOOK: {
     type: { kind: 'command' },
-    default: '',
     help: 'For DELETE-02: shell command run with the suite environment plus ZONE_ID that gives that zone booking history (exit 0 = done).',
     notInAProfile:
       'it is a shell command run on this machine, which may carry credentials of its own: set ZONES_BOOKING_HOOK as a variable (a CI secret if it holds one)',
@@ -258,7 +243,6 @@ const TABLE = {
   },
   ZONES_BOOKING_CLEANUP_HOOK: {
     type: { kind: 'command' },
-    default: '',
     help: 'Same shape; removes the history so that teardown can delete the zone. Without it the booked zone is left behind and reported.',
     notInAProfile:
       'it is a shell command run on this machine, which may carry credentials of its own: set ZONES_BOOKING_CLEANUP_HOOK as a variable (a CI secret if it holds one)',
@@ -279,8 +263,7 @@ const TABLE = {
       "how long to wait for a shop that stopped answering is one run's patience (a nightly job's time slot), not the shop's style: set ZONES_OUTAGE_BUDGET_MS as a variable",
   },
   ZONES_MAX_BODY_BYTES: {
-    // Parsed, a zone list takes some 7 times its size (8 MiB: 60 MiB of heap); past 32 MiB one body
-    // alone would take the run beyond a few hundred MiB.
+    // Parsed, a zone list takes some 7 times its size (8 MiB: 60 MiB of heap): past 32 MiB, hundreds of MiB.
     type: { kind: 'number', whole: true, min: 1024, max: 32 * 1024 * 1024, unit: 'bytes' },
     default: '8388608',
     help: 'Largest answer body the suite reads, in bytes (default 8 MiB, from 1024 to 33554432). A body past it is not read on; the check it belonged to is not verified, or the run stops in its preflight.',
@@ -324,7 +307,6 @@ const TABLE = {
   },
   ZONES_MODEL_SEED: {
     type: { kind: 'number', whole: true, min: -SEED_RANGE, max: SEED_RANGE - 1, empty: 'a new seed each run' },
-    default: '',
     help: 'The seed of the model-based sequences, a whole number. Every report names the one the run had; setting it (or npm run conformance -- --seed=N) replays the same sequences. Empty: a new seed each run.',
     notInAProfile:
       "a seed replays one night's sequences, which is a choice for one run: set ZONES_MODEL_SEED as a variable, or --seed",
@@ -340,9 +322,7 @@ const TABLE = {
 export type SettingName = keyof typeof TABLE;
 
 /** Every setting, in the order --help, .env.example and the README list them. */
-export const SETTINGS = Object.entries(TABLE).map(([name, setting]) => ({ name, ...setting }) as Setting);
-
-export const knownSettingNames: ReadonlySet<string> = new Set(Object.keys(TABLE));
+export const SETTINGS = Object.entries(TABLE).map(([name, setting]) => ({ name, default: '', ...setting }) as Setting);
 
 /** Settings that no longer have an effect, with why: a run that still sets one says so and goes on. */
 export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
@@ -352,7 +332,7 @@ export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
 
 /** The default of a setting, for code that must fill in one the user cannot have set. */
 export function settingDefault(name: SettingName): string {
-  return TABLE[name].default;
+  return (TABLE[name] as SettingEntry).default ?? '';
 }
 
 /** The text of .env.example, made from the list above; a self-test keeps the committed file equal to it. */

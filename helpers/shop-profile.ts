@@ -1,20 +1,13 @@
-// A shop's profile: the settings of its house style in one JSON file (ZONES_PROFILE=path.json), so a
-// nightly job commits one file instead of a dozen variables. Which settings it may hold, and the JSON
-// shape of each, the settings list says; its values then go through the validator as the variables do.
+// A shop's house style in one JSON file (ZONES_PROFILE=path.json), so a nightly job commits one file, not a dozen
+// variables. The settings list says which keys it holds, in which JSON shape; the values go through the validator.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject } from 'ajv';
 import { parseJson, stringifyJson } from './json.ts';
 import { RETIRED_SETTINGS, SETTINGS, type Setting } from './settings.ts';
 
-interface ProfileField {
-  schema: Record<string, unknown>;
-  /** The value as the variable of the same setting would spell it; String where it is one string or number. */
-  asSetting?: (value: unknown) => string;
-}
-
-/** A profile key holds its setting's value in the JSON shape of the setting's kind. */
-function profileField({ type = { kind: 'text' }, default: byDefault }: Setting): ProfileField {
+/** The JSON shape of the setting's kind, and `asSetting`, the value as its variable would spell it (else String). */
+function profileField({ type = { kind: 'text' }, default: byDefault }: Setting) {
   switch (type.kind) {
     case 'text':
     case 'command':
@@ -28,12 +21,12 @@ function profileField({ type = { kind: 'text' }, default: byDefault }: Setting):
       // A list setting is split at commas, so a name holding one would quietly become two.
       return {
         schema: { type: 'array', items: { type: 'string', pattern: '^[^,]+$', description: 'a name without a comma' } },
-        asSetting: (value) => (value as string[]).join(','),
+        asSetting: (value: unknown) => (value as string[]).join(','),
       };
     case 'pairs':
       return {
         schema: { type: 'object', additionalProperties: { type: 'string' } },
-        asSetting: (value) =>
+        asSetting: (value: unknown) =>
           Object.entries(value as Record<string, string>)
             .map((pair) => pair.join('='))
             .join(','),
@@ -75,16 +68,6 @@ export function profileSchema(): Record<string, unknown> {
   };
 }
 
-export interface ShopProfile {
-  /** The path as it was given (relative paths are read from the current directory). */
-  path: string;
-  /** The profile's values as variables would spell them, by setting name. */
-  settings: Record<string, string>;
-  problems: string[];
-  /** Retired settings the profile still holds (RETIRED_SETTINGS): said, then ignored. */
-  retired: string[];
-}
-
 let compiled: ReturnType<Ajv['compile']> | undefined;
 
 // Loaded when a profile is first read: few runs name one, and loading Ajv costs a run that stops on bad
@@ -94,8 +77,9 @@ function newAjv(): Ajv {
   return new AjvClass({ allErrors: true, verbose: true });
 }
 
-export function readShopProfile(path: string): ShopProfile {
-  const profile: ShopProfile = { path, settings: {}, problems: [], retired: [] };
+export function readShopProfile(path: string) {
+  // The values as variables would spell them, by setting name; retired settings it still holds are said, then ignored.
+  const profile = { path, settings: {} as Record<string, string>, problems: [] as string[], retired: [] as string[] };
   const bad = (why: string) => profile.problems.push(`ZONES_PROFILE ${path}: ${why}`);
   let content: unknown;
   try {

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { configForReference } from '../bin/embedded-reference.ts';
+import { configForReference } from '../bin/reference-settings.ts';
 import { ShopUnavailableError, TransportError } from '../helpers/client/shop-transport.ts';
 import { ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';

@@ -7,8 +7,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { configForReference, operatorSettings } from '../bin/embedded-reference.ts';
-import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
+import {
+  bookingHooksForReference,
+  configForReference,
+  operatorSettings,
+  settingsForStyle,
+} from '../bin/reference-settings.ts';
 import { ConfigError, readTargetConfig } from '../helpers/config.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { SETTINGS } from '../helpers/settings.ts';
@@ -87,7 +91,7 @@ test("every setting is the style's, the operator's, or a shop's alone", () => {
   const unaccounted = SETTINGS.map((doc) => doc.name).filter(
     (name) => !style.has(name) && !operator.has(name) && !shopOnly(name),
   );
-  expect(unaccounted, 'say in bin/embedded-reference.ts whether the embedded reference takes it').toEqual([]);
+  expect(unaccounted, 'say in bin/reference-settings.ts whether the embedded reference takes it').toEqual([]);
 });
 
 test("the embedded run names the reference's booking route as what DELETE-02 books with, never a ZONES_BOOKING_HOOK the user set", async () => {

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { configForReference } from '../bin/embedded-reference.ts';
+import { configForReference } from '../bin/reference-settings.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { isModelTestTitle } from '../helpers/harness/model/title.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { configForReference } from '../bin/embedded-reference.ts';
+import { configForReference } from '../bin/reference-settings.ts';
 import { ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import type { Exchange } from '../helpers/evidence/exchange.ts';

@@ -1,7 +1,7 @@
 // The targets of the mutation gallery: the reference in each house style (correct implementations
 // that the suite must certify through settings alone) and the reference with one fault switched on
 // (broken implementations that the suite must catch, by the rule the fault breaks).
-import { configForReference } from '../../bin/embedded-reference.ts';
+import { configForReference } from '../../bin/reference-settings.ts';
 import type { ModelBudget, TargetConfig } from '../../helpers/config.ts';
 import { faults } from '../../reference/faults.ts';
 import { type RunningReference, startReference } from '../../reference/server.ts';
