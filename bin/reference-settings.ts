@@ -2,8 +2,9 @@
 // house style through the same validator as an operator's, its test-only booking route as the booking hooks (so
 // DELETE-02 runs through the real hook path). With no ZONES_BASE_URL the suite certifies the embedded one.
 import { type Environment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
+import { readShopProfile } from '../helpers/shop-profile.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
-import type { HouseStyle } from '../reference/styles.ts';
+import type { HouseStyle, ListPaging } from '../reference/styles.ts';
 
 export function settingsForStyle(style: HouseStyle, url: string, token: string): Record<string, string> {
   return {
@@ -87,4 +88,66 @@ export function operatorSettings(base: TargetConfig): Environment {
 export async function startEmbeddedTarget(base: TargetConfig) {
   const reference = await startReference({ host: '127.0.0.1', port: 0 });
   return { reference, config: configForReference(base, reference) };
+}
+
+/** A page size for a profile that pages but names none: the reference's own. */
+const MOCK_PAGE_SIZE = 50;
+
+/**
+ * The reference's house style for a shop profile: its settings read and checked as a run reads them (a bad one throws
+ * ConfigError, with the run's messages), its "mock" section for what only a mock chooses. The mock is the reference.
+ */
+export function styleFromProfile(path: string): HouseStyle {
+  const config = readTargetConfig({
+    ZONES_BASE_URL: 'http://127.0.0.1:1',
+    ZONES_ACCESS_TOKEN: 'mock',
+    ZONES_PROFILE: path,
+  });
+  const mock = readShopProfile(path).mock as {
+    created?: number;
+    deleted?: 200 | 204;
+    unauthenticated?: number;
+    booked?: number;
+    invalid?: number;
+    error_key?: string;
+    content_type?: string;
+    extra_fields?: Record<string, unknown>;
+    unknown_status_filter?: 'empty' | 'refused';
+    id_style?: 'number' | 'string' | 'uuid' | 'big-number';
+    rate_limit?: { burst: number; per_second: number };
+    latency_ms?: number;
+  };
+  const size = config.pageSize ?? MOCK_PAGE_SIZE;
+  const paging: ListPaging | undefined =
+    config.paging === 'page'
+      ? { kind: 'page', param: config.pageParam, size }
+      : config.paging === 'cursor'
+        ? { kind: 'cursor', field: config.cursorField, param: config.cursorParam, size }
+        : undefined;
+  const required = JSON.parse(config.extraFields) as Record<string, unknown>;
+  const { created, deleted, unauthenticated, booked, invalid } = mock;
+  return {
+    name: `profile ${path}`,
+    authHeader: config.authHeader,
+    authScheme: config.authScheme,
+    // The reference makes zones in its first status.
+    statuses: ['draft', ...config.statuses.filter((status) => status !== 'draft')],
+    statusParam: config.statusParam,
+    filterValues: config.filterValues,
+    envelope: config.envelope,
+    ...(config.envelope === 'wrapped' ? { zoneKey: config.zoneKey, listKey: config.listKey } : {}),
+    idField: config.idField,
+    idStyle: mock.id_style === 'uuid' ? 'string' : (mock.id_style ?? 'number'),
+    ...(mock.id_style === 'uuid' ? { stringIdShape: 'uuid' as const } : {}),
+    ...(paging ? { paging } : {}),
+    ...(Object.keys(required).length > 0 ? { requiredOnCreate: required } : {}),
+    apiVersion: config.apiVersion,
+    codes: { created, deleted, unauthenticated, booked, invalid },
+    errorKey: mock.error_key,
+    contentType: mock.content_type,
+    extraZoneFields: mock.extra_fields,
+    unknownStatusFilter: mock.unknown_status_filter,
+    ...(mock.rate_limit ? { rateLimit: { burst: mock.rate_limit.burst, perSecond: mock.rate_limit.per_second } } : {}),
+    latencyMs: mock.latency_ms,
+  };
 }

@@ -1,4 +1,5 @@
-// Runs the embedded reference as a stand-alone server, so the suite (or curl) can be pointed at it.
+// Runs the embedded reference as a stand-alone server, so the suite (or curl) can be pointed at it; with a shop
+// profile it is `npm run mock`: the reference in that shop's house style, its zones kept in a file if asked.
 import { shellQuote } from '../helpers/evidence/replay.ts';
 import { EXIT } from '../helpers/exit-codes.ts';
 import { watchLauncher } from '../helpers/runner/launcher-watch.ts';
@@ -6,16 +7,19 @@ import { faults } from '../reference/faults.ts';
 import { type ReferenceOptions, startReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles, listKeyOf, zoneKeyOf } from '../reference/styles.ts';
 import { leaveCannotRun, parseOptions } from './command-options.ts';
-import { bookingHooksForReference, settingsForStyle } from './reference-settings.ts';
+import { bookingHooksForReference, settingsForStyle, styleFromProfile } from './reference-settings.ts';
 
 function usage(): string {
   const width = Math.max(...faults.map((fault) => fault.name.length));
   return [
-    'Usage: npm run reference -- [--port N] [--host H] [--token T] [--style NAME] [--fault NAME]',
+    'Usage: npm run mock -- [--profile FILE] [--data FILE] [--port N] [--host H] [--token T] [--fault NAME]',
+    '       npm run reference -- [--style NAME] [--port N] [--host H] [--token T] [--fault NAME]',
     '',
     'Starts the embedded reference of the Zone Management Service (API 2026-07) and prints the',
     'ZONES_* settings that point the conformance suite at it. Stop it with Ctrl-C.',
     '',
+    '  --profile FILE  a shop profile: serve in its house style, with its "mock" section (docs/mock.md)',
+    '  --data FILE     keep the zones and their bookings in this JSON file across restarts',
     '  --port N      port to listen on (default: a free port)',
     '  --host H      address to listen on (default: 127.0.0.1)',
     '  --token T     the access token to require (default: a random one)',
@@ -49,12 +53,14 @@ function fail(message: string): never {
   return leaveCannotRun(`reference: ${message}\nRun with --help for usage.`);
 }
 
-function readOptions(): ReferenceOptions {
+function readOptions(): { options: ReferenceOptions; profile?: string } {
   const parsed = parseOptions({
     port: { type: 'string' },
     host: { type: 'string' },
     token: { type: 'string' },
     style: { type: 'string' },
+    profile: { type: 'string' },
+    data: { type: 'string' },
     fault: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -72,12 +78,30 @@ function readOptions(): ReferenceOptions {
     fail(`unknown style "${options.style}"; known styles: ${Object.keys(houseStyles).join(', ')}`);
   if (options.fault !== undefined && !faults.some((fault) => fault.name === options.fault))
     fail(`unknown fault "${options.fault}"; known faults: ${faults.map((f) => f.name).join(', ')}`);
-  return port === undefined ? options : { ...options, port: Number(port) };
+  const { profile, data, ...rest } = options;
+  if (profile !== undefined && options.style !== undefined) fail('--profile and --style each name a style: give one');
+  // The profile read and checked as a run reads it: a bad setting is the message a run would give, exit 3.
+  let style: HouseStyle | undefined;
+  try {
+    style = profile === undefined ? undefined : styleFromProfile(profile);
+  } catch (error) {
+    fail(`--profile ${profile}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const chosen = { ...rest, ...(style ? { style } : {}), ...(data === undefined ? {} : { dataFile: data }) };
+  return { options: port === undefined ? chosen : { ...chosen, port: Number(port) }, profile };
 }
 
-const running = await startReference(readOptions()).catch((error: Error) => fail(`could not start: ${error.message}`));
+const { options, profile } = readOptions();
+const running = await startReference(options).catch((error: Error) => fail(`could not start: ${error.message}`));
 
-const settings = { ...settingsForStyle(running.style, running.url, running.token), ...bookingHooksForReference() };
+// A profile's mock is pointed at by the same profile: the suite reads there what the settings would say.
+const reach = { ZONES_BASE_URL: running.url, ZONES_ACCESS_TOKEN: running.token };
+const settings = {
+  ...(profile === undefined
+    ? settingsForStyle(running.style, running.url, running.token)
+    : { ...reach, ZONES_PROFILE: profile }),
+  ...bookingHooksForReference(),
+};
 const authValue = running.style.authScheme ? `${running.style.authScheme} ${running.token}` : running.token;
 console.log(
   [

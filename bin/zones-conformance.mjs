@@ -10,6 +10,7 @@ const COMMANDS = {
   conformance: 'certify a shop, or the embedded reference when ZONES_BASE_URL is not set (the default)',
   sweep: 'delete zones that earlier runs left behind',
   reference: 'start the embedded reference implementation',
+  mock: "serve a mock of the shop: the reference in a shop profile's house style (--profile FILE)",
   report: 'build the HTML report of the last run',
   drift: 'run the same scenarios against the service and its mock (ZONES_MOCK_BASE_URL) and show where they differ',
 };

@@ -40,10 +40,52 @@ function profileField({ type = { kind: 'text' }, default: byDefault }: Setting) 
 const IN_A_PROFILE = SETTINGS.filter((setting) => 'inAProfile' in setting);
 const PROFILE_FIELDS = new Map(IN_A_PROFILE.map((setting) => [setting.name as string, profileField(setting)]));
 
-/** Keys a profile may carry besides settings: its JSON schema, for editors, and a note for people. */
+/** What a mock of the shop must choose and the suite only reads (npm run mock; docs/mock.md says each key). */
+const MOCK_SECTION = {
+  type: 'object',
+  description:
+    'For npm run mock: what a mock of this shop must choose where the specification shows nothing. The suite accepts this section and does not act on it.',
+  additionalProperties: false,
+  properties: {
+    created: { enum: [200, 201], description: 'The status of a create: 201 by default.' },
+    deleted: { enum: [200, 204], description: 'The status of a delete: 200 {} by default, 204 with no body.' },
+    unauthenticated: { enum: [401, 403], description: 'The status of a request without a valid credential.' },
+    booked: {
+      type: 'integer',
+      minimum: 400,
+      maximum: 499,
+      description: 'The status refusing to delete a booked zone.',
+    },
+    invalid: { enum: [400, 422], description: 'The status refusing a body with a missing or wrong field.' },
+    error_key: {
+      type: 'string',
+      minLength: 1,
+      description: 'The top-level key of every error body: errors by default.',
+    },
+    content_type: { type: 'string', minLength: 1, description: 'The Content-Type of every JSON answer.' },
+    extra_fields: {
+      type: 'object',
+      description:
+        'Fields every zone carries besides the documented ones; in a string, {id} is the zone id, {now} the time.',
+    },
+    unknown_status_filter: { enum: ['empty', 'refused'], description: 'A filter by an unknown status: [] or 400.' },
+    id_style: { enum: ['number', 'string', 'uuid', 'big-number'], description: 'Ids: big-number is past 2^53.' },
+    rate_limit: {
+      type: 'object',
+      description: 'A bucket of burst requests refilled at per_second; past it, 429 with Retry-After.',
+      required: ['burst', 'per_second'],
+      additionalProperties: false,
+      properties: { burst: { type: 'integer', minimum: 1 }, per_second: { type: 'number', exclusiveMinimum: 0 } },
+    },
+    latency_ms: { type: 'integer', minimum: 0, maximum: 10_000, description: 'A wait before every answer.' },
+  },
+};
+
+/** Keys a profile may carry besides settings: its JSON schema, for editors, a note for people, and a mock's choices. */
 const OWN_KEYS: Record<string, Record<string, unknown>> = {
   $schema: { type: 'string', description: 'The JSON schema of this file, for editors: ./shop-profile.schema.json' },
   description: { type: 'string', description: 'Which shop or house style this profile is for.' },
+  mock: MOCK_SECTION,
 };
 
 /** A word in a key that no setting of a profile has, and that secrets do. */
@@ -79,7 +121,14 @@ function newAjv(): Ajv {
 
 export function readShopProfile(path: string) {
   // The values as variables would spell them, by setting name; retired settings it still holds are said, then ignored.
-  const profile = { path, settings: {} as Record<string, string>, problems: [] as string[], retired: [] as string[] };
+  const profile = {
+    path,
+    settings: {} as Record<string, string>,
+    problems: [] as string[],
+    retired: [] as string[],
+    /** The "mock" section, checked against its schema: npm run mock reads it, a run does not. */
+    mock: {} as Record<string, unknown>,
+  };
   const bad = (why: string) => profile.problems.push(`ZONES_PROFILE ${path}: ${why}`);
   let content: unknown;
   try {
@@ -109,6 +158,7 @@ export function readShopProfile(path: string) {
     for (const error of compiled.errors ?? []) bad(describeSchemaError(error));
     return profile;
   }
+  profile.mock = (entries.mock as Record<string, unknown> | undefined) ?? {};
   for (const [key, value] of Object.entries(entries)) {
     const field = PROFILE_FIELDS.get(settingOfKey(key));
     if (field) profile.settings[settingOfKey(key)] = (field.asSetting ?? String)(value);
@@ -146,6 +196,8 @@ function describeSchemaError(error: ErrorObject): string {
     .join('');
   switch (error.keyword) {
     case 'additionalProperties':
+      if (where !== '')
+        return `${where}.${error.params.additionalProperty} is not a key of "${where}" (see docs/mock.md)`;
       return `${error.params.additionalProperty} is not a profile key: the keys are the settings' names without ZONES_, in lower case (see profiles/shop-profile.schema.json)`;
     case 'type':
       return `${where} must be ${KIND[error.params.type as string] ?? error.params.type}`;

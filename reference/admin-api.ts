@@ -64,15 +64,20 @@ export async function answerAdminRequest(
   pathname: string,
   query: URLSearchParams,
 ): Promise<Reply> {
-  const credential = checkCredential(req, service.style, token, service.fault);
-  const route = matchAdminRoute(pathname, req.method ?? '', service.fault);
+  const { style } = service;
+  if (style.latencyMs) await new Promise((resolve) => setTimeout(resolve, style.latencyMs));
+  // A shop's limit counts every request, a refused one too, before it looks at anything else.
+  const wait = service.bucket?.take();
+  if (wait !== undefined) return reply(429, { errors: 'too many requests' }, { 'retry-after': String(wait) });
+  const credential = checkCredential(req, style, token, service.fault);
+  const route = matchAdminRoute(pathname, req.method ?? '', service.fault, style.apiVersion);
   if (route.kind !== 'operation') {
     if (credential !== 'valid') return unauthorized(service);
     if (route.kind === 'not-found') return notFound();
     return reply(405, { errors: `method ${req.method} is not allowed here` }, { allow: route.allow.join(', ') });
   }
   const call: Call = { req, operation: route.operation, zoneId: route.zoneId, query };
-  const filtered = (query.get(service.style.statusParam) ?? '') !== '';
+  const filtered = (query.get(style.statusParam) ?? '') !== '';
   if (credential !== 'valid' && !letsThrough(service.fault, call.operation, credential, filtered))
     return refuse(service, call, credential);
   return perform(service, call);

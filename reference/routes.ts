@@ -1,7 +1,6 @@
 import { type Fault, has } from './faults.ts';
 
 const API_VERSION = '2026-07';
-const VERSION_PREFIX = `/admin/api/${API_VERSION}/`;
 
 export type Operation = 'list' | 'create' | 'update' | 'delete';
 
@@ -31,9 +30,15 @@ function choose(method: string, byMethod: Partial<Record<string, Operation>>, zo
   return operation ? { kind: 'operation', operation, zoneId } : { kind: 'method-not-allowed', allow };
 }
 
-export function matchAdminRoute(pathname: string, method: string, fault: Fault | undefined): AdminRoute {
-  if (!pathname.startsWith(VERSION_PREFIX)) return notFound;
-  const rest = pathname.slice(VERSION_PREFIX.length);
+export function matchAdminRoute(
+  pathname: string,
+  method: string,
+  fault: Fault | undefined,
+  version = API_VERSION,
+): AdminRoute {
+  const prefix = `/admin/api/${version}/`;
+  if (!pathname.startsWith(prefix)) return notFound;
+  const rest = pathname.slice(prefix.length);
   // The PATH mutants move one operation off the .json address; the reference keeps all four on it.
   if (rest === 'zones.json' || rest === 'zones') {
     const hasSuffix = rest === 'zones.json';

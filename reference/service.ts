@@ -1,5 +1,6 @@
 import type { Fault } from './faults.ts';
 import { createIdSource, type IdSource } from './ids.ts';
+import { type Bucket, createBucket } from './rate-limit.ts';
 import type { HouseStyle } from './styles.ts';
 import { type StoredZone, ZoneStore } from './zone-store.ts';
 
@@ -10,6 +11,8 @@ export interface ZoneService {
   fault: Fault | undefined;
   nextId: IdSource;
   recall: SequenceRecall;
+  /** The style's rate limit, when it has one. */
+  bucket?: Bucket;
 }
 
 /** What the sequence mutants carry from one request to the next; the reference answers without it. */
@@ -22,7 +25,9 @@ export interface SequenceRecall {
 
 export function createZoneService(style: HouseStyle, fault: Fault | undefined): ZoneService {
   const store = new ZoneStore();
-  return { store, style, fault, nextId: createIdSource(style, store), recall: { filterCache: new Map() } };
+  const bucket = style.rateLimit && createBucket(style.rateLimit);
+  const recall = { filterCache: new Map() };
+  return { store, style, fault, nextId: createIdSource(style, store), recall, ...(bucket ? { bucket } : {}) };
 }
 
 export const draftStatus = (style: HouseStyle): string => style.statuses[0] ?? 'draft';

@@ -46,8 +46,8 @@ export interface HouseStyle {
   idempotentDelete?: boolean;
   /** Coverage values the style accepts: what a client of a schema-checked style must be told to send. */
   coverageExamples?: unknown[];
-  /** Where the style's status codes depart from the profile's 201 create, 200 delete, 401 and 422. */
-  codes?: { created?: number; deleted?: 200 | 204; unauthenticated?: number; booked?: number };
+  /** Where the style's status codes depart from the profile's 201 create, 200 delete, 401 and 422 (booked, invalid). */
+  codes?: { created?: number; deleted?: 200 | 204; unauthenticated?: number; booked?: number; invalid?: number };
   /**
    * The top-level key of every error body: `errors` (Shopify's) when absent, `error` as many mocks
    * write it. A client that reads one finds nothing in the other.
@@ -55,8 +55,17 @@ export interface HouseStyle {
   errorKey?: string;
   /** The Content-Type of every JSON answer, where the style does not send the usual application/json. */
   contentType?: string;
-  /** Fields every zone carries besides the documented ones, with their values: a mock's defaults. */
+  /**
+   * Fields every zone carries besides the documented ones, with their values: a mock's defaults. A string value is a
+   * template: {id} becomes the zone's id, {now} the time of the answer (a gid, a synced_at).
+   */
   extraZoneFields?: Record<string, unknown>;
+  /** The version segment of the path, /admin/api/<version>/zones.json: 2026-07 when absent. */
+  apiVersion?: string;
+  /** A bucket of `burst` requests refilled at `perSecond`: past it, 429 with Retry-After, as a shop's limit. */
+  rateLimit?: { burst: number; perSecond: number };
+  /** Milliseconds every answer of the zone API waits before it goes, to rehearse a slow shop. */
+  latencyMs?: number;
   /** The list answers an X-Total-Count header with the number of zones listed, as json-server does. */
   totalCountHeader?: boolean;
   /** A filter by a status the style does not know: an empty list (the default) or refused with 400. */

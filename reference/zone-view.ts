@@ -13,8 +13,16 @@ export function zoneRecord(style: HouseStyle, zone: StoredZone): ZoneRecord {
     ...(zone.status === undefined ? {} : { status: zone.status }),
     created_at: zone.createdAt,
     updated_at: zone.updatedAt,
-    ...style.extraZoneFields,
+    ...Object.fromEntries(
+      Object.entries(style.extraZoneFields ?? {}).map(([field, value]) => [field, filledIn(value, zone)]),
+    ),
   };
+}
+
+/** A template string with the zone's id and the answer's time in it; any other value as it is. */
+function filledIn(value: unknown, zone: StoredZone): unknown {
+  if (typeof value !== 'string') return value;
+  return value.replaceAll('{id}', zone.id).replaceAll('{now}', new Date().toISOString());
 }
 
 function wrapped(path: string, value: unknown): Record<string, unknown> {

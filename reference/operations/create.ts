@@ -15,7 +15,7 @@ function initialStatus({ fault, style }: ZoneService, fields: CreateFields): str
 export function createZone(service: ZoneService, body: unknown): Reply {
   const { fault, style, store } = service;
   const checked = checkCreate(style, body);
-  if (!checked.ok) return reply(422, { errors: checked.errors });
+  if (!checked.ok) return reply(style.codes?.invalid ?? 422, { errors: checked.errors });
   const fields = checked.value;
   service.recall.filterCache.clear();
   if (has(fault, 'create-restores-deleted') && service.recall.lastDeleted) {

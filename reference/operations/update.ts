@@ -83,7 +83,7 @@ export function updateZone(service: ZoneService, id: string, body: unknown): Rep
   const checked = checkUpdate(style, body);
   if (!before && has(fault, 'put-upserts') && checked.ok) return upsert(service, id, checked.value);
   if (!before) return notFound();
-  if (!checked.ok) return reply(422, { errors: checked.errors });
+  if (!checked.ok) return reply(style.codes?.invalid ?? 422, { errors: checked.errors });
   const refusal = houseRuleRefusal(style, before, checked.value);
   if (refusal) return reply(422, { errors: refusal });
 
