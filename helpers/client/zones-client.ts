@@ -41,13 +41,19 @@ export class OwnershipError extends Error {
   }
 }
 
+/** What the client writes down, each the moment it happens. */
+export type ZoneEvent =
+  /** target: the base URL, so a ledger is never applied to another shop. */
+  | { event: 'created'; id: string; name: string; target?: string }
+  /** Written before the PUT goes: an answer that never comes (a time-out, a killed run) may still have renamed the zone. */
+  | { event: 'renamed'; id: string; name: string }
+  | { event: 'deleted'; id: string };
+
 /** Where the client writes down every zone it made, and asks before it changes one: ownership's Ledger. */
 export interface ZoneLedger {
   owns(id: string): boolean;
   isDeleted(id: string): boolean;
-  recordCreated(id: string, name: string, target?: string): void;
-  recordRenamed(id: string, name: string): void;
-  recordDeleted(id: string): void;
+  record(entry: ZoneEvent): void;
 }
 
 export interface ClientOptions<L extends ZoneLedger = ZoneLedger> extends TransportOptions {
@@ -213,7 +219,8 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
 
   async deleteZone(id: ZoneId, auth: AuthMode = 'valid'): Promise<Answer> {
     const answer = await this.writeTo('DELETE', id, auth);
-    if (isSuccess(answer) && this.options.ledger.owns(id.text)) this.options.ledger.recordDeleted(id.text);
+    if (isSuccess(answer) && this.options.ledger.owns(id.text))
+      this.options.ledger.record({ event: 'deleted', id: id.text });
     return answer;
   }
 
@@ -235,7 +242,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
 
   /** A zone that exists because of this run: into the ledger (unless there already), and to whoever cleans up after it. */
   private recordMade(id: ZoneId, name: string, inLedger = false): void {
-    if (!inLedger) this.options.ledger.recordCreated(id.text, name, this.config.baseUrl);
+    if (!inLedger) this.options.ledger.record({ event: 'created', id: id.text, name, target: this.config.baseUrl });
     for (const listener of this.creationListeners) listener(id);
   }
 
@@ -264,7 +271,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
     }
     // `npm run sweep` knows a zone by a name the run gave it: written before the PUT goes, whatever the
     // credential, as its answer may never come. A name that is not text no name comparison can trust.
-    if (method === 'PUT' && typeof name === 'string') ledger.recordRenamed(id.text, name);
+    if (method === 'PUT' && typeof name === 'string') ledger.record({ event: 'renamed', id: id.text, name });
     return this.transport.send(method, this.zoneUrl(id), auth, body);
   }
 

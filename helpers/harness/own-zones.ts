@@ -173,7 +173,7 @@ export class OwnZones {
         record.deleted += 1;
       } else {
         record.leftBehind.push({ id: zone.id.text, reason });
-        ledger.recordLeft(zone.id.text, reason);
+        ledger.record({ event: 'left', id: zone.id.text, reason });
       }
     }
     return record;

@@ -31,7 +31,7 @@ export async function deleteAndConfirmGone(api: ZonesClient, id: ZoneId): Promis
       };
     if (listedZone(list, id))
       return { gone: false, why: `DELETE answered ${answer.status} and the zone is still listed` };
-    api.ledger.recordDeleted(id.text);
+    api.ledger.record({ event: 'deleted', id: id.text });
     return { gone: true };
   } catch (error) {
     return { gone: false, why: error instanceof Error ? error.message.split('\n')[0]! : String(error) };
@@ -68,7 +68,7 @@ export async function sweepLedger(
     const removal = await deleteAndConfirmGone(api, { text: id });
     if (!removal.gone) {
       leftBehind.push(left(removal.why));
-      ledger.recordLeft(id, removal.why);
+      ledger.record({ event: 'left', id, reason: removal.why });
     }
   }
   leftBehind.push(...(await namedButNotOwned(api, runId)));

@@ -12,6 +12,7 @@ import {
   readSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { ZoneEvent } from '../client/zones-client.ts';
 
 /** Beside the reports, where `npm run sweep` finds them. */
 function ledgersDir(reportsDir: string): string {
@@ -43,17 +44,15 @@ export function ledgersIn(reportsDir: string): string[] {
     : [];
 }
 
-export type LedgerEvent =
-  /** target: the base URL, so a ledger is never applied to another shop. */
-  | { event: 'created'; id: string; name: string; target?: string; at: string }
+type LedgerEntry =
+  | ZoneEvent
   /** Taken into care by `npm run sweep --by-prefix`: made by an earlier run whose ledger is lost. */
-  | { event: 'adopted'; id: string; name: string; why: string; target?: string; at: string }
+  | { event: 'adopted'; id: string; name: string; why: string; target?: string }
   /** Created, but its id could not be read (a wrong ZONES_ID_FIELD): `npm run sweep` finds it by name once ids read again. */
-  | { event: 'named'; name: string; why: string; target?: string; at: string }
-  /** Written before the PUT goes: an answer that never comes (a time-out, a killed run) may still have renamed the zone. */
-  | { event: 'renamed'; id: string; name: string; at: string }
-  | { event: 'deleted'; id: string; at: string }
-  | { event: 'left'; id: string; reason: string; at: string };
+  | { event: 'named'; name: string; why: string; target?: string }
+  | { event: 'left'; id: string; reason: string };
+
+export type LedgerEvent = LedgerEntry & { at: string };
 
 export class Ledger {
   /** By each id's latest event: a store that hands out max(id) + 1 gives a deleted id to the next create, maybe ours. */
@@ -96,22 +95,6 @@ export class Ledger {
     return this.state.has(id);
   }
 
-  recordCreated(id: string, name: string, target?: string): void {
-    this.append({ event: 'created', id, name, target, at: new Date().toISOString() });
-  }
-
-  recordAdopted(id: string, name: string, why: string, target?: string): void {
-    this.append({ event: 'adopted', id, name, why, target, at: new Date().toISOString() });
-  }
-
-  recordRenamed(id: string, name: string): void {
-    this.append({ event: 'renamed', id, name, at: new Date().toISOString() });
-  }
-
-  recordNamed(name: string, why: string, target?: string): void {
-    this.append({ event: 'named', name, why, target, at: new Date().toISOString() });
-  }
-
   /** The latest event of this id is its delete: tear-down need not try again, and a write needs care. */
   isDeleted(id: string): boolean {
     if (this.state.get(id) !== 'deleted') return false;
@@ -120,18 +103,11 @@ export class Ledger {
     return this.state.get(id) === 'deleted';
   }
 
-  recordDeleted(id: string): void {
-    this.append({ event: 'deleted', id, at: new Date().toISOString() });
-  }
-
-  recordLeft(id: string, reason: string): void {
-    this.append({ event: 'left', id, reason, at: new Date().toISOString() });
-  }
-
-  private append(entry: LedgerEvent): void {
-    this.apply(entry);
+  record(entry: LedgerEntry): void {
+    const event = { ...entry, at: new Date().toISOString() };
+    this.apply(event);
     // One small write with O_APPEND per event: lines from parallel workers do not interleave.
-    appendFileSync(this.path, `${JSON.stringify(entry)}\n`);
+    appendFileSync(this.path, `${JSON.stringify(event)}\n`);
   }
 }
 

@@ -145,11 +145,12 @@ export async function carryOutSweep(
   for (const candidate of plan.candidates) {
     const fromLedger = plan.ledgers.includes(candidate.source);
     const ledger: Ledger = fromLedger ? ledgerAt(candidate.source) : sweepLedger;
-    if (candidate.state === 'gone') ledger.recordDeleted(candidate.id);
+    if (candidate.state === 'gone') ledger.record({ event: 'deleted', id: candidate.id });
     if (candidate.state !== 'present') continue;
-    if (!fromLedger) ledger.recordAdopted(candidate.id, candidate.name, candidate.source, config.baseUrl);
-    if (candidate.foundBy === 'name')
-      ledger.recordAdopted(candidate.id, candidate.name, 'found by the unique name its run recorded', config.baseUrl);
+    const { id, name } = candidate;
+    const adopt = (why: string) => ledger.record({ event: 'adopted', id, name, why, target: config.baseUrl });
+    if (!fromLedger) adopt(candidate.source);
+    if (candidate.foundBy === 'name') adopt('found by the unique name its run recorded');
     const removal = await deleteAndConfirmGone(new ZonesClient(config, { ledger }), { text: candidate.id });
     if (removal.gone) outcome.deleted.push(candidate);
     else outcome.failed.push({ candidate, reason: removal.why });

@@ -159,7 +159,8 @@ async function stopForIdField(
   where: string,
   item: Record<string, unknown>,
 ): Promise<never> {
-  api.ledger.recordNamed(name, `its id is not in "${api.config.idField}" (ZONES_ID_FIELD)`, api.config.baseUrl);
+  const why = `its id is not in "${api.config.idField}" (ZONES_ID_FIELD)`;
+  api.ledger.record({ event: 'named', name, why, target: api.config.baseUrl });
   const removal = await removeUnidentified(api, name);
   const problem = `${where} has no usable "${api.config.idField}" (ZONES_ID_FIELD); its fields are ${fieldNames(item)}`;
   if ('field' in removal) {
@@ -204,7 +205,8 @@ async function removeUnidentified(api: RunClient, name: string): Promise<{ field
     .slice(0, MAX_ID_GUESSES);
   for (const [field, value] of guesses) {
     const id = { text: idText(value)! };
-    api.ledger.recordAdopted(id.text, name, `preflight: its id guessed from "${field}"`, api.config.baseUrl);
+    const why = `preflight: its id guessed from "${field}"`;
+    api.ledger.record({ event: 'adopted', id: id.text, name, why, target: api.config.baseUrl });
     const answer = await api.deleteZone(id).catch(() => undefined);
     if (!answer || !isSuccess(answer)) continue;
     // A delete that worked ends the guessing: the list it was proved against may lag behind it, and a
