@@ -120,17 +120,12 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
     return list;
   }
 
-  private firstPageUrl(status: string | undefined): string {
+  private async readList({ status, auth }: { status?: string; auth?: AuthMode }): Promise<ListAnswer> {
     const url = new URL(this.collectionUrl());
     if (status !== undefined) url.searchParams.set(this.config.statusParam, this.config.filterValues[status] ?? status);
     // On the first page only: the walks build page numbers and cursors from this URL, a Link is the shop's own.
     if (this.config.pageSize !== undefined)
       url.searchParams.set(this.config.pageSizeParam, String(this.config.pageSize));
-    return url.toString();
-  }
-
-  private async readList(options: { status?: string; auth?: AuthMode }): Promise<ListAnswer> {
-    const url = new URL(this.firstPageUrl(options.status));
     const walk = startListWalk(this.config, url.toString());
     const pages: Answer[] = [];
     const zones: ZoneRecord[] = [];
@@ -146,9 +141,9 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
         throw new PreconditionError(
           `the list's next page is on another host (${new URL(next).origin}); the credential is not sent there`,
         );
-      const page = await this.transport.send('GET', next, options.auth ?? 'valid');
+      const page = await this.transport.send('GET', next, auth ?? 'valid');
       pages.push(page);
-      if (page.status < 200 || page.status > 299) {
+      if (!isSuccess(page)) {
         pastLastPage = isPastLastPage(this.config, pages.length, page.status);
         break;
       }
@@ -178,7 +173,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
       ...last,
       pages,
       read: problem === undefined ? { ok: true, zones } : unreadable(problem),
-      filter: options.status,
+      filter: status,
       items,
       itemsWhole: whole || pastLastPage,
     };

@@ -8,7 +8,6 @@ import { CannotRunError } from '../exit-codes.ts';
 import { deleteAndConfirmGone } from './final-sweep.ts';
 import {
   type Ledger,
-  type LedgerEvent,
   ledgerAt,
   ledgersIn,
   readLedger,
@@ -92,10 +91,11 @@ export async function planSweep(
   // Zones a run made but could not read an id of (a wrong ZONES_ID_FIELD): the ledger has their unique
   // names, and with settings that read ids, the list shows which zone carries each one.
   for (const path of options.ledgers) {
-    for (const name of namedOnly(readLedger(path), config.baseUrl)) {
-      const [zone, ...others] = zones.filter((each) => each.name === name);
+    for (const entry of readLedger(path)) {
+      if (entry.event !== 'named' || (entry.target ?? config.baseUrl) !== config.baseUrl) continue;
+      const [zone, ...others] = zones.filter((each) => each.name === entry.name);
       if (zone && others.length === 0)
-        offer({ id: zone.id.text, name, source: path, state: 'present', foundBy: 'name', proven: false });
+        offer({ id: zone.id.text, name: entry.name, source: path, state: 'present', foundBy: 'name', proven: false });
     }
   }
   if (options.byPrefix) {
@@ -121,12 +121,6 @@ function isStillTheRuns(current: unknown, names: string[]): boolean {
   if (run === undefined || typeof current !== 'string') return false;
   if (runIdOfName(current) === run) return true;
   return names.includes(current) && runIdCarriedBy(current) === run;
-}
-
-function namedOnly(entries: readonly LedgerEvent[], target: string): string[] {
-  return entries.flatMap((entry) =>
-    entry.event === 'named' && (entry.target ?? target) === target ? [entry.name] : [],
-  );
 }
 
 export interface SweepOutcome {

@@ -163,13 +163,10 @@ async function stopForIdField(
   api.ledger.record({ event: 'named', name, why, target: api.config.baseUrl });
   const removal = await removeUnidentified(api, name);
   const problem = `${where} has no usable "${api.config.idField}" (ZONES_ID_FIELD); its fields are ${fieldNames(item)}`;
-  if ('field' in removal) {
-    throw new CannotRunError(
-      `${problem}. The zone the preflight made was deleted (its id was in "${removal.field}": set ZONES_ID_FIELD=${removal.field}?)`,
-    );
-  }
   throw new CannotRunError(
-    `${problem}. The zone the preflight made, ${name}, is still on the shop (${removal.why}): fix ZONES_ID_FIELD, then run npm run sweep -- --yes to delete it`,
+    'field' in removal
+      ? `${problem}. The zone the preflight made was deleted (its id was in "${removal.field}": set ZONES_ID_FIELD=${removal.field}?)`
+      : `${problem}. The zone the preflight made, ${name}, is still on the shop (${removal.why}): fix ZONES_ID_FIELD, then run npm run sweep -- --yes to delete it`,
   );
 }
 
