@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { configForReference } from '../bin/embedded-reference.ts';
 import { settingsForStyle } from '../bin/reference-settings.ts';
+import { namedIn } from '../helpers/client/list-lookups.ts';
 import { PreconditionError } from '../helpers/client/precondition.ts';
 import { type ListAnswer, OwnershipError, ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
@@ -118,7 +119,7 @@ test("a zone listed under this run's unique name at an id the run had deleted is
       ? { ok: true, zones: list.read.zones.map((z) => (z.id.text === foreignId ? { ...z, name: 'zc-again' } : z)) }
       : list.read,
   };
-  expect(api.adoptFrom(renamed, 'zc-again').map((z) => z.id.text)).toEqual([foreignId]);
+  expect(api.adopt(namedIn(renamed, 'zc-again'), 'zc-again').map((z) => z.id.text)).toEqual([foreignId]);
   expect(ledger.isDeleted(foreignId)).toBe(false);
 });
 

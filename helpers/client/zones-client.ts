@@ -220,10 +220,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
   }
 
   async adoptByName(name: string): Promise<ZoneRecord[]> {
-    return this.adoptFrom(await this.listZones({ settle: (list) => namedIn(list, name).length > 0 }), name);
-  }
-
-  adoptFrom(list: ListAnswer, name: string): ZoneRecord[] {
+    const list = await this.listZones({ settle: (l) => namedIn(l, name).length > 0 });
     return this.adopt(namedIn(list, name), name);
   }
 

@@ -23,11 +23,8 @@ export function withoutProxyVariables(env: Environment): Environment {
 /** The proxy for a request to `target`, or none: the variable of its scheme, unless NO_PROXY names the host. */
 export function proxyRouteFor(target: URL, env: Environment): ProxyRoute | undefined {
   // Lower case first, as curl and undici read them; an https:// shop falls back to HTTP_PROXY, as undici does.
-  const names =
-    target.protocol === 'https:'
-      ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']
-      : ['http_proxy', 'HTTP_PROXY'];
-  const proxy = firstSet(env, names);
+  const names = ['http_proxy', 'HTTP_PROXY'];
+  const proxy = firstSet(env, target.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', ...names] : names);
   if (proxy === undefined) return undefined;
   const noProxy = firstSet(env, ['no_proxy', 'NO_PROXY']);
   if (noProxy !== undefined && bypassesProxy(noProxy.value, target)) return undefined;

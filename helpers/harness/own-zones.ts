@@ -140,7 +140,7 @@ export class OwnZones {
     const list = await this.api.listZones({ settle });
     // Finding nothing in a list that can't be read, or whose records show no names, proves nothing.
     requireReadable(list, this.api.config);
-    const found = this.api.adoptFrom(list, name);
+    const found = this.api.adopt(namedIn(list, name), name);
     if (found.length === 0 && zonesOf(list).some((zone) => zone.name === undefined)) {
       throw new PreconditionError('list records do not show names, so a zone cannot be recognised by its name');
     }

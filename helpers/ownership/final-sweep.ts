@@ -38,16 +38,12 @@ export async function deleteAndConfirmGone(api: ZonesClient, id: ZoneId): Promis
   }
 }
 
-export interface SweepResult extends CleanupRecord {
-  tally: RequestTally;
-}
-
 export async function sweepLedger(
   config: TargetConfig,
   ledgerPath: string,
   runId: string,
   targetVariables?: string,
-): Promise<SweepResult> {
+): Promise<CleanupRecord & { tally: RequestTally }> {
   const ledger = ledgerAt(ledgerPath);
   const tally = emptyTally();
   const api = new ZonesClient(config, { ledger, tallyFor: () => tally });

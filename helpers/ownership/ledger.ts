@@ -128,13 +128,6 @@ function parseLedger(text: string): LedgerEvent[] {
   return entries;
 }
 
-/** The targets a ledger says its zones were made on (older ledgers record none). */
-export function targetsRecorded(entries: readonly LedgerEvent[]): string[] {
-  const targets = new Set<string>();
-  for (const entry of entries) if ('target' in entry && entry.target !== undefined) targets.add(entry.target);
-  return [...targets];
-}
-
 /** Ids created and not deleted, with every name the run gave each in the order sent (the last may be one the shop refused). */
 export function stillOwned(entries: readonly LedgerEvent[], target: string): Map<string, string[]> {
   const open = new Map<string, string[]>();

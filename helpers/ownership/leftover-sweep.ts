@@ -6,15 +6,7 @@ import { isSuccess, type ListAnswer, ZonesClient } from '../client/zones-client.
 import type { TargetConfig } from '../config.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import { deleteAndConfirmGone } from './final-sweep.ts';
-import {
-  type Ledger,
-  ledgerAt,
-  ledgersIn,
-  readLedger,
-  stillOwned,
-  sweepReaderLedgerPath,
-  targetsRecorded,
-} from './ledger.ts';
+import { type Ledger, ledgerAt, ledgersIn, readLedger, stillOwned, sweepReaderLedgerPath } from './ledger.ts';
 import { runIdCarriedBy, runIdOfName, runStartOfName } from './run-names.ts';
 
 export interface SweepCandidate {
@@ -37,7 +29,8 @@ export interface SweepPlan {
 
 export function ledgerFiles(config: TargetConfig, explicit: readonly string[]): string[] {
   for (const path of explicit) {
-    const elsewhere = targetsRecorded(readLedger(path)).filter((target) => target !== config.baseUrl);
+    const targets = readLedger(path).map((entry) => ('target' in entry ? entry.target : undefined));
+    const elsewhere = [...new Set(targets)].filter((target) => target !== undefined && target !== config.baseUrl);
     // A ledger of another shop (drift's mock, say) names its zones by that shop's ids: asked for by
     // name, it is refused, not read as "nothing to sweep here". Found in a folder, it is skipped by zone.
     if (elsewhere.length > 0)

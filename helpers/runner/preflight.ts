@@ -225,7 +225,7 @@ async function removeUnidentified(api: RunClient, name: string): Promise<{ field
 async function removeByName(api: RunClient, name: string): Promise<void> {
   try {
     const list = await api.listZones();
-    for (const zone of api.adoptFrom(list, name)) await api.deleteZone(zone.id);
+    for (const zone of api.adopt(namedIn(list, name), name)) await api.deleteZone(zone.id);
   } catch {
     // The run stops anyway; the ledger holds what was adopted, and the stop message is what matters.
   }
