@@ -41,13 +41,18 @@ export class OwnershipError extends Error {
   }
 }
 
-/** What the client writes down, each the moment it happens. */
+/** What is written down of the run's zones, each the moment it happens: by the client, the clean-ups and the sweeps. */
 export type ZoneEvent =
   /** target: the base URL, so a ledger is never applied to another shop. */
   | { event: 'created'; id: string; name: string; target?: string }
+  /** Taken into care by `npm run sweep --by-prefix`: made by an earlier run whose ledger is lost. */
+  | { event: 'adopted'; id: string; name: string; why: string; target?: string }
+  /** Created, but its id could not be read (a wrong ZONES_ID_FIELD): `npm run sweep` finds it by name once ids read again. */
+  | { event: 'named'; name: string; why: string; target?: string }
   /** Written before the PUT goes: an answer that never comes (a time-out, a killed run) may still have renamed the zone. */
   | { event: 'renamed'; id: string; name: string }
-  | { event: 'deleted'; id: string };
+  | { event: 'deleted'; id: string }
+  | { event: 'left'; id: string; reason: string };
 
 /** Where the client writes down every zone it made, and asks before it changes one: ownership's Ledger. */
 export interface ZoneLedger {
@@ -56,8 +61,8 @@ export interface ZoneLedger {
   record(entry: ZoneEvent): void;
 }
 
-export interface ClientOptions<L extends ZoneLedger = ZoneLedger> extends TransportOptions {
-  ledger: L;
+export interface ClientOptions extends TransportOptions {
+  ledger: ZoneLedger;
   /** Told when a list needed re-reading before a write showed, and for how long. */
   onLag?: (waitedMs: number) => void;
 }
@@ -68,20 +73,20 @@ export type Settle = ((list: ListAnswer) => boolean) | 'after-timeout';
 const MAX_PAGES = 1000;
 const SETTLE_POLL_MS = 200;
 
-export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
+export class ZonesClient {
   readonly transport: ShopTransport;
   private readonly extraFields: Record<string, unknown>;
   private readonly creationListeners: ((id: ZoneId) => void)[] = [];
 
   constructor(
     readonly config: TargetConfig,
-    private readonly options: ClientOptions<L>,
+    private readonly options: ClientOptions,
   ) {
     this.transport = new ShopTransport(config, options);
     this.extraFields = parseJson(config.extraFields) as Record<string, unknown>;
   }
 
-  get ledger(): L {
+  get ledger(): ZoneLedger {
     return this.options.ledger;
   }
 
@@ -91,7 +96,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
   }
 
   /** The same client at the shop's own page size: the preflight asks with it once more when the shop refuses ZONES_PAGE_SIZE. */
-  withoutPageSize(): ZonesClient<L> {
+  withoutPageSize(): ZonesClient {
     return new ZonesClient({ ...this.config, pageSize: undefined }, this.options);
   }
 

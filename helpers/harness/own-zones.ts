@@ -10,7 +10,6 @@ import { parseJson } from '../json.ts';
 import { BOOKED_WITHOUT_HOOK, runBookingHook } from '../ownership/booking-hooks.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { deleteAndConfirmGone } from '../ownership/final-sweep.ts';
-import type { Ledger } from '../ownership/ledger.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import { requireReadable } from './list-checks.ts';
 
@@ -34,7 +33,7 @@ export class OwnZones {
   private readonly unfinished: Promise<unknown>[] = [];
 
   constructor(
-    private readonly api: ZonesClient<Ledger>,
+    private readonly api: ZonesClient,
     private readonly runId: string,
   ) {
     api.whenCreated((id) => this.adopt(id));

@@ -44,15 +44,7 @@ export function ledgersIn(reportsDir: string): string[] {
     : [];
 }
 
-type LedgerEntry =
-  | ZoneEvent
-  /** Taken into care by `npm run sweep --by-prefix`: made by an earlier run whose ledger is lost. */
-  | { event: 'adopted'; id: string; name: string; why: string; target?: string }
-  /** Created, but its id could not be read (a wrong ZONES_ID_FIELD): `npm run sweep` finds it by name once ids read again. */
-  | { event: 'named'; name: string; why: string; target?: string }
-  | { event: 'left'; id: string; reason: string };
-
-export type LedgerEvent = LedgerEntry & { at: string };
+export type LedgerEvent = ZoneEvent & { at: string };
 
 export class Ledger {
   /** By each id's latest event: a store that hands out max(id) + 1 gives a deleted id to the next create, maybe ours. */
@@ -103,7 +95,7 @@ export class Ledger {
     return this.state.get(id) === 'deleted';
   }
 
-  record(entry: LedgerEntry): void {
+  record(entry: ZoneEvent): void {
     const event = { ...entry, at: new Date().toISOString() };
     this.apply(event);
     // One small write with O_APPEND per event: lines from parallel workers do not interleave.

@@ -23,13 +23,9 @@ import { certificateAdvice, isCertificateCode } from '../connection/trust.ts';
 import type { Answer, Exchange } from '../evidence/exchange.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import { parseJson } from '../json.ts';
-import type { Ledger } from '../ownership/ledger.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import { outageFor } from '../pacing/outage.ts';
 import { SETTABLE_FIELDS } from '../settings.ts';
-
-/** The preflight writes down, beside what the client does, a zone it made but cannot name or identify. */
-type RunClient = ZonesClient<Ledger>;
 
 export interface PreflightOptions {
   runId: string;
@@ -40,7 +36,7 @@ export interface PreflightOptions {
 const WAITING_NOTICE_MS = 5_000;
 const BODY_EXCERPT = 300;
 
-export async function preflight(api: RunClient, options: PreflightOptions): Promise<void> {
+export async function preflight(api: ZonesClient, options: PreflightOptions): Promise<void> {
   const config = api.config;
   const list = await asked(api, `GET ${api.collectionUrl()}`, options, () => api.listZones());
   if (list.status === 401 || list.status === 403) throw new CannotRunError(tokenRejected(api, 'GET', list));
@@ -85,7 +81,7 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
  * A shop that refuses the page size would fail every rule for a setting. So a refused first read is asked
  * again without it: answered then, the run stops naming ZONES_PAGE_SIZE; refused again, the refusal is the shop's.
  */
-async function provePageSize(api: RunClient, list: ListAnswer, options: PreflightOptions): Promise<void> {
+async function provePageSize(api: ZonesClient, list: ListAnswer, options: PreflightOptions): Promise<void> {
   const { pageSize, pageSizeParam } = api.config;
   // 429 is the shop's pace, not its view of the request (401 and 403, the token's, are told before).
   if (pageSize === undefined || !isRefusal(list) || list.status === 429) return;
@@ -98,7 +94,7 @@ async function provePageSize(api: RunClient, list: ListAnswer, options: Prefligh
 }
 
 /** One create with the configured body, its id read back through the list, and its delete. */
-async function proveCreate(api: RunClient, name: string, options: PreflightOptions): Promise<void> {
+async function proveCreate(api: ZonesClient, name: string, options: PreflightOptions): Promise<void> {
   const config = api.config;
   const fields = { name, coverage: parseJson(config.coverageSamples[0]!) };
   const created = await asked(api, `POST ${api.collectionUrl()}`, options, () => api.createZone(fields), name);
@@ -154,7 +150,7 @@ async function proveCreate(api: RunClient, name: string, options: PreflightOptio
  * safe, then stop naming the setting; if it can't be removed, say so and leave it to `npm run sweep`.
  */
 async function stopForIdField(
-  api: RunClient,
+  api: ZonesClient,
   name: string,
   where: string,
   item: Record<string, unknown>,
@@ -181,7 +177,7 @@ const idText = (value: unknown): string | undefined => zoneIdOf(value)?.text;
  * its path, so a value is tried only when no other zone of the whole list shows it in any field: then no other
  * listed zone can have it as its id. Tried values go in the ledger first, as the ownership guard requires.
  */
-async function removeUnidentified(api: RunClient, name: string): Promise<{ field: string } | { why: string }> {
+async function removeUnidentified(api: ZonesClient, name: string): Promise<{ field: string } | { why: string }> {
   let list: ListAnswer;
   try {
     list = await api.listZones();
@@ -222,7 +218,7 @@ async function removeUnidentified(api: RunClient, name: string): Promise<{ field
 }
 
 /** Zones that carry the preflight's name, listed with readable ids: ours, so they go. */
-async function removeByName(api: RunClient, name: string): Promise<void> {
+async function removeByName(api: ZonesClient, name: string): Promise<void> {
   try {
     const list = await api.listZones();
     for (const zone of api.adopt(namedIn(list, name), name)) await api.deleteZone(zone.id);
@@ -233,7 +229,7 @@ async function removeByName(api: RunClient, name: string): Promise<void> {
 
 /** Ask, printing a line every few seconds while no answer comes, and turn "no answer" into exit 3. */
 async function asked<T>(
-  api: RunClient,
+  api: ZonesClient,
   what: string,
   options: PreflightOptions,
   ask: () => Promise<T>,
@@ -290,7 +286,7 @@ function unavailable(error: ShopUnavailableError): string {
   return `the shop is not answering for itself: ${cameBack(error.exchange)}${again}. A gateway or a maintenance or sign-in front answers in its place, so nothing can be judged; run again once the shop answers`;
 }
 
-function tokenRejected(api: RunClient, method: string, answer: Answer): string {
+function tokenRejected(api: ZonesClient, method: string, answer: Answer): string {
   return `the target rejects the access token (${method} ${api.collectionUrl()} answered ${answer.status}); check ZONES_ACCESS_TOKEN, ZONES_AUTH_HEADER and ZONES_AUTH_SCHEME`;
 }
 
