@@ -55,17 +55,12 @@ export async function sweepLedger(
   const removeWith = config.embedded ? {} : { removeWith: sweepCommand(ledgerPath, process.cwd(), targetVariables) };
 
   for (const [id, names] of stillOwned(entries, config.baseUrl)) {
-    const left = (reason: string): LeftZone => ({ id, name: names[names.length - 1], reason, ...removeWith });
     // Deleting it again would only be refused again: the booking history is still there.
-    if (lastLeftReason.get(id) === BOOKED_WITHOUT_HOOK) {
-      leftBehind.push(left(BOOKED_WITHOUT_HOOK));
-      continue;
-    }
-    const removal = await deleteAndConfirmGone(api, { text: id });
-    if (!removal.gone) {
-      leftBehind.push(left(removal.why));
-      ledger.record({ event: 'left', id, reason: removal.why });
-    }
+    const booked = lastLeftReason.get(id) === BOOKED_WITHOUT_HOOK;
+    const removal = booked ? { gone: false, why: BOOKED_WITHOUT_HOOK } : await deleteAndConfirmGone(api, { text: id });
+    if (removal.gone) continue;
+    leftBehind.push({ id, name: names[names.length - 1], reason: removal.why, ...removeWith });
+    if (!booked) ledger.record({ event: 'left', id, reason: removal.why });
   }
   leftBehind.push(...(await namedButNotOwned(api, runId)));
   const created = entries.filter((entry) => entry.event === 'created' || entry.event === 'adopted').length;

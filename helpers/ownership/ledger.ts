@@ -36,12 +36,11 @@ export function sweepReaderLedgerPath(reportsDir: string): string {
 /** In the order of their names: run ids sort by time. */
 export function ledgersIn(reportsDir: string): string[] {
   const dir = ledgersDir(reportsDir);
-  return existsSync(dir)
-    ? readdirSync(dir)
-        .filter((f) => f.endsWith('.jsonl'))
-        .sort()
-        .map((f) => join(dir, f))
-    : [];
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .map((f) => join(dir, f));
 }
 
 export type LedgerEvent = ZoneEvent & { at: string };

@@ -20,10 +20,7 @@ import { type CollectedRun, OutcomeCollector } from './collector.ts';
 import { type PreflightOptions, preflight } from './preflight.ts';
 import { moduleCacheDir, runVitest, SUITE_FILES, suiteProject, testTimeoutFor, type VitestRun } from './run-suites.ts';
 
-export interface CertifyTarget {
-  name: string;
-  config: TargetConfig;
-}
+export type CertifyTarget = Pick<PreparedTarget, 'name' | 'config'>;
 
 /** How long the preflight asks again a shop whose gateway answers 502, 503 or 504 before it stops. */
 export const PREFLIGHT_OUTAGE_BUDGET_MS = 5_000;
@@ -52,7 +49,9 @@ export interface CertifyOptions
 export type LauncherRunFacts = Pick<RunFacts, 'stoppedBy' | 'selection' | 'baseline'>;
 
 /** A target that passed its preflight, with what the preflight cost and what its throttle learned of the shop. */
-export interface PreparedTarget extends CertifyTarget {
+export interface PreparedTarget {
+  name: string;
+  config: TargetConfig;
   ledgerPath: string;
   preflightTally: RequestTally;
   pacing: PaceState;
