@@ -129,17 +129,13 @@ async function proveCreate(api: ZonesClient, name: string, options: PreflightOpt
   }
 
   const readBack = await api.listZones({ settle: (l) => findZone(zonesOf(l), id) !== undefined });
-  if (isSuccess(readBack) && !readBack.read.ok) {
-    const listed = namedItem(readBack, name);
-    return stopForIdField(api, name, 'the listed zone', listed ?? readBack.items[0] ?? {});
-  }
-  if (readBack.read.ok && !findZone(readBack.read.zones, id)) {
-    const underOtherId = namedIn(readBack, name)[0];
-    if (underOtherId) {
-      await stop(
-        `the create answer gives the new zone the id ${id.text} in "${config.idField}" (ZONES_ID_FIELD), but the list shows it under ${underOtherId.id.text}: the two answers keep ids in different fields; its listed fields are ${fieldNames(underOtherId.raw)}`,
-      );
-    }
+  if (isSuccess(readBack) && !readBack.read.ok)
+    return stopForIdField(api, name, 'the listed zone', namedItem(readBack, name) ?? readBack.items[0] ?? {});
+  const underOtherId = readBack.read.ok && !findZone(readBack.read.zones, id) ? namedIn(readBack, name)[0] : undefined;
+  if (underOtherId) {
+    await stop(
+      `the create answer gives the new zone the id ${id.text} in "${config.idField}" (ZONES_ID_FIELD), but the list shows it under ${underOtherId.id.text}: the two answers keep ids in different fields; its listed fields are ${fieldNames(underOtherId.raw)}`,
+    );
   }
   // Whatever the delete answers, the zone is in the ledger: DELETE-01 judges it, the final sweep retries.
   await api.deleteZone(id);
