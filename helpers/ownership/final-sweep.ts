@@ -24,13 +24,9 @@ export async function deleteAndConfirmGone(api: ZonesClient, id: ZoneId): Promis
     const answer = await api.deleteZone(id);
     if (isSuccess(answer)) return { gone: true };
     const list = await api.listZones();
-    if (readableZones(list) === undefined)
-      return {
-        gone: false,
-        why: `DELETE answered ${answer.status}, and the list cannot be read to see whether it went`,
-      };
-    if (listedZone(list, id))
-      return { gone: false, why: `DELETE answered ${answer.status} and the zone is still listed` };
+    const unread = readableZones(list) === undefined ? ', and the list cannot be read to see whether it went' : '';
+    const why = unread || (listedZone(list, id) ? ' and the zone is still listed' : '');
+    if (why !== '') return { gone: false, why: `DELETE answered ${answer.status}${why}` };
     api.ledger.record({ event: 'deleted', id: id.text });
     return { gone: true };
   } catch (error) {

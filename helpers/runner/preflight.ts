@@ -263,8 +263,13 @@ async function asked<T>(
     if (error instanceof BodyLimitError) throw new CannotRunError(error.message);
     // A gateway's answer, not the shop's: there is nothing to judge tonight, and no setting to blame.
     // No answer at all is told below as before (a time limit, a closed port), however long it lasted.
-    if (error instanceof ShopUnavailableError && exchange.status !== undefined)
-      throw new CannotRunError(unavailable(error));
+    if (error instanceof ShopUnavailableError && exchange.status !== undefined) {
+      const asking = Math.round((Date.now() - Date.parse(error.outage.since)) / 1000);
+      const again = asking > 0 ? `, and the same for ${asking} s of asking again` : '';
+      throw new CannotRunError(
+        `the shop is not answering for itself: ${cameBack(exchange)}${again}. A gateway or a maintenance or sign-in front answers in its place, so nothing can be judged; run again once the shop answers`,
+      );
+    }
     if (ranOutOfTime(exchange, api.config.timeoutMs))
       throw new CannotRunError(
         `the target does not answer: ${what} got no answer within ${api.config.timeoutMs} ms (ZONES_TIMEOUT_MS)`,
@@ -273,13 +278,6 @@ async function asked<T>(
   } finally {
     clearInterval(timer);
   }
-}
-
-/** The shop is in maintenance or behind a front that answers in its place: say what came back, and since when. */
-function unavailable(error: ShopUnavailableError): string {
-  const asked = Math.round((Date.now() - Date.parse(error.outage.since)) / 1000);
-  const again = asked > 0 ? `, and the same for ${asked} s of asking again` : '';
-  return `the shop is not answering for itself: ${cameBack(error.exchange)}${again}. A gateway or a maintenance or sign-in front answers in its place, so nothing can be judged; run again once the shop answers`;
 }
 
 function tokenRejected(api: ZonesClient, method: string, answer: Answer): string {
