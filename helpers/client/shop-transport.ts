@@ -157,11 +157,8 @@ export class ShopTransport {
       const again =
         method === 'GET' &&
         !(this.options.resendTimedOutGets === false && ranOutOfTime(exchange, this.config.timeoutMs)) &&
-        (gateway
-          ? left > 0
-          : noAnswer
-            ? left > 0 && transientRetries < MAX_TRANSIENT_RETRIES
-            : exchange.bodyLimit?.kind === 'time' && transientRetries < MAX_TRANSIENT_RETRIES);
+        (gateway || transientRetries < MAX_TRANSIENT_RETRIES) &&
+        (gateway || noAnswer ? left > 0 : exchange.bodyLimit?.kind === 'time');
       if (again) {
         transientRetries += 1;
         resend = 'after-no-answer';
