@@ -63,13 +63,14 @@ export function bypassesProxy(noProxy: string, target: URL): boolean {
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '')
     .toLowerCase();
-  const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
+  const targetPort = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
   for (const entry of noProxy.toLowerCase().split(/[\s,]+/)) {
     if (entry === '') continue;
     if (entry === '*') return true;
-    const { pattern, entryPort } = splitPort(entry);
-    if (entryPort !== undefined && entryPort !== port) continue;
-    if (matchesHost(pattern, host)) return true;
+    // A port after one colon only: an IPv6 address has several, and no port unless in brackets.
+    const [, bracketed, plain, port] = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d+))?$/.exec(entry) ?? [];
+    if (port !== undefined && Number(port) !== targetPort) continue;
+    if (matchesHost(bracketed ?? plain ?? entry, host)) return true;
   }
   return false;
 }
@@ -80,12 +81,6 @@ function firstSet(env: Environment, names: string[]): { name: string; value: str
     if (value) return { name, value };
   }
   return undefined;
-}
-
-function splitPort(entry: string): { pattern: string; entryPort?: number } {
-  // A port after one colon only: an IPv6 address has several, and no port unless in brackets.
-  const [, bracketed, plain, port] = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d+))?$/.exec(entry) ?? [];
-  return { pattern: bracketed ?? plain ?? entry, entryPort: port === undefined ? undefined : Number(port) };
 }
 
 function matchesHost(pattern: string, host: string): boolean {
