@@ -298,8 +298,7 @@ function namedItem(list: ListAnswer, name: string): Record<string, unknown> | un
 }
 
 function fieldNames(item: Record<string, unknown>): string {
-  const names = Object.keys(item);
-  return names.length === 0 ? '(none)' : names.join(', ');
+  return Object.keys(item).join(', ') || '(none)';
 }
 
 function excerpt(answer: Answer): string {
