@@ -171,7 +171,6 @@ async function main(): Promise<void> {
       { name: 'target', config },
       {
         testNamePattern: selected && testNamePatternFor(selected),
-        allure: true,
         recordExchanges: args['record-exchanges'],
         targetVariables: args['target-variables'],
         reporters: [['allure-vitest/reporter', { resultsDir: allureLocations(config.reportsDir).results }]],

@@ -106,7 +106,7 @@ test("a GET that gets no answer or a gateway's 503 is asked again until the outa
   expect(sent.length).toBeGreaterThanOrEqual(3);
   expect(sent.length).toBeLessThanOrEqual(6);
   // Spent: the next request is sent once and not waited for, a write never twice anyway.
-  ledger.recordCreated('42', 'zc-x');
+  ledger.record({ event: 'created', id: '42', name: 'zc-x' });
   sent.length = 0;
   await expect(api.deleteZone({ text: '42' })).rejects.toThrow(ShopUnavailableError);
   await expect(api.listZones()).rejects.toThrow(ShopUnavailableError);
@@ -150,7 +150,7 @@ test('a 503 with Retry-After holds every request until then; a GET is sent again
   const { api, sent, ledger } = client(config);
   expect((await api.listZones()).status).toBe(200);
   expect(sent.map((e) => e.status)).toEqual([503, 503, 200]);
-  ledger.recordCreated('42', 'zc-x');
+  ledger.record({ event: 'created', id: '42', name: 'zc-x' });
   await expect(api.deleteZone({ text: '42' })).rejects.toThrow(ShopUnavailableError);
   await api.listZones();
   expect(arrivals.map((a) => a.method)).toEqual(['GET', 'GET', 'GET', 'DELETE', 'GET']);

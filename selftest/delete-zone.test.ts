@@ -35,7 +35,7 @@ async function shop(answers: { delete: number; list: number; listed: string[] })
 async function removeZone7(answers: { delete: number; list: number; listed: string[] }) {
   const config = readTargetConfig({ ZONES_BASE_URL: await shop(answers), ZONES_ACCESS_TOKEN: 'tok' });
   const ledger = new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-delete-')), 'run.jsonl'));
-  ledger.recordCreated('7', 'zone 7', config.baseUrl);
+  ledger.record({ event: 'created', id: '7', name: 'zone 7', target: config.baseUrl });
   const removal = await deleteAndConfirmGone(new ZonesClient(config, { ledger }), { text: '7' });
   return { removal, deleted: ledger.isDeleted('7') };
 }

@@ -286,6 +286,6 @@ describe('options, not switches', () => {
       ...scripts.map((name): [string, string] => [`bin/${name}`, readFileSync(join(projectRoot, 'bin', name), 'utf8')]),
     ];
     const named = sources.flatMap(([file, source]) => switchesNamed(source).map((name) => `${file}: ${name}`));
-    expect(named, 'make it an option of the run (SuiteRunOptions, provided to the worker)').toEqual([]);
+    expect(named, 'make it an option of the run (CertifyOptions, provided to the worker)').toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { configForReference, settingsForStyle } from '../bin/reference-settings.ts';
+import { namedIn } from '../helpers/client/list-lookups.ts';
 import { PreconditionError } from '../helpers/client/precondition.ts';
 import { type ListAnswer, OwnershipError, ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
@@ -78,10 +79,10 @@ test('ZONES_BOOKED_ZONE_ID may be sent a DELETE, never a PUT', async () => {
 
 test('an id the run deleted and then got back from its own next create is its own again (stores that reuse ids)', () => {
   const ledger = new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-ledger-')), 'run.jsonl'));
-  ledger.recordCreated('3', 'zc-a', 'http://shop');
-  ledger.recordDeleted('3');
+  ledger.record({ event: 'created', id: '3', name: 'zc-a', target: 'http://shop' });
+  ledger.record({ event: 'deleted', id: '3' });
   expect([ledger.owns('3'), ledger.isDeleted('3')]).toEqual([true, true]);
-  ledger.recordCreated('3', 'zc-b', 'http://shop');
+  ledger.record({ event: 'created', id: '3', name: 'zc-b', target: 'http://shop' });
   expect([ledger.owns('3'), ledger.isDeleted('3')]).toEqual([true, false]);
   // Another process of the run reads the same history from the file and agrees.
   const reader = new Ledger(ledger.path);
@@ -90,8 +91,8 @@ test('an id the run deleted and then got back from its own next create is its ow
 
 test('a ledger learns what another process of the run appends since it last looked, a half-written line once it is whole', () => {
   const worker = new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-ledger-')), 'run.jsonl'));
-  worker.recordCreated('7', 'zc-a', 'http://shop');
-  worker.recordDeleted('7');
+  worker.record({ event: 'created', id: '7', name: 'zc-a', target: 'http://shop' });
+  worker.record({ event: 'deleted', id: '7' });
   const launcher = new Ledger(worker.path);
   expect([launcher.owns('7'), launcher.isDeleted('7')]).toEqual([true, true]);
   // The worker's next create hands it id 7 again; the launcher looks while the line is half written.
@@ -101,14 +102,14 @@ test('a ledger learns what another process of the run appends since it last look
   appendFileSync(worker.path, line.slice(20));
   expect(launcher.isDeleted('7')).toBe(false);
   expect(launcher.owns('8')).toBe(false);
-  worker.recordCreated('8', 'zc-c', 'http://shop');
+  worker.record({ event: 'created', id: '8', name: 'zc-c', target: 'http://shop' });
   expect(launcher.owns('8')).toBe(true);
 });
 
 test("a zone listed under this run's unique name at an id the run had deleted is taken back into the ledger", async () => {
   const { api, ledger } = clientWith();
-  ledger.recordCreated(foreignId, 'zc-earlier', config.baseUrl);
-  ledger.recordDeleted(foreignId);
+  ledger.record({ event: 'created', id: foreignId, name: 'zc-earlier', target: config.baseUrl });
+  ledger.record({ event: 'deleted', id: foreignId });
   const list = await api.listZones();
   // Pretend the shop gave the deleted id to our next create: the list shows it under our new name.
   const renamed: ListAnswer = {
@@ -117,7 +118,7 @@ test("a zone listed under this run's unique name at an id the run had deleted is
       ? { ok: true, zones: list.read.zones.map((z) => (z.id.text === foreignId ? { ...z, name: 'zc-again' } : z)) }
       : list.read,
   };
-  expect(api.adoptFrom(renamed, 'zc-again').map((z) => z.id.text)).toEqual([foreignId]);
+  expect(api.adopt(namedIn(renamed, 'zc-again'), 'zc-again').map((z) => z.id.text)).toEqual([foreignId]);
   expect(ledger.isDeleted(foreignId)).toBe(false);
 });
 

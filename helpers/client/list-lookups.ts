@@ -7,11 +7,7 @@ export interface ReadList {
   read: ZonesRead;
 }
 
-export interface ExpectedFields {
-  name?: unknown;
-  coverage?: unknown;
-  status?: unknown;
-}
+export type ExpectedFields = Partial<Pick<ZoneRecord, 'name' | 'coverage' | 'status'>>;
 
 export function findZone(zones: readonly ZoneRecord[], id: ZoneId): ZoneRecord | undefined {
   return zones.find((zone) => zone.id.text === id.text);

@@ -1,8 +1,5 @@
 // Thrown where the shop's answers leave a check nothing to stand on (a zone could not be created); the
 // preflight catches it as well as the tests, so it lives beside the client.
 export class PreconditionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PreconditionError';
-  }
+  override name = 'PreconditionError';
 }

@@ -86,13 +86,9 @@ export function listItems(config: TargetConfig, body: unknown): Read<'items', Re
   const list = wrapped ? valueAtPath(body, config.listKey) : body;
   if (!Array.isArray(list))
     return unreadable(wrapped ? `the body has no "${config.listKey}" array` : 'the body is not an array');
-  const items: Record<string, unknown>[] = [];
-  for (const [index, item] of list.entries()) {
-    const record = asObject(item);
-    if (!record) return unreadable(`list item ${index} is not an object`);
-    items.push(record);
-  }
-  return { ok: true, items };
+  const index = list.findIndex((item) => asObject(item) === undefined);
+  if (index >= 0) return unreadable(`list item ${index} is not an object`);
+  return { ok: true, items: list as Record<string, unknown>[] };
 }
 
 export function readZone(config: TargetConfig, body: unknown): ZoneRead {

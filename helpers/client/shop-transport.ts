@@ -98,12 +98,6 @@ export class ShopTransport {
     return outage.leftMs(this.options.outageBudgetMs ?? this.config.outageBudgetMs) === 0 ? outage.start : undefined;
   }
 
-  private credential(auth: AuthMode): string | undefined {
-    if (auth === 'none') return undefined;
-    const token = auth === 'valid' ? this.config.token : this.secrets.forged;
-    return this.config.authScheme === '' ? token : `${this.config.authScheme} ${token}`;
-  }
-
   /** A gateway's answer, or (but in the preflight) a maintenance or sign-in front's HTML page: the interface speaks JSON. */
   private fromFront({ status, notJson, responseHeaders }: Exchange): boolean {
     if (status === undefined) return false;
@@ -163,11 +157,8 @@ export class ShopTransport {
       const again =
         method === 'GET' &&
         !(this.options.resendTimedOutGets === false && ranOutOfTime(exchange, this.config.timeoutMs)) &&
-        (gateway
-          ? left > 0
-          : noAnswer
-            ? left > 0 && transientRetries < MAX_TRANSIENT_RETRIES
-            : exchange.bodyLimit?.kind === 'time' && transientRetries < MAX_TRANSIENT_RETRIES);
+        (gateway || transientRetries < MAX_TRANSIENT_RETRIES) &&
+        (gateway || noAnswer ? left > 0 : exchange.bodyLimit?.kind === 'time');
       if (again) {
         transientRetries += 1;
         resend = 'after-no-answer';
@@ -195,8 +186,11 @@ export class ShopTransport {
     // identity: the suite decodes no compression, so it asks for none rather than call a gzip body "not JSON".
     const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const credential = this.credential(auth);
-    if (credential !== undefined) headers[this.config.authHeader.toLowerCase()] = credential;
+    if (auth !== 'none') {
+      const token = auth === 'valid' ? this.config.token : this.secrets.forged;
+      headers[this.config.authHeader.toLowerCase()] =
+        this.config.authScheme === '' ? token : `${this.config.authScheme} ${token}`;
+    }
     const started = performance.now();
     const exchange: Exchange = {
       method,

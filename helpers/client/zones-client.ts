@@ -41,17 +41,28 @@ export class OwnershipError extends Error {
   }
 }
 
+/** What is written down of the run's zones, each the moment it happens: by the client, the clean-ups and the sweeps. */
+export type ZoneEvent =
+  /** target: the base URL, so a ledger is never applied to another shop. */
+  | { event: 'created'; id: string; name: string; target?: string }
+  /** Taken into care by `npm run sweep --by-prefix`: made by an earlier run whose ledger is lost. */
+  | { event: 'adopted'; id: string; name: string; why: string; target?: string }
+  /** Created, but its id could not be read (a wrong ZONES_ID_FIELD): `npm run sweep` finds it by name once ids read again. */
+  | { event: 'named'; name: string; why: string; target?: string }
+  /** Written before the PUT goes: an answer that never comes (a time-out, a killed run) may still have renamed the zone. */
+  | { event: 'renamed'; id: string; name: string }
+  | { event: 'deleted'; id: string }
+  | { event: 'left'; id: string; reason: string };
+
 /** Where the client writes down every zone it made, and asks before it changes one: ownership's Ledger. */
 export interface ZoneLedger {
   owns(id: string): boolean;
   isDeleted(id: string): boolean;
-  recordCreated(id: string, name: string, target?: string): void;
-  recordRenamed(id: string, name: string): void;
-  recordDeleted(id: string): void;
+  record(entry: ZoneEvent): void;
 }
 
-export interface ClientOptions<L extends ZoneLedger = ZoneLedger> extends TransportOptions {
-  ledger: L;
+export interface ClientOptions extends TransportOptions {
+  ledger: ZoneLedger;
   /** Told when a list needed re-reading before a write showed, and for how long. */
   onLag?: (waitedMs: number) => void;
 }
@@ -62,20 +73,20 @@ export type Settle = ((list: ListAnswer) => boolean) | 'after-timeout';
 const MAX_PAGES = 1000;
 const SETTLE_POLL_MS = 200;
 
-export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
+export class ZonesClient {
   readonly transport: ShopTransport;
   private readonly extraFields: Record<string, unknown>;
   private readonly creationListeners: ((id: ZoneId) => void)[] = [];
 
   constructor(
     readonly config: TargetConfig,
-    private readonly options: ClientOptions<L>,
+    private readonly options: ClientOptions,
   ) {
     this.transport = new ShopTransport(config, options);
     this.extraFields = parseJson(config.extraFields) as Record<string, unknown>;
   }
 
-  get ledger(): L {
+  get ledger(): ZoneLedger {
     return this.options.ledger;
   }
 
@@ -85,7 +96,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
   }
 
   /** The same client at the shop's own page size: the preflight asks with it once more when the shop refuses ZONES_PAGE_SIZE. */
-  withoutPageSize(): ZonesClient<L> {
+  withoutPageSize(): ZonesClient {
     return new ZonesClient({ ...this.config, pageSize: undefined }, this.options);
   }
 
@@ -114,17 +125,12 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
     return list;
   }
 
-  private firstPageUrl(status: string | undefined): string {
+  private async readList({ status, auth }: { status?: string; auth?: AuthMode }): Promise<ListAnswer> {
     const url = new URL(this.collectionUrl());
     if (status !== undefined) url.searchParams.set(this.config.statusParam, this.config.filterValues[status] ?? status);
     // On the first page only: the walks build page numbers and cursors from this URL, a Link is the shop's own.
     if (this.config.pageSize !== undefined)
       url.searchParams.set(this.config.pageSizeParam, String(this.config.pageSize));
-    return url.toString();
-  }
-
-  private async readList(options: { status?: string; auth?: AuthMode }): Promise<ListAnswer> {
-    const url = new URL(this.firstPageUrl(options.status));
     const walk = startListWalk(this.config, url.toString());
     const pages: Answer[] = [];
     const zones: ZoneRecord[] = [];
@@ -140,9 +146,9 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
         throw new PreconditionError(
           `the list's next page is on another host (${new URL(next).origin}); the credential is not sent there`,
         );
-      const page = await this.transport.send('GET', next, options.auth ?? 'valid');
+      const page = await this.transport.send('GET', next, auth ?? 'valid');
       pages.push(page);
-      if (page.status < 200 || page.status > 299) {
+      if (!isSuccess(page)) {
         pastLastPage = isPastLastPage(this.config, pages.length, page.status);
         break;
       }
@@ -172,7 +178,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
       ...last,
       pages,
       read: problem === undefined ? { ok: true, zones } : unreadable(problem),
-      filter: options.status,
+      filter: status,
       items,
       itemsWhole: whole || pastLastPage,
     };
@@ -213,15 +219,13 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
 
   async deleteZone(id: ZoneId, auth: AuthMode = 'valid'): Promise<Answer> {
     const answer = await this.writeTo('DELETE', id, auth);
-    if (isSuccess(answer) && this.options.ledger.owns(id.text)) this.options.ledger.recordDeleted(id.text);
+    if (isSuccess(answer) && this.options.ledger.owns(id.text))
+      this.options.ledger.record({ event: 'deleted', id: id.text });
     return answer;
   }
 
   async adoptByName(name: string): Promise<ZoneRecord[]> {
-    return this.adoptFrom(await this.listZones({ settle: (list) => namedIn(list, name).length > 0 }), name);
-  }
-
-  adoptFrom(list: ListAnswer, name: string): ZoneRecord[] {
+    const list = await this.listZones({ settle: (l) => namedIn(l, name).length > 0 });
     return this.adopt(namedIn(list, name), name);
   }
 
@@ -235,7 +239,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
 
   /** A zone that exists because of this run: into the ledger (unless there already), and to whoever cleans up after it. */
   private recordMade(id: ZoneId, name: string, inLedger = false): void {
-    if (!inLedger) this.options.ledger.recordCreated(id.text, name, this.config.baseUrl);
+    if (!inLedger) this.options.ledger.record({ event: 'created', id: id.text, name, target: this.config.baseUrl });
     for (const listener of this.creationListeners) listener(id);
   }
 
@@ -264,7 +268,7 @@ export class ZonesClient<L extends ZoneLedger = ZoneLedger> {
     }
     // `npm run sweep` knows a zone by a name the run gave it: written before the PUT goes, whatever the
     // credential, as its answer may never come. A name that is not text no name comparison can trust.
-    if (method === 'PUT' && typeof name === 'string') ledger.recordRenamed(id.text, name);
+    if (method === 'PUT' && typeof name === 'string') ledger.record({ event: 'renamed', id: id.text, name });
     return this.transport.send(method, this.zoneUrl(id), auth, body);
   }
 

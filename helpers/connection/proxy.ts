@@ -23,11 +23,8 @@ export function withoutProxyVariables(env: Environment): Environment {
 /** The proxy for a request to `target`, or none: the variable of its scheme, unless NO_PROXY names the host. */
 export function proxyRouteFor(target: URL, env: Environment): ProxyRoute | undefined {
   // Lower case first, as curl and undici read them; an https:// shop falls back to HTTP_PROXY, as undici does.
-  const names =
-    target.protocol === 'https:'
-      ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']
-      : ['http_proxy', 'HTTP_PROXY'];
-  const proxy = firstSet(env, names);
+  const names = ['http_proxy', 'HTTP_PROXY'];
+  const proxy = firstSet(env, target.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY', ...names] : names);
   if (proxy === undefined) return undefined;
   const noProxy = firstSet(env, ['no_proxy', 'NO_PROXY']);
   if (noProxy !== undefined && bypassesProxy(noProxy.value, target)) return undefined;
@@ -66,13 +63,14 @@ export function bypassesProxy(noProxy: string, target: URL): boolean {
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '')
     .toLowerCase();
-  const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
+  const targetPort = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
   for (const entry of noProxy.toLowerCase().split(/[\s,]+/)) {
     if (entry === '') continue;
     if (entry === '*') return true;
-    const { pattern, entryPort } = splitPort(entry);
-    if (entryPort !== undefined && entryPort !== port) continue;
-    if (matchesHost(pattern, host)) return true;
+    // A port after one colon only: an IPv6 address has several, and no port unless in brackets.
+    const [, bracketed, plain, port] = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d+))?$/.exec(entry) ?? [];
+    if (port !== undefined && Number(port) !== targetPort) continue;
+    if (matchesHost(bracketed ?? plain ?? entry, host)) return true;
   }
   return false;
 }
@@ -83,12 +81,6 @@ function firstSet(env: Environment, names: string[]): { name: string; value: str
     if (value) return { name, value };
   }
   return undefined;
-}
-
-function splitPort(entry: string): { pattern: string; entryPort?: number } {
-  // A port after one colon only: an IPv6 address has several, and no port unless in brackets.
-  const [, bracketed, plain, port] = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d+))?$/.exec(entry) ?? [];
-  return { pattern: bracketed ?? plain ?? entry, entryPort: port === undefined ? undefined : Number(port) };
 }
 
 function matchesHost(pattern: string, host: string): boolean {

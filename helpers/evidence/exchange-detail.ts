@@ -50,15 +50,6 @@ export interface ExchangeDetail {
 /** A list longer than this keeps only the run's own zones, or its first item when it has none. */
 const LONGEST_LIST_KEPT = 20;
 
-function parsedExactly(text: string): unknown {
-  try {
-    return parse(text, null, (digits) => new LosslessNumber(digits));
-  } catch {
-    // Not JSON, or nested past what a recursive parser survives (a RangeError): nothing to compare by shape.
-    return undefined;
-  }
-}
-
 /** A real shop's list holds other people's zones and earlier runs' leftovers: only the run's own, however many, are what both targets were asked to hold. */
 function cutDown(value: unknown, isOwn: (item: unknown) => boolean): unknown {
   if (Array.isArray(value)) {
@@ -75,8 +66,17 @@ const LONGEST_ANSWER_KEPT = 8 * SHOWN_BODY_BYTES;
 
 function jsonText(text: string | undefined, isOwn: (item: unknown) => boolean): string | undefined {
   if (text === undefined || text.trim() === '') return undefined;
-  const value = parsedExactly(text);
-  return value === undefined ? undefined : stringify(cutDown(value, isOwn));
+  try {
+    return stringify(
+      cutDown(
+        parse(text, null, (digits) => new LosslessNumber(digits)),
+        isOwn,
+      ),
+    );
+  } catch {
+    // Not JSON, or nested past what a recursive parser survives (a RangeError): nothing to compare by shape.
+    return undefined;
+  }
 }
 
 /**

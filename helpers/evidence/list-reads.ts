@@ -1,14 +1,12 @@
 // Which recorded exchanges are one read of the shop, told one way for drift, which lines two runs up by
 // them, and the model-based budget, so that a shop holding more zones spends no more of it than its mock.
+import type { TargetConfig } from '../config.ts';
 import type { ExchangeDetail } from './exchange-detail.ts';
 
 /** Answers that are the way to the shop, not the shop: a pace to keep, or a gateway with nothing behind it. */
 const NOT_THE_SHOPS = new Set([429, 502, 503, 504]);
 
-export interface PagingParams {
-  pageParam: string;
-  cursorParam: string;
-}
+export type PagingParams = Pick<TargetConfig, 'pageParam' | 'cursorParam'>;
 
 export function isTheShopsAnswer(exchange: Pick<ExchangeDetail, 'status'>): boolean {
   return exchange.status === undefined || !NOT_THE_SHOPS.has(exchange.status);
@@ -16,10 +14,6 @@ export function isTheShopsAnswer(exchange: Pick<ExchangeDetail, 'status'>): bool
 
 export function isPagingParam(name: string, paging: PagingParams): boolean {
   return name === paging.pageParam || name === paging.cursorParam;
-}
-
-function isSuccessfulGet(exchange: ExchangeDetail): boolean {
-  return exchange.method === 'GET' && exchange.status !== undefined && exchange.status >= 200 && exchange.status <= 299;
 }
 
 /** The query without the paging parameters, in a fixed order: what stays the same from page to page. */
@@ -38,7 +32,10 @@ export function continuesListRead(
   next: ExchangeDetail,
   paging: PagingParams,
 ): boolean {
-  if (previous === undefined || next.method !== 'GET' || !isSuccessfulGet(previous)) return false;
+  const status = previous?.status;
+  // Only a GET answered 2xx carries a list read on.
+  if (previous?.method !== 'GET' || next.method !== 'GET' || status === undefined || status < 200 || status > 299)
+    return false;
   const at = new URL(next.url);
   if (previous.nextPage !== undefined && new URL(previous.nextPage).toString() === at.toString()) return true;
   const before = new URL(previous.url);

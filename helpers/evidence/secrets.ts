@@ -80,11 +80,8 @@ export class Secrets {
 
   /** Headers as recorded: the credential header's value whole, whatever scheme it carries; the rest masked. */
   maskHeaders(headers: Record<string, string>): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers)) {
-      out[name] = name === this.authHeader ? MASKED : this.mask(value);
-    }
-    return out;
+    const masked = (name: string, value: string) => (name === this.authHeader ? MASKED : this.mask(value));
+    return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, masked(name, value)]));
   }
 }
 

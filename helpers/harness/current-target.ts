@@ -1,4 +1,4 @@
-// Which target the suites certify: the one the runner provides to its one worker (runner/run-suites.ts).
+// Which target the suites certify: the one the runner provides to its one worker (runner/certify.ts).
 import { inject } from 'vitest';
 import type { TargetConfig } from '../config.ts';
 import { throttleFor } from '../pacing/throttle.ts';

@@ -10,7 +10,6 @@ import { parseJson } from '../json.ts';
 import { BOOKED_WITHOUT_HOOK, runBookingHook } from '../ownership/booking-hooks.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { deleteAndConfirmGone } from '../ownership/final-sweep.ts';
-import type { Ledger } from '../ownership/ledger.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import { requireReadable } from './list-checks.ts';
 
@@ -34,7 +33,7 @@ export class OwnZones {
   private readonly unfinished: Promise<unknown>[] = [];
 
   constructor(
-    private readonly api: ZonesClient<Ledger>,
+    private readonly api: ZonesClient,
     private readonly runId: string,
   ) {
     api.whenCreated((id) => this.adopt(id));
@@ -144,7 +143,7 @@ export class OwnZones {
     const list = await this.api.listZones({ settle });
     // Finding nothing in a list that can't be read, or whose records show no names, proves nothing.
     requireReadable(list, this.api.config);
-    const found = this.api.adoptFrom(list, name);
+    const found = this.api.adopt(namedIn(list, name), name);
     if (found.length === 0 && zonesOf(list).some((zone) => zone.name === undefined)) {
       throw new PreconditionError('list records do not show names, so a zone cannot be recognised by its name');
     }
@@ -177,7 +176,7 @@ export class OwnZones {
         record.deleted += 1;
       } else {
         record.leftBehind.push({ id: zone.id.text, reason });
-        ledger.recordLeft(zone.id.text, reason);
+        ledger.record({ event: 'left', id: zone.id.text, reason });
       }
     }
     return record;

@@ -9,7 +9,7 @@ import { type ExchangeRecord, recordExchange } from '../evidence/evidence.ts';
 import { operatorVariable } from '../evidence/operator-variables.ts';
 import { emptyTally } from '../evidence/request-tally.ts';
 import { Secrets } from '../evidence/secrets.ts';
-import { type Ledger, ledgerAt } from '../ownership/ledger.ts';
+import { ledgerAt } from '../ownership/ledger.ts';
 import { isRunZone } from '../ownership/run-names.ts';
 import './task-meta.ts';
 import { PreconditionError } from '../client/precondition.ts';
@@ -19,7 +19,7 @@ import { OwnZones } from './own-zones.ts';
 
 interface ConformanceFixtures {
   target: TargetConfig;
-  api: ZonesClient<Ledger>;
+  api: ZonesClient;
   zones: OwnZones;
 }
 

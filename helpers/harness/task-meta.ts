@@ -13,7 +13,7 @@ declare module 'vitest' {
     runId: string;
     ledgerPath: string;
     pacing?: PaceState;
-    /** The run's options (SuiteRunOptions): whether drift records every exchange, and its operator's names. */
+    /** The run's options (CertifyOptions): whether drift records every exchange, and its operator's names. */
     recordExchanges?: string;
     targetVariables?: string;
   }

@@ -24,22 +24,14 @@ export async function deleteAndConfirmGone(api: ZonesClient, id: ZoneId): Promis
     const answer = await api.deleteZone(id);
     if (isSuccess(answer)) return { gone: true };
     const list = await api.listZones();
-    if (readableZones(list) === undefined)
-      return {
-        gone: false,
-        why: `DELETE answered ${answer.status}, and the list cannot be read to see whether it went`,
-      };
-    if (listedZone(list, id))
-      return { gone: false, why: `DELETE answered ${answer.status} and the zone is still listed` };
-    api.ledger.recordDeleted(id.text);
+    const unread = readableZones(list) === undefined ? ', and the list cannot be read to see whether it went' : '';
+    const why = unread || (listedZone(list, id) ? ' and the zone is still listed' : '');
+    if (why !== '') return { gone: false, why: `DELETE answered ${answer.status}${why}` };
+    api.ledger.record({ event: 'deleted', id: id.text });
     return { gone: true };
   } catch (error) {
     return { gone: false, why: error instanceof Error ? error.message.split('\n')[0]! : String(error) };
   }
-}
-
-export interface SweepResult extends CleanupRecord {
-  tally: RequestTally;
 }
 
 export async function sweepLedger(
@@ -47,7 +39,7 @@ export async function sweepLedger(
   ledgerPath: string,
   runId: string,
   targetVariables?: string,
-): Promise<SweepResult> {
+): Promise<CleanupRecord & { tally: RequestTally }> {
   const ledger = ledgerAt(ledgerPath);
   const tally = emptyTally();
   const api = new ZonesClient(config, { ledger, tallyFor: () => tally });
@@ -59,17 +51,12 @@ export async function sweepLedger(
   const removeWith = config.embedded ? {} : { removeWith: sweepCommand(ledgerPath, process.cwd(), targetVariables) };
 
   for (const [id, names] of stillOwned(entries, config.baseUrl)) {
-    const left = (reason: string): LeftZone => ({ id, name: names[names.length - 1], reason, ...removeWith });
     // Deleting it again would only be refused again: the booking history is still there.
-    if (lastLeftReason.get(id) === BOOKED_WITHOUT_HOOK) {
-      leftBehind.push(left(BOOKED_WITHOUT_HOOK));
-      continue;
-    }
-    const removal = await deleteAndConfirmGone(api, { text: id });
-    if (!removal.gone) {
-      leftBehind.push(left(removal.why));
-      ledger.recordLeft(id, removal.why);
-    }
+    const booked = lastLeftReason.get(id) === BOOKED_WITHOUT_HOOK;
+    const removal = booked ? { gone: false, why: BOOKED_WITHOUT_HOOK } : await deleteAndConfirmGone(api, { text: id });
+    if (removal.gone) continue;
+    leftBehind.push({ id, name: names[names.length - 1], reason: removal.why, ...removeWith });
+    if (!booked) ledger.record({ event: 'left', id, reason: removal.why });
   }
   leftBehind.push(...(await namedButNotOwned(api, runId)));
   const created = entries.filter((entry) => entry.event === 'created' || entry.event === 'adopted').length;

@@ -12,6 +12,7 @@ import {
   readSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { ZoneEvent } from '../client/zones-client.ts';
 
 /** Beside the reports, where `npm run sweep` finds them. */
 function ledgersDir(reportsDir: string): string {
@@ -35,25 +36,14 @@ export function sweepReaderLedgerPath(reportsDir: string): string {
 /** In the order of their names: run ids sort by time. */
 export function ledgersIn(reportsDir: string): string[] {
   const dir = ledgersDir(reportsDir);
-  return existsSync(dir)
-    ? readdirSync(dir)
-        .filter((f) => f.endsWith('.jsonl'))
-        .sort()
-        .map((f) => join(dir, f))
-    : [];
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .map((f) => join(dir, f));
 }
 
-export type LedgerEvent =
-  /** target: the base URL, so a ledger is never applied to another shop. */
-  | { event: 'created'; id: string; name: string; target?: string; at: string }
-  /** Taken into care by `npm run sweep --by-prefix`: made by an earlier run whose ledger is lost. */
-  | { event: 'adopted'; id: string; name: string; why: string; target?: string; at: string }
-  /** Created, but its id could not be read (a wrong ZONES_ID_FIELD): `npm run sweep` finds it by name once ids read again. */
-  | { event: 'named'; name: string; why: string; target?: string; at: string }
-  /** Written before the PUT goes: an answer that never comes (a time-out, a killed run) may still have renamed the zone. */
-  | { event: 'renamed'; id: string; name: string; at: string }
-  | { event: 'deleted'; id: string; at: string }
-  | { event: 'left'; id: string; reason: string; at: string };
+export type LedgerEvent = ZoneEvent & { at: string };
 
 export class Ledger {
   /** By each id's latest event: a store that hands out max(id) + 1 gives a deleted id to the next create, maybe ours. */
@@ -96,22 +86,6 @@ export class Ledger {
     return this.state.has(id);
   }
 
-  recordCreated(id: string, name: string, target?: string): void {
-    this.append({ event: 'created', id, name, target, at: new Date().toISOString() });
-  }
-
-  recordAdopted(id: string, name: string, why: string, target?: string): void {
-    this.append({ event: 'adopted', id, name, why, target, at: new Date().toISOString() });
-  }
-
-  recordRenamed(id: string, name: string): void {
-    this.append({ event: 'renamed', id, name, at: new Date().toISOString() });
-  }
-
-  recordNamed(name: string, why: string, target?: string): void {
-    this.append({ event: 'named', name, why, target, at: new Date().toISOString() });
-  }
-
   /** The latest event of this id is its delete: tear-down need not try again, and a write needs care. */
   isDeleted(id: string): boolean {
     if (this.state.get(id) !== 'deleted') return false;
@@ -120,18 +94,11 @@ export class Ledger {
     return this.state.get(id) === 'deleted';
   }
 
-  recordDeleted(id: string): void {
-    this.append({ event: 'deleted', id, at: new Date().toISOString() });
-  }
-
-  recordLeft(id: string, reason: string): void {
-    this.append({ event: 'left', id, reason, at: new Date().toISOString() });
-  }
-
-  private append(entry: LedgerEvent): void {
-    this.apply(entry);
+  record(entry: ZoneEvent): void {
+    const event = { ...entry, at: new Date().toISOString() };
+    this.apply(event);
     // One small write with O_APPEND per event: lines from parallel workers do not interleave.
-    appendFileSync(this.path, `${JSON.stringify(entry)}\n`);
+    appendFileSync(this.path, `${JSON.stringify(event)}\n`);
   }
 }
 
@@ -150,13 +117,6 @@ function parseLedger(text: string): LedgerEvent[] {
     }
   }
   return entries;
-}
-
-/** The targets a ledger says its zones were made on (older ledgers record none). */
-export function targetsRecorded(entries: readonly LedgerEvent[]): string[] {
-  const targets = new Set<string>();
-  for (const entry of entries) if ('target' in entry && entry.target !== undefined) targets.add(entry.target);
-  return [...targets];
 }
 
 /** Ids created and not deleted, with every name the run gave each in the order sent (the last may be one the shop refused). */

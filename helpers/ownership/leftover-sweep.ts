@@ -6,16 +6,7 @@ import { isSuccess, type ListAnswer, ZonesClient } from '../client/zones-client.
 import type { TargetConfig } from '../config.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import { deleteAndConfirmGone } from './final-sweep.ts';
-import {
-  type Ledger,
-  type LedgerEvent,
-  ledgerAt,
-  ledgersIn,
-  readLedger,
-  stillOwned,
-  sweepReaderLedgerPath,
-  targetsRecorded,
-} from './ledger.ts';
+import { type Ledger, ledgerAt, ledgersIn, readLedger, stillOwned, sweepReaderLedgerPath } from './ledger.ts';
 import { runIdCarriedBy, runIdOfName, runStartOfName } from './run-names.ts';
 
 export interface SweepCandidate {
@@ -38,7 +29,8 @@ export interface SweepPlan {
 
 export function ledgerFiles(config: TargetConfig, explicit: readonly string[]): string[] {
   for (const path of explicit) {
-    const elsewhere = targetsRecorded(readLedger(path)).filter((target) => target !== config.baseUrl);
+    const targets = readLedger(path).map((entry) => ('target' in entry ? entry.target : undefined));
+    const elsewhere = [...new Set(targets)].filter((target) => target !== undefined && target !== config.baseUrl);
     // A ledger of another shop (drift's mock, say) names its zones by that shop's ids: asked for by
     // name, it is refused, not read as "nothing to sweep here". Found in a folder, it is skipped by zone.
     if (elsewhere.length > 0)
@@ -92,10 +84,11 @@ export async function planSweep(
   // Zones a run made but could not read an id of (a wrong ZONES_ID_FIELD): the ledger has their unique
   // names, and with settings that read ids, the list shows which zone carries each one.
   for (const path of options.ledgers) {
-    for (const name of namedOnly(readLedger(path), config.baseUrl)) {
-      const [zone, ...others] = zones.filter((each) => each.name === name);
+    for (const entry of readLedger(path)) {
+      if (entry.event !== 'named' || (entry.target ?? config.baseUrl) !== config.baseUrl) continue;
+      const [zone, ...others] = zones.filter((each) => each.name === entry.name);
       if (zone && others.length === 0)
-        offer({ id: zone.id.text, name, source: path, state: 'present', foundBy: 'name', proven: false });
+        offer({ id: zone.id.text, name: entry.name, source: path, state: 'present', foundBy: 'name', proven: false });
     }
   }
   if (options.byPrefix) {
@@ -123,12 +116,6 @@ function isStillTheRuns(current: unknown, names: string[]): boolean {
   return names.includes(current) && runIdCarriedBy(current) === run;
 }
 
-function namedOnly(entries: readonly LedgerEvent[], target: string): string[] {
-  return entries.flatMap((entry) =>
-    entry.event === 'named' && (entry.target ?? target) === target ? [entry.name] : [],
-  );
-}
-
 export interface SweepOutcome {
   deleted: SweepCandidate[];
   failed: { candidate: SweepCandidate; reason: string }[];
@@ -145,11 +132,12 @@ export async function carryOutSweep(
   for (const candidate of plan.candidates) {
     const fromLedger = plan.ledgers.includes(candidate.source);
     const ledger: Ledger = fromLedger ? ledgerAt(candidate.source) : sweepLedger;
-    if (candidate.state === 'gone') ledger.recordDeleted(candidate.id);
+    if (candidate.state === 'gone') ledger.record({ event: 'deleted', id: candidate.id });
     if (candidate.state !== 'present') continue;
-    if (!fromLedger) ledger.recordAdopted(candidate.id, candidate.name, candidate.source, config.baseUrl);
-    if (candidate.foundBy === 'name')
-      ledger.recordAdopted(candidate.id, candidate.name, 'found by the unique name its run recorded', config.baseUrl);
+    const { id, name } = candidate;
+    const adopt = (why: string) => ledger.record({ event: 'adopted', id, name, why, target: config.baseUrl });
+    if (!fromLedger) adopt(candidate.source);
+    if (candidate.foundBy === 'name') adopt('found by the unique name its run recorded');
     const removal = await deleteAndConfirmGone(new ZonesClient(config, { ledger }), { text: candidate.id });
     if (removal.gone) outcome.deleted.push(candidate);
     else outcome.failed.push({ candidate, reason: removal.why });

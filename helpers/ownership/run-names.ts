@@ -52,10 +52,6 @@ export function runIdOfName(name: unknown): string | undefined {
 
 /** The run id a name holds as a whole word (ROBUST-06's adds words); only taken on for a name the ledger says the run sent. */
 export function runIdCarriedBy(name: unknown): string | undefined {
-  if (typeof name !== 'string') return undefined;
-  for (const word of name.split(/\s+/)) {
-    const runId = runIdOfName(word);
-    if (runId !== undefined) return runId;
-  }
-  return undefined;
+  const words = typeof name === 'string' ? name.split(/\s+/) : [];
+  return runIdOfName(words.find((word) => runIdOfName(word) !== undefined));
 }

@@ -21,14 +21,10 @@ export function readRateLimitHeaders(headers: Record<string, string>): RateLimit
   const hints: RateLimitHints = {};
   const bucket = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(headers['x-shopify-shop-api-call-limit'] ?? '');
   if (bucket && Number(bucket[2]) > 0) hints.bucket = { used: Number(bucket[1]), size: Number(bucket[2]) };
-  const quota =
-    (headers.ratelimit !== undefined ? combinedQuota(headers.ratelimit) : undefined) ?? separateQuota(headers);
+  const separate = () => quotaOf(headers['ratelimit-remaining'], headers['ratelimit-reset']);
+  const quota = (headers.ratelimit !== undefined ? combinedQuota(headers.ratelimit) : undefined) ?? separate();
   if (quota) hints.quota = quota;
   return hints;
-}
-
-function separateQuota(headers: Record<string, string>): QuotaHint | undefined {
-  return quotaOf(headers['ratelimit-remaining'], headers['ratelimit-reset']);
 }
 
 /** Reset is delay seconds; a quota without `remaining` says nothing. */

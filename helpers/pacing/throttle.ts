@@ -226,11 +226,8 @@ const registry = shared.__zonesThrottles;
 
 /** This process's throttle for the target; the first call may give what another process learned of it. */
 export function throttleFor(baseUrl: string, maxRps: number, learned?: PaceState): Throttle {
-  const known = registry.get(baseUrl);
-  if (known) return known;
-  const throttle = new Throttle(maxRps, Date.now, learned);
-  registry.set(baseUrl, throttle);
-  return throttle;
+  if (!registry.has(baseUrl)) registry.set(baseUrl, new Throttle(maxRps, Date.now, learned));
+  return registry.get(baseUrl)!;
 }
 
 /** For the self-tests, whose short-lived servers may get an earlier one's port and must not inherit the pace it taught. */

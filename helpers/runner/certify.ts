@@ -8,17 +8,19 @@ import { notKeptNote } from '../evidence/bounded-body.ts';
 import { isOperatorPrefix } from '../evidence/operator-variables.ts';
 import { emptyTally, type RequestTally, requestsIn } from '../evidence/request-tally.ts';
 import { CannotRunError } from '../exit-codes.ts';
+import type { TestOutcome } from '../judging/verdict.ts';
 import { sweepLedger } from '../ownership/final-sweep.ts';
 import { ledgerAt, runLedgerPath } from '../ownership/ledger.ts';
 import { outageFor } from '../pacing/outage.ts';
-import { throttleFor } from '../pacing/throttle.ts';
+import { type PaceState, throttleFor } from '../pacing/throttle.ts';
+import { projectRoot } from '../project-root.ts';
 import type { ConformanceReport, RunOutage } from '../report/certificate.ts';
 import { buildReport, type RunFacts } from '../report/conformance-report.ts';
-import type { CollectedRun } from './collector.ts';
+import { type CollectedRun, OutcomeCollector } from './collector.ts';
 import { type PreflightOptions, preflight } from './preflight.ts';
-import { runSuites, type SuiteRunOptions, type SuiteTarget } from './run-suites.ts';
+import { moduleCacheDir, runVitest, SUITE_FILES, suiteProject, testTimeoutFor, type VitestRun } from './run-suites.ts';
 
-export type CertifyTarget = Pick<SuiteTarget, 'name' | 'config'>;
+export type CertifyTarget = Pick<PreparedTarget, 'name' | 'config'>;
 
 /** How long the preflight asks again a shop whose gateway answers 502, 503 or 504 before it stops. */
 export const PREFLIGHT_OUTAGE_BUDGET_MS = 5_000;
@@ -32,16 +34,27 @@ export function newRunId(now = new Date()): string {
   return `${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
-export interface CertifyOptions extends Omit<SuiteRunOptions, 'runId'>, Pick<PreflightOptions, 'onWaiting'> {
+export interface CertifyOptions
+  extends Pick<VitestRun, 'reporters' | 'testNamePattern' | 'onStarted'>,
+    Pick<PreflightOptions, 'onWaiting'> {
+  /** The file each test's exchanges are written to, as data (exchange-detail.ts): drift compares two runs' files. */
+  recordExchanges?: string;
+  /** What the operator's names for this target begin with, for the commands the reports print (operator-variables.ts). */
+  targetVariables?: string;
+  onOutcome?: (target: string, outcome: TestOutcome) => void;
   /** What the launcher knows of the run, read once the tests are over: a signal that stopped it, --rule, --baseline. */
   launcherFacts?: () => LauncherRunFacts;
 }
 
 export type LauncherRunFacts = Pick<RunFacts, 'stoppedBy' | 'selection' | 'baseline'>;
 
-/** A target that passed its preflight, with what the preflight cost. */
-export interface PreparedTarget extends Required<SuiteTarget> {
+/** A target that passed its preflight, with what the preflight cost and what its throttle learned of the shop. */
+export interface PreparedTarget {
+  name: string;
+  config: TargetConfig;
+  ledgerPath: string;
   preflightTally: RequestTally;
+  pacing: PaceState;
 }
 
 /**
@@ -116,25 +129,38 @@ export async function certify(target: CertifyTarget, options: CertifyOptions = {
   // under way finishes with its clean-up and the rest are skipped, instead of each waiting in turn.
   let stop: (() => Promise<void>) | undefined;
   let outage: RunOutage | undefined;
-  const run = await runSuites(prepared, {
+  const { config, ledgerPath, pacing } = prepared;
+  const { recordExchanges, targetVariables } = options;
+  const project = suiteProject({
+    name: prepared.name,
+    include: [SUITE_FILES],
+    provide: { zonesTarget: config, runId, ledgerPath, pacing, recordExchanges, targetVariables },
+    allure: true,
+    timeoutMs: testTimeoutFor(config),
+  });
+  const onOutcome = (name: string, outcome: TestOutcome) => {
+    options.onOutcome?.(name, outcome);
+    if (outcome.outage === undefined || outage !== undefined) return;
+    outage = { ...outcome.outage, budgetMs: config.outageBudgetMs };
+    void stop?.();
+  };
+  const run = await runVitest({
     ...options,
-    runId,
+    projects: [project],
+    collector: new OutcomeCollector(onOutcome, undefined, recordExchanges),
+    workers: 1,
+    // Transforming the suites takes a third of a run's CPU: later runs read them back (about 0.8 s less).
+    moduleCache: moduleCacheDir(projectRoot),
     onStarted: (stopRun) => {
       stop = stopRun;
       options.onStarted?.(stopRun);
-    },
-    onOutcome: (name, outcome) => {
-      options.onOutcome?.(name, outcome);
-      if (outcome.outage === undefined || outage !== undefined) return;
-      outage = { ...outcome.outage, budgetMs: prepared.config.outageBudgetMs };
-      void stop?.();
     },
   });
   return concludeTarget(prepared, run, {
     runId,
     startedAt,
     outage,
-    targetVariables: options.targetVariables,
+    targetVariables,
     ...options.launcherFacts?.(),
   });
 }

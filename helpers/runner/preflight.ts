@@ -23,13 +23,9 @@ import { certificateAdvice, isCertificateCode } from '../connection/trust.ts';
 import type { Answer, Exchange } from '../evidence/exchange.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import { parseJson } from '../json.ts';
-import type { Ledger } from '../ownership/ledger.ts';
 import { PREFLIGHT_TAG, zoneName } from '../ownership/run-names.ts';
 import { outageFor } from '../pacing/outage.ts';
 import { SETTABLE_FIELDS } from '../settings.ts';
-
-/** The preflight writes down, beside what the client does, a zone it made but cannot name or identify. */
-type RunClient = ZonesClient<Ledger>;
 
 export interface PreflightOptions {
   runId: string;
@@ -40,7 +36,7 @@ export interface PreflightOptions {
 const WAITING_NOTICE_MS = 5_000;
 const BODY_EXCERPT = 300;
 
-export async function preflight(api: RunClient, options: PreflightOptions): Promise<void> {
+export async function preflight(api: ZonesClient, options: PreflightOptions): Promise<void> {
   const config = api.config;
   const list = await asked(api, `GET ${api.collectionUrl()}`, options, () => api.listZones());
   if (list.status === 401 || list.status === 403) throw new CannotRunError(tokenRejected(api, 'GET', list));
@@ -85,7 +81,7 @@ export async function preflight(api: RunClient, options: PreflightOptions): Prom
  * A shop that refuses the page size would fail every rule for a setting. So a refused first read is asked
  * again without it: answered then, the run stops naming ZONES_PAGE_SIZE; refused again, the refusal is the shop's.
  */
-async function provePageSize(api: RunClient, list: ListAnswer, options: PreflightOptions): Promise<void> {
+async function provePageSize(api: ZonesClient, list: ListAnswer, options: PreflightOptions): Promise<void> {
   const { pageSize, pageSizeParam } = api.config;
   // 429 is the shop's pace, not its view of the request (401 and 403, the token's, are told before).
   if (pageSize === undefined || !isRefusal(list) || list.status === 429) return;
@@ -98,7 +94,7 @@ async function provePageSize(api: RunClient, list: ListAnswer, options: Prefligh
 }
 
 /** One create with the configured body, its id read back through the list, and its delete. */
-async function proveCreate(api: RunClient, name: string, options: PreflightOptions): Promise<void> {
+async function proveCreate(api: ZonesClient, name: string, options: PreflightOptions): Promise<void> {
   const config = api.config;
   const fields = { name, coverage: parseJson(config.coverageSamples[0]!) };
   const created = await asked(api, `POST ${api.collectionUrl()}`, options, () => api.createZone(fields), name);
@@ -133,17 +129,13 @@ async function proveCreate(api: RunClient, name: string, options: PreflightOptio
   }
 
   const readBack = await api.listZones({ settle: (l) => findZone(zonesOf(l), id) !== undefined });
-  if (isSuccess(readBack) && !readBack.read.ok) {
-    const listed = namedItem(readBack, name);
-    return stopForIdField(api, name, 'the listed zone', listed ?? readBack.items[0] ?? {});
-  }
-  if (readBack.read.ok && !findZone(readBack.read.zones, id)) {
-    const underOtherId = namedIn(readBack, name)[0];
-    if (underOtherId) {
-      await stop(
-        `the create answer gives the new zone the id ${id.text} in "${config.idField}" (ZONES_ID_FIELD), but the list shows it under ${underOtherId.id.text}: the two answers keep ids in different fields; its listed fields are ${fieldNames(underOtherId.raw)}`,
-      );
-    }
+  if (isSuccess(readBack) && !readBack.read.ok)
+    return stopForIdField(api, name, 'the listed zone', namedItem(readBack, name) ?? readBack.items[0] ?? {});
+  const underOtherId = readBack.read.ok && !findZone(readBack.read.zones, id) ? namedIn(readBack, name)[0] : undefined;
+  if (underOtherId) {
+    await stop(
+      `the create answer gives the new zone the id ${id.text} in "${config.idField}" (ZONES_ID_FIELD), but the list shows it under ${underOtherId.id.text}: the two answers keep ids in different fields; its listed fields are ${fieldNames(underOtherId.raw)}`,
+    );
   }
   // Whatever the delete answers, the zone is in the ledger: DELETE-01 judges it, the final sweep retries.
   await api.deleteZone(id);
@@ -154,21 +146,19 @@ async function proveCreate(api: RunClient, name: string, options: PreflightOptio
  * safe, then stop naming the setting; if it can't be removed, say so and leave it to `npm run sweep`.
  */
 async function stopForIdField(
-  api: RunClient,
+  api: ZonesClient,
   name: string,
   where: string,
   item: Record<string, unknown>,
 ): Promise<never> {
-  api.ledger.recordNamed(name, `its id is not in "${api.config.idField}" (ZONES_ID_FIELD)`, api.config.baseUrl);
+  const why = `its id is not in "${api.config.idField}" (ZONES_ID_FIELD)`;
+  api.ledger.record({ event: 'named', name, why, target: api.config.baseUrl });
   const removal = await removeUnidentified(api, name);
   const problem = `${where} has no usable "${api.config.idField}" (ZONES_ID_FIELD); its fields are ${fieldNames(item)}`;
-  if ('field' in removal) {
-    throw new CannotRunError(
-      `${problem}. The zone the preflight made was deleted (its id was in "${removal.field}": set ZONES_ID_FIELD=${removal.field}?)`,
-    );
-  }
   throw new CannotRunError(
-    `${problem}. The zone the preflight made, ${name}, is still on the shop (${removal.why}): fix ZONES_ID_FIELD, then run npm run sweep -- --yes to delete it`,
+    'field' in removal
+      ? `${problem}. The zone the preflight made was deleted (its id was in "${removal.field}": set ZONES_ID_FIELD=${removal.field}?)`
+      : `${problem}. The zone the preflight made, ${name}, is still on the shop (${removal.why}): fix ZONES_ID_FIELD, then run npm run sweep -- --yes to delete it`,
   );
 }
 
@@ -183,7 +173,7 @@ const idText = (value: unknown): string | undefined => zoneIdOf(value)?.text;
  * its path, so a value is tried only when no other zone of the whole list shows it in any field: then no other
  * listed zone can have it as its id. Tried values go in the ledger first, as the ownership guard requires.
  */
-async function removeUnidentified(api: RunClient, name: string): Promise<{ field: string } | { why: string }> {
+async function removeUnidentified(api: ZonesClient, name: string): Promise<{ field: string } | { why: string }> {
   let list: ListAnswer;
   try {
     list = await api.listZones();
@@ -204,7 +194,8 @@ async function removeUnidentified(api: RunClient, name: string): Promise<{ field
     .slice(0, MAX_ID_GUESSES);
   for (const [field, value] of guesses) {
     const id = { text: idText(value)! };
-    api.ledger.recordAdopted(id.text, name, `preflight: its id guessed from "${field}"`, api.config.baseUrl);
+    const why = `preflight: its id guessed from "${field}"`;
+    api.ledger.record({ event: 'adopted', id: id.text, name, why, target: api.config.baseUrl });
     const answer = await api.deleteZone(id).catch(() => undefined);
     if (!answer || !isSuccess(answer)) continue;
     // A delete that worked ends the guessing: the list it was proved against may lag behind it, and a
@@ -223,10 +214,10 @@ async function removeUnidentified(api: RunClient, name: string): Promise<{ field
 }
 
 /** Zones that carry the preflight's name, listed with readable ids: ours, so they go. */
-async function removeByName(api: RunClient, name: string): Promise<void> {
+async function removeByName(api: ZonesClient, name: string): Promise<void> {
   try {
     const list = await api.listZones();
-    for (const zone of api.adoptFrom(list, name)) await api.deleteZone(zone.id);
+    for (const zone of api.adopt(namedIn(list, name), name)) await api.deleteZone(zone.id);
   } catch {
     // The run stops anyway; the ledger holds what was adopted, and the stop message is what matters.
   }
@@ -234,7 +225,7 @@ async function removeByName(api: RunClient, name: string): Promise<void> {
 
 /** Ask, printing a line every few seconds while no answer comes, and turn "no answer" into exit 3. */
 async function asked<T>(
-  api: RunClient,
+  api: ZonesClient,
   what: string,
   options: PreflightOptions,
   ask: () => Promise<T>,
@@ -272,8 +263,13 @@ async function asked<T>(
     if (error instanceof BodyLimitError) throw new CannotRunError(error.message);
     // A gateway's answer, not the shop's: there is nothing to judge tonight, and no setting to blame.
     // No answer at all is told below as before (a time limit, a closed port), however long it lasted.
-    if (error instanceof ShopUnavailableError && exchange.status !== undefined)
-      throw new CannotRunError(unavailable(error));
+    if (error instanceof ShopUnavailableError && exchange.status !== undefined) {
+      const asking = Math.round((Date.now() - Date.parse(error.outage.since)) / 1000);
+      const again = asking > 0 ? `, and the same for ${asking} s of asking again` : '';
+      throw new CannotRunError(
+        `the shop is not answering for itself: ${cameBack(exchange)}${again}. A gateway or a maintenance or sign-in front answers in its place, so nothing can be judged; run again once the shop answers`,
+      );
+    }
     if (ranOutOfTime(exchange, api.config.timeoutMs))
       throw new CannotRunError(
         `the target does not answer: ${what} got no answer within ${api.config.timeoutMs} ms (ZONES_TIMEOUT_MS)`,
@@ -284,13 +280,6 @@ async function asked<T>(
   }
 }
 
-/** The shop is in maintenance or behind a front that answers in its place: say what came back, and since when. */
-function unavailable(error: ShopUnavailableError): string {
-  const asked = Math.round((Date.now() - Date.parse(error.outage.since)) / 1000);
-  const again = asked > 0 ? `, and the same for ${asked} s of asking again` : '';
-  return `the shop is not answering for itself: ${cameBack(error.exchange)}${again}. A gateway or a maintenance or sign-in front answers in its place, so nothing can be judged; run again once the shop answers`;
-}
-
 /** How a refused credential begins when the token is the likely cause, as drift reads it: the operator's slip, not the shop's style. */
 export const TOKEN_REJECTED = 'the target rejects the access token';
 
@@ -298,7 +287,7 @@ export const TOKEN_REJECTED = 'the target rejects the access token';
  * A credential refused. A challenge (WWW-Authenticate) for another scheme than the one sent says the shop reads the
  * credential another way, a setting; else the token is the first suspect.
  */
-function tokenRejected(api: RunClient, method: string, answer: Answer): string {
+function tokenRejected(api: ZonesClient, method: string, answer: Answer): string {
   const asked = `${method} ${api.collectionUrl()} answered ${answer.status}`;
   const challenge = answer.exchange.responseHeaders['www-authenticate']?.trim().split(/[\s,]/)[0] ?? '';
   const { authHeader, authScheme } = api.config;
@@ -324,8 +313,7 @@ function namedItem(list: ListAnswer, name: string): Record<string, unknown> | un
 }
 
 function fieldNames(item: Record<string, unknown>): string {
-  const names = Object.keys(item);
-  return names.length === 0 ? '(none)' : names.join(', ');
+  return Object.keys(item).join(', ') || '(none)';
 }
 
 function excerpt(answer: Answer): string {

@@ -8,10 +8,8 @@ import { join } from 'node:path';
 import type { TestSequencer, TestSpecification, TestUserConfig, Vitest } from 'vitest/node';
 import type { TargetConfig } from '../config.ts';
 import { EXIT } from '../exit-codes.ts';
-import type { TestOutcome } from '../judging/verdict.ts';
-import type { PaceState } from '../pacing/throttle.ts';
 import { inProject, projectRoot } from '../project-root.ts';
-import { type CollectedRun, OutcomeCollector } from './collector.ts';
+import type { CollectedRun, OutcomeCollector } from './collector.ts';
 
 /** The conformance suites, relative to the project root. */
 export const SUITE_FILES = 'suites/*.test.ts';
@@ -19,31 +17,6 @@ export const SUITE_FILES = 'suites/*.test.ts';
 // from the build. Without the Allure reporter, allure-off answers the suites' Allure calls with nothing.
 const MATCHERS_SETUP = inProject('helpers/harness/matchers.ts');
 const ALLURE_OFF_SETUP = inProject('helpers/harness/allure-off.ts');
-
-export interface SuiteTarget {
-  name: string;
-  config: TargetConfig;
-  ledgerPath: string;
-  /** What the preflight's throttle learned of the shop: where the worker's begins. */
-  pacing?: PaceState;
-}
-
-export interface SuiteRunOptions {
-  runId: string;
-  /** Extra vitest reporters, e.g. junit and allure for a certificate run. */
-  reporters?: TestUserConfig['reporters'];
-  /** Load allure-vitest's runtime in the workers; only worth it when its reporter runs too. */
-  allure?: boolean;
-  /** Only tests whose title matches, e.g. "CREATE" for one family. */
-  testNamePattern?: string;
-  /** The file each test's exchanges are written to, as data (exchange-detail.ts): drift compares two runs' files. */
-  recordExchanges?: string;
-  /** What the operator's names for this target begin with, for the commands the reports print (operator-variables.ts). */
-  targetVariables?: string;
-  onOutcome?: (target: string, outcome: TestOutcome) => void;
-  /** Called with a function that stops the run early, e.g. on SIGINT. */
-  onStarted?: (stop: () => Promise<void>) => void;
-}
 
 /**
  * A test's time limit: room for a few dozen requests at their own limit, the read-after-write windows a test may
@@ -96,43 +69,21 @@ export class FilesByName implements TestSequencer {
   }
 }
 
-export async function runSuites(target: SuiteTarget, options: SuiteRunOptions): Promise<CollectedRun> {
-  return runVitest({
-    projects: [
-      suiteProject({
-        name: target.name,
-        include: [SUITE_FILES],
-        provide: {
-          zonesTarget: target.config,
-          runId: options.runId,
-          ledgerPath: target.ledgerPath,
-          pacing: target.pacing,
-          recordExchanges: options.recordExchanges,
-          targetVariables: options.targetVariables,
-        },
-        allure: options.allure,
-        timeoutMs: testTimeoutFor(target.config),
-      }),
-    ],
-    collector: new OutcomeCollector(options.onOutcome, undefined, options.recordExchanges),
-    reporters: options.reporters,
-    testNamePattern: options.testNamePattern,
-    workers: 1,
-    // Transforming the suites takes a third of a run's CPU: later runs read them back (about 0.8 s less).
-    moduleCache: moduleCacheDir(projectRoot),
-    onStarted: options.onStarted,
-  });
+/** One vitest run of the given projects, its outcomes gathered by the collector. */
+export interface VitestRun {
+  projects: SuiteProject[];
+  collector: OutcomeCollector;
+  workers: number;
+  moduleCache?: string;
+  /** Extra vitest reporters, e.g. junit and allure for a certificate run. */
+  reporters?: TestUserConfig['reporters'];
+  /** Only tests whose title matches, e.g. "CREATE" for one family. */
+  testNamePattern?: string;
+  /** Called with a function that stops the run early, e.g. on SIGINT. */
+  onStarted?: (stop: () => Promise<void>) => void;
 }
 
-/** One vitest run of the given projects, its outcomes gathered by the collector. */
-export async function runVitest(
-  run: Pick<SuiteRunOptions, 'reporters' | 'testNamePattern' | 'onStarted'> & {
-    projects: SuiteProject[];
-    collector: OutcomeCollector;
-    workers: number;
-    moduleCache?: string;
-  },
-): Promise<CollectedRun> {
+export async function runVitest(run: VitestRun): Promise<CollectedRun> {
   const extra = run.reporters === undefined ? [] : Array.isArray(run.reporters) ? run.reporters : [run.reporters];
   // Loaded here, not at the top: a run that stops before its tests (bad settings, a refused
   // preflight, --help) and `npm run sweep` never pay for vitest's start (about 1 s of CPU each).

@@ -1,7 +1,7 @@
 // The operations of a sequence, judged by their answers and the reads that follow (an update's at once).
 // Every PUT sends the whole zone, so merging and replacing shops are both served; what the specification
 // leaves open (codes, bodies, which moves are allowed) is accepted as the example tests do.
-import { readableZones } from '../../client/list-lookups.ts';
+import { namedIn, readableZones } from '../../client/list-lookups.ts';
 import { PreconditionError } from '../../client/precondition.ts';
 import { TransportError } from '../../client/shop-transport.ts';
 import { isRefusal, isSuccess, type ListAnswer } from '../../client/zones-client.ts';
@@ -30,7 +30,7 @@ function fail(sequence: Sequence, rule: string, what: string, ...answers: Answer
 /** Zones listed under the name of a refused create exist after all: ours, and judged as new zones. */
 function adoptRefused({ session, model, refused }: Sequence, list: ListAnswer): void {
   for (const create of [...refused]) {
-    const found = session.real.api.adoptFrom(list, create.name);
+    const found = session.real.api.adopt(namedIn(list, create.name), create.name);
     for (const record of found) {
       if (model.live.some((zone) => zone.id?.text === record.id.text)) continue;
       model.live.push({ ...newZone(model, create.name, create.coverage, create.asked), id: record.id });
