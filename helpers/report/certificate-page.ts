@@ -27,8 +27,8 @@ import {
   type Night,
   type NightChange,
   nightOf,
-  stateOn,
   stripNights,
+  stripStates,
   type TargetHistory,
   whyNotKept,
 } from './history.ts';
@@ -78,10 +78,8 @@ function factsLine(facts: [string, string][]): Html {
   return html`<p class="facts">${facts.map(([label, value]) => html`<span><b>${label}</b> ${value}</span>`)}</p>`;
 }
 
-/** `selected`: whether tonight's run checked the rule; a --rule run that left it out says so, not "not verified". */
-function nightCell(night: Night, ruleId: string, tonight: boolean, selected: boolean): Html {
+function nightCell(night: Night, state: ReturnType<typeof stripStates>[number], tonight: boolean): Html {
   const when = `${shownTime(night.startedAt)}${tonight ? ' (tonight)' : ''}`;
-  const state = tonight && !selected ? 'not-selected' : stateOn(night, ruleId);
   const words = state === 'absent' ? `${STATES.absent.words} then` : STATES[state].words;
   return html`<span class="night s-${state}" title="${when}: ${words}">${STATES[state].glyph}</span>`;
 }
@@ -101,7 +99,7 @@ function gridRow(report: ConformanceReport, rule: RuleResult, nights: GridNights
   const last = nights.strip.length - 1;
   return html`<div class="rule s-${state}" data-rule="${rule.id}" data-status="${rule.status}" data-changed="${change ? 'true' : 'false'}" title="${rule.title}">
 <a class="id" href="#${link}">${rule.id}</a><span class="level">${rule.level.toUpperCase()}</span><span class="state">${STATES[selected ? state : 'not-selected'].words}</span>
-<span class="nights">${nights.strip.map((night, index) => nightCell(night, rule.id, index === last, selected))}</span>
+<span class="nights">${stripStates(nights.strip, rule.id, selected).map((state, index) => nightCell(nights.strip[index]!, state, index === last))}</span>
 ${
   change && nights.previous
     ? html`<span class="mark changed" title="${STATES[change.before].words} on ${shownTime(nights.previous.startedAt)}, ${STATES[state].words} tonight">▲ changed</span>`

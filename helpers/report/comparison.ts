@@ -3,8 +3,9 @@
 // failures alone. The certificate's verdict never changes.
 
 import { readFileSync } from 'node:fs';
-import { CannotRunError, EXIT } from '../exit-codes.ts';
+import { CannotRunError } from '../exit-codes.ts';
 import { exitCodeOf, RULE_STATUSES, VERDICTS } from '../judging/states.ts';
+import { verdictOf } from '../judging/verdict.ts';
 import type { Comparison, ConformanceJson, ConformanceReport, RuleChange } from './certificate.ts';
 import { changesSince, type Night, nightOf, sameShop } from './history.ts';
 
@@ -71,16 +72,14 @@ export function refuseOtherTarget({ path, night }: Baseline, target: Night['targ
     refuseAs(`certified API version ${apiVersion}, not ${target.apiVersion} (ZONES_API_VERSION)`);
 }
 
-/**
- * The verdict's exit code, or with `--fail-on new` 1 for a new MUST failure alone: old failures no longer
- * count, but a MUST rule not verified or a suite error still gives 2, as without a baseline.
- */
-function exitCodeFor(report: ConformanceReport, newFailures: readonly RuleChange[], failOn: 'new' | null): number {
-  if (failOn === null) return exitCodeOf(report.verdict);
-  if (newFailures.some((rule) => rule.level === 'must')) return EXIT.failed;
-  const open = report.rules.some((rule) => rule.level === 'must' && rule.status === 'not-verified');
-  return open || report.suiteErrors.length > 0 ? EXIT.incomplete : EXIT.ok;
-}
+/** The lists of `comparison`, each one kind of change, as every output labels them. */
+const CHANGE_LISTS = [
+  ['newFailures', 'new-failure', 'new failures'],
+  ['fixed', 'fixed', 'fixed'],
+  ['stillFailing', 'still-failing', 'still failing'],
+  ['newlyNotVerified', 'newly-not-verified', 'newly not verified'],
+  ['newlyVerified', 'newly-verified', 'newly verified'],
+] as const satisfies readonly [keyof Comparison, RuleChange['change'], string][];
 
 /** conformance.json's `comparison`, from changesSince. `selected`: false for a rule a --rule run left out. */
 export function compare(
@@ -94,18 +93,19 @@ export function compare(
     const { level, status } = tonight.get(id)!;
     return { id, level, before: night.rules[id] ?? 'absent', now: status, change };
   });
-  const of = (change: RuleChange['change']) => changes.filter((rule) => rule.change === change);
-  const newFailures = of('new-failure');
+  const lists = Object.fromEntries(
+    CHANGE_LISTS.map(([key, change]) => [key, changes.filter((rule) => rule.change === change)]),
+  ) as Record<(typeof CHANGE_LISTS)[number][0], RuleChange[]>;
+  // With --fail-on new an old failure no longer counts: the exit code is that of the verdict without it,
+  // so a MUST rule not verified or a suite error still gives 2, as without a baseline.
+  const newIds = new Set(lists.newFailures.map((rule) => rule.id));
+  const counted = report.rules.filter((rule) => rule.status !== 'failed' || newIds.has(rule.id));
   const { runId, startedAt, verdict, target } = night;
   return {
     baseline: { path, runId, startedAt, verdict, baseUrl: target.baseUrl || null },
-    newFailures,
-    fixed: of('fixed'),
-    stillFailing: of('still-failing'),
-    newlyNotVerified: of('newly-not-verified'),
-    newlyVerified: of('newly-verified'),
+    ...lists,
     failOn,
-    exitCode: exitCodeFor(report, newFailures, failOn),
+    exitCode: exitCodeOf(failOn === null ? report.verdict : verdictOf(counted, report.suiteErrors)),
   };
 }
 
@@ -115,13 +115,7 @@ export function listed(rules: readonly RuleChange[]): string {
 }
 
 export function comparisonLines(comparison: Comparison): { label: string; rules: RuleChange[] }[] {
-  return [
-    { label: 'new failures', rules: comparison.newFailures },
-    { label: 'fixed', rules: comparison.fixed },
-    { label: 'still failing', rules: comparison.stillFailing },
-    { label: 'newly not verified', rules: comparison.newlyNotVerified },
-    { label: 'newly verified', rules: comparison.newlyVerified },
-  ];
+  return CHANGE_LISTS.map(([key, , label]) => ({ label, rules: comparison[key] }));
 }
 
 /** The run's exit code and, where it is not the verdict's own, why: the same words in every output. */

@@ -206,6 +206,13 @@ export function stripNights(history: TargetHistory, tonight: Night, max: number)
   return [...history.nights.filter((night) => night.runId !== tonight.runId), tonight].slice(-max);
 }
 
+/** A rule's state on each night of a strip; tonight's, for a rule a --rule run left out, is its own: not checked, not "not verified". */
+export function stripStates(strip: readonly Night[], ruleId: string, selected: boolean) {
+  return strip.map((night, index) =>
+    index === strip.length - 1 && !selected ? 'not-selected' : stateOn(night, ruleId),
+  );
+}
+
 /** `before` and `now` as the page and the summary show them; `change` on conformance.json's statuses, for the tables and --fail-on new. */
 export interface NightChange {
   id: string;

@@ -16,7 +16,7 @@ import {
   renderMarkdown,
   targetText,
 } from './conformance-report.ts';
-import { changesTonight, nightOf, stateOn, stripNights, type TargetHistory } from './history.ts';
+import { changesTonight, nightOf, stripNights, stripStates, type TargetHistory } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 
 /** Half of GitHub's limit: room for what else a job writes to its summary, and far below GitLab's. */
@@ -49,10 +49,12 @@ function ruleGrid(report: ConformanceReport, history: TargetHistory | undefined)
   const row = (rule: ConformanceReport['rules'][number]) => {
     const selected = isSelected(report, rule.id);
     const cells = [rule.id, rule.level.toUpperCase(), markdownStatus(report, rule)];
-    // Tonight's glyph of a rule a --rule run left out is its own: it was not checked, not "not verified".
-    const glyph = (night: (typeof strip)[number], index: number) =>
-      STATES[index === strip.length - 1 && !selected ? 'not-selected' : stateOn(night, rule.id)].glyph;
-    if (withNights) cells.push(strip.map(glyph).join(''));
+    if (withNights)
+      cells.push(
+        stripStates(strip, rule.id, selected)
+          .map((state) => STATES[state].glyph)
+          .join(''),
+      );
     return `| ${cells.join(' | ')} |`;
   };
   const keyed = SHOWN_STATES.map((state) => `${STATES[state].glyph} ${STATES[state].words}`);
