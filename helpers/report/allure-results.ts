@@ -12,8 +12,7 @@ import { type Outcome, testLook, warningPrefix } from '../judging/states.ts';
 import type { JudgedState } from '../judging/verdict.ts';
 import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
 import type { ConformanceReport } from './certificate.ts';
-import { exitCodeText } from './comparison.ts';
-import { targetText } from './conformance-report.ts';
+import { exitCodeText, targetText } from './conformance-report.ts';
 import { leftoverProperties } from './leftovers.ts';
 import { fenced } from './markdown-code.ts';
 

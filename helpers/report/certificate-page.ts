@@ -9,11 +9,12 @@ import { SHOWN_STATES, type ShownVerdict, STATES, shownStateOf, testLook, VERDIC
 import type { RuleResult } from '../judging/verdict.ts';
 import type { ConformanceJson, ConformanceReport } from './certificate.ts';
 import { contentSecurityPolicy, pageStyle } from './certificate-style.ts';
-import { comparisonLines, exitCodeText, listed } from './comparison.ts';
 import {
   checkedWith,
   countsSentence,
+  exitCodeText,
   isSelected,
+  listed,
   openRules,
   outageLine,
   ruleNotes,
@@ -24,6 +25,7 @@ import {
 } from './conformance-report.ts';
 import {
   changesTonight,
+  comparisonLines,
   type Night,
   type NightChange,
   nightOf,

@@ -16,8 +16,15 @@ import {
 } from '../judging/verdict.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
-import type { ConformanceJson, ConformanceReport, RunOutage, RunStopped } from './certificate.ts';
-import { type Baseline, compare, exitCodeText, renderComparison } from './comparison.ts';
+import type {
+  Comparison,
+  ConformanceJson,
+  ConformanceReport,
+  RuleChange,
+  RunOutage,
+  RunStopped,
+} from './certificate.ts';
+import { type Baseline, compare, comparisonLines } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code, fenced } from './markdown-code.ts';
 import { accountRequests, requestTables } from './request-accounting.ts';
@@ -355,4 +362,35 @@ export function markdownParts(report: ConformanceJson): { head: string[]; detail
   listed('Notes', [...report.notes, ...ruleNotes(report)]);
   detail.push(['## Settings', '', '```json', JSON.stringify(report.target.settings, null, 2), '```', '']);
   return { head, detail };
+}
+
+/** `UPDATE-01 (MUST)`, or `none`. */
+export function listed(rules: readonly RuleChange[]): string {
+  return rules.length === 0 ? 'none' : rules.map((rule) => `${rule.id} (${rule.level.toUpperCase()})`).join(', ');
+}
+
+/** The run's exit code and, where it is not the verdict's own, why: the same words in every output. */
+export function exitCodeText(report: ConformanceJson): string {
+  if (report.verdict === 'could-not-run') return String(report.exitCode);
+  if (report.stopped) return `${report.exitCode}, stopped by ${report.stopped.signal}`;
+  const comparison = report.outage ? undefined : report.comparison;
+  if (comparison === undefined) return String(report.exitCode);
+  if (comparison.failOn === null) return `${comparison.exitCode}, the verdict's`;
+  return `${comparison.exitCode} by --fail-on new (new MUST failures only; the verdict's own is ${exitCodeOf(report.verdict)})`;
+}
+
+export function renderComparison(report: ConformanceReport, comparison: Comparison): string[] {
+  const { baseline } = comparison;
+  return [
+    '## Since the baseline',
+    '',
+    `Compared with ${baseline.path}: run ${baseline.runId} of ${baseline.startedAt}, verdict ${baseline.verdict}.`,
+    '',
+    '| Change | Rules |',
+    '|---|---|',
+    ...comparisonLines(comparison).map(({ label, rules }) => `| ${label} | ${listed(rules)} |`),
+    '',
+    `A failure of a SHOULD or MAY rule is a warning. Exit code ${exitCodeText(report)}.`,
+    '',
+  ];
 }

@@ -7,8 +7,8 @@ import { STATES, testLook } from '../judging/states.ts';
 import { failureOf, type TestOutcome } from '../judging/verdict.ts';
 import { findRule } from '../rules.ts';
 import type { ConformanceReport } from './certificate.ts';
-import { comparisonLines, exitCodeText, listed } from './comparison.ts';
-import { isSelected, openRules, ruleNotes, seedOrigin } from './conformance-report.ts';
+import { exitCodeText, isSelected, listed, openRules, ruleNotes, seedOrigin } from './conformance-report.ts';
+import { comparisonLines } from './history.ts';
 import { leftoverLines } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
 

@@ -1,16 +1,16 @@
-// The nights history: one line per run that judged the shop as a whole, kept between runs in
-// {ZONES_REPORTS_DIR}/conformance-history.jsonl (the nightly job caches it), so that the page and the
-// job summary can show each rule's last nights and what changed since the night before, as wpt.fyi
-// shows tests by runs. A partial (--rule), interrupted, could-not-complete or could-not-run run judged
-// only part of the shop or none: kept, it would become "the night before" and mark as changed every
-// rule it did not decide. `--baseline` reads its file as a night too (comparison.ts): changesSince is
-// the one answer to "what changed".
+// The nights history, {ZONES_REPORTS_DIR}/conformance-history.jsonl (the nightly job caches it): a line per
+// run that judged the shop as a whole, for each rule's last nights on the page and in the job summary, as
+// wpt.fyi shows tests by runs. A run that judged part of the shop or none is not kept: as "the night before"
+// it would mark every rule it did not decide as changed. `--baseline` reads an earlier conformance.json as
+// a night too (readBaseline), so changesSince is the one answer to "what changed", for every output and
+// for `--fail-on new`, which rings on new MUST failures alone; the certificate's verdict never changes.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
-import { RULE_STATUSES, type ShownState, shownStateOf, VERDICTS } from '../judging/states.ts';
-import type { RuleStatus, Verdict } from '../judging/verdict.ts';
-import type { Change, ConformanceReport } from './certificate.ts';
+import { CannotRunError } from '../exit-codes.ts';
+import { exitCodeOf, RULE_STATUSES, type ShownState, shownStateOf, VERDICTS } from '../judging/states.ts';
+import { type RuleStatus, type Verdict, verdictOf } from '../judging/verdict.ts';
+import type { Change, Comparison, ConformanceReport, RuleChange } from './certificate.ts';
 
 export const HISTORY_FILE = 'conformance-history.jsonl';
 /** About three months of nightly runs, a few hundred bytes each: small enough for any CI cache. */
@@ -126,10 +126,7 @@ export function sameShop(earlier: Night['target'], now: Night['target']): boolea
   return earlier.baseUrl === '' || targetKey(earlier.baseUrl) === targetKey(now.baseUrl);
 }
 
-/**
- * Writes the last HISTORY_MAX_NIGHTS of `nights` as the whole file, through a temporary file renamed over
- * it, so a run killed half-way leaves last night's file whole; a failed write takes its temporary file along.
- */
+/** Writes the last HISTORY_MAX_NIGHTS nights through a temporary file renamed over the old, so a run killed half-way leaves it whole. */
 export function writeNights(path: string, nights: readonly Night[], secrets: Secrets): Night[] {
   const kept = nights.slice(-HISTORY_MAX_NIGHTS);
   mkdirSync(dirname(path), { recursive: true });
@@ -144,11 +141,7 @@ export function writeNights(path: string, nights: readonly Night[], secrets: Sec
   return kept;
 }
 
-/**
- * This target's earlier nights (same shop, same API version), oldest first by start since a file merged
- * from two caches need not be in order, then tonight when kept. A could-not-complete night, which an
- * earlier version kept, is left out.
- */
+/** This target's earlier nights, sorted (a file merged from two caches need not be), then tonight when kept; an older version's could-not-complete nights left out. */
 function ofTarget(nights: readonly Night[], tonight: Night, kept: boolean): Night[] {
   const earlier = nights
     .filter(
@@ -163,9 +156,8 @@ function ofTarget(nights: readonly Night[], tonight: Night, kept: boolean): Nigh
 }
 
 /**
- * The history after tonight's run, tonight appended when it is one to keep. A file that cannot be read
- * or written costs the strips, never the reports; one that cannot be read is not written over (tonight
- * alone would replace its nights), one that cannot be written still shows the nights it holds.
+ * The history after tonight, appended when kept. A file that cannot be read or written costs the strips, never
+ * the reports; one that cannot be read is not written over, since tonight alone would replace its nights.
  */
 export function recordNight(
   report: ConformanceReport,
@@ -247,4 +239,108 @@ export function changesTonight(
   if (before === undefined) return { changed: [] };
   const changes = changesSince(before, tonight, selected);
   return { before, changed: changes.filter((rule) => rule.change !== 'not-selected' && rule.before !== rule.now) };
+}
+
+/** An earlier conformance.json, read as the night it was: the shape the nights history holds. */
+export interface Baseline {
+  path: string;
+  night: Night;
+}
+
+function refuse(path: string, why: string): never {
+  throw new CannotRunError(`--baseline ${path}: ${why}`);
+}
+
+/** Reads an earlier conformance.json; anything else stops the run before a request (exit 3), naming the file. */
+export function readBaseline(path: string): Baseline {
+  let report: Partial<ConformanceReport> | null;
+  try {
+    report = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const problem = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    return refuse(path, `cannot be read as JSON: ${problem}`);
+  }
+  const verdict = String(report?.verdict);
+  if (report?.suite !== 'zones-conformance' || !Object.hasOwn(VERDICTS, verdict))
+    return refuse(path, 'is not a conformance.json of zones-conformance');
+  if (verdict === 'could-not-run') return refuse(path, 'is the report of a run that could not run: it judged no rule');
+  if (verdict === 'could-not-complete')
+    return refuse(
+      path,
+      "is the report of a run that could not complete: the shop stopped answering partway, so it judged only part of the shop. Compare with an earlier night's conformance.json",
+    );
+  const rules = Array.isArray(report.rules) ? report.rules : [];
+  const statuses = rules.every((rule) => typeof rule?.id === 'string' && RULE_STATUSES.includes(rule?.status));
+  if (rules.length === 0 || !statuses) return refuse(path, 'has no rule results with a status to compare with');
+  // Read as tonight's certificate is, so that a suite defect then is one now; what the file does not
+  // record is '' (see Night), never held against it.
+  const { baseUrl = '', embedded = false, settings = {} } = report.target ?? {};
+  const night = nightOf({
+    ...(report as ConformanceReport),
+    runId: String(report.runId ?? ''),
+    startedAt: String(report.startedAt ?? ''),
+    target: { ...report.target, baseUrl, embedded, settings } as ConformanceReport['target'],
+    rules: rules.map((rule) => ({ ...rule, tests: Array.isArray(rule.tests) ? rule.tests : [] })),
+  });
+  return { path, night };
+}
+
+/**
+ * Refuses (exit 3) a baseline of another shop or API version, before a request: a rule "fixed" or
+ * "broken" would be the difference between the two, and --fail-on new would ring for it, or not.
+ */
+export function refuseOtherTarget({ path, night }: Baseline, target: Night['target']): void {
+  const refuseAs = (why: string) =>
+    refuse(
+      path,
+      `${why}; its rule statuses say nothing about tonight's run. Compare with a conformance.json of this target and version, or run without --baseline`,
+    );
+  const named = ({ embedded, baseUrl }: Night['target']) =>
+    embedded ? 'the embedded reference' : baseUrl || 'an unknown target';
+  if (!sameShop(night.target, target))
+    refuseAs(`certified another target, ${named(night.target)}, not ${named(target)}`);
+  const { apiVersion } = night.target;
+  if (apiVersion !== '' && apiVersion !== target.apiVersion)
+    refuseAs(`certified API version ${apiVersion}, not ${target.apiVersion} (ZONES_API_VERSION)`);
+}
+
+/** The lists of `comparison`, each one kind of change, as every output labels them. */
+const CHANGE_LISTS = [
+  ['newFailures', 'new-failure', 'new failures'],
+  ['fixed', 'fixed', 'fixed'],
+  ['stillFailing', 'still-failing', 'still failing'],
+  ['newlyNotVerified', 'newly-not-verified', 'newly not verified'],
+  ['newlyVerified', 'newly-verified', 'newly verified'],
+] as const satisfies readonly [keyof Comparison, RuleChange['change'], string][];
+
+/** conformance.json's `comparison`, from changesSince. `selected`: false for a rule a --rule run left out. */
+export function compare(
+  report: ConformanceReport,
+  { path, night }: Baseline,
+  failOn: 'new' | null,
+  selected: (id: string) => boolean = () => true,
+): Comparison {
+  const tonight = new Map(report.rules.map((rule) => [rule.id, rule]));
+  const changes = changesSince(night, nightOf(report), selected).map(({ id, change }): RuleChange => {
+    const { level, status } = tonight.get(id)!;
+    return { id, level, before: night.rules[id] ?? 'absent', now: status, change };
+  });
+  const lists = Object.fromEntries(
+    CHANGE_LISTS.map(([key, change]) => [key, changes.filter((rule) => rule.change === change)]),
+  ) as Record<(typeof CHANGE_LISTS)[number][0], RuleChange[]>;
+  // With --fail-on new an old failure no longer counts: the exit code is that of the verdict without it,
+  // so a MUST rule not verified or a suite error still gives 2, as without a baseline.
+  const newIds = new Set(lists.newFailures.map((rule) => rule.id));
+  const counted = report.rules.filter((rule) => rule.status !== 'failed' || newIds.has(rule.id));
+  const { runId, startedAt, verdict, target } = night;
+  return {
+    baseline: { path, runId, startedAt, verdict, baseUrl: target.baseUrl || null },
+    ...lists,
+    failOn,
+    exitCode: exitCodeOf(failOn === null ? report.verdict : verdictOf(counted, report.suiteErrors)),
+  };
+}
+
+export function comparisonLines(comparison: Comparison): { label: string; rules: RuleChange[] }[] {
+  return CHANGE_LISTS.map(([key, , label]) => ({ label, rules: comparison[key] }));
 }

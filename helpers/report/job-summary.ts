@@ -6,13 +6,14 @@
 // between blocks, with a line that says so.
 import { SHOWN_STATES, STATES } from '../judging/states.ts';
 import type { ConformanceJson, ConformanceReport } from './certificate.ts';
-import { exitCodeText, renderComparison } from './comparison.ts';
 import {
   alertLines,
   countsSentence,
+  exitCodeText,
   isSelected,
   markdownParts,
   markdownStatus,
+  renderComparison,
   renderMarkdown,
   targetText,
 } from './conformance-report.ts';
