@@ -14,7 +14,6 @@ import {
   countsSentence,
   exitCodeText,
   isSelected,
-  listed,
   openRules,
   outageLine,
   ruleNotes,
@@ -265,7 +264,7 @@ ${
   comparison &&
   html`<h2>Since the baseline</h2>
 <p>Compared with ${comparison.baseline.path}: run ${comparison.baseline.runId} of ${comparison.baseline.startedAt}, verdict ${comparison.baseline.verdict}.</p>
-<table>${comparisonLines(comparison).map(({ label, rules }) => html`<tr><th>${label}</th><td>${listed(rules)}</td></tr>`)}</table>`
+<table>${comparisonLines(comparison).map(({ label, rules }) => html`<tr><th>${label}</th><td>${rules}</td></tr>`)}</table>`
 }
 ${listSection('Suite errors', report.suiteErrors)}
 ${listSection('Notes', [...report.notes, ...ruleNotes(report)])}

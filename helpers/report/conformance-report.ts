@@ -16,14 +16,7 @@ import {
 } from '../judging/verdict.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
-import type {
-  Comparison,
-  ConformanceJson,
-  ConformanceReport,
-  RuleChange,
-  RunOutage,
-  RunStopped,
-} from './certificate.ts';
+import type { Comparison, ConformanceJson, ConformanceReport, RunOutage, RunStopped } from './certificate.ts';
 import { type Baseline, compare, comparisonLines } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code, fenced } from './markdown-code.ts';
@@ -364,11 +357,6 @@ export function markdownParts(report: ConformanceJson): { head: string[]; detail
   return { head, detail };
 }
 
-/** `UPDATE-01 (MUST)`, or `none`. */
-export function listed(rules: readonly RuleChange[]): string {
-  return rules.length === 0 ? 'none' : rules.map((rule) => `${rule.id} (${rule.level.toUpperCase()})`).join(', ');
-}
-
 /** The run's exit code and, where it is not the verdict's own, why: the same words in every output. */
 export function exitCodeText(report: ConformanceJson): string {
   if (report.verdict === 'could-not-run') return String(report.exitCode);
@@ -388,7 +376,7 @@ export function renderComparison(report: ConformanceReport, comparison: Comparis
     '',
     '| Change | Rules |',
     '|---|---|',
-    ...comparisonLines(comparison).map(({ label, rules }) => `| ${label} | ${listed(rules)} |`),
+    ...comparisonLines(comparison).map(({ label, rules }) => `| ${label} | ${rules} |`),
     '',
     `A failure of a SHOULD or MAY rule is a warning. Exit code ${exitCodeText(report)}.`,
     '',

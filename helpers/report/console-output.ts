@@ -7,7 +7,7 @@ import { STATES, testLook } from '../judging/states.ts';
 import { failureOf, type TestOutcome } from '../judging/verdict.ts';
 import { findRule } from '../rules.ts';
 import type { ConformanceReport } from './certificate.ts';
-import { exitCodeText, isSelected, listed, openRules, ruleNotes, seedOrigin } from './conformance-report.ts';
+import { exitCodeText, isSelected, openRules, ruleNotes, seedOrigin } from './conformance-report.ts';
 import { comparisonLines } from './history.ts';
 import { leftoverLines } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
@@ -82,8 +82,7 @@ export function printSummary(
   const cut = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}...` : text);
   if (quiet) {
     say(verdictLine);
-    if (comparison)
-      say(`since the baseline: ${changes.map(({ label, rules }) => `${label} ${listed(rules)}`).join('; ')}`);
+    if (comparison) say(`since the baseline: ${changes.map(({ label, rules }) => `${label} ${rules}`).join('; ')}`);
     // Never quiet: a zone left on a shared shop waits for a person, and only these lines tell them.
     for (const line of leftoverLines(report.leftBehind)) say(line);
     return;
@@ -104,7 +103,7 @@ export function printSummary(
     const { baseline } = comparison;
     say('');
     say(`compared with ${baseline.path} (run ${baseline.runId}, ${baseline.verdict}):`);
-    for (const { label, rules } of changes) say(`  ${label.padEnd(19)}${listed(rules)}`);
+    for (const { label, rules } of changes) say(`  ${label.padEnd(19)}${rules}`);
   }
   say('');
   say(verdictLine);

@@ -341,6 +341,10 @@ export function compare(
   };
 }
 
-export function comparisonLines(comparison: Comparison): { label: string; rules: RuleChange[] }[] {
-  return CHANGE_LISTS.map(([key, , label]) => ({ label, rules: comparison[key] }));
+/** The comparison's lists as every output shows them: a label, and `UPDATE-01 (MUST), ...` or `none`. */
+export function comparisonLines(comparison: Comparison): { label: string; rules: string }[] {
+  return CHANGE_LISTS.map(([key, , label]) => {
+    const rules = comparison[key].map((rule) => `${rule.id} (${rule.level.toUpperCase()})`);
+    return { label, rules: rules.length === 0 ? 'none' : rules.join(', ') };
+  });
 }
