@@ -1,10 +1,7 @@
-// reports/conformance.html: the certificate as a person looks at it the morning after. One file that
-// opens offline from disk: the verdict in words and colour, what was certified, and every rule in a
-// grid with its last nights beside it (wpt.fyi's tests-by-runs view, the OpenID certification pages),
-// all on the first screen of a laptop; below, what failed or warned and why, exchange by exchange,
-// with the rule's words in the specification, then what conformance.md says after its rules.
-// Every text from the shop or the run enters through html.ts, which escapes it; the page's policy
-// (certificate-style.ts) would stop a script even if one got through.
+// reports/conformance.html, the certificate as a person looks at it the morning after, one file that opens
+// offline: the verdict, the target, every rule in a grid with its last nights (wpt.fyi's tests by runs) on
+// a laptop's first screen; below, what failed or warned and why, exchange by exchange, with the spec's words.
+// Every text enters through html.ts, which escapes it; the page's policy would stop a script anyway.
 import { SHOWN_STATES, type ShownVerdict, STATES, shownStateOf, testLook, VERDICTS } from '../judging/states.ts';
 import type { RuleResult } from '../judging/verdict.ts';
 import type { ConformanceJson, ConformanceReport } from './certificate.ts';
@@ -41,7 +38,7 @@ import { PROFILE_SOURCE, quotesOf, SPEC_PATH } from './spec-sections.ts';
 export const PAGE_FILE = 'conformance.html';
 /** A month of nights beside each rule: as many as fit beside it on a laptop's screen. */
 export const STRIP_NIGHTS = 30;
-/** The changes the history line names; more would push the grid off a laptop's first screen, and each row has its ▲. */
+/** More named changes would push the grid off a laptop's first screen; each row has its ▲. */
 const CHANGES_NAMED = 5;
 
 /** An ISO time as a reader scans it: date, hours and minutes, UTC. */
@@ -49,8 +46,7 @@ const shownTime = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 function pageShell(title: string, body: Html, gridRows: number): string {
   const style = pageStyle(gridRows);
-  // The style and the policy are the page's own and go in as written: the style byte for byte what the
-  // policy's hash names, the policy readable as such in the file (it holds no quote of its own kind).
+  // Not escaped: the style must be byte for byte what the policy's hash names.
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -180,7 +176,7 @@ ${leftoverGroups(report.leftBehind).map(leftoverGroup)}
 </section>`;
 }
 
-/** Where a rule's section below is, and its row of the table of every rule: the grid links to one. */
+/** The grid links to a rule's section below, or to its row of the table of every rule. */
 const detailAnchor = (ruleId: string) => `detail-${ruleId}`;
 const ruleAnchor = (ruleId: string) => `rule-${ruleId}`;
 

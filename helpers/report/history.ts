@@ -272,8 +272,7 @@ export function readBaseline(path: string): Baseline {
   const rules = Array.isArray(report.rules) ? report.rules : [];
   const statuses = rules.every((rule) => typeof rule?.id === 'string' && RULE_STATUSES.includes(rule?.status));
   if (rules.length === 0 || !statuses) return refuse(path, 'has no rule results with a status to compare with');
-  // Read as tonight's certificate is, so that a suite defect then is one now; what the file does not
-  // record is '' (see Night), never held against it.
+  // Read as tonight's certificate is, so that a suite defect then is one now; what it lacks is '' (see Night).
   const { baseUrl = '', embedded = false, settings = {} } = report.target ?? {};
   const night = nightOf({
     ...(report as ConformanceReport),
@@ -285,10 +284,7 @@ export function readBaseline(path: string): Baseline {
   return { path, night };
 }
 
-/**
- * Refuses (exit 3) a baseline of another shop or API version, before a request: a rule "fixed" or
- * "broken" would be the difference between the two, and --fail-on new would ring for it, or not.
- */
+/** Refuses (exit 3), before a request, a baseline of another shop or API version: its changes would be the difference between the two. */
 export function refuseOtherTarget({ path, night }: Baseline, target: Night['target']): void {
   const refuseAs = (why: string) =>
     refuse(

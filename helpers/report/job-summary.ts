@@ -1,9 +1,6 @@
-// summary.md: the certificate as a CI job summary, leading with the answer: the verdict, every rule's
-// status with its last nights, what changed since the night before, then what failed, and the zones
-// left behind. GitHub drops a step summary past 1024 KiB whole, and GitLab cuts a job log at 4 MiB; cut
-// by bytes, a long certificate lost what came late, the zones left behind among it. Here the answer
-// and the zones are always whole; what each failed test sent goes between them while it fits, cut
-// between blocks, with a line that says so.
+// summary.md, the certificate as a CI job summary: the verdict, every rule with its last nights, what
+// changed, what failed, the zones left behind. GitHub drops a step summary past 1024 KiB and GitLab cuts a
+// log at 4 MiB, so the answer and the zones are always whole and the detail between them is cut by blocks.
 import { SHOWN_STATES, STATES } from '../judging/states.ts';
 import type { ConformanceJson, ConformanceReport } from './certificate.ts';
 import {
@@ -116,8 +113,7 @@ export function renderJobSummary(
     `*The job summary stops here, at ${Math.round(maxBytes / 1024)} KiB: ${left} more section(s) of detail are in conformance.md, in the reports artifact.*`,
     '',
   ];
-  // Room for the note is kept from the start. The head and the tail are never cut: without the verdict,
-  // the rules or the zones left behind a summary has no point.
+  // Room for the note is kept from the start.
   const budget = maxBytes - bytesOf(cutNote(detail.length)) - bytesOf(tail);
   let used = bytesOf(head);
   for (const [index, block] of detail.entries()) {

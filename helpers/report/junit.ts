@@ -1,8 +1,6 @@
-// junit.xml for CI dashboards, written from the verdict rather than from vitest: a MUST failure is a
-// failure, a SHOULD or MAY warning a passed testcase that says WARNING in its output (CI tools count
-// every <failure> as red, and none has a warning state), a rule not verified a skip, a suite defect an
-// error; each testcase names its outcome in a property too. Names stay the same whatever the settings,
-// so that CI tools keep each test's history; the verdict and the run are the suite's properties.
+// junit.xml for CI dashboards, filed as the verdict judged each test (states.ts): a warning is a passed
+// testcase that says so, since CI tools count every <failure> as red. Names stay the same whatever the
+// settings, so that CI tools keep each test's history.
 import { testLook, warningPrefix } from '../judging/states.ts';
 import type { JudgedTest } from '../judging/verdict.ts';
 import type { RuleLevel } from '../rules.ts';

@@ -10,16 +10,6 @@ interface LeftGroup {
   zones: LeftZone[];
 }
 
-function grouped(left: readonly LeftZone[]): LeftGroup[] {
-  const groups: LeftGroup[] = [];
-  for (const zone of left) {
-    const group = groups.find((g) => g.removeWith === zone.removeWith);
-    if (group) group.zones.push(zone);
-    else groups.push({ removeWith: zone.removeWith, zones: [zone] });
-  }
-  return groups;
-}
-
 /** What to do about a group, in words: the command, a person's look, or nothing at all. */
 function wayOut({ removeWith, zones }: LeftGroup): { text: string; command?: string } {
   const them = zones.length === 1 ? 'it' : 'them';
@@ -34,7 +24,9 @@ function wayOut({ removeWith, zones }: LeftGroup): { text: string; command?: str
 
 /** The zones left, grouped by what removes them, each group with its way out. */
 export function leftoverGroups(left: readonly LeftZone[]): (LeftGroup & { text: string; command?: string })[] {
-  return grouped(left).map((group) => ({ ...group, ...wayOut(group) }));
+  const groups = new Map<LeftZone['removeWith'], LeftZone[]>();
+  for (const zone of left) groups.set(zone.removeWith, [...(groups.get(zone.removeWith) ?? []), zone]);
+  return [...groups].map(([removeWith, zones]) => ({ removeWith, zones, ...wayOut({ removeWith, zones }) }));
 }
 
 const described = (zone: LeftZone) => `${zone.id}${zone.name === undefined ? '' : ` "${zone.name}"`}: ${zone.reason}`;
