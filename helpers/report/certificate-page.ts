@@ -20,12 +20,10 @@ import {
   tokenVariable,
 } from './conformance-report.ts';
 import {
-  changesTonight,
   comparisonLines,
   type Night,
-  type NightChange,
   nightOf,
-  stripNights,
+  nightsShown,
   stripStates,
   type TargetHistory,
   whyNotKept,
@@ -81,16 +79,12 @@ function nightCell(night: Night, state: ReturnType<typeof stripStates>[number], 
   return html`<span class="night s-${state}" title="${when}: ${words}">${STATES[state].glyph}</span>`;
 }
 
-interface GridNights {
-  strip: Night[];
-  previous: Night | undefined;
-  changed: Map<string, NightChange>;
-}
+type GridNights = ReturnType<typeof nightsShown>;
 
 function gridRow(report: ConformanceReport, rule: RuleResult, nights: GridNights): Html {
   const state = shownStateOf(rule);
   const selected = isSelected(report, rule.id);
-  const change = nights.changed.get(rule.id);
+  const change = nights.changed.find((each) => each.id === rule.id);
   // A rule that did not pass, and that the run checked, has a section of its own below.
   const link = rule.status !== 'passed' && selected ? detailAnchor(rule.id) : ruleAnchor(rule.id);
   const last = nights.strip.length - 1;
@@ -98,19 +92,20 @@ function gridRow(report: ConformanceReport, rule: RuleResult, nights: GridNights
 <a class="id" href="#${link}">${rule.id}</a><span class="level">${rule.level.toUpperCase()}</span><span class="state">${STATES[selected ? state : 'not-selected'].words}</span>
 <span class="nights">${stripStates(nights.strip, rule.id, selected).map((state, index) => nightCell(nights.strip[index]!, state, index === last))}</span>
 ${
-  change && nights.previous
-    ? html`<span class="mark changed" title="${STATES[change.before].words} on ${shownTime(nights.previous.startedAt)}, ${STATES[state].words} tonight">▲ changed</span>`
+  change && nights.before
+    ? html`<span class="mark changed" title="${STATES[change.before].words} on ${shownTime(nights.before.startedAt)}, ${STATES[state].words} tonight">▲ changed</span>`
     : html`<span class="mark"></span>`
 }
 </div>`;
 }
 
 function changesSentence(nights: GridNights): string | undefined {
-  if (nights.previous === undefined) return undefined;
-  const since = `since the night of ${shownTime(nights.previous.startedAt)}`;
-  if (nights.changed.size === 0) return `No rule changed ${since}.`;
-  if (nights.changed.size > CHANGES_NAMED) return `${nights.changed.size} rules changed ${since}; each is marked ▲.`;
-  const changes = [...nights.changed.values()].map(
+  if (nights.before === undefined) return undefined;
+  const since = `since the night of ${shownTime(nights.before.startedAt)}`;
+  if (nights.changed.length === 0) return `No rule changed ${since}.`;
+  if (nights.changed.length > CHANGES_NAMED)
+    return `${nights.changed.length} rules changed ${since}; each is marked ▲.`;
+  const changes = nights.changed.map(
     ({ id, before, now }) => `${id} (${before === 'absent' ? 'new' : STATES[before].words} → ${STATES[now].words})`,
   );
   return `Changed ${since}: ${changes.join(', ')}.`;
@@ -136,19 +131,6 @@ function historyLine(report: ConformanceReport, history: TargetHistory, nights: 
       ? undefined
       : `${unreadable} unreadable line${unreadable === 1 ? '' : 's'} skipped${history.tonightKept ? ' (and dropped from the file)' : ''}.`;
   return html`<p class="history">${[source, skipped, changesSentence(nights)].filter((part) => part !== undefined).join(' ')}</p>`;
-}
-
-/** Without a history, tonight alone. */
-function gridNights(report: ConformanceReport, history: TargetHistory | undefined): GridNights {
-  const tonight = nightOf(report);
-  const { before: previous, changed } = history
-    ? changesTonight(history, tonight, (id) => isSelected(report, id))
-    : { changed: [] };
-  return {
-    strip: history ? stripNights(history, tonight, STRIP_NIGHTS) : [tonight],
-    previous,
-    changed: new Map(changed.map((change) => [change.id, change])),
-  };
 }
 
 function glyphKey(report: ConformanceReport): Html {
@@ -289,7 +271,7 @@ ${factsLine([
 <pre>${report.reason}</pre>`;
     return pageShell('Conformance certificate: could-not-run', body, 1);
   }
-  const nights = gridNights(report, history);
+  const nights = nightsShown(history, nightOf(report), (id) => isSelected(report, id), STRIP_NIGHTS);
   const apiVersion = report.target.settings.apiVersion;
   const body = html`${verdictHeader(report.verdict, `Exit code ${exitCodeText(report)}. ${countsSentence(report)}.`)}
 ${factsLine([

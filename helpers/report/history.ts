@@ -241,6 +241,17 @@ export function changesTonight(
   return { before, changed: changes.filter((rule) => rule.change !== 'not-selected' && rule.before !== rule.now) };
 }
 
+/** What the page and the summary show of the nights: the strip (without a history, tonight alone), the night before and what changed. */
+export function nightsShown(
+  history: TargetHistory | undefined,
+  tonight: Night,
+  selected: (id: string) => boolean,
+  max: number,
+): { strip: Night[]; before?: Night; changed: NightChange[] } {
+  if (history === undefined) return { strip: [tonight], changed: [] };
+  return { strip: stripNights(history, tonight, max), ...changesTonight(history, tonight, selected) };
+}
+
 /** An earlier conformance.json, read as the night it was: the shape the nights history holds. */
 export interface Baseline {
   path: string;

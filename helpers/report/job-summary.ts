@@ -14,7 +14,10 @@ import {
   renderMarkdown,
   targetText,
 } from './conformance-report.ts';
-import { changesTonight, nightOf, stripNights, stripStates, type TargetHistory } from './history.ts';
+import { nightOf, nightsShown, stripStates, type TargetHistory } from './history.ts';
+
+type Nights = ReturnType<typeof nightsShown>;
+
 import { leftoverMarkdown } from './leftovers.ts';
 
 /** Half of GitHub's limit: room for what else a job writes to its summary, and far below GitLab's. */
@@ -39,21 +42,13 @@ function verdictLines(report: ConformanceReport): string[] {
   ];
 }
 
-function ruleGrid(report: ConformanceReport, history: TargetHistory | undefined): string[] {
-  const tonight = nightOf(report);
-  const strip = history ? stripNights(history, tonight, SUMMARY_NIGHTS) : [];
+function ruleGrid(report: ConformanceReport, { strip }: Nights, path: string | undefined): string[] {
   // One night is tonight alone: the status column already says it.
   const withNights = strip.length > 1;
   const row = (rule: ConformanceReport['rules'][number]) => {
-    const selected = isSelected(report, rule.id);
-    const cells = [rule.id, rule.level.toUpperCase(), markdownStatus(report, rule)];
-    if (withNights)
-      cells.push(
-        stripStates(strip, rule.id, selected)
-          .map((state) => STATES[state].glyph)
-          .join(''),
-      );
-    return `| ${cells.join(' | ')} |`;
+    const glyphs = stripStates(strip, rule.id, isSelected(report, rule.id)).map((state) => STATES[state].glyph);
+    const cells = [rule.id, rule.level.toUpperCase(), markdownStatus(report, rule), glyphs.join('')];
+    return `| ${cells.slice(0, withNights ? 4 : 3).join(' | ')} |`;
   };
   const keyed = SHOWN_STATES.map((state) => `${STATES[state].glyph} ${STATES[state].words}`);
   if (report.selection) keyed.push(`${STATES['not-selected'].glyph} ${STATES['not-selected'].words} tonight`);
@@ -65,11 +60,11 @@ function ruleGrid(report: ConformanceReport, history: TargetHistory | undefined)
     withNights ? '|---|---|---|---|' : '|---|---|---|',
     ...report.rules.map(row),
     '',
-    ...(withNights ? [`Last nights, oldest first, tonight last: ${key}. From ${history!.path}.`, ''] : []),
+    ...(withNights ? [`Last nights, oldest first, tonight last: ${key}. From ${path}.`, ''] : []),
   ];
 }
 
-function changeLines(report: ConformanceReport, history: TargetHistory | undefined): string[] {
+function changeLines(report: ConformanceReport, history: TargetHistory | undefined, nights: Nights): string[] {
   if (report.comparison) return renderComparison(report, report.comparison);
   if (history === undefined) return [];
   const { path, problem } = history;
@@ -81,7 +76,7 @@ function changeLines(report: ConformanceReport, history: TargetHistory | undefin
     problem?.during === 'writing'
       ? [`The nights history ${path} could not be written, so tonight is not kept: ${problem.message}.`, '']
       : [];
-  const { before: previous, changed } = changesTonight(history, nightOf(report), (id) => isSelected(report, id));
+  const { before: previous, changed } = nights;
   if (previous === undefined)
     return section(...unwritten, `First night: ${path} holds no earlier night of this target to compare with.`);
   const levelOf = (id: string) => report.rules.find((rule) => rule.id === id)?.level.toUpperCase() ?? '';
@@ -98,32 +93,29 @@ function changeLines(report: ConformanceReport, history: TargetHistory | undefin
 }
 
 /** The job summary of a run that could not start is its whole certificate: a reason, a few lines. */
-export function renderJobSummary(
-  report: ConformanceJson,
-  history?: TargetHistory,
-  maxBytes = SUMMARY_MAX_BYTES,
-): string {
+export function renderJobSummary(report: ConformanceJson, history?: TargetHistory): string {
   if (report.verdict === 'could-not-run') return renderMarkdown(report);
   const { detail } = markdownParts(report);
-  const head = [...verdictLines(report), ...ruleGrid(report, history), ...changeLines(report, history)];
+  const nights = nightsShown(history, nightOf(report), (id) => isSelected(report, id), SUMMARY_NIGHTS);
+  const head = [
+    ...verdictLines(report),
+    ...ruleGrid(report, nights, history?.path),
+    ...changeLines(report, history, nights),
+  ];
   const tail = leftoverMarkdown(report.leftBehind);
-  const lines = [...head];
   const cutNote = (left: number) => [
     '',
-    `*The job summary stops here, at ${Math.round(maxBytes / 1024)} KiB: ${left} more section(s) of detail are in conformance.md, in the reports artifact.*`,
+    `*The job summary stops here, at ${SUMMARY_MAX_BYTES / 1024} KiB: ${left} more section(s) of detail are in conformance.md, in the reports artifact.*`,
     '',
   ];
   // Room for the note is kept from the start.
-  const budget = maxBytes - bytesOf(cutNote(detail.length)) - bytesOf(tail);
+  const budget = SUMMARY_MAX_BYTES - bytesOf(cutNote(detail.length)) - bytesOf(tail);
   let used = bytesOf(head);
-  for (const [index, block] of detail.entries()) {
+  // What is used only grows: the blocks that fit are the first ones.
+  const fit = detail.filter((block) => {
     used += bytesOf(block);
-    if (used > budget) {
-      lines.push(...cutNote(detail.length - index));
-      break;
-    }
-    lines.push(...block);
-  }
-  lines.push(...tail);
-  return `${lines.join('\n')}\n`;
+    return used <= budget;
+  });
+  const cut = fit.length < detail.length ? cutNote(detail.length - fit.length) : [];
+  return `${[...head, ...fit.flat(), ...cut, ...tail].join('\n')}\n`;
 }
