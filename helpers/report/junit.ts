@@ -42,13 +42,9 @@ function evidenceText(test: JudgedTest, token: string): string {
 }
 
 /** A testcase as written, with the element it is filed under and its time. */
-interface Testcase {
-  text: string;
-  filed: 'failure' | 'error' | 'skipped' | undefined;
-  ms: number;
-}
+type Testcase = ReturnType<typeof testcase>;
 
-function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: string): Testcase {
+function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: string) {
   const open = `    <testcase classname="${xml(classname)}" name="${xml(test.title)}" time="${seconds(test.durationMs)}">`;
   const look = testLook(test.state);
   const filed = look.filedAs.junit;

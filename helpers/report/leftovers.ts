@@ -5,10 +5,7 @@ import type { LeftZone } from '../ownership/cleanup-record.ts';
 import { code } from './markdown-code.ts';
 
 /** The zones that share one way out, in the order the run left them. */
-interface LeftGroup {
-  removeWith: LeftZone['removeWith'];
-  zones: LeftZone[];
-}
+type LeftGroup = { removeWith: LeftZone['removeWith']; zones: LeftZone[] };
 
 /** What to do about a group, in words: the command, a person's look, or nothing at all. */
 function wayOut({ removeWith, zones }: LeftGroup): { text: string; command?: string } {
