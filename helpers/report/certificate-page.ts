@@ -39,7 +39,6 @@ export const STRIP_NIGHTS = 30;
 /** More named changes would push the grid off a laptop's first screen; each row has its ▲. */
 const CHANGES_NAMED = 5;
 
-/** An ISO time as a reader scans it: date, hours and minutes, UTC. */
 const shownTime = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 function pageShell(title: string, body: Html, gridRows: number): string {
@@ -162,7 +161,6 @@ ${leftoverGroups(report.leftBehind).map(leftoverGroup)}
 const detailAnchor = (ruleId: string) => `detail-${ruleId}`;
 const ruleAnchor = (ruleId: string) => `rule-${ruleId}`;
 
-/** Where a rule comes from, and what the specification says there in its own words. */
 function sourceLine(rule: RuleResult): Html {
   if (rule.source.startsWith(PROFILE_SOURCE))
     return html`<p>Not in the specification: the default profile's convention, ${rule.source.slice(PROFILE_SOURCE.length).trim()}.</p>`;

@@ -136,7 +136,6 @@ function markNotSelected(rule: RuleResult, selection: NonNullable<RunFacts['sele
   for (const test of rule.tests) test.reason = rule.reason;
 }
 
-/** Since when the shop did not answer for itself, and for how long it was waited for. */
 export function outageLine(outage: RunOutage): string {
   return `the shop stopped answering for itself at ${outage.since} (${outage.what}) and did not come back within ZONES_OUTAGE_BUDGET_MS=${outage.budgetMs}; the rules decided before then keep their status, the rest are not verified`;
 }
@@ -164,7 +163,6 @@ function modelSeedOf(config: TargetConfig, selection: RunFacts['selection']): Pi
   return { model: { seed, drawn: seedDrawn === true, replay } };
 }
 
-/** Where a seed came from, as the console and the certificate say it. */
 export function seedOrigin(model: NonNullable<ConformanceReport['model']>): string {
   return model.drawn ? 'drawn for this run' : 'set by ZONES_MODEL_SEED or --seed';
 }
@@ -179,7 +177,6 @@ export function ruleNotes(report: ConformanceReport): string[] {
 export const openRules = (report: ConformanceReport) =>
   report.rules.filter((rule) => rule.status !== 'passed' && isSelected(report, rule.id));
 
-/** What the settings made each test check with, a line a test. */
 export const checkedWith = (report: ConformanceReport) =>
   report.rules.flatMap((rule) =>
     rule.tests.flatMap((test) => (test.checkedWith ? [`${test.title}: ${test.checkedWith.join('; ')}`] : [])),
@@ -308,10 +305,7 @@ function factsTable(report: ConformanceJson): string[] {
   return ['| | |', '|---|---|', ...rows, ''];
 }
 
-/**
- * conformance.md in two parts: the head a reader must always see (the verdict, the zones left behind,
- * every rule's status), and the detail in blocks that each read whole, so the job summary can end after any.
- */
+/** conformance.md as the head a reader must always see, and detail in blocks that each read whole, so the job summary can end after any. */
 export function markdownParts(report: ConformanceJson): { head: string[]; detail: string[][] } {
   const checkedBy = `${report.specification}, checked by zones-conformance.`;
   if (report.verdict === 'could-not-run') {

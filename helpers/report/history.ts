@@ -193,11 +193,6 @@ export function stateOn(night: Night, ruleId: string): ShownState | 'absent' {
   return night.suiteDefects.includes(ruleId) ? 'suite-defect' : status;
 }
 
-/** The nights a strip shows, oldest first and tonight last, whether or not tonight was kept. */
-export function stripNights(history: TargetHistory, tonight: Night, max: number): Night[] {
-  return [...history.nights.filter((night) => night.runId !== tonight.runId), tonight].slice(-max);
-}
-
 /** A rule's state on each night of a strip; tonight's, for a rule a --rule run left out, is its own: not checked, not "not verified". */
 export function stripStates(strip: readonly Night[], ruleId: string, selected: boolean) {
   return strip.map((night, index) =>
@@ -229,27 +224,23 @@ export function changesSince(before: Night, tonight: Night, selected: (id: strin
   });
 }
 
-/** The night tonight is compared with (--baseline's, else the last before it; none on a first night) and the rules that changed. */
-export function changesTonight(
-  history: TargetHistory,
-  tonight: Night,
-  selected: (id: string) => boolean,
-): { before?: Night; changed: NightChange[] } {
-  const before = history.baseline ?? history.nights.filter((night) => night.runId !== tonight.runId).at(-1);
-  if (before === undefined) return { changed: [] };
-  const changes = changesSince(before, tonight, selected);
-  return { before, changed: changes.filter((rule) => rule.change !== 'not-selected' && rule.before !== rule.now) };
-}
-
-/** What the page and the summary show of the nights: the strip (without a history, tonight alone), the night before and what changed. */
+/** The page's and the summary's nights: the last `max`, tonight last, kept or not; the night compared with (--baseline's, else the one before) and what changed. */
 export function nightsShown(
   history: TargetHistory | undefined,
   tonight: Night,
   selected: (id: string) => boolean,
   max: number,
 ): { strip: Night[]; before?: Night; changed: NightChange[] } {
-  if (history === undefined) return { strip: [tonight], changed: [] };
-  return { strip: stripNights(history, tonight, max), ...changesTonight(history, tonight, selected) };
+  const earlier = history?.nights.filter((night) => night.runId !== tonight.runId) ?? [];
+  const strip = [...earlier, tonight].slice(-max);
+  const before = history?.baseline ?? earlier.at(-1);
+  if (before === undefined) return { strip, changed: [] };
+  const changes = changesSince(before, tonight, selected);
+  return {
+    strip,
+    before,
+    changed: changes.filter((rule) => rule.change !== 'not-selected' && rule.before !== rule.now),
+  };
 }
 
 /** An earlier conformance.json, read as the night it was: the shape the nights history holds. */

@@ -25,7 +25,6 @@ export const SUMMARY_MAX_BYTES = 512 * 1024;
 /** As many nights as a table cell shows without wrapping. */
 export const SUMMARY_NIGHTS = 10;
 
-/** The bytes a run of lines adds to the summary, each with the newline that ends it. */
 const bytesOf = (lines: readonly string[]) => lines.reduce((sum, line) => sum + Buffer.byteLength(line, 'utf8') + 1, 0);
 
 function verdictLines(report: ConformanceReport): string[] {

@@ -18,7 +18,6 @@ export function xml(text: string): string {
   );
 }
 
-/** Seconds, as JUnit's time attributes have them. */
 const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
 
 function properties(entries: [string, string | undefined][], indent: string): string[] {
