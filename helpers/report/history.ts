@@ -1,9 +1,7 @@
-// The nights history, {ZONES_REPORTS_DIR}/conformance-history.jsonl (the nightly job caches it): a line per
-// run that judged the shop as a whole, for each rule's last nights on the page and in the job summary, as
-// wpt.fyi shows tests by runs. A run that judged part of the shop or none is not kept: as "the night before"
-// it would mark every rule it did not decide as changed. `--baseline` reads an earlier conformance.json as
-// a night too (readBaseline), so changesSince is the one answer to "what changed", for every output and
-// for `--fail-on new`, which rings on new MUST failures alone; the certificate's verdict never changes.
+// The nights history, {ZONES_REPORTS_DIR}/conformance-history.jsonl (cached by the nightly job): a line per run
+// that judged the shop as a whole (as "the night before", a partial run would mark every rule it did not decide
+// as changed), for each rule's last nights, as wpt.fyi shows tests by runs. `--baseline` reads a conformance.json
+// as a night too, so changesSince is the one "what changed", --fail-on new's included; the verdict never changes.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
@@ -155,10 +153,7 @@ function ofTarget(nights: readonly Night[], tonight: Night, kept: boolean): Nigh
   return kept ? [...earlier, tonight] : earlier;
 }
 
-/**
- * The history after tonight, appended when kept. A file that cannot be read or written costs the strips, never
- * the reports; one that cannot be read is not written over, since tonight alone would replace its nights.
- */
+/** The history after tonight, appended when kept. A bad file costs the strips, never the reports; one unread is not written over. */
 export function recordNight(
   report: ConformanceReport,
   options: { reportsDir: string; secrets: Secrets },
@@ -326,8 +321,7 @@ export function compare(
   const lists = Object.fromEntries(
     CHANGE_LISTS.map(([key, change]) => [key, changes.filter((rule) => rule.change === change)]),
   ) as Record<(typeof CHANGE_LISTS)[number][0], RuleChange[]>;
-  // With --fail-on new an old failure no longer counts: the exit code is that of the verdict without it,
-  // so a MUST rule not verified or a suite error still gives 2, as without a baseline.
+  // With --fail-on new, the verdict without the old failures: a MUST rule not verified or a suite error still gives 2.
   const newIds = new Set(lists.newFailures.map((rule) => rule.id));
   const counted = report.rules.filter((rule) => rule.status !== 'failed' || newIds.has(rule.id));
   const { runId, startedAt, verdict, target } = night;

@@ -1,6 +1,5 @@
-// Zones a run leaves on the shop, said where nobody can miss them: in the console even under --quiet,
-// and first in every report, each with the command that deletes it. A zone left behind is somebody's
-// clutter on a shared shop until a person acts, so the line tells them exactly what to run.
+// Zones a run leaves on a shared shop wait for a person: said in the console even under --quiet and first in
+// every report, each with exactly what to run to delete it.
 import type { LeftZone } from '../ownership/cleanup-record.ts';
 import { code } from './markdown-code.ts';
 
