@@ -10,7 +10,6 @@ import {
   checkedWith,
   countsSentence,
   exitCodeText,
-  isSelected,
   openRules,
   outageLine,
   ruleNotes,
@@ -21,6 +20,7 @@ import {
 } from './conformance-report.ts';
 import {
   comparisonLines,
+  isSelected,
   type Night,
   nightOf,
   nightsShown,

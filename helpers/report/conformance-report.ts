@@ -17,7 +17,7 @@ import {
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
 import type { Comparison, ConformanceJson, ConformanceReport, RunOutage, RunStopped } from './certificate.ts';
-import { type Baseline, compare, comparisonLines } from './history.ts';
+import { type Baseline, compare, comparisonLines, isSelected } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code, fenced } from './markdown-code.ts';
 import { accountRequests, requestTables } from './request-accounting.ts';
@@ -117,8 +117,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     ...(facts.outage ? { outage: facts.outage } : {}),
     ...(facts.selection ? { selection: facts.selection } : {}),
   };
-  if (facts.baseline)
-    report.comparison = compare(report, facts.baseline.baseline, facts.baseline.failOn, (id) => isSelected(report, id));
+  if (facts.baseline) report.comparison = compare(report, facts.baseline.baseline, facts.baseline.failOn);
   // One exit code for the run, the process's: a signal's first, then an outage's (exit 3 even under
   // --fail-on new: no rule failed or was fixed tonight, the shop was gone), then --fail-on new's.
   if (facts.stoppedBy) {
@@ -288,11 +287,6 @@ function testSection(test: JudgedTest, level: RuleLevel, token: string): string[
     lines.push(...indent(fenced(record.curl, 'sh')), '');
   }
   return lines;
-}
-
-/** A rule a --rule run left out is not verified, but there is nothing to look into: no report details it. */
-export function isSelected(report: Pick<ConformanceReport, 'selection'>, ruleId: string): boolean {
-  return report.selection === undefined || report.selection.rules.includes(ruleId);
 }
 
 export function renderMarkdown(report: ConformanceJson): string {

@@ -6,8 +6,8 @@ import { STATES, testLook } from '../judging/states.ts';
 import { failureOf, type TestOutcome } from '../judging/verdict.ts';
 import { findRule } from '../rules.ts';
 import type { ConformanceReport } from './certificate.ts';
-import { exitCodeText, isSelected, openRules, ruleNotes, seedOrigin } from './conformance-report.ts';
-import { comparisonLines } from './history.ts';
+import { exitCodeText, openRules, ruleNotes, seedOrigin } from './conformance-report.ts';
+import { comparisonLines, isSelected } from './history.ts';
 import { leftoverLines } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
 

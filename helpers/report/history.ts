@@ -219,6 +219,11 @@ export function changesSince(before: Night, tonight: Night, selected: (id: strin
   });
 }
 
+/** A rule a --rule run left out is not verified, but there is nothing to look into: no report details it. */
+export function isSelected(report: Pick<ConformanceReport, 'selection'>, ruleId: string): boolean {
+  return report.selection === undefined || report.selection.rules.includes(ruleId);
+}
+
 /** The page's and the summary's nights: the last `max`, tonight last, kept or not; the night compared with (--baseline's, else the one before) and what changed. */
 export function nightsShown(
   history: TargetHistory | undefined,
@@ -306,18 +311,15 @@ const CHANGE_LISTS = [
   ['newlyVerified', 'newly-verified', 'newly verified'],
 ] as const satisfies readonly [keyof Comparison, RuleChange['change'], string][];
 
-/** conformance.json's `comparison`, from changesSince. `selected`: false for a rule a --rule run left out. */
-export function compare(
-  report: ConformanceReport,
-  { path, night }: Baseline,
-  failOn: 'new' | null,
-  selected: (id: string) => boolean = () => true,
-): Comparison {
+/** conformance.json's `comparison`, from changesSince; a rule a --rule run left out is not selected. */
+export function compare(report: ConformanceReport, { path, night }: Baseline, failOn: 'new' | null): Comparison {
   const tonight = new Map(report.rules.map((rule) => [rule.id, rule]));
-  const changes = changesSince(night, nightOf(report), selected).map(({ id, change }): RuleChange => {
-    const { level, status } = tonight.get(id)!;
-    return { id, level, before: night.rules[id] ?? 'absent', now: status, change };
-  });
+  const changes = changesSince(night, nightOf(report), (id) => isSelected(report, id)).map(
+    ({ id, change }): RuleChange => {
+      const { level, status } = tonight.get(id)!;
+      return { id, level, before: night.rules[id] ?? 'absent', now: status, change };
+    },
+  );
   const lists = Object.fromEntries(
     CHANGE_LISTS.map(([key, change]) => [key, changes.filter((rule) => rule.change === change)]),
   ) as Record<(typeof CHANGE_LISTS)[number][0], RuleChange[]>;

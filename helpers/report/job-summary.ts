@@ -7,14 +7,13 @@ import {
   alertLines,
   countsSentence,
   exitCodeText,
-  isSelected,
   markdownParts,
   markdownStatus,
   renderComparison,
   renderMarkdown,
   targetText,
 } from './conformance-report.ts';
-import { nightOf, nightsShown, stripStates, type TargetHistory } from './history.ts';
+import { isSelected, nightOf, nightsShown, stripStates, type TargetHistory } from './history.ts';
 
 type Nights = ReturnType<typeof nightsShown>;
 
