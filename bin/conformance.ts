@@ -4,7 +4,6 @@ import { Secrets, shortTokenWarning } from '../helpers/evidence/secrets.ts';
 import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { suitePackage } from '../helpers/project-root.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
-import { readBaseline, refuseOtherTarget } from '../helpers/report/comparison.ts';
 import { outageLine } from '../helpers/report/conformance-report.ts';
 import { outliveOutputReaders, Progress, printSummary } from '../helpers/report/console-output.ts';
 import {
@@ -14,6 +13,7 @@ import {
   type LauncherFacts,
   writeCouldNotRun,
 } from '../helpers/report/could-not-run.ts';
+import { readBaseline, refuseOtherTarget } from '../helpers/report/history.ts';
 import { setAsideReports } from '../helpers/report/previous-reports.ts';
 import { writeReports } from '../helpers/report/write-reports.ts';
 import { rules } from '../helpers/rules.ts';

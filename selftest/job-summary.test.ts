@@ -4,9 +4,8 @@
 import { describe, expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
-import { type Baseline, compare } from '../helpers/report/comparison.ts';
 import { buildReport, type RunFacts } from '../helpers/report/conformance-report.ts';
-import { type Night, nightOf, type TargetHistory } from '../helpers/report/history.ts';
+import { type Baseline, compare, type Night, nightOf, type TargetHistory } from '../helpers/report/history.ts';
 import { renderJobSummary } from '../helpers/report/job-summary.ts';
 import { rules } from '../helpers/rules.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';

@@ -12,14 +12,13 @@ import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { buildReport, type RunFacts } from '../helpers/report/conformance-report.ts';
 import {
   changesSince,
-  changesTonight,
   HISTORY_FILE,
   HISTORY_MAX_NIGHTS,
   type Night,
   nightOf,
+  nightsShown,
   readHistory,
   recordNight,
-  stripNights,
   writeNights,
 } from '../helpers/report/history.ts';
 import { rules } from '../helpers/rules.ts';
@@ -249,24 +248,27 @@ describe('the nights shown', () => {
       suiteDefects: ['LIST-02'],
     };
     const history = { path: 'reports/x', nights: [night('oldest'), before], tonightKept: false };
-    expect(stripNights(history, tonight, 30).map((each) => each.runId)).toEqual(['oldest', 'before', 'tonight']);
-    expect(stripNights(history, tonight, 2).map((each) => each.runId)).toEqual(['before', 'tonight']);
+    const strip = (max: number) => nightsShown(history, tonight, () => true, max).strip.map((each) => each.runId);
+    expect(strip(30)).toEqual(['oldest', 'before', 'tonight']);
+    expect(strip(2)).toEqual(['before', 'tonight']);
     expect(changesSince(before, tonight, () => true)).toEqual([
       { id: 'AUTH-01', before: 'passed', now: 'passed', change: 'unchanged' },
       { id: 'LIST-02', before: 'passed', now: 'suite-defect', change: 'newly-not-verified' },
       { id: 'UPDATE-01', before: 'passed', now: 'failed', change: 'new-failure' },
     ]);
-    expect(changesTonight(history, tonight, (id) => id !== 'UPDATE-01')).toEqual({
+    expect(nightsShown(history, tonight, (id) => id !== 'UPDATE-01', 30)).toEqual({
+      strip: [night('oldest'), before, tonight],
       before,
       changed: [{ id: 'LIST-02', before: 'passed', now: 'suite-defect', change: 'newly-not-verified' }],
     });
     // The night --baseline named, when there is one, is the night before.
     const baseline = night('baseline', SHOP, { 'AUTH-01': 'failed', 'LIST-02': 'passed', 'UPDATE-01': 'failed' });
-    expect(changesTonight({ ...history, baseline }, tonight, () => true).changed.map((rule) => rule.id)).toEqual([
+    expect(nightsShown({ ...history, baseline }, tonight, () => true, 30).changed.map((rule) => rule.id)).toEqual([
       'AUTH-01',
       'LIST-02',
     ]);
-    expect(changesTonight({ path: 'reports/x', nights: [], tonightKept: false }, tonight, () => true)).toEqual({
+    expect(nightsShown({ path: 'reports/x', nights: [], tonightKept: false }, tonight, () => true, 30)).toEqual({
+      strip: [tonight],
       changed: [],
     });
   });

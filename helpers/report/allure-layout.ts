@@ -1,6 +1,5 @@
-// Where the Allure files of a run live, and the categories the HTML report sorts results into. Read
-// by the launcher, by `npm run report` and by allurerc.ts (in Allure's own process), so it loads
-// nothing beyond node:path and the table of states (which loads only the exit codes).
+// Where a run's Allure files live, and the HTML report's categories. allurerc.ts reads it in Allure's own
+// process, so it loads nothing beyond node:path and the table of states.
 import { join } from 'node:path';
 import { OUTCOMES } from '../judging/states.ts';
 
@@ -14,9 +13,8 @@ export function allureLocations(reportsDir: string): Record<'results' | 'report'
 export const OUTCOME_LABEL = 'outcome';
 
 /**
- * Allure's category rules: one per outcome, matched on the label alone (a warning, passed, has no status
- * or message to match), grouped by rule id, then by error message but for a warning, whose text is its
- * description: a "No message" group under every warned rule would say nothing.
+ * Allure's categories: one per outcome, matched on the label (a warning, passed, has no status or message),
+ * grouped by rule, then by message but for a warning, whose text is its description, not a "No message".
  */
 export const outcomeCategories = OUTCOMES.map((outcome) => ({
   id: outcome.replace(/ /g, '-').toLowerCase(),
@@ -28,10 +26,8 @@ export const outcomeCategories = OUTCOMES.map((outcome) => ({
 }));
 
 /**
- * Allure's one-file page, made to stand on its own. Its app, at the top, reads the data assigned at the
- * end as soon as it starts, else fetches files (which a page opened from disk may not): on a loaded
- * machine it showed "Failed to fetch". Declared first, the data is waited for. The page's loading of
- * Google's analytics goes too: a shop's report asks nothing of anyone.
+ * Allure's one-file page on its own: its app fetched files when the data, assigned at the end, came late
+ * ("Failed to fetch" from disk); declared first, it is waited for. Google's analytics go: a report asks nothing.
  */
 export function selfContainedPage(html: string): string {
   const waitForData = '<script>window.allureReportDataReady = false; window.allureReportData = {};</script>';

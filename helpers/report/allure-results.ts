@@ -1,10 +1,7 @@
-// allure-vitest writes a result per test as vitest saw it (an assertion error "failed", any other error
-// "broken", a warning with its red step). Once the verdict is known, each result is shown as it judged
-// it, so that its page says what the certificate says: a MUST failure failed, a suite defect broken, a
-// rule not verified skipped, and a warning passed with no error drawn, what the target did being its
-// description. Each result gets its outcome as a label, for the categories, and the run its environment
-// (target, version, verdict, settings without secrets). Written in the workers too, the results quote
-// answers as the target sent them, so every file then goes through the same masker as every report.
+// allure-vitest writes each result as vitest saw it (a warning with its red step); once the verdict is
+// known each is shown as it judged it (states.ts), a warning passed with no error drawn, with its outcome
+// as a label for the categories, and the run gets its environment. Written in the workers too, the
+// results quote answers as the target sent them, so every file then goes through the masker.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
@@ -12,18 +9,11 @@ import { type Outcome, testLook, warningPrefix } from '../judging/states.ts';
 import type { JudgedState } from '../judging/verdict.ts';
 import { allureLocations, OUTCOME_LABEL } from './allure-layout.ts';
 import type { ConformanceReport } from './certificate.ts';
-import { exitCodeText } from './comparison.ts';
-import { targetText } from './conformance-report.ts';
+import { exitCodeText, targetText } from './conformance-report.ts';
 import { leftoverProperties } from './leftovers.ts';
 import { fenced } from './markdown-code.ts';
 
-interface StatusDetails {
-  message?: string;
-  trace?: string;
-  actual?: string;
-  expected?: string;
-  [other: string]: unknown;
-}
+type StatusDetails = { message?: string; [other: string]: unknown };
 
 /** A step of a result, as allure-vitest writes it: nested steps and attachments. */
 interface AllureStep {
@@ -68,10 +58,7 @@ function withoutError(details: StatusDetails | undefined): StatusDetails | undef
   return rest;
 }
 
-/**
- * A warning's steps without the errors: a step that went wrong (the expectation the verdict forgave)
- * gives its message to `messages`, and goes, or stays without status and error if it holds anything.
- */
+/** A warning's steps without errors: one that went wrong (as the verdict forgave) gives its message to `messages`, and goes unless it holds anything. */
 function forgivenSteps(steps: AllureStep[] | undefined, messages: string[]): AllureStep[] | undefined {
   return steps?.flatMap((step): AllureStep[] => {
     const inner = forgivenSteps(step.steps, messages);

@@ -1,19 +1,15 @@
-// reports/conformance.html: the certificate as a person looks at it the morning after. One file that
-// opens offline from disk: the verdict in words and colour, what was certified, and every rule in a
-// grid with its last nights beside it (wpt.fyi's tests-by-runs view, the OpenID certification pages),
-// all on the first screen of a laptop; below, what failed or warned and why, exchange by exchange,
-// with the rule's words in the specification, then what conformance.md says after its rules.
-// Every text from the shop or the run enters through html.ts, which escapes it; the page's policy
-// (certificate-style.ts) would stop a script even if one got through.
+// reports/conformance.html, the certificate as a person looks at it the morning after, one file that opens
+// offline: the verdict, the target, every rule in a grid with its last nights (wpt.fyi's tests by runs) on
+// a laptop's first screen; below, what failed or warned and why, exchange by exchange, with the spec's words.
+// Every text enters through html.ts, which escapes it; the page's policy would stop a script anyway.
 import { SHOWN_STATES, type ShownVerdict, STATES, shownStateOf, testLook, VERDICTS } from '../judging/states.ts';
 import type { RuleResult } from '../judging/verdict.ts';
 import type { ConformanceJson, ConformanceReport } from './certificate.ts';
 import { contentSecurityPolicy, pageStyle } from './certificate-style.ts';
-import { comparisonLines, exitCodeText, listed } from './comparison.ts';
 import {
   checkedWith,
   countsSentence,
-  isSelected,
+  exitCodeText,
   openRules,
   outageLine,
   ruleNotes,
@@ -23,12 +19,12 @@ import {
   tokenVariable,
 } from './conformance-report.ts';
 import {
-  changesTonight,
+  comparisonLines,
+  isSelected,
   type Night,
-  type NightChange,
   nightOf,
-  stateOn,
-  stripNights,
+  nightsShown,
+  stripStates,
   type TargetHistory,
   whyNotKept,
 } from './history.ts';
@@ -40,17 +36,15 @@ import { PROFILE_SOURCE, quotesOf, SPEC_PATH } from './spec-sections.ts';
 export const PAGE_FILE = 'conformance.html';
 /** A month of nights beside each rule: as many as fit beside it on a laptop's screen. */
 export const STRIP_NIGHTS = 30;
-/** The changes the history line names; more would push the grid off a laptop's first screen, and each row has its ▲. */
+/** More named changes would push the grid off a laptop's first screen; each row has its ▲. */
 const CHANGES_NAMED = 5;
 
-/** An ISO time as a reader scans it: date, hours and minutes, UTC. */
 const shownTime = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 /** A page of the certificate's look: drift.html is one too. */
 export function pageShell(title: string, body: Html, gridRows: number): string {
   const style = pageStyle(gridRows);
-  // The style and the policy are the page's own and go in as written: the style byte for byte what the
-  // policy's hash names, the policy readable as such in the file (it holds no quote of its own kind).
+  // Not escaped: the style must be byte for byte what the policy's hash names.
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -79,44 +73,39 @@ function factsLine(facts: [string, string][]): Html {
   return html`<p class="facts">${facts.map(([label, value]) => html`<span><b>${label}</b> ${value}</span>`)}</p>`;
 }
 
-/** `selected`: whether tonight's run checked the rule; a --rule run that left it out says so, not "not verified". */
-function nightCell(night: Night, ruleId: string, tonight: boolean, selected: boolean): Html {
+function nightCell(night: Night, state: ReturnType<typeof stripStates>[number], tonight: boolean): Html {
   const when = `${shownTime(night.startedAt)}${tonight ? ' (tonight)' : ''}`;
-  const state = tonight && !selected ? 'not-selected' : stateOn(night, ruleId);
   const words = state === 'absent' ? `${STATES.absent.words} then` : STATES[state].words;
   return html`<span class="night s-${state}" title="${when}: ${words}">${STATES[state].glyph}</span>`;
 }
 
-interface GridNights {
-  strip: Night[];
-  previous: Night | undefined;
-  changed: Map<string, NightChange>;
-}
+type GridNights = ReturnType<typeof nightsShown>;
 
 function gridRow(report: ConformanceReport, rule: RuleResult, nights: GridNights): Html {
   const state = shownStateOf(rule);
   const selected = isSelected(report, rule.id);
-  const change = nights.changed.get(rule.id);
+  const change = nights.changed.find((each) => each.id === rule.id);
   // A rule that did not pass, and that the run checked, has a section of its own below.
   const link = rule.status !== 'passed' && selected ? detailAnchor(rule.id) : ruleAnchor(rule.id);
   const last = nights.strip.length - 1;
   return html`<div class="rule s-${state}" data-rule="${rule.id}" data-status="${rule.status}" data-changed="${change ? 'true' : 'false'}" title="${rule.title}">
 <a class="id" href="#${link}">${rule.id}</a><span class="level">${rule.level.toUpperCase()}</span><span class="state">${STATES[selected ? state : 'not-selected'].words}</span>
-<span class="nights">${nights.strip.map((night, index) => nightCell(night, rule.id, index === last, selected))}</span>
+<span class="nights">${stripStates(nights.strip, rule.id, selected).map((state, index) => nightCell(nights.strip[index]!, state, index === last))}</span>
 ${
-  change && nights.previous
-    ? html`<span class="mark changed" title="${STATES[change.before].words} on ${shownTime(nights.previous.startedAt)}, ${STATES[state].words} tonight">▲ changed</span>`
+  change && nights.before
+    ? html`<span class="mark changed" title="${STATES[change.before].words} on ${shownTime(nights.before.startedAt)}, ${STATES[state].words} tonight">▲ changed</span>`
     : html`<span class="mark"></span>`
 }
 </div>`;
 }
 
 function changesSentence(nights: GridNights): string | undefined {
-  if (nights.previous === undefined) return undefined;
-  const since = `since the night of ${shownTime(nights.previous.startedAt)}`;
-  if (nights.changed.size === 0) return `No rule changed ${since}.`;
-  if (nights.changed.size > CHANGES_NAMED) return `${nights.changed.size} rules changed ${since}; each is marked ▲.`;
-  const changes = [...nights.changed.values()].map(
+  if (nights.before === undefined) return undefined;
+  const since = `since the night of ${shownTime(nights.before.startedAt)}`;
+  if (nights.changed.length === 0) return `No rule changed ${since}.`;
+  if (nights.changed.length > CHANGES_NAMED)
+    return `${nights.changed.length} rules changed ${since}; each is marked ▲.`;
+  const changes = nights.changed.map(
     ({ id, before, now }) => `${id} (${before === 'absent' ? 'new' : STATES[before].words} → ${STATES[now].words})`,
   );
   return `Changed ${since}: ${changes.join(', ')}.`;
@@ -144,19 +133,6 @@ function historyLine(report: ConformanceReport, history: TargetHistory, nights: 
   return html`<p class="history">${[source, skipped, changesSentence(nights)].filter((part) => part !== undefined).join(' ')}</p>`;
 }
 
-/** Without a history, tonight alone. */
-function gridNights(report: ConformanceReport, history: TargetHistory | undefined): GridNights {
-  const tonight = nightOf(report);
-  const { before: previous, changed } = history
-    ? changesTonight(history, tonight, (id) => isSelected(report, id))
-    : { changed: [] };
-  return {
-    strip: history ? stripNights(history, tonight, STRIP_NIGHTS) : [tonight],
-    previous,
-    changed: new Map(changed.map((change) => [change.id, change])),
-  };
-}
-
 function glyphKey(report: ConformanceReport): Html {
   const notSelected = STATES['not-selected'];
   return html`<p class="key">Nights, oldest to newest, tonight last: ${SHOWN_STATES.map(
@@ -182,11 +158,10 @@ ${leftoverGroups(report.leftBehind).map(leftoverGroup)}
 </section>`;
 }
 
-/** Where a rule's section below is, and its row of the table of every rule: the grid links to one. */
+/** The grid links to a rule's section below, or to its row of the table of every rule. */
 const detailAnchor = (ruleId: string) => `detail-${ruleId}`;
 const ruleAnchor = (ruleId: string) => `rule-${ruleId}`;
 
-/** Where a rule comes from, and what the specification says there in its own words. */
 function sourceLine(rule: RuleResult): Html {
   if (rule.source.startsWith(PROFILE_SOURCE))
     return html`<p>Not in the specification: the default profile's convention, ${rule.source.slice(PROFILE_SOURCE.length).trim()}.</p>`;
@@ -266,7 +241,7 @@ ${
   comparison &&
   html`<h2>Since the baseline</h2>
 <p>Compared with ${comparison.baseline.path}: run ${comparison.baseline.runId} of ${comparison.baseline.startedAt}, verdict ${comparison.baseline.verdict}.</p>
-<table>${comparisonLines(comparison).map(({ label, rules }) => html`<tr><th>${label}</th><td>${listed(rules)}</td></tr>`)}</table>`
+<table>${comparisonLines(comparison).map(({ label, rules }) => html`<tr><th>${label}</th><td>${rules}</td></tr>`)}</table>`
 }
 ${listSection('Suite errors', report.suiteErrors)}
 ${listSection('Notes', [...report.notes, ...ruleNotes(report)])}
@@ -295,7 +270,7 @@ ${factsLine([
 <pre>${report.reason}</pre>`;
     return pageShell('Conformance certificate: could-not-run', body, 1);
   }
-  const nights = gridNights(report, history);
+  const nights = nightsShown(history, nightOf(report), (id) => isSelected(report, id), STRIP_NIGHTS);
   const apiVersion = report.target.settings.apiVersion;
   const body = html`${verdictHeader(report.verdict, `Exit code ${exitCodeText(report)}. ${countsSentence(report)}.`)}
 ${factsLine([

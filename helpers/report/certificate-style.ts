@@ -1,15 +1,11 @@
-// The certificate page's one style block and the policy that lets only that block in. The page has no
-// script and needs none; its Content-Security-Policy allows no script at all, no request to anywhere
-// (default-src 'none'), and no style but this block, named by its hash. So even a tag that slipped
-// past the escaping (html.ts) could neither run nor fetch anything: two locks, either one enough.
+// The certificate page's one style block, and a policy that allows no script, no request and no style but
+// this block (by its hash): a tag that slipped past the escaping (html.ts) could neither run nor fetch.
 import { createHash } from 'node:crypto';
 import { STATES, VERDICTS } from '../judging/states.ts';
 
 /**
- * `gridRows`: the rules fill the grid column by column, MUST first, so it needs a column's rows. A strip's
- * cells shrink from 10 px to 4, then the oldest nights leave by the start: tonight always shows. On a
- * phone the grid is one column, each rule on two lines (then its nights across the width), and tables
- * scroll within themselves: the page never scrolls sideways.
+ * `gridRows`: the rules fill the grid column by column, MUST first. A strip's cells shrink from 10 px to 4,
+ * then the oldest nights go: tonight always shows. On a phone, one column, and the page never scrolls sideways.
  */
 export function pageStyle(gridRows: number): string {
   const states = Object.entries(STATES)

@@ -47,7 +47,7 @@ export interface ConformanceReport {
   model?: { seed: number; drawn: boolean; replay: string };
   /** A `--rule` run: what was asked and the rules it selected; the others are not verified, as not selected. */
   selection?: { rule: string; rules: string[] };
-  /** With `--baseline`: tonight against an earlier conformance.json (comparison.ts). */
+  /** With `--baseline`: tonight against an earlier conformance.json (history.ts, compare). */
   comparison?: Comparison;
   /** The shop stopped answering for itself partway, past the budget: the verdict is could-not-complete. */
   outage?: RunOutage;

@@ -16,8 +16,8 @@ import {
 } from '../judging/verdict.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
-import type { ConformanceJson, ConformanceReport, RunOutage, RunStopped } from './certificate.ts';
-import { type Baseline, compare, exitCodeText, renderComparison } from './comparison.ts';
+import type { Comparison, ConformanceJson, ConformanceReport, RunOutage, RunStopped } from './certificate.ts';
+import { type Baseline, compare, comparisonLines, isSelected } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code, fenced } from './markdown-code.ts';
 import { accountRequests, requestTables } from './request-accounting.ts';
@@ -117,8 +117,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     ...(facts.outage ? { outage: facts.outage } : {}),
     ...(facts.selection ? { selection: facts.selection } : {}),
   };
-  if (facts.baseline)
-    report.comparison = compare(report, facts.baseline.baseline, facts.baseline.failOn, (id) => isSelected(report, id));
+  if (facts.baseline) report.comparison = compare(report, facts.baseline.baseline, facts.baseline.failOn);
   // One exit code for the run, the process's: a signal's first, then an outage's (exit 3 even under
   // --fail-on new: no rule failed or was fixed tonight, the shop was gone), then --fail-on new's.
   if (facts.stoppedBy) {
@@ -136,7 +135,6 @@ function markNotSelected(rule: RuleResult, selection: NonNullable<RunFacts['sele
   for (const test of rule.tests) test.reason = rule.reason;
 }
 
-/** Since when the shop did not answer for itself, and for how long it was waited for. */
 export function outageLine(outage: RunOutage): string {
   return `the shop stopped answering for itself at ${outage.since} (${outage.what}) and did not come back within ZONES_OUTAGE_BUDGET_MS=${outage.budgetMs}; the rules decided before then keep their status, the rest are not verified`;
 }
@@ -164,7 +162,6 @@ function modelSeedOf(config: TargetConfig, selection: RunFacts['selection']): Pi
   return { model: { seed, drawn: seedDrawn === true, replay } };
 }
 
-/** Where a seed came from, as the console and the certificate say it. */
 export function seedOrigin(model: NonNullable<ConformanceReport['model']>): string {
   return model.drawn ? 'drawn for this run' : 'set by ZONES_MODEL_SEED or --seed';
 }
@@ -179,7 +176,6 @@ export function ruleNotes(report: ConformanceReport): string[] {
 export const openRules = (report: ConformanceReport) =>
   report.rules.filter((rule) => rule.status !== 'passed' && isSelected(report, rule.id));
 
-/** What the settings made each test check with, a line a test. */
 export const checkedWith = (report: ConformanceReport) =>
   report.rules.flatMap((rule) =>
     rule.tests.flatMap((test) => (test.checkedWith ? [`${test.title}: ${test.checkedWith.join('; ')}`] : [])),
@@ -293,11 +289,6 @@ function testSection(test: JudgedTest, level: RuleLevel, token: string): string[
   return lines;
 }
 
-/** A rule a --rule run left out is not verified, but there is nothing to look into: no report details it. */
-export function isSelected(report: Pick<ConformanceReport, 'selection'>, ruleId: string): boolean {
-  return report.selection === undefined || report.selection.rules.includes(ruleId);
-}
-
 export function renderMarkdown(report: ConformanceJson): string {
   const { head, detail } = markdownParts(report);
   return `${[...head, ...detail.flat()].join('\n')}\n`;
@@ -308,10 +299,7 @@ function factsTable(report: ConformanceJson): string[] {
   return ['| | |', '|---|---|', ...rows, ''];
 }
 
-/**
- * conformance.md in two parts: the head a reader must always see (the verdict, the zones left behind,
- * every rule's status), and the detail in blocks that each read whole, so the job summary can end after any.
- */
+/** conformance.md as the head a reader must always see, and detail in blocks that each read whole, so the job summary can end after any. */
 export function markdownParts(report: ConformanceJson): { head: string[]; detail: string[][] } {
   const checkedBy = `${report.specification}, checked by zones-conformance.`;
   if (report.verdict === 'could-not-run') {
@@ -355,4 +343,30 @@ export function markdownParts(report: ConformanceJson): { head: string[]; detail
   listed('Notes', [...report.notes, ...ruleNotes(report)]);
   detail.push(['## Settings', '', '```json', JSON.stringify(report.target.settings, null, 2), '```', '']);
   return { head, detail };
+}
+
+/** The run's exit code and, where it is not the verdict's own, why: the same words in every output. */
+export function exitCodeText(report: ConformanceJson): string {
+  if (report.verdict === 'could-not-run') return String(report.exitCode);
+  if (report.stopped) return `${report.exitCode}, stopped by ${report.stopped.signal}`;
+  const comparison = report.outage ? undefined : report.comparison;
+  if (comparison === undefined) return String(report.exitCode);
+  if (comparison.failOn === null) return `${comparison.exitCode}, the verdict's`;
+  return `${comparison.exitCode} by --fail-on new (new MUST failures only; the verdict's own is ${exitCodeOf(report.verdict)})`;
+}
+
+export function renderComparison(report: ConformanceReport, comparison: Comparison): string[] {
+  const { baseline } = comparison;
+  return [
+    '## Since the baseline',
+    '',
+    `Compared with ${baseline.path}: run ${baseline.runId} of ${baseline.startedAt}, verdict ${baseline.verdict}.`,
+    '',
+    '| Change | Rules |',
+    '|---|---|',
+    ...comparisonLines(comparison).map(({ label, rules }) => `| ${label} | ${rules} |`),
+    '',
+    `A failure of a SHOULD or MAY rule is a warning. Exit code ${exitCodeText(report)}.`,
+    '',
+  ];
 }

@@ -1,14 +1,13 @@
-// What a person sees in the terminal: a line per test as it finishes and one per area (suite file)
-// when it is done, then a table of the rules, the verdict and, for each rule that broke, why, so one
-// glance tells what to fix. `--quiet` keeps only the verdict and any zone left behind.
+// The terminal: a line per test and per area (suite file) as they finish, then the rules, the verdict and
+// why each rule broke, so one glance tells what to fix. `--quiet` keeps the verdict and any zone left behind.
 import { basename } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
 import { STATES, testLook } from '../judging/states.ts';
 import { failureOf, type TestOutcome } from '../judging/verdict.ts';
 import { findRule } from '../rules.ts';
 import type { ConformanceReport } from './certificate.ts';
-import { comparisonLines, exitCodeText, listed } from './comparison.ts';
-import { isSelected, openRules, ruleNotes, seedOrigin } from './conformance-report.ts';
+import { exitCodeText, openRules, ruleNotes, seedOrigin } from './conformance-report.ts';
+import { comparisonLines, isSelected } from './history.ts';
 import { leftoverLines } from './leftovers.ts';
 import { requestsLine } from './request-accounting.ts';
 
@@ -51,7 +50,6 @@ export class Progress {
   }
 }
 
-/** One line per rule: id, level, result and how its tests went. */
 function ruleTable(report: ConformanceReport): string[] {
   const row = (cells: string[]) => `  ${cells[0]!.padEnd(11)}${cells[1]!.padEnd(8)}${cells[2]!.padEnd(14)}${cells[3]}`;
   return [
@@ -82,8 +80,7 @@ export function printSummary(
   const cut = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}...` : text);
   if (quiet) {
     say(verdictLine);
-    if (comparison)
-      say(`since the baseline: ${changes.map(({ label, rules }) => `${label} ${listed(rules)}`).join('; ')}`);
+    if (comparison) say(`since the baseline: ${changes.map(({ label, rules }) => `${label} ${rules}`).join('; ')}`);
     // Never quiet: a zone left on a shared shop waits for a person, and only these lines tell them.
     for (const line of leftoverLines(report.leftBehind)) say(line);
     return;
@@ -104,7 +101,7 @@ export function printSummary(
     const { baseline } = comparison;
     say('');
     say(`compared with ${baseline.path} (run ${baseline.runId}, ${baseline.verdict}):`);
-    for (const { label, rules } of changes) say(`  ${label.padEnd(19)}${listed(rules)}`);
+    for (const { label, rules } of changes) say(`  ${label.padEnd(19)}${rules}`);
   }
   say('');
   say(verdictLine);
@@ -115,10 +112,7 @@ export function printSummary(
   say(`report: ${page}${files.markdown} and ${files.json} (exit code ${exitCodeText(report)})`);
 }
 
-/**
- * A reader of the run's output that goes away (`| head`, or a `| tee` the same Ctrl-C stopped) must not
- * take the run down with it: without a listener, the next write's EPIPE would end it before clean-up.
- */
+/** A reader of the output that goes away (`| head`, a `| tee` the same Ctrl-C stopped) must not end the run before clean-up with an EPIPE. */
 export function outliveOutputReaders(): void {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {

@@ -1,6 +1,5 @@
-// A run that cannot start still leaves its verdict in ZONES_REPORTS_DIR: every report saying
-// could-not-run and why. A CI server that keeps its workspace would otherwise publish the previous
-// run's reports as this one's. Here only the certificate is built; write-reports.ts writes it.
+// A run that cannot start still leaves every report, saying could-not-run and why: a CI server that keeps its
+// workspace would otherwise publish the previous run's reports as this one's. write-reports.ts writes them.
 import type { TargetConfig } from '../config.ts';
 import { Secrets } from '../evidence/secrets.ts';
 import { EXIT } from '../exit-codes.ts';

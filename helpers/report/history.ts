@@ -1,16 +1,14 @@
-// The nights history: one line per run that judged the shop as a whole, kept between runs in
-// {ZONES_REPORTS_DIR}/conformance-history.jsonl (the nightly job caches it), so that the page and the
-// job summary can show each rule's last nights and what changed since the night before, as wpt.fyi
-// shows tests by runs. A partial (--rule), interrupted, could-not-complete or could-not-run run judged
-// only part of the shop or none: kept, it would become "the night before" and mark as changed every
-// rule it did not decide. `--baseline` reads its file as a night too (comparison.ts): changesSince is
-// the one answer to "what changed".
+// The nights history, {ZONES_REPORTS_DIR}/conformance-history.jsonl (cached by the nightly job): a line per run
+// that judged the shop as a whole (as "the night before", a partial run would mark every rule it did not decide
+// as changed), for each rule's last nights, as wpt.fyi shows tests by runs. `--baseline` reads a conformance.json
+// as a night too, so changesSince is the one "what changed", --fail-on new's included; the verdict never changes.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
-import { RULE_STATUSES, type ShownState, shownStateOf, VERDICTS } from '../judging/states.ts';
-import type { RuleStatus, Verdict } from '../judging/verdict.ts';
-import type { Change, ConformanceReport } from './certificate.ts';
+import { CannotRunError } from '../exit-codes.ts';
+import { exitCodeOf, RULE_STATUSES, type ShownState, shownStateOf, VERDICTS } from '../judging/states.ts';
+import { type RuleStatus, type Verdict, verdictOf } from '../judging/verdict.ts';
+import type { Change, Comparison, ConformanceReport, RuleChange } from './certificate.ts';
 
 export const HISTORY_FILE = 'conformance-history.jsonl';
 /** About three months of nightly runs, a few hundred bytes each: small enough for any CI cache. */
@@ -126,10 +124,7 @@ export function sameShop(earlier: Night['target'], now: Night['target']): boolea
   return earlier.baseUrl === '' || targetKey(earlier.baseUrl) === targetKey(now.baseUrl);
 }
 
-/**
- * Writes the last HISTORY_MAX_NIGHTS of `nights` as the whole file, through a temporary file renamed over
- * it, so a run killed half-way leaves last night's file whole; a failed write takes its temporary file along.
- */
+/** Writes the last HISTORY_MAX_NIGHTS nights through a temporary file renamed over the old, so a run killed half-way leaves it whole. */
 export function writeNights(path: string, nights: readonly Night[], secrets: Secrets): Night[] {
   const kept = nights.slice(-HISTORY_MAX_NIGHTS);
   mkdirSync(dirname(path), { recursive: true });
@@ -144,11 +139,7 @@ export function writeNights(path: string, nights: readonly Night[], secrets: Sec
   return kept;
 }
 
-/**
- * This target's earlier nights (same shop, same API version), oldest first by start since a file merged
- * from two caches need not be in order, then tonight when kept. A could-not-complete night, which an
- * earlier version kept, is left out.
- */
+/** This target's earlier nights, sorted (a file merged from two caches need not be), then tonight when kept; an older version's could-not-complete nights left out. */
 function ofTarget(nights: readonly Night[], tonight: Night, kept: boolean): Night[] {
   const earlier = nights
     .filter(
@@ -162,11 +153,7 @@ function ofTarget(nights: readonly Night[], tonight: Night, kept: boolean): Nigh
   return kept ? [...earlier, tonight] : earlier;
 }
 
-/**
- * The history after tonight's run, tonight appended when it is one to keep. A file that cannot be read
- * or written costs the strips, never the reports; one that cannot be read is not written over (tonight
- * alone would replace its nights), one that cannot be written still shows the nights it holds.
- */
+/** The history after tonight, appended when kept. A bad file costs the strips, never the reports; one unread is not written over. */
 export function recordNight(
   report: ConformanceReport,
   options: { reportsDir: string; secrets: Secrets },
@@ -201,9 +188,11 @@ export function stateOn(night: Night, ruleId: string): ShownState | 'absent' {
   return night.suiteDefects.includes(ruleId) ? 'suite-defect' : status;
 }
 
-/** The nights a strip shows, oldest first and tonight last, whether or not tonight was kept. */
-export function stripNights(history: TargetHistory, tonight: Night, max: number): Night[] {
-  return [...history.nights.filter((night) => night.runId !== tonight.runId), tonight].slice(-max);
+/** A rule's state on each night of a strip; tonight's, for a rule a --rule run left out, is its own: not checked, not "not verified". */
+export function stripStates(strip: readonly Night[], ruleId: string, selected: boolean) {
+  return strip.map((night, index) =>
+    index === strip.length - 1 && !selected ? 'not-selected' : stateOn(night, ruleId),
+  );
 }
 
 /** `before` and `now` as the page and the summary show them; `change` on conformance.json's statuses, for the tables and --fail-on new. */
@@ -230,14 +219,126 @@ export function changesSince(before: Night, tonight: Night, selected: (id: strin
   });
 }
 
-/** The night tonight is compared with (--baseline's, else the last before it; none on a first night) and the rules that changed. */
-export function changesTonight(
-  history: TargetHistory,
+/** A rule a --rule run left out is not verified, but there is nothing to look into: no report details it. */
+export function isSelected(report: Pick<ConformanceReport, 'selection'>, ruleId: string): boolean {
+  return report.selection === undefined || report.selection.rules.includes(ruleId);
+}
+
+/** The page's and the summary's nights: the last `max`, tonight last, kept or not; the night compared with (--baseline's, else the one before) and what changed. */
+export function nightsShown(
+  history: TargetHistory | undefined,
   tonight: Night,
   selected: (id: string) => boolean,
-): { before?: Night; changed: NightChange[] } {
-  const before = history.baseline ?? history.nights.filter((night) => night.runId !== tonight.runId).at(-1);
-  if (before === undefined) return { changed: [] };
+  max: number,
+): { strip: Night[]; before?: Night; changed: NightChange[] } {
+  const earlier = history?.nights.filter((night) => night.runId !== tonight.runId) ?? [];
+  const strip = [...earlier, tonight].slice(-max);
+  const before = history?.baseline ?? earlier.at(-1);
+  if (before === undefined) return { strip, changed: [] };
   const changes = changesSince(before, tonight, selected);
-  return { before, changed: changes.filter((rule) => rule.change !== 'not-selected' && rule.before !== rule.now) };
+  return {
+    strip,
+    before,
+    changed: changes.filter((rule) => rule.change !== 'not-selected' && rule.before !== rule.now),
+  };
+}
+
+/** An earlier conformance.json, read as the night it was: the shape the nights history holds. */
+export interface Baseline {
+  path: string;
+  night: Night;
+}
+
+function refuse(path: string, why: string): never {
+  throw new CannotRunError(`--baseline ${path}: ${why}`);
+}
+
+/** Reads an earlier conformance.json; anything else stops the run before a request (exit 3), naming the file. */
+export function readBaseline(path: string): Baseline {
+  let report: Partial<ConformanceReport> | null;
+  try {
+    report = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const problem = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    return refuse(path, `cannot be read as JSON: ${problem}`);
+  }
+  const verdict = String(report?.verdict);
+  if (report?.suite !== 'zones-conformance' || !Object.hasOwn(VERDICTS, verdict))
+    return refuse(path, 'is not a conformance.json of zones-conformance');
+  if (verdict === 'could-not-run') return refuse(path, 'is the report of a run that could not run: it judged no rule');
+  if (verdict === 'could-not-complete')
+    return refuse(
+      path,
+      "is the report of a run that could not complete: the shop stopped answering partway, so it judged only part of the shop. Compare with an earlier night's conformance.json",
+    );
+  const rules = Array.isArray(report.rules) ? report.rules : [];
+  const statuses = rules.every((rule) => typeof rule?.id === 'string' && RULE_STATUSES.includes(rule?.status));
+  if (rules.length === 0 || !statuses) return refuse(path, 'has no rule results with a status to compare with');
+  // Read as tonight's certificate is, so that a suite defect then is one now; what it lacks is '' (see Night).
+  const { baseUrl = '', embedded = false, settings = {} } = report.target ?? {};
+  const night = nightOf({
+    ...(report as ConformanceReport),
+    runId: String(report.runId ?? ''),
+    startedAt: String(report.startedAt ?? ''),
+    target: { ...report.target, baseUrl, embedded, settings } as ConformanceReport['target'],
+    rules: rules.map((rule) => ({ ...rule, tests: Array.isArray(rule.tests) ? rule.tests : [] })),
+  });
+  return { path, night };
+}
+
+/** Refuses (exit 3), before a request, a baseline of another shop or API version: its changes would be the difference between the two. */
+export function refuseOtherTarget({ path, night }: Baseline, target: Night['target']): void {
+  const refuseAs = (why: string) =>
+    refuse(
+      path,
+      `${why}; its rule statuses say nothing about tonight's run. Compare with a conformance.json of this target and version, or run without --baseline`,
+    );
+  const named = ({ embedded, baseUrl }: Night['target']) =>
+    embedded ? 'the embedded reference' : baseUrl || 'an unknown target';
+  if (!sameShop(night.target, target))
+    refuseAs(`certified another target, ${named(night.target)}, not ${named(target)}`);
+  const { apiVersion } = night.target;
+  if (apiVersion !== '' && apiVersion !== target.apiVersion)
+    refuseAs(`certified API version ${apiVersion}, not ${target.apiVersion} (ZONES_API_VERSION)`);
+}
+
+/** The lists of `comparison`, each one kind of change, as every output labels them. */
+const CHANGE_LISTS = [
+  ['newFailures', 'new-failure', 'new failures'],
+  ['fixed', 'fixed', 'fixed'],
+  ['stillFailing', 'still-failing', 'still failing'],
+  ['newlyNotVerified', 'newly-not-verified', 'newly not verified'],
+  ['newlyVerified', 'newly-verified', 'newly verified'],
+] as const satisfies readonly [keyof Comparison, RuleChange['change'], string][];
+
+/** conformance.json's `comparison`, from changesSince; a rule a --rule run left out is not selected. */
+export function compare(report: ConformanceReport, { path, night }: Baseline, failOn: 'new' | null): Comparison {
+  const tonight = new Map(report.rules.map((rule) => [rule.id, rule]));
+  const changes = changesSince(night, nightOf(report), (id) => isSelected(report, id)).map(
+    ({ id, change }): RuleChange => {
+      const { level, status } = tonight.get(id)!;
+      return { id, level, before: night.rules[id] ?? 'absent', now: status, change };
+    },
+  );
+  const lists = Object.fromEntries(
+    CHANGE_LISTS.map(([key, change]) => [key, changes.filter((rule) => rule.change === change)]),
+  ) as Record<(typeof CHANGE_LISTS)[number][0], RuleChange[]>;
+  // With --fail-on new, the verdict without the old failures: a MUST rule not verified or a suite error still gives 2.
+  const newIds = new Set(lists.newFailures.map((rule) => rule.id));
+  const counted = report.rules.filter((rule) => rule.status !== 'failed' || newIds.has(rule.id));
+  const { runId, startedAt, verdict, target } = night;
+  return {
+    baseline: { path, runId, startedAt, verdict, baseUrl: target.baseUrl || null },
+    ...lists,
+    failOn,
+    exitCode: exitCodeOf(failOn === null ? report.verdict : verdictOf(counted, report.suiteErrors)),
+  };
+}
+
+/** The comparison's lists as every output shows them: a label, and `UPDATE-01 (MUST), ...` or `none`. */
+export function comparisonLines(comparison: Comparison): { label: string; rules: string }[] {
+  return CHANGE_LISTS.map(([key, , label]) => {
+    const rules = comparison[key].map((rule) => `${rule.id} (${rule.level.toUpperCase()})`);
+    return { label, rules: rules.length === 0 ? 'none' : rules.join(', ') };
+  });
 }

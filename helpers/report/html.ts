@@ -1,6 +1,5 @@
-// HTML that is safe by construction: the `html` template escapes every value put into it but its own
-// results. Everything a shop or a run says enters the page as a value, so it can only ever be text;
-// only the page's own markup, written in the templates, is markup.
+// HTML safe by construction: the `html` template escapes every value but its own results, so what a shop or
+// a run says can only ever be text; only the markup written in the templates is markup.
 
 /** Markup the page itself wrote: the one kind of value the template puts in as it is. */
 export class Html {

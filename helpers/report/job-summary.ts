@@ -1,22 +1,22 @@
-// summary.md: the certificate as a CI job summary, leading with the answer: the verdict, every rule's
-// status with its last nights, what changed since the night before, then what failed, and the zones
-// left behind. GitHub drops a step summary past 1024 KiB whole, and GitLab cuts a job log at 4 MiB; cut
-// by bytes, a long certificate lost what came late, the zones left behind among it. Here the answer
-// and the zones are always whole; what each failed test sent goes between them while it fits, cut
-// between blocks, with a line that says so.
+// summary.md, the certificate as a CI job summary: the verdict, every rule with its last nights, what
+// changed, what failed, the zones left behind. GitHub drops a step summary past 1024 KiB and GitLab cuts a
+// log at 4 MiB, so the answer and the zones are always whole and the detail between them is cut by blocks.
 import { SHOWN_STATES, STATES } from '../judging/states.ts';
 import type { ConformanceJson, ConformanceReport } from './certificate.ts';
-import { exitCodeText, renderComparison } from './comparison.ts';
 import {
   alertLines,
   countsSentence,
-  isSelected,
+  exitCodeText,
   markdownParts,
   markdownStatus,
+  renderComparison,
   renderMarkdown,
   targetText,
 } from './conformance-report.ts';
-import { changesTonight, nightOf, stateOn, stripNights, type TargetHistory } from './history.ts';
+import { isSelected, nightOf, nightsShown, stripStates, type TargetHistory } from './history.ts';
+
+type Nights = ReturnType<typeof nightsShown>;
+
 import { leftoverMarkdown } from './leftovers.ts';
 
 /** Half of GitHub's limit: room for what else a job writes to its summary, and far below GitLab's. */
@@ -24,7 +24,6 @@ export const SUMMARY_MAX_BYTES = 512 * 1024;
 /** As many nights as a table cell shows without wrapping. */
 export const SUMMARY_NIGHTS = 10;
 
-/** The bytes a run of lines adds to the summary, each with the newline that ends it. */
 const bytesOf = (lines: readonly string[]) => lines.reduce((sum, line) => sum + Buffer.byteLength(line, 'utf8') + 1, 0);
 
 function verdictLines(report: ConformanceReport): string[] {
@@ -41,19 +40,13 @@ function verdictLines(report: ConformanceReport): string[] {
   ];
 }
 
-function ruleGrid(report: ConformanceReport, history: TargetHistory | undefined): string[] {
-  const tonight = nightOf(report);
-  const strip = history ? stripNights(history, tonight, SUMMARY_NIGHTS) : [];
+function ruleGrid(report: ConformanceReport, { strip }: Nights, path: string | undefined): string[] {
   // One night is tonight alone: the status column already says it.
   const withNights = strip.length > 1;
   const row = (rule: ConformanceReport['rules'][number]) => {
-    const selected = isSelected(report, rule.id);
-    const cells = [rule.id, rule.level.toUpperCase(), markdownStatus(report, rule)];
-    // Tonight's glyph of a rule a --rule run left out is its own: it was not checked, not "not verified".
-    const glyph = (night: (typeof strip)[number], index: number) =>
-      STATES[index === strip.length - 1 && !selected ? 'not-selected' : stateOn(night, rule.id)].glyph;
-    if (withNights) cells.push(strip.map(glyph).join(''));
-    return `| ${cells.join(' | ')} |`;
+    const glyphs = stripStates(strip, rule.id, isSelected(report, rule.id)).map((state) => STATES[state].glyph);
+    const cells = [rule.id, rule.level.toUpperCase(), markdownStatus(report, rule), glyphs.join('')];
+    return `| ${cells.slice(0, withNights ? 4 : 3).join(' | ')} |`;
   };
   const keyed = SHOWN_STATES.map((state) => `${STATES[state].glyph} ${STATES[state].words}`);
   if (report.selection) keyed.push(`${STATES['not-selected'].glyph} ${STATES['not-selected'].words} tonight`);
@@ -65,11 +58,11 @@ function ruleGrid(report: ConformanceReport, history: TargetHistory | undefined)
     withNights ? '|---|---|---|---|' : '|---|---|---|',
     ...report.rules.map(row),
     '',
-    ...(withNights ? [`Last nights, oldest first, tonight last: ${key}. From ${history!.path}.`, ''] : []),
+    ...(withNights ? [`Last nights, oldest first, tonight last: ${key}. From ${path}.`, ''] : []),
   ];
 }
 
-function changeLines(report: ConformanceReport, history: TargetHistory | undefined): string[] {
+function changeLines(report: ConformanceReport, history: TargetHistory | undefined, nights: Nights): string[] {
   if (report.comparison) return renderComparison(report, report.comparison);
   if (history === undefined) return [];
   const { path, problem } = history;
@@ -81,7 +74,7 @@ function changeLines(report: ConformanceReport, history: TargetHistory | undefin
     problem?.during === 'writing'
       ? [`The nights history ${path} could not be written, so tonight is not kept: ${problem.message}.`, '']
       : [];
-  const { before: previous, changed } = changesTonight(history, nightOf(report), (id) => isSelected(report, id));
+  const { before: previous, changed } = nights;
   if (previous === undefined)
     return section(...unwritten, `First night: ${path} holds no earlier night of this target to compare with.`);
   const levelOf = (id: string) => report.rules.find((rule) => rule.id === id)?.level.toUpperCase() ?? '';
@@ -98,33 +91,29 @@ function changeLines(report: ConformanceReport, history: TargetHistory | undefin
 }
 
 /** The job summary of a run that could not start is its whole certificate: a reason, a few lines. */
-export function renderJobSummary(
-  report: ConformanceJson,
-  history?: TargetHistory,
-  maxBytes = SUMMARY_MAX_BYTES,
-): string {
+export function renderJobSummary(report: ConformanceJson, history?: TargetHistory): string {
   if (report.verdict === 'could-not-run') return renderMarkdown(report);
   const { detail } = markdownParts(report);
-  const head = [...verdictLines(report), ...ruleGrid(report, history), ...changeLines(report, history)];
+  const nights = nightsShown(history, nightOf(report), (id) => isSelected(report, id), SUMMARY_NIGHTS);
+  const head = [
+    ...verdictLines(report),
+    ...ruleGrid(report, nights, history?.path),
+    ...changeLines(report, history, nights),
+  ];
   const tail = leftoverMarkdown(report.leftBehind);
-  const lines = [...head];
   const cutNote = (left: number) => [
     '',
-    `*The job summary stops here, at ${Math.round(maxBytes / 1024)} KiB: ${left} more section(s) of detail are in conformance.md, in the reports artifact.*`,
+    `*The job summary stops here, at ${SUMMARY_MAX_BYTES / 1024} KiB: ${left} more section(s) of detail are in conformance.md, in the reports artifact.*`,
     '',
   ];
-  // Room for the note is kept from the start. The head and the tail are never cut: without the verdict,
-  // the rules or the zones left behind a summary has no point.
-  const budget = maxBytes - bytesOf(cutNote(detail.length)) - bytesOf(tail);
+  // Room for the note is kept from the start.
+  const budget = SUMMARY_MAX_BYTES - bytesOf(cutNote(detail.length)) - bytesOf(tail);
   let used = bytesOf(head);
-  for (const [index, block] of detail.entries()) {
+  // What is used only grows: the blocks that fit are the first ones.
+  const fit = detail.filter((block) => {
     used += bytesOf(block);
-    if (used > budget) {
-      lines.push(...cutNote(detail.length - index));
-      break;
-    }
-    lines.push(...block);
-  }
-  lines.push(...tail);
-  return `${lines.join('\n')}\n`;
+    return used <= budget;
+  });
+  const cut = fit.length < detail.length ? cutNote(detail.length - fit.length) : [];
+  return `${[...head, ...fit.flat(), ...cut, ...tail].join('\n')}\n`;
 }

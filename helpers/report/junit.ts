@@ -1,8 +1,6 @@
-// junit.xml for CI dashboards, written from the verdict rather than from vitest: a MUST failure is a
-// failure, a SHOULD or MAY warning a passed testcase that says WARNING in its output (CI tools count
-// every <failure> as red, and none has a warning state), a rule not verified a skip, a suite defect an
-// error; each testcase names its outcome in a property too. Names stay the same whatever the settings,
-// so that CI tools keep each test's history; the verdict and the run are the suite's properties.
+// junit.xml for CI dashboards, filed as the verdict judged each test (states.ts): a warning is a passed
+// testcase that says so, since CI tools count every <failure> as red. Names stay the same whatever the
+// settings, so that CI tools keep each test's history.
 import { testLook, warningPrefix } from '../judging/states.ts';
 import type { JudgedTest } from '../judging/verdict.ts';
 import type { RuleLevel } from '../rules.ts';
@@ -20,7 +18,6 @@ export function xml(text: string): string {
   );
 }
 
-/** Seconds, as JUnit's time attributes have them. */
 const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
 
 function properties(entries: [string, string | undefined][], indent: string): string[] {
@@ -44,13 +41,9 @@ function evidenceText(test: JudgedTest, token: string): string {
 }
 
 /** A testcase as written, with the element it is filed under and its time. */
-interface Testcase {
-  text: string;
-  filed: 'failure' | 'error' | 'skipped' | undefined;
-  ms: number;
-}
+type Testcase = ReturnType<typeof testcase>;
 
-function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: string): Testcase {
+function testcase(level: RuleLevel, classname: string, test: JudgedTest, token: string) {
   const open = `    <testcase classname="${xml(classname)}" name="${xml(test.title)}" time="${seconds(test.durationMs)}">`;
   const look = testLook(test.state);
   const filed = look.filedAs.junit;

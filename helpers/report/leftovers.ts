@@ -1,24 +1,10 @@
-// Zones a run leaves on the shop, said where nobody can miss them: in the console even under --quiet,
-// and first in every report, each with the command that deletes it. A zone left behind is somebody's
-// clutter on a shared shop until a person acts, so the line tells them exactly what to run.
+// Zones a run leaves on a shared shop wait for a person: said in the console even under --quiet and first in
+// every report, each with exactly what to run to delete it.
 import type { LeftZone } from '../ownership/cleanup-record.ts';
 import { code } from './markdown-code.ts';
 
 /** The zones that share one way out, in the order the run left them. */
-interface LeftGroup {
-  removeWith: LeftZone['removeWith'];
-  zones: LeftZone[];
-}
-
-function grouped(left: readonly LeftZone[]): LeftGroup[] {
-  const groups: LeftGroup[] = [];
-  for (const zone of left) {
-    const group = groups.find((g) => g.removeWith === zone.removeWith);
-    if (group) group.zones.push(zone);
-    else groups.push({ removeWith: zone.removeWith, zones: [zone] });
-  }
-  return groups;
-}
+type LeftGroup = { removeWith: LeftZone['removeWith']; zones: LeftZone[] };
 
 /** What to do about a group, in words: the command, a person's look, or nothing at all. */
 function wayOut({ removeWith, zones }: LeftGroup): { text: string; command?: string } {
@@ -34,7 +20,9 @@ function wayOut({ removeWith, zones }: LeftGroup): { text: string; command?: str
 
 /** The zones left, grouped by what removes them, each group with its way out. */
 export function leftoverGroups(left: readonly LeftZone[]): (LeftGroup & { text: string; command?: string })[] {
-  return grouped(left).map((group) => ({ ...group, ...wayOut(group) }));
+  const groups = new Map<LeftZone['removeWith'], LeftZone[]>();
+  for (const zone of left) groups.set(zone.removeWith, [...(groups.get(zone.removeWith) ?? []), zone]);
+  return [...groups].map(([removeWith, zones]) => ({ removeWith, zones, ...wayOut({ removeWith, zones }) }));
 }
 
 const described = (zone: LeftZone) => `${zone.id}${zone.name === undefined ? '' : ` "${zone.name}"`}: ${zone.reason}`;

@@ -1,6 +1,5 @@
-// One generation of reports kept: before a run writes, the last certificate moves to previous/, so a run
-// that cannot start or is stopped never takes the last good one away, and `--baseline
-// reports/previous/conformance.json` needs no CI cache. A could-not-run report is not worth keeping.
+// One generation kept: the last certificate (not a could-not-run one) moves to previous/, so a failed run never
+// takes the last good one away, and `--baseline reports/previous/conformance.json` needs no CI cache.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 

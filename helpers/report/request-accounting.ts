@@ -87,7 +87,6 @@ export function accountRequests(
   };
 }
 
-/** The closing line of the console: where the requests went, in one line. */
 export function requestsLine(requests: { total: number; throttled: number } & RequestBreakdown): string {
   const endpoints = Object.entries(requests.byEndpoint)
     .map(([label, count]) => `${label.split(' ')[0]} ${count}`)
@@ -96,7 +95,6 @@ export function requestsLine(requests: { total: number; throttled: number } & Re
   return `requests: ${requests.total} (${endpoints}); ${requests.listPages} list pages, ${requests.throttled} answered 429, ${resent} sent again`;
 }
 
-/** conformance.md's table: requests by endpoint, then by rule. */
 export function requestTables(requests: RequestBreakdown): string[] {
   const rows = (entries: [string, Spent][]) =>
     entries.map(([what, spent]) => `| ${what} | ${spent.requests} | ${spent.cleanup} | ${spent.listPages} |`);

@@ -71,10 +71,7 @@ function specSections(): ReadonlyMap<string, SpecSection> {
   return read;
 }
 
-/**
- * Each reference of a source that points at words, with them: its numbered items, or the quote it names.
- * A whole section is not quoted (it can be a table), only named.
- */
+/** Each reference of a source with its words, numbered items or quote; a whole section (maybe a table) is not quoted. */
 export function quotesOf(source: string): { reference: string; words: string[] }[] {
   return referencesOf(source).flatMap(({ text, heading, numbers, quote }) => {
     const section = heading === undefined ? undefined : specSections().get(heading);

@@ -1,7 +1,5 @@
-// Every file of a run, written in one place from its one certificate, each a function of it (and of
-// the nights before it): conformance.json and .md, the page, the job summary, the badge, JUnit and
-// Allure's results, and tonight in the nights history. A run that could not run writes the same files,
-// saying why; it has no night to keep and no Allure results to complete.
+// Every file of a run, written in one place, each a function of its one certificate (and of the nights before
+// it). A run that could not run writes the same files, saying why, with no night to keep nor Allure results.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
@@ -15,8 +13,7 @@ import { type Night, recordNight } from './history.ts';
 import { renderJobSummary } from './job-summary.ts';
 import { renderJunit } from './junit.ts';
 
-// badge.svg: the verdict as a small two-part badge ("conformance | conformant") that a README or a wiki
-// page can show from the last night's artifacts, sized by a rough text width.
+// badge.svg ("conformance | conformant"), for a README or a wiki to show from the last night's artifacts.
 const LABEL = 'conformance';
 /** About the advance of an 11 px sans-serif character; the badge only needs room, not precision. */
 const CHAR_WIDTH = 7;
@@ -52,8 +49,7 @@ export function writeReports(
 ): WrittenReports {
   const { reportsDir, secrets, warn } = to;
   mkdirSync(reportsDir, { recursive: true });
-  // No byte of a secret leaves the process in a report: each file is masked as written, and rendered
-  // from a masked certificate, so that in HTML and XML the mask is escaped like any text.
+  // Each file is masked as written, and rendered from a masked certificate so that HTML and XML escape the mask.
   const write = (name: string, text: string) => {
     const path = join(reportsDir, name);
     writeFileSync(path, secrets.mask(text));
