@@ -4,10 +4,10 @@ import { type Environment, loadEnvironment, newModelSeed } from '../helpers/conf
 import { removePreviousDriftReports, verdictLine, writeDriftReports } from '../helpers/drift/drift-files.ts';
 import {
   buildDriftReport,
-  couldNotRunReport,
   type DriftReport,
+  driftReport,
+  notRun,
   preflightRefusalReport,
-  reportBase,
 } from '../helpers/drift/drift-report.ts';
 import { preflightBoth, type StartedSides, startSides } from '../helpers/drift/side-runs.ts';
 import { type DriftTargets, inSideNames, readDriftTargets } from '../helpers/drift/targets.ts';
@@ -41,15 +41,10 @@ let secrets = new Secrets({ token: '' });
 /** Stops before either run started: the reason, a drift.json that says so, exit 3. */
 function cannotRun(reason: string, env: Environment, startedAt: Date): never {
   const reportsDir = env.ZONES_REPORTS_DIR?.trim() || settingDefault('ZONES_REPORTS_DIR');
-  const notRun = (baseUrl: string | undefined) => ({
-    baseUrl: withoutUserInfo(baseUrl ?? ''),
-    verdict: 'not run',
-    exitCode: null,
-    reportsDir: '',
-  });
-  const targets = { service: notRun(env.ZONES_BASE_URL), mock: notRun(env.ZONES_MOCK_BASE_URL) };
+  const target = (baseUrl: string | undefined) => notRun(withoutUserInfo(baseUrl ?? ''), 'not run');
+  const targets = { service: target(env.ZONES_BASE_URL), mock: target(env.ZONES_MOCK_BASE_URL) };
   // No seed was drawn yet: 0 says none, as before any run.
-  const report = couldNotRunReport(reportBase({ startedAt, seed: 0 }, targets), reason);
+  const report = driftReport({ startedAt, seed: 0, targets }, { reason });
   const write = () => writeDriftReports(report, reportsDir, secrets);
   leaveCannotRun(`zones-conformance drift: cannot run: ${secrets.mask(reason)}`, { write, dir: reportsDir, secrets });
 }

@@ -35,7 +35,6 @@ export interface Seen {
 /** One place the two runs part: a test's step (or the test itself, step 0), and what it showed. */
 export interface Observation extends Seen {
   test: string;
-  ruleId?: string;
   step: number;
   request: string;
   /** `any` for a test present on one side only. */
@@ -203,7 +202,7 @@ export function compareTest(
     // A test stops at the check that failed it: the steps the other side went on with are the verdict's to tell.
     if ((a === undefined && sideA.stopped) || (b === undefined && sideB.stopped)) break;
     const { request, operation } = (a ?? b)!;
-    const at = { test: service.test.title, ruleId: service.test.ruleId, step: i + 1, request, operation };
+    const at = { test: service.test.title, step: i + 1, request, operation };
     const exchanges = { service: a?.exchange, mock: b?.exchange };
     if (a === undefined || b === undefined || a.request !== b.request) {
       const [onService, onMock] = [a?.request ?? '(no such step)', b?.request ?? '(no such step)'];

@@ -64,35 +64,22 @@ function keyOf(seen: Seen): string {
   return JSON.stringify([seen.aspect, seen.subject ?? '', seen.service, seen.mock]);
 }
 
-/** A difference as first seen, in the order of its fields in drift.json. */
-export function firstSeen(seen: Omit<Difference, 'operations' | 'count' | 'cases'>, cases = [seen.case]): Difference {
-  const { operation, aspect, subject, case: first, service, mock, exchanges } = seen;
-  return {
-    operation,
-    operations: [operation],
-    aspect,
-    subject,
-    case: first,
-    service,
-    mock,
-    count: 1,
-    cases,
-    exchanges,
-  };
-}
-
 function group(observations: readonly Observation[]): Map<string, Difference> {
   const byKey = new Map<string, Difference>();
   for (const observation of observations) {
+    const { operation, aspect, subject, service, mock, exchanges } = observation;
     const known = byKey.get(keyOf(observation));
+    // As first seen, in the order of its fields in drift.json.
     if (known === undefined) {
-      const exchanges = { service: shown(observation.exchanges.service), mock: shown(observation.exchanges.mock) };
-      byKey.set(keyOf(observation), firstSeen({ ...observation, case: caseOf(observation), exchanges }));
+      const first = caseOf(observation);
+      const shownExchanges = { service: shown(exchanges.service), mock: shown(exchanges.mock) };
+      const difference = { operation, operations: [operation], aspect, subject, case: first, service, mock };
+      byKey.set(keyOf(observation), { ...difference, count: 1, cases: [first], exchanges: shownExchanges });
       continue;
     }
     known.count += 1;
     if (known.cases.length < CASES_KEPT) known.cases.push(caseOf(observation));
-    if (!known.operations.includes(observation.operation)) known.operations.push(observation.operation);
+    if (!known.operations.includes(operation)) known.operations.push(operation);
   }
   return byKey;
 }
@@ -101,7 +88,6 @@ function testOnOneSide(test: TestExchanges, side: 'service' | 'mock'): Observati
   const words = `ran (${test.state})`;
   return {
     test: test.title,
-    ruleId: test.ruleId,
     step: 0,
     request: '',
     operation: 'any',
