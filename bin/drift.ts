@@ -10,9 +10,9 @@ import {
   preflightRefusalReport,
 } from '../helpers/drift/drift-report.ts';
 import { preflightBoth, type StartedSides, startSides } from '../helpers/drift/side-runs.ts';
-import { type DriftTargets, inSideNames, readDriftTargets } from '../helpers/drift/targets.ts';
+import { inSideNames, readDriftTargets } from '../helpers/drift/targets.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
-import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
+import { EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { withoutUserInfo } from '../helpers/report/could-not-run.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDefault } from '../helpers/settings.ts';
@@ -67,20 +67,13 @@ async function main(): Promise<void> {
     authHeader: env.ZONES_AUTH_HEADER?.trim() || settingDefault('ZONES_AUTH_HEADER'),
     authScheme: env.ZONES_AUTH_SCHEME?.trim() ?? '',
   });
-  const args = readCommandLine({ seed: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } }, USAGE, (problem) =>
-    cannotRun(problem, env, startedAt),
-  );
+  const refuse = (reason: string) => cannotRun(reason, env, startedAt);
+  const args = readCommandLine({ seed: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } }, USAGE, refuse);
   if (!args) return;
   if (args.seed !== undefined) env.ZONES_MODEL_SEED = args.seed;
-  let targets: DriftTargets;
-  try {
-    // Drawn once here, so that both runs play the same model-based sequences.
-    if ((env.ZONES_MODEL_SEED ?? '').trim() === '') env.ZONES_MODEL_SEED = String(newModelSeed());
-    targets = readDriftTargets(env);
-  } catch (error) {
-    if (error instanceof CannotRunError) cannotRun(error.message, env, startedAt);
-    throw error;
-  }
+  // Drawn once here, so that both runs play the same model-based sequences.
+  if ((env.ZONES_MODEL_SEED ?? '').trim() === '') env.ZONES_MODEL_SEED = String(newModelSeed());
+  const targets = readDriftTargets(env, refuse);
   const seed = targets.service.model.seed!;
   removePreviousDriftReports(targets.reportsDir);
   console.log(

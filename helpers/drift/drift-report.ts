@@ -13,8 +13,6 @@ import { compareRuns, type Difference, type RunSide, type ShownExchange } from '
 import type { SideRun } from './side-runs.ts';
 import { bySide, exchangesPath, inSideNames, OPERATOR_PREFIX, type Side, styleSettingsNamed } from './targets.ts';
 
-export type DriftVerdict = 'same' | 'drifted' | 'could-not-run';
-
 /** A target, its conformance run's own verdict (conformant... or could-not-run) and exit code, and where that run's reports are. */
 export interface SideSummary {
   baseUrl: string;
@@ -26,7 +24,7 @@ export interface SideSummary {
 export interface DriftReport {
   tool: 'zones-conformance drift';
   specification: string;
-  verdict: DriftVerdict;
+  verdict: 'same' | 'drifted' | 'could-not-run';
   exitCode: number;
   /** Why there is no comparison, naming the target: only with could-not-run. */
   reason?: string;
@@ -82,7 +80,11 @@ export function notRun(baseUrl: string, verdict: string): SideSummary {
   return { baseUrl, verdict, exitCode: null, reportsDir: '' };
 }
 
-const EXIT_OF: Record<DriftVerdict, number> = { same: EXIT.ok, drifted: EXIT.failed, 'could-not-run': EXIT.cannotRun };
+const EXIT_OF: Record<DriftReport['verdict'], number> = {
+  same: EXIT.ok,
+  drifted: EXIT.failed,
+  'could-not-run': EXIT.cannotRun,
+};
 
 /** When, with which seed, of which targets, and what each run left behind: nothing unless told, as when neither run started. */
 type ReportFacts = Pick<DriftReport, 'seed' | 'targets'> & { startedAt: Date; leftBehind?: DriftReport['leftBehind'] };
