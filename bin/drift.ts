@@ -9,8 +9,8 @@ import {
   notRun,
   preflightRefusalReport,
 } from '../helpers/drift/drift-report.ts';
-import { preflightBoth, type StartedSides, startSides } from '../helpers/drift/side-runs.ts';
-import { inSideNames, readDriftTargets } from '../helpers/drift/targets.ts';
+import { preflightBoth, startSides } from '../helpers/drift/side-runs.ts';
+import { readDriftTargets } from '../helpers/drift/targets.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import { EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { withoutUserInfo } from '../helpers/report/could-not-run.ts';
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   );
 
   // Listening before the preflights: a signal during them lets them finish (each deletes its own zone).
-  let sides: StartedSides | undefined;
+  let sides: ReturnType<typeof startSides> | undefined;
   let interrupted: NodeJS.Signals | undefined;
   const onSignal = readStopSignals({
     stop: (signal) => {
@@ -103,9 +103,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
 
   // Both preflights first: a target that refuses the settings stops drift before any run starts.
-  const refusals = await preflightBoth({ service: targets.service, mock: targets.mock }, (side, line) =>
-    console.error(secrets.mask(`[${side}] ${inSideNames(line, side)}`)),
-  );
+  const refusals = await preflightBoth(targets, secrets);
   if (interrupted) return stopped(interrupted, 'stopped before either run started');
   if (refusals.service !== undefined || refusals.mock !== undefined) {
     const refused = preflightRefusalReport({ startedAt, seed, configs: targets }, secrets.maskAll(refusals));
@@ -118,7 +116,6 @@ async function main(): Promise<void> {
     seed,
     quiet: args.quiet === true,
     secrets,
-    print: (side, line, stream) => (stream === 'stderr' ? console.error : console.log)(`[${side}] ${line}`),
   });
   const runs = await sides.done;
   if (interrupted) return stopped(interrupted, 'both runs stopped');
