@@ -6,8 +6,8 @@ import {
   buildDriftReport,
   type DriftReport,
   driftReport,
-  notRun,
   preflightRefusalReport,
+  sideSummary,
 } from '../helpers/drift/drift-report.ts';
 import { preflightBoth, startSides } from '../helpers/drift/side-runs.ts';
 import { readDriftTargets } from '../helpers/drift/targets.ts';
@@ -41,7 +41,7 @@ let secrets = new Secrets({ token: '' });
 /** Stops before either run started: the reason, a drift.json that says so, exit 3. */
 function cannotRun(reason: string, env: Environment, startedAt: Date): never {
   const reportsDir = env.ZONES_REPORTS_DIR?.trim() || settingDefault('ZONES_REPORTS_DIR');
-  const target = (baseUrl: string | undefined) => notRun(withoutUserInfo(baseUrl ?? ''), 'not run');
+  const target = (baseUrl: string | undefined) => sideSummary(withoutUserInfo(baseUrl ?? ''), 'not run');
   const targets = { service: target(env.ZONES_BASE_URL), mock: target(env.ZONES_MOCK_BASE_URL) };
   // No seed was drawn yet: 0 says none, as before any run.
   const report = driftReport({ startedAt, seed: 0, targets }, { reason });

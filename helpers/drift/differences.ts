@@ -14,11 +14,7 @@ export interface ShownExchange extends Partial<ExchangeBodies> {
   curl: string;
 }
 
-export interface RuleVerdicts {
-  rule: string;
-  service: string;
-  mock: string;
-}
+type RuleVerdicts = { rule: string; service: string; mock: string };
 
 /** One behaviour: the first step that showed it (its operation, words and exchanges), and every step that did (the first 20 cases). */
 export interface Difference extends Seen {
@@ -38,14 +34,6 @@ export interface RunSide {
   rules: readonly { id: string; status: string }[];
   /** The run id its zones' names carry: what tells the run's own zones from any other on the shop. */
   runId: string;
-}
-
-export interface Comparison {
-  differences: Difference[];
-  /** Steps compared on both targets: a comparison of nothing says nothing, and is not "same". */
-  comparedSteps: number;
-  comparedTests: number;
-  rules: RuleVerdicts[];
 }
 
 const CASES_KEPT = 20;
@@ -124,8 +112,9 @@ function verdictSeen(
   };
 }
 
-export function compareRuns(service: RunSide, mock: RunSide, settings: DriftSettings): Comparison {
+export function compareRuns(service: RunSide, mock: RunSide, settings: DriftSettings) {
   const observations: Observation[] = [];
+  // Steps compared on both targets: a comparison of nothing says nothing, and is not "same".
   let comparedSteps = 0;
   let comparedTests = 0;
   const mockTests = new Map(mock.tests.map((test) => [test.title, test]));
@@ -141,7 +130,8 @@ export function compareRuns(service: RunSide, mock: RunSide, settings: DriftSett
     comparedSteps += found.compared;
   }
   const serviceTitles = new Set(service.tests.map((test) => test.title));
-  for (const test of mock.tests) if (!serviceTitles.has(test.title)) observations.push(testOnOneSide(test, 'mock'));
+  const mockOnly = mock.tests.filter((test) => !serviceTitles.has(test.title));
+  observations.push(...mockOnly.map((test) => testOnOneSide(test, 'mock')));
 
   const differences = group(observations);
   const onMock = new Map(mock.rules.map((rule) => [rule.id, rule.status]));
@@ -151,10 +141,7 @@ export function compareRuns(service: RunSide, mock: RunSide, settings: DriftSett
     mock: onMock.get(id) ?? 'absent',
   }));
   // The tests whose outcome differs, in the order they ran: a test on one side only among them.
-  const differing = [
-    ...service.tests.filter((test) => mockTests.get(test.title)?.state !== test.state),
-    ...mock.tests.filter((test) => !serviceTitles.has(test.title)),
-  ];
+  const differing = [...service.tests.filter((test) => mockTests.get(test.title)?.state !== test.state), ...mockOnly];
   const alone: Observation[] = [];
   for (const verdict of rules) {
     if (verdict.service === verdict.mock) continue;

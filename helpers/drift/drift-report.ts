@@ -75,16 +75,12 @@ function ruleRow(id: string, service: string, mock: string): DriftReport['rules'
   return { id, level, title, service, mock };
 }
 
-/** A target whose conformance run never started, with what it got to instead. */
-export function notRun(baseUrl: string, verdict: string): SideSummary {
-  return { baseUrl, verdict, exitCode: null, reportsDir: '' };
+/** A target and its run's verdict; without a run, what it got to instead. */
+export function sideSummary(baseUrl: string, verdict: string, run?: SideRun): SideSummary {
+  return { baseUrl, verdict, exitCode: run?.code ?? null, reportsDir: run?.reportsDir ?? '' };
 }
 
-const EXIT_OF: Record<DriftReport['verdict'], number> = {
-  same: EXIT.ok,
-  drifted: EXIT.failed,
-  'could-not-run': EXIT.cannotRun,
-};
+const EXIT_OF = { same: EXIT.ok, drifted: EXIT.failed, 'could-not-run': EXIT.cannotRun } as const;
 
 /** When, with which seed, of which targets, and what each run left behind: nothing unless told, as when neither run started. */
 type ReportFacts = Pick<DriftReport, 'seed' | 'targets'> & { startedAt: Date; leftBehind?: DriftReport['leftBehind'] };
@@ -120,12 +116,9 @@ export function buildDriftReport(given: DriftFacts & { runs: readonly SideRun[] 
   const facts = {
     startedAt,
     seed,
-    targets: bySide((side) => ({
-      baseUrl: configs[side].baseUrl,
-      verdict: certificates[side]?.verdict ?? 'no report',
-      exitCode: runs[side].code,
-      reportsDir: runs[side].reportsDir,
-    })),
+    targets: bySide((side) =>
+      sideSummary(configs[side].baseUrl, certificates[side]?.verdict ?? 'no report', runs[side]),
+    ),
     // What a run's certificate says it left behind; nothing when it wrote none, or could not run.
     leftBehind: bySide((side) => {
       const certificate = certificates[side];
@@ -201,9 +194,8 @@ export function preflightRefusalReport(facts: DriftFacts, whyNot: Record<Side, s
   const untried = whyNot.mock !== undefined && styleSettingsNamed(inSideNames(whyNot.mock, 'mock')).length === 0;
   const passed = (side: Side) =>
     side === 'service' && untried ? 'not run (not asked: the mock could not run)' : 'not run (its preflight passed)';
-  const targets = bySide((side) =>
-    notRun(facts.configs[side].baseUrl, whyNot[side] === undefined ? passed(side) : 'could-not-run (at its preflight)'),
-  );
+  const verdict = (side: Side) => (whyNot[side] === undefined ? passed(side) : 'could-not-run (at its preflight)');
+  const targets = bySide((side) => sideSummary(facts.configs[side].baseUrl, verdict(side)));
   const report = refusal({ ...facts, targets }, whyNot, facts.configs, () => 'not run');
   if (report === undefined) throw new Error('preflightRefusalReport needs a side that was refused');
   return report;
