@@ -49,15 +49,6 @@ function cannotRun(reason: string, env: Environment, startedAt: Date): never {
   leaveCannotRun(`zones-conformance drift: cannot run: ${secrets.mask(reason)}`, { write, dir: reportsDir, secrets });
 }
 
-function printDifferences(report: DriftReport): void {
-  report.differences.forEach((difference, index) => {
-    const about = difference.subject === undefined ? difference.aspect : `${difference.aspect} (${difference.subject})`;
-    console.log(
-      `  ${index + 1}. ${difference.operations.join(', ')}: ${about}: service ${difference.service}, mock ${difference.mock} (${difference.count} step(s); first: ${difference.case})`,
-    );
-  });
-}
-
 async function main(): Promise<void> {
   const startedAt = new Date();
   const env = loadEnvironment();
@@ -110,13 +101,7 @@ async function main(): Promise<void> {
     return finish(refused, targets.reportsDir);
   }
 
-  sides = startSides({
-    env,
-    reportsDir: targets.reportsDir,
-    seed,
-    quiet: args.quiet === true,
-    secrets,
-  });
+  sides = startSides({ env, reportsDir: targets.reportsDir, seed, quiet: args.quiet === true, secrets });
   const runs = await sides.done;
   if (interrupted) return stopped(interrupted, 'both runs stopped');
   finish(buildDriftReport({ startedAt, seed, runs, configs: targets }), targets.reportsDir);
@@ -133,7 +118,12 @@ function finish(report: DriftReport, reportsDir: string): void {
   const line = secrets.mask(verdictLine(report));
   if (report.verdict === 'could-not-run') console.error(`zones-conformance drift: cannot run: ${line}`);
   else console.log(`zones-conformance drift: ${line}`);
-  printDifferences(secrets.maskAll(report));
+  secrets.maskAll(report).differences.forEach((difference, index) => {
+    const about = difference.subject === undefined ? difference.aspect : `${difference.aspect} (${difference.subject})`;
+    console.log(
+      `  ${index + 1}. ${difference.operations.join(', ')}: ${about}: service ${difference.service}, mock ${difference.mock} (${difference.count} step(s); first: ${difference.case})`,
+    );
+  });
   console.log(`reports: ${files.join(', ')}`);
   process.exitCode = report.exitCode;
 }

@@ -28,17 +28,14 @@ export async function preflightBoth(
   configs: Record<Side, TargetConfig>,
   secrets: Secrets,
 ): Promise<Record<Side, string | undefined>> {
-  const check = async (side: Side): Promise<string | undefined> => {
-    try {
-      await prepareTarget(
-        { name: side, config: configs[side] },
-        { runId: newRunId(), onWaiting: (line) => printAs(side, line, secrets, 'stderr') },
-      );
-      return undefined;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
-  };
+  const check = (side: Side): Promise<string | undefined> =>
+    prepareTarget(
+      { name: side, config: configs[side] },
+      { runId: newRunId(), onWaiting: (line) => printAs(side, line, secrets, 'stderr') },
+    ).then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
   const mock = await check('mock');
   if (mock !== undefined && styleSettingsNamed(inSideNames(mock, 'mock')).length === 0)
     return { service: undefined, mock };
