@@ -110,12 +110,11 @@ export function driftReport(
 type DriftFacts = { startedAt: Date; seed: number; configs: Record<Side, TargetConfig> };
 
 export function buildDriftReport(given: DriftFacts & { runs: readonly SideRun[] }): DriftReport {
-  const { startedAt, seed, configs } = given;
+  const { configs } = given;
   const runs = bySide((side) => given.runs.find((run) => run.side === side)!);
   const certificates = bySide((side) => readCertificate(runs[side].reportsDir));
   const facts = {
-    startedAt,
-    seed,
+    ...given,
     targets: bySide((side) =>
       sideSummary(configs[side].baseUrl, certificates[side]?.verdict ?? 'no report', runs[side]),
     ),
