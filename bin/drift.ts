@@ -4,15 +4,15 @@ import { type Environment, loadEnvironment, newModelSeed } from '../helpers/conf
 import { removePreviousDriftReports, verdictLine, writeDriftReports } from '../helpers/drift/drift-files.ts';
 import {
   buildDriftReport,
-  couldNotRunReport,
   type DriftReport,
+  driftReport,
   preflightRefusalReport,
-  reportBase,
+  sideSummary,
 } from '../helpers/drift/drift-report.ts';
-import { preflightBoth, type StartedSides, startSides } from '../helpers/drift/side-runs.ts';
-import { type DriftTargets, inSideNames, readDriftTargets } from '../helpers/drift/targets.ts';
+import { preflightBoth, startSides } from '../helpers/drift/side-runs.ts';
+import { readDriftTargets } from '../helpers/drift/targets.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
-import { CannotRunError, EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
+import { EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { withoutUserInfo } from '../helpers/report/could-not-run.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
 import { settingDefault } from '../helpers/settings.ts';
@@ -41,26 +41,12 @@ let secrets = new Secrets({ token: '' });
 /** Stops before either run started: the reason, a drift.json that says so, exit 3. */
 function cannotRun(reason: string, env: Environment, startedAt: Date): never {
   const reportsDir = env.ZONES_REPORTS_DIR?.trim() || settingDefault('ZONES_REPORTS_DIR');
-  const notRun = (baseUrl: string | undefined) => ({
-    baseUrl: withoutUserInfo(baseUrl ?? ''),
-    verdict: 'not run',
-    exitCode: null,
-    reportsDir: '',
-  });
-  const targets = { service: notRun(env.ZONES_BASE_URL), mock: notRun(env.ZONES_MOCK_BASE_URL) };
+  const target = (baseUrl: string | undefined) => sideSummary(withoutUserInfo(baseUrl ?? ''), 'not run');
+  const targets = { service: target(env.ZONES_BASE_URL), mock: target(env.ZONES_MOCK_BASE_URL) };
   // No seed was drawn yet: 0 says none, as before any run.
-  const report = couldNotRunReport(reportBase({ startedAt, seed: 0 }, targets), reason);
+  const report = driftReport({ startedAt, seed: 0, targets }, { reason });
   const write = () => writeDriftReports(report, reportsDir, secrets);
   leaveCannotRun(`zones-conformance drift: cannot run: ${secrets.mask(reason)}`, { write, dir: reportsDir, secrets });
-}
-
-function printDifferences(report: DriftReport): void {
-  report.differences.forEach((difference, index) => {
-    const about = difference.subject === undefined ? difference.aspect : `${difference.aspect} (${difference.subject})`;
-    console.log(
-      `  ${index + 1}. ${difference.operations.join(', ')}: ${about}: service ${difference.service}, mock ${difference.mock} (${difference.count} step(s); first: ${difference.case})`,
-    );
-  });
 }
 
 async function main(): Promise<void> {
@@ -72,20 +58,13 @@ async function main(): Promise<void> {
     authHeader: env.ZONES_AUTH_HEADER?.trim() || settingDefault('ZONES_AUTH_HEADER'),
     authScheme: env.ZONES_AUTH_SCHEME?.trim() ?? '',
   });
-  const args = readCommandLine({ seed: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } }, USAGE, (problem) =>
-    cannotRun(problem, env, startedAt),
-  );
+  const refuse = (reason: string) => cannotRun(reason, env, startedAt);
+  const args = readCommandLine({ seed: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } }, USAGE, refuse);
   if (!args) return;
   if (args.seed !== undefined) env.ZONES_MODEL_SEED = args.seed;
-  let targets: DriftTargets;
-  try {
-    // Drawn once here, so that both runs play the same model-based sequences.
-    if ((env.ZONES_MODEL_SEED ?? '').trim() === '') env.ZONES_MODEL_SEED = String(newModelSeed());
-    targets = readDriftTargets(env);
-  } catch (error) {
-    if (error instanceof CannotRunError) cannotRun(error.message, env, startedAt);
-    throw error;
-  }
+  // Drawn once here, so that both runs play the same model-based sequences.
+  if ((env.ZONES_MODEL_SEED ?? '').trim() === '') env.ZONES_MODEL_SEED = String(newModelSeed());
+  const targets = readDriftTargets(env, refuse);
   const seed = targets.service.model.seed!;
   removePreviousDriftReports(targets.reportsDir);
   console.log(
@@ -95,7 +74,7 @@ async function main(): Promise<void> {
   );
 
   // Listening before the preflights: a signal during them lets them finish (each deletes its own zone).
-  let sides: StartedSides | undefined;
+  let sides: ReturnType<typeof startSides> | undefined;
   let interrupted: NodeJS.Signals | undefined;
   const onSignal = readStopSignals({
     stop: (signal) => {
@@ -115,23 +94,14 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
 
   // Both preflights first: a target that refuses the settings stops drift before any run starts.
-  const refusals = await preflightBoth({ service: targets.service, mock: targets.mock }, (side, line) =>
-    console.error(secrets.mask(`[${side}] ${inSideNames(line, side)}`)),
-  );
+  const refusals = await preflightBoth(targets, secrets);
   if (interrupted) return stopped(interrupted, 'stopped before either run started');
   if (refusals.service !== undefined || refusals.mock !== undefined) {
     const refused = preflightRefusalReport({ startedAt, seed, configs: targets }, secrets.maskAll(refusals));
     return finish(refused, targets.reportsDir);
   }
 
-  sides = startSides({
-    env,
-    reportsDir: targets.reportsDir,
-    seed,
-    quiet: args.quiet === true,
-    secrets,
-    print: (side, line, stream) => (stream === 'stderr' ? console.error : console.log)(`[${side}] ${line}`),
-  });
+  sides = startSides({ env, reportsDir: targets.reportsDir, seed, quiet: args.quiet === true, secrets });
   const runs = await sides.done;
   if (interrupted) return stopped(interrupted, 'both runs stopped');
   finish(buildDriftReport({ startedAt, seed, runs, configs: targets }), targets.reportsDir);
@@ -148,7 +118,12 @@ function finish(report: DriftReport, reportsDir: string): void {
   const line = secrets.mask(verdictLine(report));
   if (report.verdict === 'could-not-run') console.error(`zones-conformance drift: cannot run: ${line}`);
   else console.log(`zones-conformance drift: ${line}`);
-  printDifferences(secrets.maskAll(report));
+  secrets.maskAll(report).differences.forEach((difference, index) => {
+    const about = difference.subject === undefined ? difference.aspect : `${difference.aspect} (${difference.subject})`;
+    console.log(
+      `  ${index + 1}. ${difference.operations.join(', ')}: ${about}: service ${difference.service}, mock ${difference.mock} (${difference.count} step(s); first: ${difference.case})`,
+    );
+  });
   console.log(`reports: ${files.join(', ')}`);
   process.exitCode = report.exitCode;
 }

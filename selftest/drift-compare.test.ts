@@ -664,12 +664,17 @@ test("the mock's run tells how to sweep what it left with the mock's address and
 });
 
 test("a mock that cannot be reached is could-not-run, naming ZONES_MOCK_BASE_URL with the mock's address", () => {
-  const configs = readDriftTargets({
-    ZONES_BASE_URL: 'http://127.0.0.1:1',
-    ZONES_ACCESS_TOKEN: 'svc_token_0123456789',
-    ZONES_MOCK_BASE_URL: 'http://127.0.0.1:2',
-    ZONES_MOCK_ACCESS_TOKEN: 'mock_token_0123456789',
-  });
+  const configs = readDriftTargets(
+    {
+      ZONES_BASE_URL: 'http://127.0.0.1:1',
+      ZONES_ACCESS_TOKEN: 'svc_token_0123456789',
+      ZONES_MOCK_BASE_URL: 'http://127.0.0.1:2',
+      ZONES_MOCK_ACCESS_TOKEN: 'mock_token_0123456789',
+    },
+    (reason) => {
+      throw new Error(reason);
+    },
+  );
   const url = 'http://127.0.0.1:2/admin/api/2026-07/zones.json';
   const refused = { method: 'GET', url, error: 'Error: connect ECONNREFUSED 127.0.0.1:2', errorCode: 'ECONNREFUSED' };
   // What the mock's preflight says, as preflightBoth hands it on.

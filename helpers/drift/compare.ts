@@ -12,8 +12,7 @@ import { type Shape, shapeDifferences, shapeOf } from './shape.ts';
 import { type Operation, runNames, type Step, stepsOf, WRITES_SENT_TOGETHER, withoutRunNames } from './steps.ts';
 
 /** What a difference is about: a part of a step's answer or a step asked on one side only; a setting; a rule's verdict. */
-export type Aspect = StepAspect | 'setting' | 'verdict';
-type StepAspect = 'status' | 'content-type' | 'shape' | 'value' | 'header' | 'error-body' | 'step';
+type Aspect = 'status' | 'content-type' | 'shape' | 'value' | 'header' | 'error-body' | 'step' | 'setting' | 'verdict';
 
 /**
  * How both targets' answers are read (one set of settings): where a zone, a list and its id are; the paging ones tell a
@@ -35,7 +34,6 @@ export interface Seen {
 /** One place the two runs part: a test's step (or the test itself, step 0), and what it showed. */
 export interface Observation extends Seen {
   test: string;
-  ruleId?: string;
   step: number;
   request: string;
   /** `any` for a test present on one side only. */
@@ -56,10 +54,6 @@ type SideStep = ReturnType<typeof sideOf> & { step: Step };
 
 function mediaType(exchange: RecordedExchange): string {
   return exchange.contentType?.split(';')[0]?.trim().toLowerCase() || 'none';
-}
-
-function parsed(text: string | undefined): unknown {
-  return text === undefined ? undefined : parseJson(text);
 }
 
 function statusText(exchange: RecordedExchange): string {
@@ -88,20 +82,20 @@ function answerShape(side: SideStep, settings: DriftSettings): Shape {
   // two concurrent writes a shop kept, or a write one side refused, must not read as a shape of its zones.
   const zone = zonePath(settings, side.step.operation);
   const opaque = new Set(zone === undefined ? [] : [zone === '' ? 'coverage' : `${zone}.coverage`]);
-  const answers = side.step.pages.flatMap((page) => (page.answer === undefined ? [] : [parsed(page.answer)]));
+  const answers = side.step.pages.flatMap((page) => (page.answer === undefined ? [] : [parseJson(page.answer)]));
   return shapeOf(answers, ownItems, opaque);
 }
 
 /** What a body is when it is no JSON to take the shape of: none, not JSON, not read whole. */
 function bodyKind(exchange: RecordedExchange): string {
-  if (exchange.answer !== undefined) return `JSON ${Array.isArray(parsed(exchange.answer)) ? 'array' : 'value'}`;
+  if (exchange.answer !== undefined) return `JSON ${Array.isArray(parseJson(exchange.answer)) ? 'array' : 'value'}`;
   return exchange.answerNote ?? 'no body';
 }
 
 /** An error body's top-level keys, which a client reads the reason from: keys that differ are one difference, whatever lies under them. */
 function errorBodyForm(exchange: RecordedExchange): string {
   if (exchange.answer === undefined) return exchange.answerNote ?? 'no body';
-  const body = parsed(exchange.answer);
+  const body = parseJson(exchange.answer);
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     return `a JSON ${Array.isArray(body) ? 'array' : typeof body}`;
   const keys = Object.keys(body).sort();
@@ -111,7 +105,7 @@ function errorBodyForm(exchange: RecordedExchange): string {
 /** The zone object of a JSON body, read as the client reads a create's or update's answer (records.ts). */
 function zoneIn(text: string | undefined, settings: DriftSettings): Record<string, unknown> | undefined {
   if (text === undefined) return undefined;
-  const read = zoneItem(settings, parsed(text));
+  const read = zoneItem(settings, parseJson(text));
   return read.ok ? read.item : undefined;
 }
 
@@ -153,7 +147,7 @@ function compareStep(service: SideStep, mock: SideStep, settings: DriftSettings)
     differ('error-body', undefined, formA, formB);
     // The same keys: what is under them, by path and JSON type (errors.base[] as strings, or errors as one string).
     if (formA === formB && a.answer !== undefined && b.answer !== undefined)
-      for (const part of shapeDifferences(shapeOf([parsed(a.answer)]), shapeOf([parsed(b.answer)])))
+      for (const part of shapeDifferences(shapeOf([parseJson(a.answer)]), shapeOf([parseJson(b.answer)])))
         differ('error-body', part.path, part.service, part.mock);
     return found;
   }
@@ -178,7 +172,7 @@ function compareStep(service: SideStep, mock: SideStep, settings: DriftSettings)
 }
 
 /** One side's run of a test, with the run id its names carry. */
-export interface SideTest {
+interface SideTest {
   test: TestExchanges;
   runId: string;
 }
@@ -203,7 +197,7 @@ export function compareTest(
     // A test stops at the check that failed it: the steps the other side went on with are the verdict's to tell.
     if ((a === undefined && sideA.stopped) || (b === undefined && sideB.stopped)) break;
     const { request, operation } = (a ?? b)!;
-    const at = { test: service.test.title, ruleId: service.test.ruleId, step: i + 1, request, operation };
+    const at = { test: service.test.title, step: i + 1, request, operation };
     const exchanges = { service: a?.exchange, mock: b?.exchange };
     if (a === undefined || b === undefined || a.request !== b.request) {
       const [onService, onMock] = [a?.request ?? '(no such step)', b?.request ?? '(no such step)'];

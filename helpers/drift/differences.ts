@@ -14,11 +14,7 @@ export interface ShownExchange extends Partial<ExchangeBodies> {
   curl: string;
 }
 
-export interface RuleVerdicts {
-  rule: string;
-  service: string;
-  mock: string;
-}
+type RuleVerdicts = { rule: string; service: string; mock: string };
 
 /** One behaviour: the first step that showed it (its operation, words and exchanges), and every step that did (the first 20 cases). */
 export interface Difference extends Seen {
@@ -40,14 +36,6 @@ export interface RunSide {
   runId: string;
 }
 
-export interface Comparison {
-  differences: Difference[];
-  /** Steps compared on both targets: a comparison of nothing says nothing, and is not "same". */
-  comparedSteps: number;
-  comparedTests: number;
-  rules: RuleVerdicts[];
-}
-
 const CASES_KEPT = 20;
 
 function shown(exchange: RecordedExchange | undefined): ShownExchange | undefined {
@@ -64,35 +52,22 @@ function keyOf(seen: Seen): string {
   return JSON.stringify([seen.aspect, seen.subject ?? '', seen.service, seen.mock]);
 }
 
-/** A difference as first seen, in the order of its fields in drift.json. */
-export function firstSeen(seen: Omit<Difference, 'operations' | 'count' | 'cases'>, cases = [seen.case]): Difference {
-  const { operation, aspect, subject, case: first, service, mock, exchanges } = seen;
-  return {
-    operation,
-    operations: [operation],
-    aspect,
-    subject,
-    case: first,
-    service,
-    mock,
-    count: 1,
-    cases,
-    exchanges,
-  };
-}
-
 function group(observations: readonly Observation[]): Map<string, Difference> {
   const byKey = new Map<string, Difference>();
   for (const observation of observations) {
+    const { operation, aspect, subject, service, mock, exchanges } = observation;
     const known = byKey.get(keyOf(observation));
+    // As first seen, in the order of its fields in drift.json.
     if (known === undefined) {
-      const exchanges = { service: shown(observation.exchanges.service), mock: shown(observation.exchanges.mock) };
-      byKey.set(keyOf(observation), firstSeen({ ...observation, case: caseOf(observation), exchanges }));
+      const first = caseOf(observation);
+      const shownExchanges = { service: shown(exchanges.service), mock: shown(exchanges.mock) };
+      const difference = { operation, operations: [operation], aspect, subject, case: first, service, mock };
+      byKey.set(keyOf(observation), { ...difference, count: 1, cases: [first], exchanges: shownExchanges });
       continue;
     }
     known.count += 1;
     if (known.cases.length < CASES_KEPT) known.cases.push(caseOf(observation));
-    if (!known.operations.includes(observation.operation)) known.operations.push(observation.operation);
+    if (!known.operations.includes(operation)) known.operations.push(operation);
   }
   return byKey;
 }
@@ -101,7 +76,6 @@ function testOnOneSide(test: TestExchanges, side: 'service' | 'mock'): Observati
   const words = `ran (${test.state})`;
   return {
     test: test.title,
-    ruleId: test.ruleId,
     step: 0,
     request: '',
     operation: 'any',
@@ -138,8 +112,9 @@ function verdictSeen(
   };
 }
 
-export function compareRuns(service: RunSide, mock: RunSide, settings: DriftSettings): Comparison {
+export function compareRuns(service: RunSide, mock: RunSide, settings: DriftSettings) {
   const observations: Observation[] = [];
+  // Steps compared on both targets: a comparison of nothing says nothing, and is not "same".
   let comparedSteps = 0;
   let comparedTests = 0;
   const mockTests = new Map(mock.tests.map((test) => [test.title, test]));
@@ -155,7 +130,8 @@ export function compareRuns(service: RunSide, mock: RunSide, settings: DriftSett
     comparedSteps += found.compared;
   }
   const serviceTitles = new Set(service.tests.map((test) => test.title));
-  for (const test of mock.tests) if (!serviceTitles.has(test.title)) observations.push(testOnOneSide(test, 'mock'));
+  const mockOnly = mock.tests.filter((test) => !serviceTitles.has(test.title));
+  observations.push(...mockOnly.map((test) => testOnOneSide(test, 'mock')));
 
   const differences = group(observations);
   const onMock = new Map(mock.rules.map((rule) => [rule.id, rule.status]));
@@ -165,10 +141,7 @@ export function compareRuns(service: RunSide, mock: RunSide, settings: DriftSett
     mock: onMock.get(id) ?? 'absent',
   }));
   // The tests whose outcome differs, in the order they ran: a test on one side only among them.
-  const differing = [
-    ...service.tests.filter((test) => mockTests.get(test.title)?.state !== test.state),
-    ...mock.tests.filter((test) => !serviceTitles.has(test.title)),
-  ];
+  const differing = [...service.tests.filter((test) => mockTests.get(test.title)?.state !== test.state), ...mockOnly];
   const alone: Observation[] = [];
   for (const verdict of rules) {
     if (verdict.service === verdict.mock) continue;

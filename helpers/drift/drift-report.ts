@@ -9,11 +9,9 @@ import { curlCommand } from '../evidence/replay.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { ConformanceJson, ConformanceReport } from '../report/certificate.ts';
 import { rules as catalogue, ruleById, SPEC_VERSION } from '../rules.ts';
-import { compareRuns, type Difference, firstSeen, type RunSide, type ShownExchange } from './differences.ts';
+import { compareRuns, type Difference, type RunSide, type ShownExchange } from './differences.ts';
 import type { SideRun } from './side-runs.ts';
 import { bySide, exchangesPath, inSideNames, OPERATOR_PREFIX, type Side, styleSettingsNamed } from './targets.ts';
-
-export type DriftVerdict = 'same' | 'drifted' | 'could-not-run';
 
 /** A target, its conformance run's own verdict (conformant... or could-not-run) and exit code, and where that run's reports are. */
 export interface SideSummary {
@@ -26,7 +24,7 @@ export interface SideSummary {
 export interface DriftReport {
   tool: 'zones-conformance drift';
   specification: string;
-  verdict: DriftVerdict;
+  verdict: 'same' | 'drifted' | 'could-not-run';
   exitCode: number;
   /** Why there is no comparison, naming the target: only with could-not-run. */
   reason?: string;
@@ -43,9 +41,6 @@ export interface DriftReport {
   /** Zones each run could not delete, each with the command that sweeps it from the drift shell (the mock's names the mock's variables). */
   leftBehind: Record<Side, ConformanceReport['leftBehind']>;
 }
-
-/** What every drift report says whatever its verdict: when, with which seed, of which targets. */
-export type ReportBase = Omit<DriftReport, 'verdict' | 'exitCode' | 'reason' | 'compared' | 'differences' | 'rules'>;
 
 type RanCertificate = Extract<ConformanceJson, { rules: unknown }>;
 
@@ -80,75 +75,73 @@ function ruleRow(id: string, service: string, mock: string): DriftReport['rules'
   return { id, level, title, service, mock };
 }
 
-type DriftFacts = { startedAt: Date; seed: number; configs: Record<Side, TargetConfig> };
-
-export function buildDriftReport(facts: DriftFacts & { runs: readonly SideRun[] }): DriftReport {
-  const runs = bySide((side) => facts.runs.find((run) => run.side === side)!);
-  const certificates = bySide((side) => readCertificate(runs[side].reportsDir));
-  const targets = bySide((side) => ({
-    baseUrl: facts.configs[side].baseUrl,
-    verdict: certificates[side]?.verdict ?? 'no report',
-    exitCode: runs[side].code,
-    reportsDir: runs[side].reportsDir,
-  }));
-  // What a run's certificate says it left behind; nothing when it wrote none, or could not run.
-  const leftBehind = bySide((side) => {
-    const certificate = certificates[side];
-    return certificate !== undefined && 'leftBehind' in certificate ? certificate.leftBehind : [];
-  });
-  const base = reportBase(facts, targets, leftBehind);
-  const whyNot = bySide((side) => whyNoRun(runs[side], certificates[side]));
-  const onService = (id: string) =>
-    (certificates.service as RanCertificate).rules.find((rule) => rule.id === id)?.status ?? 'not run';
-  const refused = refusal(base, whyNot, facts.configs, onService);
-  if (refused) return refused;
-
-  const sides = bySide((side) => readRunSide(runs[side].reportsDir, certificates[side] as RanCertificate));
-  const comparison = compareRuns(sides.service, sides.mock, facts.configs.service);
-  if (comparison.comparedSteps === 0)
-    return couldNotRunReport(
-      base,
-      "no step was compared: the runs recorded no exchanges both targets answered (is the exchanges file written? see the runs' own reports)",
-    );
-  const drifted = comparison.differences.length > 0;
-  return {
-    ...base,
-    verdict: drifted ? 'drifted' : 'same',
-    exitCode: drifted ? EXIT.failed : EXIT.ok,
-    compared: { tests: comparison.comparedTests, steps: comparison.comparedSteps },
-    differences: comparison.differences,
-    rules: comparison.rules.map((rule) => ruleRow(rule.rule, rule.service, rule.mock)),
-  };
+/** A target and its run's verdict; without a run, what it got to instead. */
+export function sideSummary(baseUrl: string, verdict: string, run?: SideRun): SideSummary {
+  return { baseUrl, verdict, exitCode: run?.code ?? null, reportsDir: run?.reportsDir ?? '' };
 }
 
-/** The report's base, finished now; nothing left behind unless told, as when neither run started. */
-export function reportBase(
-  facts: { startedAt: Date; seed: number },
-  targets: Record<Side, SideSummary>,
-  leftBehind: DriftReport['leftBehind'] = { service: [], mock: [] },
-): ReportBase {
+const EXIT_OF = { same: EXIT.ok, drifted: EXIT.failed, 'could-not-run': EXIT.cannotRun } as const;
+
+/** When, with which seed, of which targets, and what each run left behind: nothing unless told, as when neither run started. */
+type ReportFacts = Pick<DriftReport, 'seed' | 'targets'> & { startedAt: Date; leftBehind?: DriftReport['leftBehind'] };
+
+/** Every drift report, finished now; its verdict is what was found: why there is no comparison, or the differences, if any. */
+export function driftReport(
+  facts: ReportFacts,
+  found: { reason: string } | Pick<DriftReport, 'compared' | 'differences' | 'rules'>,
+): DriftReport {
+  const verdict = 'reason' in found ? 'could-not-run' : found.differences.length > 0 ? 'drifted' : 'same';
   return {
     tool: 'zones-conformance drift',
     specification: `Zone Management Service, API version ${SPEC_VERSION}`,
     startedAt: facts.startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     seed: facts.seed,
-    targets,
-    leftBehind,
+    targets: facts.targets,
+    leftBehind: facts.leftBehind ?? { service: [], mock: [] },
+    verdict,
+    exitCode: EXIT_OF[verdict],
+    ...('reason' in found
+      ? { reason: found.reason, compared: { tests: 0, steps: 0 }, differences: [], rules: [] }
+      : found),
   };
 }
 
-/** No comparison, and why, naming the target. */
-export function couldNotRunReport(base: ReportBase, reason: string): DriftReport {
-  return {
-    ...base,
-    verdict: 'could-not-run',
-    exitCode: EXIT.cannotRun,
-    reason,
-    compared: { tests: 0, steps: 0 },
-    differences: [],
-    rules: [],
+type DriftFacts = { startedAt: Date; seed: number; configs: Record<Side, TargetConfig> };
+
+export function buildDriftReport(given: DriftFacts & { runs: readonly SideRun[] }): DriftReport {
+  const { configs } = given;
+  const runs = bySide((side) => given.runs.find((run) => run.side === side)!);
+  const certificates = bySide((side) => readCertificate(runs[side].reportsDir));
+  const facts = {
+    ...given,
+    targets: bySide((side) =>
+      sideSummary(configs[side].baseUrl, certificates[side]?.verdict ?? 'no report', runs[side]),
+    ),
+    // What a run's certificate says it left behind; nothing when it wrote none, or could not run.
+    leftBehind: bySide((side) => {
+      const certificate = certificates[side];
+      return certificate !== undefined && 'leftBehind' in certificate ? certificate.leftBehind : [];
+    }),
   };
+  const whyNot = bySide((side) => whyNoRun(runs[side], certificates[side]));
+  const onService = (id: string) =>
+    (certificates.service as RanCertificate).rules.find((rule) => rule.id === id)?.status ?? 'not run';
+  const refused = refusal(facts, whyNot, configs, onService);
+  if (refused) return refused;
+
+  const sides = bySide((side) => readRunSide(runs[side].reportsDir, certificates[side] as RanCertificate));
+  const comparison = compareRuns(sides.service, sides.mock, configs.service);
+  if (comparison.comparedSteps === 0)
+    return driftReport(facts, {
+      reason:
+        "no step was compared: the runs recorded no exchanges both targets answered (is the exchanges file written? see the runs' own reports)",
+    });
+  return driftReport(facts, {
+    compared: { tests: comparison.comparedTests, steps: comparison.comparedSteps },
+    differences: comparison.differences,
+    rules: comparison.rules.map((rule) => ruleRow(rule.rule, rule.service, rule.mock)),
+  });
 }
 
 /**
@@ -156,7 +149,7 @@ export function couldNotRunReport(base: ReportBase, reason: string): DriftReport
  * the shop (only a preflight's or the settings' reason names one): then the setting is the difference (exit 1).
  */
 function refusal(
-  base: ReportBase,
+  facts: ReportFacts,
   whyNot: Record<Side, string | undefined>,
   configs: Record<Side, TargetConfig>,
   serviceStatus: (rule: string) => string,
@@ -164,12 +157,12 @@ function refusal(
   if (whyNot.service !== undefined) {
     const also =
       whyNot.mock === undefined ? '' : `; the mock could not run either: ${inSideNames(whyNot.mock, 'mock')}`;
-    return couldNotRunReport(base, `the service could not run: ${whyNot.service}${also}`);
+    return driftReport(facts, { reason: `the service could not run: ${whyNot.service}${also}` });
   }
   if (whyNot.mock === undefined) return undefined;
   const reason = inSideNames(whyNot.mock, 'mock');
   const named = styleSettingsNamed(reason);
-  if (named.length === 0) return couldNotRunReport(base, `the mock could not run: ${reason}`);
+  if (named.length === 0) return driftReport(facts, { reason: `the mock could not run: ${reason}` });
   // The preflight's first request, the list read it starts with, for each target to replay with its own token.
   const listRead = (side: Side): ShownExchange => {
     const config = configs[side];
@@ -178,26 +171,20 @@ function refusal(
     return { line: `GET ${url}`, curl: curlCommand(exchange, config, undefined, OPERATOR_PREFIX[side]) };
   };
   const operation = /\bPOST\b/.test(reason) ? 'create' : 'list';
-  const setting = firstSeen(
-    {
-      operation,
-      aspect: 'setting',
-      subject: named.join(', '),
-      case: 'the preflight, before any test: the mock does not take the settings the service took',
-      service: 'takes these settings (its preflight passed)',
-      mock: reason,
-      exchanges: bySide(listRead),
-    },
-    ['the preflight'],
-  );
-  return {
-    ...base,
-    verdict: 'drifted',
-    exitCode: EXIT.failed,
-    compared: { tests: 0, steps: 0 },
-    differences: [setting],
-    rules: catalogue.map((rule) => ruleRow(rule.id, serviceStatus(rule.id), 'not run')),
+  const setting: Difference = {
+    operation,
+    operations: [operation],
+    aspect: 'setting',
+    subject: named.join(', '),
+    case: 'the preflight, before any test: the mock does not take the settings the service took',
+    service: 'takes these settings (its preflight passed)',
+    mock: reason,
+    count: 1,
+    cases: ['the preflight'],
+    exchanges: bySide(listRead),
   };
+  const rules = catalogue.map((rule) => ruleRow(rule.id, serviceStatus(rule.id), 'not run'));
+  return driftReport(facts, { compared: { tests: 0, steps: 0 }, differences: [setting], rules });
 }
 
 /** The report when drift's own preflight of both targets refused one of them (`whyNot`), before either run started. */
@@ -206,13 +193,9 @@ export function preflightRefusalReport(facts: DriftFacts, whyNot: Record<Side, s
   const untried = whyNot.mock !== undefined && styleSettingsNamed(inSideNames(whyNot.mock, 'mock')).length === 0;
   const passed = (side: Side) =>
     side === 'service' && untried ? 'not run (not asked: the mock could not run)' : 'not run (its preflight passed)';
-  const targets = bySide((side) => ({
-    baseUrl: facts.configs[side].baseUrl,
-    verdict: whyNot[side] === undefined ? passed(side) : 'could-not-run (at its preflight)',
-    exitCode: null,
-    reportsDir: '',
-  }));
-  const report = refusal(reportBase(facts, targets), whyNot, facts.configs, () => 'not run');
+  const verdict = (side: Side) => (whyNot[side] === undefined ? passed(side) : 'could-not-run (at its preflight)');
+  const targets = bySide((side) => sideSummary(facts.configs[side].baseUrl, verdict(side)));
+  const report = refusal({ ...facts, targets }, whyNot, facts.configs, () => 'not run');
   if (report === undefined) throw new Error('preflightRefusalReport needs a side that was refused');
   return report;
 }

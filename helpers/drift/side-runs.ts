@@ -26,19 +26,16 @@ import {
  */
 export async function preflightBoth(
   configs: Record<Side, TargetConfig>,
-  onWaiting: (side: Side, line: string) => void,
+  secrets: Secrets,
 ): Promise<Record<Side, string | undefined>> {
-  const check = async (side: Side): Promise<string | undefined> => {
-    try {
-      await prepareTarget(
-        { name: side, config: configs[side] },
-        { runId: newRunId(), onWaiting: (line) => onWaiting(side, line) },
-      );
-      return undefined;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
-  };
+  const check = (side: Side): Promise<string | undefined> =>
+    prepareTarget(
+      { name: side, config: configs[side] },
+      { runId: newRunId(), onWaiting: (line) => printAs(side, line, secrets, 'stderr') },
+    ).then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
   const mock = await check('mock');
   if (mock !== undefined && styleSettingsNamed(inSideNames(mock, 'mock')).length === 0)
     return { service: undefined, mock };
@@ -59,35 +56,32 @@ export interface SideRunOptions {
   /** Each run prints only its verdict, no line per test. */
   quiet: boolean;
   secrets: Secrets;
-  /** Each line a run prints, with its side, masked. */
-  print: (side: Side, line: string, stream: 'stdout' | 'stderr') => void;
 }
 
-/** Prints a child's output a line at a time, each line told by its side: two runs print at once. */
-function relayLines(child: ChildProcess, side: Side, options: SideRunOptions): void {
+/** A line a side printed, masked and told by its side: two runs print at once. */
+function printAs(side: Side, line: string, secrets: Secrets, stream: 'stdout' | 'stderr'): void {
   // The mock's run knows its address and token as ZONES_BASE_URL and ZONES_ACCESS_TOKEN; the operator set them as ZONES_MOCK_*.
-  const shown = (line: string) => inSideNames(options.secrets.mask(line), side);
+  (stream === 'stderr' ? console.error : console.log)(`[${side}] ${inSideNames(secrets.mask(line), side)}`);
+}
+
+/** Prints a child's output a line at a time. */
+function relayLines(child: ChildProcess, side: Side, secrets: Secrets): void {
   for (const stream of ['stdout', 'stderr'] as const) {
     let pending = '';
     child[stream]!.setEncoding('utf8');
     child[stream]!.on('data', (chunk: string) => {
       const lines = (pending + chunk).split('\n');
       pending = lines.pop() ?? '';
-      for (const line of lines) options.print(side, shown(line), stream);
+      for (const line of lines) printAs(side, line, secrets, stream);
     });
     child[stream]!.on('end', () => {
-      if (pending !== '') options.print(side, shown(pending), stream);
+      if (pending !== '') printAs(side, pending, secrets, stream);
     });
   }
 }
 
-export interface StartedSides {
-  done: Promise<SideRun[]>;
-  /** Passes a signal on to both runs: the first stops each after its test and clean-up, a second leaves. */
-  signal(signal: NodeJS.Signals): void;
-}
-
-export function startSides(options: SideRunOptions): StartedSides {
+/** Both runs; `signal` passes a signal on to both: the first stops each after its test and clean-up, a second leaves. */
+export function startSides(options: SideRunOptions) {
   const launcher = inProject('bin/zones-conformance.mjs');
   const children: ChildProcess[] = [];
   const runs = SIDES.map((side) => {
@@ -106,7 +100,7 @@ export function startSides(options: SideRunOptions): StartedSides {
       detached: true,
     });
     children.push(child);
-    relayLines(child, side, options);
+    relayLines(child, side, options.secrets);
     return new Promise<SideRun>((resolve, reject) => {
       child.on('error', reject);
       child.on('close', (code, signal) => resolve({ side, reportsDir, code, signal }));
@@ -114,7 +108,7 @@ export function startSides(options: SideRunOptions): StartedSides {
   });
   return {
     done: Promise.all(runs),
-    signal: (signal) => {
+    signal: (signal: NodeJS.Signals) => {
       for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     },
   };

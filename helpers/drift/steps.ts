@@ -28,10 +28,7 @@ const OPERATION: Record<string, Operation> = { GET: 'list', POST: 'create', PUT:
 const NO_SUCH_STATUS = /zc-no-such-status-[0-9a-f]{8}/g;
 
 /** How a run's names are told apart and numbered in one test: its run id and the first number it sent there. */
-export interface RunNames {
-  pattern: RegExp;
-  base: number;
-}
+type RunNames = { pattern: RegExp; base: number };
 
 /** Names become <name+k>, k from the first name the test sent (an answer may show anyone's), so runs that made more zones before agree. */
 export function runNames(exchanges: readonly RecordedExchange[], runId: string): RunNames {

@@ -2,9 +2,8 @@
 // the mock (ZONES_MOCK_BASE_URL, ZONES_MOCK_ACCESS_TOKEN). Each run gets every other setting the same,
 // so that a mock which needs other settings than its service is found to differ, not configured away.
 import { join } from 'node:path';
-import { ConfigError, type Environment, readTargetConfig, type TargetConfig } from '../config.ts';
+import { ConfigError, type Environment, readTargetConfig } from '../config.ts';
 import { operatorVariable } from '../evidence/operator-variables.ts';
-import { CannotRunError } from '../exit-codes.ts';
 import { TOKEN_REJECTED } from '../runner/preflight.ts';
 import { settingDefault } from '../settings.ts';
 
@@ -34,8 +33,6 @@ const REACHING = new Set([
   'ZONES_REPORTS_DIR',
 ]);
 
-export type DriftTargets = Record<Side, TargetConfig> & { reportsDir: string };
-
 /** Where each run writes: its own folder under the reports folder, beside drift.json. */
 export function sideReportsDir(reportsDir: string, side: Side): string {
   return join(reportsDir, 'drift', side);
@@ -57,14 +54,14 @@ export function sideEnvironment(env: Environment, side: Side, reportsDir: string
   return out;
 }
 
-/** Both targets' settings, read and checked as a conformance run reads them, or why drift cannot run, naming the target and the setting. */
-export function readDriftTargets(env: Environment): DriftTargets {
+/** Both targets' settings, read and checked as a run reads them; why drift cannot run, naming target and setting, to `refuse`. */
+export function readDriftTargets(env: Environment, refuse: (reason: string) => never) {
   const missing = [
     ['ZONES_BASE_URL', 'the service'],
     ['ZONES_MOCK_BASE_URL', 'the mock'],
   ].filter(([name]) => (env[name!] ?? '').trim() === '');
   if (missing.length > 0)
-    throw new CannotRunError(
+    refuse(
       `drift compares two targets and needs both: ${missing.map(([name, what]) => `${name} (${what})`).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set`,
     );
   const reportsDir = env.ZONES_REPORTS_DIR?.trim() || settingDefault('ZONES_REPORTS_DIR');
@@ -74,7 +71,7 @@ export function readDriftTargets(env: Environment): DriftTargets {
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       const problems = error.problems.map((problem) => inSideNames(problem, side));
-      throw new CannotRunError(`bad settings for the ${side}: ${problems.join('; ')}`);
+      return refuse(`bad settings for the ${side}: ${problems.join('; ')}`);
     }
   });
   return { ...configs, reportsDir };
