@@ -8,6 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from 'vitest';
+import { styleFromProfile } from '../bin/reference-settings.ts';
+import { mockSection } from '../helpers/drift/mock-setting.ts';
+import { startReference } from '../reference/server.ts';
+import { runDrift } from './drift/drift-run.ts';
 import { killGroup, runEntry, startNpmRun } from './run-node.ts';
 
 const NEVER_SEEN = {
@@ -93,4 +97,33 @@ test('a profile whose "mock" section is wrong is one message naming each key, ex
   expect(run.stderr).toContain('mock.colour is not a key of "mock"');
   expect(run.stderr).toContain('mock.created must be one of 200, 201');
   expect(run.stdout).toBe('');
+});
+
+test('drift between a shop of a style never seen and the mock from its profile: no MUST verdict differs, and with the mock settings drift offers, same', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zc-mock-drift-'));
+  const { mock: choices, ...settings } = NEVER_SEEN;
+  const write = (name: string, profile: object) => {
+    writeFileSync(join(dir, name), JSON.stringify(profile));
+    return join(dir, name);
+  };
+  // The shop: the same settings, and its own codes, error key, content type, extra fields and ids.
+  const shop = await startReference({ style: styleFromProfile(write('shop.json', NEVER_SEEN)) });
+  const plain = await startReference({ style: styleFromProfile(write('plain.json', settings)) });
+  let fitted: Awaited<ReturnType<typeof startReference>> | undefined;
+  try {
+    const env = { ZONES_PROFILE: join(dir, 'shop.json'), ZONES_MODEL_RUNS: '0' };
+    const first = await runDrift(shop, plain, env);
+    expect(first.run.code, `${first.run.stdout}\n${first.run.stderr}`).toBe(1);
+    const moved = first.report.rules.filter((rule) => rule.level === 'must' && rule.service !== rule.mock);
+    expect(moved).toEqual([]);
+    const section = mockSection(first.report.differences);
+    expect(section).toMatchObject({ created: choices.created, deleted: choices.deleted, error_key: choices.error_key });
+    expect(first.markdown).toContain('"mock": {');
+    fitted = await startReference({ style: styleFromProfile(write('fitted.json', { ...settings, mock: section })) });
+    const second = await runDrift(shop, fitted, env);
+    expect(second.report.differences.map((d) => [d.aspect, d.subject, d.service, d.mock])).toEqual([]);
+    expect(second.run.code).toBe(0);
+  } finally {
+    for (const server of [shop, plain, fitted]) await server?.close();
+  }
 });

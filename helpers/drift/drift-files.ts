@@ -14,10 +14,18 @@ import { type Html, html } from '../report/html.ts';
 import { fenced } from '../report/markdown-code.ts';
 import type { Difference, ShownExchange } from './differences.ts';
 import type { DriftReport } from './drift-report.ts';
+import { mockSection } from './mock-setting.ts';
 import { OPERATIONS } from './steps.ts';
 import { SIDES, type Side } from './targets.ts';
 
 const DRIFT_FILES = ['drift.json', 'drift.md', 'drift.html'] as const;
+
+const MOCK_HEADING = "## The mock's profile, to answer as the service does";
+const MOCK_WORDS =
+  'When the mock is npm run mock: this "mock" section in its profile (docs/mock.md) sets away every difference above that it can.';
+
+/** A "mock" section as it is pasted into a profile. */
+const profileSnippet = (section: Record<string, unknown>) => `"mock": ${JSON.stringify(section)}`;
 
 /** A drift run that stops before its reports must not leave the last run's to be read as its own. */
 export function removePreviousDriftReports(reportsDir: string): void {
@@ -143,6 +151,8 @@ export function renderDriftMarkdown(report: DriftReport): string {
       );
     lines.push('');
   }
+  const section = mockSection(report.differences);
+  if (section) lines.push(MOCK_HEADING, '', MOCK_WORDS, '', ...fenced(profileSnippet(section), 'json'), '');
   const left = leftBehindBySide(report);
   if (left.length > 0) lines.push('## Zones left behind', '');
   for (const { side, zones, commands } of left) {
@@ -163,6 +173,8 @@ export function renderDriftMarkdown(report: DriftReport): string {
     );
     for (const verdict of difference.verdicts ?? [])
       lines.push(`- with it, ${verdict.rule} is ${verdict.service} on the service and ${verdict.mock} on the mock`);
+    if (difference.mock_setting)
+      lines.push(`- set away in npm run mock's profile with \`${profileSnippet(difference.mock_setting)}\``);
     if (difference.cases.length > 1) {
       lines.push('', 'Cases:', '', ...difference.cases.map((each) => `- ${cell(each)}`));
       if (difference.count > difference.cases.length)
@@ -236,6 +248,7 @@ ${(difference.verdicts ?? []).map(
   (verdict) =>
     html`<p>With it, ${verdict.rule} is ${verdict.service} on the service and ${verdict.mock} on the mock.</p>`,
 )}
+${difference.mock_setting && html`<p>Set away in npm run mock's profile with <code>${profileSnippet(difference.mock_setting)}</code></p>`}
 <div class="sides">${SIDES.map((side) => exchangeBox(side, difference))}</div>
 </section>`;
 }
@@ -250,6 +263,7 @@ export function renderDriftPage(report: DriftReport): string {
     ['Seed', `${report.seed} on both`],
     ['Exit code', String(report.exitCode)],
   ];
+  const section = mockSection(report.differences);
   const body = html`<header class="verdict v-${VERDICT_LOOK[report.verdict]}" id="verdict">
 <h1>DRIFT: ${report.verdict.toUpperCase()}</h1>
 <p>${verdictLine(report)}</p>
@@ -259,6 +273,7 @@ export function renderDriftPage(report: DriftReport): string {
 ${leftBehindBox(report)}
 ${report.rules.length > 0 && ruleGrid(report)}
 ${report.differences.length > 0 && differencesTables(report)}
+${section && html`<h2>${MOCK_HEADING.slice(3)}</h2><p>${MOCK_WORDS}</p><pre>${profileSnippet(section)}</pre>`}
 ${report.differences.map((difference, index) => differenceSection(difference, index + 1))}`;
   return pageShell(`Drift: ${report.verdict}`, body, Math.ceil(report.rules.length / 2));
 }
