@@ -6,7 +6,6 @@ import type { ExchangeBodies, RecordedExchange, TestExchanges } from '../evidenc
 import { isModelTestTitle } from '../harness/model/title.ts';
 import { readsOf } from '../rules.ts';
 import { compareTest, type DriftSettings, type Observation, partsOf, type Seen } from './compare.ts';
-import { mockSettingOf } from './mock-setting.ts';
 import { OPERATIONS, type Operation } from './steps.ts';
 
 /** An exchange as a difference shows it: the line the reports print, the command that replays it, what went and came. */
@@ -163,10 +162,5 @@ export function compareRuns(service: RunSide, mock: RunSide, settings: DriftSett
     if (difference) difference.verdicts = [...(difference.verdicts ?? []), verdict];
     else alone.push(verdictSeen(verdict, deciding, service, mock));
   }
-  const all = [...differences.values(), ...group(alone).values()];
-  for (const difference of all) {
-    const setting = mockSettingOf(difference, settings);
-    if (setting) difference.mock_setting = setting;
-  }
-  return { differences: all, comparedSteps, comparedTests, rules };
+  return { differences: [...differences.values(), ...group(alone).values()], comparedSteps, comparedTests, rules };
 }

@@ -10,6 +10,7 @@ import { EXIT } from '../exit-codes.ts';
 import type { ConformanceJson, ConformanceReport } from '../report/certificate.ts';
 import { rules as catalogue, ruleById, SPEC_VERSION } from '../rules.ts';
 import { compareRuns, type Difference, type RunSide, type ShownExchange } from './differences.ts';
+import { mockSettingOf } from './mock-setting.ts';
 import type { SideRun } from './side-runs.ts';
 import { bySide, exchangesPath, inSideNames, OPERATOR_PREFIX, type Side, styleSettingsNamed } from './targets.ts';
 
@@ -137,9 +138,14 @@ export function buildDriftReport(given: DriftFacts & { runs: readonly SideRun[] 
       reason:
         "no step was compared: the runs recorded no exchanges both targets answered (is the exchanges file written? see the runs' own reports)",
     });
+  // What npm run mock's profile would set each away with, where its "mock" section can.
+  const differences = comparison.differences.map((difference) => {
+    const setting = mockSettingOf(difference, configs.service);
+    return setting ? { ...difference, mock_setting: setting } : difference;
+  });
   return driftReport(facts, {
     compared: { tests: comparison.comparedTests, steps: comparison.comparedSteps },
-    differences: comparison.differences,
+    differences,
     rules: comparison.rules.map((rule) => ruleRow(rule.rule, rule.service, rule.mock)),
   });
 }
