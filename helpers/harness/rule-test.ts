@@ -6,7 +6,7 @@ import { ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import { BodyFiles } from '../evidence/bounded-body.ts';
 import { type ExchangeRecord, recordExchange } from '../evidence/evidence.ts';
-import { operatorVariable } from '../evidence/operator-variables.ts';
+import { operatorVariable } from '../evidence/replay.ts';
 import { emptyTally } from '../evidence/request-tally.ts';
 import { Secrets } from '../evidence/secrets.ts';
 import { ledgerAt } from '../ownership/ledger.ts';
