@@ -1,14 +1,14 @@
 // The zone API as the settings describe it: paths, envelopes, the list read across its pages, and the
 // ownership guard. Tests never build a URL or a body themselves.
 import type { TargetConfig } from '../config.ts';
-import type { Answer, AuthMode, Method } from '../evidence/exchange.ts';
+import { type Answer, type AuthMode, isSuccessStatus, type Method } from '../evidence/exchange.ts';
 import { parseJson, stringifyJson } from '../json.ts';
 import { sleep } from '../pacing/throttle.ts';
 import { findZone, namedIn } from './list-lookups.ts';
-import { isPastLastPage, nextPageUrl, startListWalk } from './paging.ts';
-import { PreconditionError } from './precondition.ts';
+import { nextPageUrl, startListWalk } from './paging.ts';
 import {
   listItems,
+  PreconditionError,
   readZone,
   toZoneRecords,
   unreadable,
@@ -147,7 +147,8 @@ export class ZonesClient {
       const page = await this.transport.send('GET', next, auth ?? 'valid');
       pages.push(page);
       if (!isSuccess(page)) {
-        pastLastPage = isPastLastPage(this.config, pages.length, page.status);
+        // A 404 past the last page number (Django REST framework's) ends the list; a cursor or Link that leads nowhere is the shop's error.
+        pastLastPage = this.config.paging === 'page' && pages.length > 1 && page.status === 404;
         break;
       }
       const pageItems = listItems(this.config, page.body);
@@ -274,7 +275,7 @@ export class ZonesClient {
 }
 
 export function isSuccess(answer: Answer): boolean {
-  return answer.status >= 200 && answer.status <= 299;
+  return isSuccessStatus(answer.status);
 }
 
 export function isRefusal(answer: Answer): boolean {

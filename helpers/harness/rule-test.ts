@@ -12,7 +12,7 @@ import { Secrets } from '../evidence/secrets.ts';
 import { ledgerAt } from '../ownership/ledger.ts';
 import { isRunZone } from '../ownership/run-names.ts';
 import './task-meta.ts';
-import { PreconditionError } from '../client/precondition.ts';
+import { PreconditionError } from '../client/records.ts';
 import { type RuleLevel, ruleById } from '../rules.ts';
 import { currentLedgerPath, currentTarget } from './current-target.ts';
 import { OwnZones } from './own-zones.ts';
