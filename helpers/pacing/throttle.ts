@@ -103,11 +103,7 @@ export class Throttle {
   }
 
   async ready(): Promise<void> {
-    for (;;) {
-      const wait = this.nextSendAt() - this.clock();
-      if (wait <= 0) break;
-      await sleep(wait);
-    }
+    while (this.nextSendAt() > this.clock()) await sleep(this.nextSendAt() - this.clock());
     this.sending();
   }
 
@@ -209,8 +205,8 @@ export class Throttle {
 
 /** Retry-After as seconds (possibly fractional, e.g. "2.0" or "0.473") or an HTTP date. */
 export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const text = value.trim();
+  const text = value?.trim();
+  if (!text) return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
