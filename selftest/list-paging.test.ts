@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { PreconditionError } from '../helpers/client/precondition.ts';
+import { PreconditionError } from '../helpers/client/records.ts';
 import { type ListAnswer, ZonesClient } from '../helpers/client/zones-client.ts';
 import { type Environment, readTargetConfig } from '../helpers/config.ts';
 import type { Exchange } from '../helpers/evidence/exchange.ts';

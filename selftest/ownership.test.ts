@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { configForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import { namedIn } from '../helpers/client/list-lookups.ts';
-import { PreconditionError } from '../helpers/client/precondition.ts';
+import { PreconditionError } from '../helpers/client/records.ts';
 import { type ListAnswer, OwnershipError, ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import type { Exchange } from '../helpers/evidence/exchange.ts';

@@ -2,8 +2,8 @@
 // zone of the shop, and the filter by publish status returns exactly the zones in that status.
 import { expect } from 'vitest';
 import { listedZone, listsZone, showsZone } from '../helpers/client/list-lookups.ts';
-import { PreconditionError } from '../helpers/client/precondition.ts';
 import type { ZoneRecord } from '../helpers/client/records.ts';
+import { PreconditionError } from '../helpers/client/records.ts';
 import type { ListAnswer } from '../helpers/client/zones-client.ts';
 import { formatAnswers } from '../helpers/evidence/evidence.ts';
 import { currentTarget } from '../helpers/harness/current-target.ts';

@@ -14,8 +14,8 @@ import {
   showsZone,
   zonesOf,
 } from '../helpers/client/list-lookups.ts';
-import { PreconditionError } from '../helpers/client/precondition.ts';
 import type { ZoneRecord } from '../helpers/client/records.ts';
+import { PreconditionError } from '../helpers/client/records.ts';
 import { isRefusal, isSuccess, type ZonesClient } from '../helpers/client/zones-client.ts';
 import { formatAnswers } from '../helpers/evidence/evidence.ts';
 import type { Answer } from '../helpers/evidence/exchange.ts';

@@ -1,4 +1,5 @@
 // Finding zones in a list answer, written once for the matchers, the list checks, the client and the sweeps.
+import { isSuccessStatus } from '../evidence/exchange.ts';
 import { jsonEqual } from '../json.ts';
 import type { ZoneId, ZoneRecord, ZonesRead } from './records.ts';
 
@@ -20,7 +21,7 @@ export function zonesOf(list: ReadList): ZoneRecord[] {
 
 /** The zones of a list that succeeded and could be read; undefined for any other. */
 export function readableZones(list: ReadList): ZoneRecord[] | undefined {
-  return list.status >= 200 && list.status <= 299 && list.read.ok ? list.read.zones : undefined;
+  return isSuccessStatus(list.status) && list.read.ok ? list.read.zones : undefined;
 }
 
 export function listedZone(list: ReadList, id: ZoneId): ZoneRecord | undefined {

@@ -4,8 +4,7 @@ import type { TargetConfig } from '../config.ts';
 import { nextPageLink } from '../evidence/link-header.ts';
 import { isLosslessNumber, stringifyJson } from '../json.ts';
 import type { Paging } from '../settings.ts';
-import { PreconditionError } from './precondition.ts';
-import { valueAtPath, type ZoneRecord } from './records.ts';
+import { PreconditionError, valueAtPath, type ZoneRecord } from './records.ts';
 
 /** A page (its URL, body, Link header and records) in; the records it adds to the list, and the next page's URL unless the list ends, out. */
 export type ListWalk = (page: { url: string; body: unknown; link?: string; zones: ZoneRecord[] }) => {
@@ -51,11 +50,6 @@ function cursorWalk(field: string, param: string, firstUrl: string): ListWalk {
       return { zones: fresh, next: new URL(cursor, page.url).toString() };
     return { zones: fresh, next: withParam(firstUrl, param, cursor) };
   };
-}
-
-/** A 404 past the last page number (Django REST framework's) ends the list; a cursor or Link that leads nowhere is the shop's error. */
-export function isPastLastPage(config: Pick<TargetConfig, 'paging'>, pagesRead: number, status: number): boolean {
-  return config.paging === 'page' && pagesRead > 1 && status === 404;
 }
 
 function unseen(zones: ZoneRecord[], seen: Set<string>): ZoneRecord[] {

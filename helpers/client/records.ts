@@ -4,6 +4,11 @@ import type { TargetConfig } from '../config.ts';
 import { isLosslessNumber } from '../json.ts';
 import { NotJsonBody } from './what-came-back.ts';
 
+/** Thrown where the shop's answers leave a check nothing to stand on (a zone could not be created); the preflight catches it too. */
+export class PreconditionError extends Error {
+  override name = 'PreconditionError';
+}
+
 export interface ZoneId {
   /** The id exactly as it goes into the path. */
   text: string;

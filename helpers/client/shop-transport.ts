@@ -249,11 +249,8 @@ export class ShopTransport {
         return undefined;
       }
       // Described from the record, never from the raw text: a page may echo the credential.
-      exchange.notJson = describeNotJson(
-        exchange.responseHeaders['content-type'],
-        exchange.responseBody,
-        (error as Error).message,
-      );
+      const type = exchange.responseHeaders['content-type'];
+      exchange.notJson = describeNotJson(type, exchange.responseBody, (error as Error).message);
       return new NotJsonBody(exchange.notJson);
     }
   }

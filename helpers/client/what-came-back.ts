@@ -9,10 +9,8 @@ export class NotJsonBody {
   constructor(readonly why: string) {}
 }
 
-const SHOWN_CHARACTERS = 80;
-
 /** The start of a body on one line: whitespace runs folded, control characters shown as "?". */
-export function printable(text: string, max = SHOWN_CHARACTERS): string {
+export function printable(text: string, max = 80): string {
   const line = text
     .slice(0, max * 4)
     .replace(/\s+/g, ' ')

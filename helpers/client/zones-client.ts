@@ -1,14 +1,14 @@
 // The zone API as the settings describe it: paths, envelopes, the list read across its pages, and the
 // ownership guard. Tests never build a URL or a body themselves.
 import type { TargetConfig } from '../config.ts';
-import type { Answer, AuthMode, Method } from '../evidence/exchange.ts';
+import { type Answer, type AuthMode, isSuccessStatus, type Method } from '../evidence/exchange.ts';
 import { parseJson, stringifyJson } from '../json.ts';
 import { sleep } from '../pacing/throttle.ts';
 import { findZone, namedIn } from './list-lookups.ts';
-import { isPastLastPage, nextPageUrl, startListWalk } from './paging.ts';
-import { PreconditionError } from './precondition.ts';
+import { nextPageUrl, startListWalk } from './paging.ts';
 import {
   listItems,
+  PreconditionError,
   readZone,
   toZoneRecords,
   unreadable,
@@ -75,6 +75,7 @@ const SETTLE_POLL_MS = 200;
 
 export class ZonesClient {
   readonly transport: ShopTransport;
+  readonly ledger: ZoneLedger;
   private readonly extraFields: Record<string, unknown>;
   private readonly creationListeners: ((id: ZoneId) => void)[] = [];
 
@@ -83,11 +84,8 @@ export class ZonesClient {
     private readonly options: ClientOptions,
   ) {
     this.transport = new ShopTransport(config, options);
+    this.ledger = options.ledger;
     this.extraFields = parseJson(config.extraFields) as Record<string, unknown>;
-  }
-
-  get ledger(): ZoneLedger {
-    return this.options.ledger;
   }
 
   /** Told of every zone a create brought into being, so its owner can clean it up. */
@@ -149,7 +147,8 @@ export class ZonesClient {
       const page = await this.transport.send('GET', next, auth ?? 'valid');
       pages.push(page);
       if (!isSuccess(page)) {
-        pastLastPage = isPastLastPage(this.config, pages.length, page.status);
+        // A 404 past the last page number (Django REST framework's) ends the list; a cursor or Link that leads nowhere is the shop's error.
+        pastLastPage = this.config.paging === 'page' && pages.length > 1 && page.status === 404;
         break;
       }
       const pageItems = listItems(this.config, page.body);
@@ -210,7 +209,7 @@ export class ZonesClient {
   }
 
   async updateZone(id: ZoneId, fields: Record<string, unknown>, auth: AuthMode = 'valid'): Promise<ZoneAnswer> {
-    const wasDeleted = this.options.ledger.isDeleted(id.text);
+    const wasDeleted = this.ledger.isDeleted(id.text);
     const answer = await this.writeTo('PUT', id, auth, this.bodyText(fields), fields.name);
     // A PUT that succeeds on an id this run deleted has made the zone anew ("create or replace"): ours to remove.
     if (wasDeleted && isSuccess(answer)) this.recordMade(id, String(fields.name));
@@ -219,8 +218,7 @@ export class ZonesClient {
 
   async deleteZone(id: ZoneId, auth: AuthMode = 'valid'): Promise<Answer> {
     const answer = await this.writeTo('DELETE', id, auth);
-    if (isSuccess(answer) && this.options.ledger.owns(id.text))
-      this.options.ledger.record({ event: 'deleted', id: id.text });
+    if (isSuccess(answer) && this.ledger.owns(id.text)) this.ledger.record({ event: 'deleted', id: id.text });
     return answer;
   }
 
@@ -231,15 +229,14 @@ export class ZonesClient {
 
   /** Zones found carrying a mark only this run sent (its unique name, in whatever form the shop kept it), into the ledger. */
   adopt(found: ZoneRecord[], name: string): ZoneRecord[] {
-    const ledger = this.options.ledger;
     // A deleted id listed under our unique name again is a zone we made anew under a reused id.
-    for (const { id } of found) this.recordMade(id, name, ledger.owns(id.text) && !ledger.isDeleted(id.text));
+    for (const { id } of found) this.recordMade(id, name, this.ledger.owns(id.text) && !this.ledger.isDeleted(id.text));
     return found;
   }
 
   /** A zone that exists because of this run: into the ledger (unless there already), and to whoever cleans up after it. */
   private recordMade(id: ZoneId, name: string, inLedger = false): void {
-    if (!inLedger) this.options.ledger.record({ event: 'created', id: id.text, name, target: this.config.baseUrl });
+    if (!inLedger) this.ledger.record({ event: 'created', id: id.text, name, target: this.config.baseUrl });
     for (const listener of this.creationListeners) listener(id);
   }
 
@@ -255,11 +252,10 @@ export class ZonesClient {
     body?: string,
     name?: unknown,
   ): Promise<Answer> {
-    const ledger = this.options.ledger;
     if (method === 'DELETE' && id.text === this.config.bookedZoneId)
       return this.transport.send(method, this.zoneUrl(id), auth);
-    if (!ledger.owns(id.text)) throw new OwnershipError(method, id);
-    if (ledger.isDeleted(id.text)) {
+    if (!this.ledger.owns(id.text)) throw new OwnershipError(method, id);
+    if (this.ledger.isDeleted(id.text)) {
       const { read } = await this.listZones();
       const why = !read.ok
         ? 'the list cannot be read'
@@ -268,7 +264,7 @@ export class ZonesClient {
     }
     // `npm run sweep` knows a zone by a name the run gave it: written before the PUT goes, whatever the
     // credential, as its answer may never come. A name that is not text no name comparison can trust.
-    if (method === 'PUT' && typeof name === 'string') ledger.record({ event: 'renamed', id: id.text, name });
+    if (method === 'PUT' && typeof name === 'string') this.ledger.record({ event: 'renamed', id: id.text, name });
     return this.transport.send(method, this.zoneUrl(id), auth, body);
   }
 
@@ -279,7 +275,7 @@ export class ZonesClient {
 }
 
 export function isSuccess(answer: Answer): boolean {
-  return answer.status >= 200 && answer.status <= 299;
+  return isSuccessStatus(answer.status);
 }
 
 export function isRefusal(answer: Answer): boolean {

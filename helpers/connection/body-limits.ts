@@ -6,6 +6,9 @@ import type { Readable } from 'node:stream';
 /** How much of a cut body is kept, to show what it was. */
 export const EVIDENCE_BYTES = 4096;
 
+/** UTF-8 as undici's text() decodes it: a byte-order mark dropped, bad bytes replaced, never thrown. */
+const UTF8 = new TextDecoder();
+
 /** When the request's `deadline` fires, the stream fails; `announcedBytes` comes back only when it alone said too large. */
 export async function readBodyWithin(
   body: Readable,
@@ -38,15 +41,10 @@ export async function readBodyWithin(
     if (limits.deadline.aborted) return { whole: false, limit: 'time', head: headOf(chunks, bytesRead), bytesRead };
     throw error;
   }
-  return { whole: true, text: decode(Buffer.concat(chunks, bytesRead)) };
+  return { whole: true, text: UTF8.decode(Buffer.concat(chunks, bytesRead)) };
 }
 
 /** Buffer.concat copies no further than the length it is given. */
 function headOf(chunks: readonly Buffer[], bytesRead: number): string {
-  return decode(Buffer.concat(chunks, Math.min(bytesRead, EVIDENCE_BYTES)));
-}
-
-/** UTF-8 as undici's text() decodes it: a byte-order mark dropped, bad bytes replaced, never thrown. */
-function decode(bytes: Uint8Array): string {
-  return new TextDecoder().decode(bytes);
+  return UTF8.decode(Buffer.concat(chunks, Math.min(bytesRead, EVIDENCE_BYTES)));
 }

@@ -3,7 +3,7 @@
 // so that a mock which needs other settings than its service is found to differ, not configured away.
 import { join } from 'node:path';
 import { ConfigError, type Environment, readTargetConfig } from '../config.ts';
-import { operatorVariable } from '../evidence/operator-variables.ts';
+import { operatorVariable } from '../evidence/replay.ts';
 import { TOKEN_REJECTED } from '../runner/preflight.ts';
 import { settingDefault } from '../settings.ts';
 
@@ -15,7 +15,7 @@ export function bySide<T>(value: (side: Side) => T): Record<Side, T> {
   return { service: value('service'), mock: value('mock') };
 }
 
-/** How the operator's shell names each target's own address and token: the names' prefix (operator-variables.ts). */
+/** How the operator's shell names each target's own address and token: the names' prefix (replay.ts). */
 export const OPERATOR_PREFIX: Record<Side, string> = { service: 'ZONES_', mock: 'ZONES_MOCK_' };
 
 /**

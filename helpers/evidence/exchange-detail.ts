@@ -21,7 +21,7 @@ const PAGING_HEADERS = [
 /** The answer's headers a person reads a difference by: its content type, a redirect's target, a challenge, its paging. */
 const SHOWN_HEADERS: readonly string[] = ['content-type', 'location', 'www-authenticate', ...PAGING_HEADERS];
 
-/** What went and what came back as a person reads it: masked, each body cut at 8 KiB with its size and sha256. */
+/** What went and what came back as a person reads it: masked, each body cut at 8 KiB with its size and sha256, none when empty. */
 export interface ExchangeBodies {
   request: { method: Method; url: string; body?: string };
   answer: { status?: number; headers: Record<string, string>; body?: string };
@@ -67,12 +67,8 @@ const LONGEST_ANSWER_KEPT = 8 * SHOWN_BODY_BYTES;
 function jsonText(text: string | undefined, isOwn: (item: unknown) => boolean): string | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   try {
-    return stringify(
-      cutDown(
-        parse(text, null, (digits) => new LosslessNumber(digits)),
-        isOwn,
-      ),
-    );
+    const value = parse(text, null, (digits) => new LosslessNumber(digits));
+    return stringify(cutDown(value, isOwn));
   } catch {
     // Not JSON, or nested past what a recursive parser survives (a RangeError): nothing to compare by shape.
     return undefined;
@@ -87,18 +83,12 @@ export function exchangeDetail(exchange: Exchange, isOwn: (item: unknown) => boo
   const headers = exchange.responseHeaders;
   const sent = exchange.requestBody;
   const request = sent === undefined || Buffer.byteLength(sent) > SHOWN_BODY_BYTES ? undefined : jsonText(sent, isOwn);
-  const parsed = exchange.bodyLimit || exchange.notJson ? undefined : jsonText(exchange.responseBody, isOwn);
+  const unread = exchange.bodyLimit ? 'not read whole' : exchange.notJson ? 'not JSON' : undefined;
+  const parsed = unread ? undefined : jsonText(exchange.responseBody, isOwn);
   const tooLong = parsed !== undefined && Buffer.byteLength(parsed) > LONGEST_ANSWER_KEPT;
   const answer = tooLong ? undefined : parsed;
-  const answerNote = exchange.bodyLimit
-    ? 'not read whole'
-    : exchange.notJson
-      ? 'not JSON'
-      : exchange.responseBody.trim() === ''
-        ? 'no body'
-        : tooLong
-          ? 'too long to keep'
-          : undefined;
+  const empty = exchange.responseBody.trim() === '' ? 'no body' : undefined;
+  const answerNote = unread ?? empty ?? (tooLong ? 'too long to keep' : undefined);
   const shownHeaders = Object.fromEntries(Object.entries(headers).filter(([name]) => SHOWN_HEADERS.includes(name)));
   return {
     method: exchange.method,
@@ -112,15 +102,10 @@ export function exchangeDetail(exchange: Exchange, isOwn: (item: unknown) => boo
     ...(answer === undefined ? {} : { answer }),
     ...(answerNote === undefined ? {} : { answerNote }),
     bodies: {
-      request: { method: exchange.method, url: exchange.url, body: shownText(sent) },
-      answer: { status: exchange.status, headers: shownHeaders, body: shownText(exchange.responseBody) },
+      request: { method: exchange.method, url: exchange.url, body: sent ? shownBody(sent) : undefined },
+      answer: { status: exchange.status, headers: shownHeaders, body: shownBody(exchange.responseBody) || undefined },
     },
   };
-}
-
-/** A body as a person reads it, cut at 8 KiB with its size and sha256 (bounded-body.ts); none when empty. */
-function shownText(text: string | undefined): string | undefined {
-  return text ? shownBody(text) : undefined;
 }
 
 function nextPageOf(link: string | undefined, url: string): Pick<ExchangeDetail, 'nextPage' | 'unreadableNextPage'> {

@@ -22,6 +22,11 @@ export interface Exchange {
   notJson?: string;
 }
 
+/** A 2xx: the request was carried out (a list page read, a zone made, changed or removed). */
+export function isSuccessStatus(status: number | undefined): boolean {
+  return status !== undefined && status >= 200 && status <= 299;
+}
+
 export interface Answer {
   exchange: Exchange;
   status: number;

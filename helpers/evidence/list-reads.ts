@@ -1,6 +1,7 @@
 // Which recorded exchanges are one read of the shop, told one way for drift, which lines two runs up by
 // them, and the model-based budget, so that a shop holding more zones spends no more of it than its mock.
 import type { TargetConfig } from '../config.ts';
+import { isSuccessStatus } from './exchange.ts';
 import type { ExchangeDetail } from './exchange-detail.ts';
 
 /** Answers that are the way to the shop, not the shop: a pace to keep, or a gateway with nothing behind it. */
@@ -32,10 +33,8 @@ export function continuesListRead(
   next: ExchangeDetail,
   paging: PagingParams,
 ): boolean {
-  const status = previous?.status;
   // Only a GET answered 2xx carries a list read on.
-  if (previous?.method !== 'GET' || next.method !== 'GET' || status === undefined || status < 200 || status > 299)
-    return false;
+  if (previous?.method !== 'GET' || next.method !== 'GET' || !isSuccessStatus(previous.status)) return false;
   const at = new URL(next.url);
   if (previous.nextPage !== undefined && new URL(previous.nextPage).toString() === at.toString()) return true;
   const before = new URL(previous.url);

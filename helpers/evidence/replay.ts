@@ -1,9 +1,27 @@
 // A recorded exchange as a curl command that sends the same request again, for a report's reader who
 // wants to see the shop answer it once more. The credential is never in it: the command reads it from
-// the environment when it runs (ZONES_ACCESS_TOKEN, or the mock's in drift's mock run).
+// the operator's shell when it runs, under ZONES_ACCESS_TOKEN, or in drift's mock run under
+// ZONES_MOCK_ACCESS_TOKEN, lest a command send the service's token to the mock. That prefix is an
+// option of the run (`--target-variables`), never the environment's.
 import type { TargetConfig } from '../config.ts';
 import type { Exchange } from './exchange.ts';
-import { DEFAULT_PREFIX, operatorVariable } from './operator-variables.ts';
+
+const DEFAULT_PREFIX = 'ZONES_';
+
+/** Only a plain shell name: it is written into commands a person pastes. */
+export function isOperatorPrefix(prefix = DEFAULT_PREFIX): boolean {
+  return /^ZONES_(?:[A-Z0-9_]*_)?$/.test(prefix);
+}
+
+export function operatorVariable(setting: 'BASE_URL' | 'ACCESS_TOKEN', prefix = DEFAULT_PREFIX): string {
+  return `${prefix}${setting}`;
+}
+
+/** What a printed command puts before itself to reach this run's target: in drift's mock run, the mock's address and token. */
+export function operatorTargetPrefix(prefix = DEFAULT_PREFIX): string {
+  if (prefix === DEFAULT_PREFIX) return '';
+  return `ZONES_BASE_URL="$${operatorVariable('BASE_URL', prefix)}" ZONES_ACCESS_TOKEN="$${operatorVariable('ACCESS_TOKEN', prefix)}" `;
+}
 
 /** One word for a POSIX shell: a quote itself is closed, escaped and reopened. */
 export function shellQuote(text: string): string {

@@ -1,6 +1,6 @@
 // What a run's requests were spent on, counted as the client sends them: against a staging shop the
 // suite's cost is its requests. Plain data, so that tallies cross task.meta and add up.
-import type { Exchange, Method } from './exchange.ts';
+import { type Exchange, isSuccessStatus, type Method } from './exchange.ts';
 
 /** The four operations, each one method on one path: the only requests the client can send. */
 export const ENDPOINTS = ['list', 'create', 'update', 'delete'] as const;
@@ -33,11 +33,9 @@ export function emptyTally(): RequestTally {
 export function countRequest(tally: RequestTally, exchange: Exchange, resend?: Resend): void {
   const endpoint = ENDPOINTS.find((each) => METHOD_OF[each] === exchange.method)!;
   tally.sent[endpoint] += 1;
-  const status = exchange.status;
-  if (status === 429) tally.throttled += 1;
+  if (exchange.status === 429) tally.throttled += 1;
   // A page whose body went past a limit was not read.
-  if (endpoint === 'list' && status !== undefined && status >= 200 && status <= 299 && !exchange.bodyLimit)
-    tally.pages += 1;
+  if (endpoint === 'list' && isSuccessStatus(exchange.status) && !exchange.bodyLimit) tally.pages += 1;
   if (resend !== undefined) tally.resent[resend] += 1;
 }
 

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { type ExpectedFields, listedZone, listsZone, readableZones, showsZone } from '../client/list-lookups.ts';
-import { PreconditionError } from '../client/precondition.ts';
 import type { ZoneId, ZoneRecord } from '../client/records.ts';
+import { PreconditionError } from '../client/records.ts';
 import { isRefusal, isSuccess, type ListAnswer, type Settle, type ZonesClient } from '../client/zones-client.ts';
 import type { TargetConfig } from '../config.ts';
 import { formatAnswers } from '../evidence/evidence.ts';

@@ -2,8 +2,8 @@
 // torn down after the test whether it passed or failed. Tear-down problems are reported, not hidden.
 import { randomBytes } from 'node:crypto';
 import { type ExpectedFields, findZone, listsZone, namedIn, zonesOf } from '../client/list-lookups.ts';
-import { PreconditionError } from '../client/precondition.ts';
 import type { ZoneId, ZoneRecord } from '../client/records.ts';
+import { PreconditionError } from '../client/records.ts';
 import { isRefusal, isSuccess, type Settle, type ZoneAnswer, type ZonesClient } from '../client/zones-client.ts';
 import { formatAnswers } from '../evidence/evidence.ts';
 import { parseJson } from '../json.ts';

@@ -1,8 +1,8 @@
 // The booking fixture for DELETE-02. What a booking is, the specification does not show, so the
 // operator says how to get one: an existing booked zone, or a hook command that books a zone.
 import { spawn } from 'node:child_process';
-import { PreconditionError } from '../client/precondition.ts';
 import type { ZoneId } from '../client/records.ts';
+import { PreconditionError } from '../client/records.ts';
 import type { TargetConfig } from '../config.ts';
 import { withoutProxyVariables } from '../connection/proxy.ts';
 import { Secrets } from '../evidence/secrets.ts';

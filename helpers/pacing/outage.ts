@@ -37,17 +37,23 @@ export class Outage {
   }
 }
 
-// Kept on globalThis so that every copy of this module in one thread shares one outage per target.
-const shared = globalThis as { __zonesOutages?: Map<string, Outage> };
-shared.__zonesOutages ??= new Map();
-const registry = shared.__zonesOutages;
+// Kept on globalThis so that every copy of these modules in one thread shares one outage and one throttle per target.
+const shared = globalThis as { __zonesPerTarget?: Map<string, unknown> };
+shared.__zonesPerTarget ??= new Map();
+const registry = shared.__zonesPerTarget;
 
-export function outageFor(baseUrl: string): Outage {
-  if (!registry.has(baseUrl)) registry.set(baseUrl, new Outage());
-  return registry.get(baseUrl)!;
+/** The target's one `kind` (its outage, its throttle) in this process, made at the first call. */
+export function perTarget<T>(kind: string, baseUrl: string, make: () => T): T {
+  const key = `${kind} ${baseUrl}`;
+  if (!registry.has(key)) registry.set(key, make());
+  return registry.get(key) as T;
 }
 
-/** Forgets every target's outage: for self-tests whose short-lived servers may get an earlier one's port. */
-export function forgetOutages(): void {
+export function outageFor(baseUrl: string): Outage {
+  return perTarget('outage', baseUrl, () => new Outage());
+}
+
+/** For the self-tests, whose short-lived servers may get an earlier one's port and must not inherit its outage or pace. */
+export function forgetTargets(): void {
   registry.clear();
 }

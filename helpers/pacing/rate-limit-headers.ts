@@ -14,8 +14,6 @@ export interface QuotaHint {
 export type BucketHint = { used: number; size: number };
 export type RateLimitHints = { quota?: QuotaHint; bucket?: BucketHint };
 
-const NON_NEGATIVE_INTEGER = /^\d+$/;
-
 /** `headers` with lower-case names, as the client records them. */
 export function readRateLimitHeaders(headers: Record<string, string>): RateLimitHints {
   const hints: RateLimitHints = {};
@@ -60,7 +58,7 @@ function combinedQuota(value: string): QuotaHint | undefined {
 
 function integer(text: string | undefined): number | undefined {
   const trimmed = text?.trim();
-  return trimmed !== undefined && NON_NEGATIVE_INTEGER.test(trimmed) ? Number(trimmed) : undefined;
+  return trimmed !== undefined && /^\d+$/.test(trimmed) ? Number(trimmed) : undefined;
 }
 
 /** Splits at `separator` except inside "quoted strings" (a policy name may hold a comma). */

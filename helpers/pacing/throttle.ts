@@ -8,6 +8,7 @@
 // worker, one test at a time (helpers/runner/run-suites.ts), so it sees every request there is.
 // Requests a test sends together on purpose (ROBUST-07's concurrent updates) go together only until
 // the shop shows a limit: after that, a request already on its way could land inside a window.
+import { perTarget } from './outage.ts';
 import { type BucketHint, readRateLimitHeaders } from './rate-limit-headers.ts';
 
 const SAFETY_MARGIN_MS = 25;
@@ -102,11 +103,7 @@ export class Throttle {
   }
 
   async ready(): Promise<void> {
-    for (;;) {
-      const wait = this.nextSendAt() - this.clock();
-      if (wait <= 0) break;
-      await sleep(wait);
-    }
+    while (this.nextSendAt() > this.clock()) await sleep(this.nextSendAt() - this.clock());
     this.sending();
   }
 
@@ -208,8 +205,8 @@ export class Throttle {
 
 /** Retry-After as seconds (possibly fractional, e.g. "2.0" or "0.473") or an HTTP date. */
 export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const text = value.trim();
+  const text = value?.trim();
+  if (!text) return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
@@ -219,18 +216,7 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-// Kept on globalThis so that every copy of this module in one thread shares one throttle per target.
-const shared = globalThis as { __zonesThrottles?: Map<string, Throttle> };
-shared.__zonesThrottles ??= new Map();
-const registry = shared.__zonesThrottles;
-
 /** This process's throttle for the target; the first call may give what another process learned of it. */
 export function throttleFor(baseUrl: string, maxRps: number, learned?: PaceState): Throttle {
-  if (!registry.has(baseUrl)) registry.set(baseUrl, new Throttle(maxRps, Date.now, learned));
-  return registry.get(baseUrl)!;
-}
-
-/** For the self-tests, whose short-lived servers may get an earlier one's port and must not inherit the pace it taught. */
-export function forgetThrottles(): void {
-  registry.clear();
+  return perTarget('throttle', baseUrl, () => new Throttle(maxRps, Date.now, learned));
 }

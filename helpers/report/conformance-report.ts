@@ -2,7 +2,7 @@
 // its facts, and conformance.md, the certificate for people, as conformance.json is for machines.
 import { describeTarget, seedReplayCommand, type TargetConfig } from '../config.ts';
 import { shownProxy } from '../connection/proxy.ts';
-import { operatorVariable } from '../evidence/operator-variables.ts';
+import { operatorVariable } from '../evidence/replay.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
 import { exitCodeForSignal } from '../exit-codes.ts';
 import { exitCodeOf, STATES, shownStateOf, testLook } from '../judging/states.ts';

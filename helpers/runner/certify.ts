@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { ZonesClient } from '../client/zones-client.ts';
 import { newModelSeed, type TargetConfig } from '../config.ts';
 import { notKeptNote } from '../evidence/bounded-body.ts';
-import { isOperatorPrefix } from '../evidence/operator-variables.ts';
+import { isOperatorPrefix } from '../evidence/replay.ts';
 import { emptyTally, type RequestTally, requestsIn } from '../evidence/request-tally.ts';
 import { CannotRunError } from '../exit-codes.ts';
 import type { TestOutcome } from '../judging/verdict.ts';
@@ -39,7 +39,7 @@ export interface CertifyOptions
     Pick<PreflightOptions, 'onWaiting'> {
   /** The file each test's exchanges are written to, as data (exchange-detail.ts): drift compares two runs' files. */
   recordExchanges?: string;
-  /** What the operator's names for this target begin with, for the commands the reports print (operator-variables.ts). */
+  /** What the operator's names for this target begin with, for the commands the reports print (replay.ts). */
   targetVariables?: string;
   onOutcome?: (target: string, outcome: TestOutcome) => void;
   /** What the launcher knows of the run, read once the tests are over: a signal that stopped it, --rule, --baseline. */

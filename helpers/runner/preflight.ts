@@ -6,8 +6,7 @@
 // be reached as configured (a certificate not trusted, a proxy in the way, a redirect) is told the same way.
 
 import { findZone, namedIn, zonesOf } from '../client/list-lookups.ts';
-import { PreconditionError } from '../client/precondition.ts';
-import { type ZoneId, zoneIdOf, zoneItem } from '../client/records.ts';
+import { PreconditionError, type ZoneId, zoneIdOf, zoneItem } from '../client/records.ts';
 import {
   BodyLimitError,
   cameBack,

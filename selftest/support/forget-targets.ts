@@ -3,10 +3,8 @@
 // starts can get the port of one an earlier file closed; it must start from a clean slate, not with
 // the pace a rate-limited stub taught the earlier file's client, nor with an outage a down stub began.
 import { afterAll } from 'vitest';
-import { forgetOutages } from '../../helpers/pacing/outage.ts';
-import { forgetThrottles } from '../../helpers/pacing/throttle.ts';
+import { forgetTargets } from '../../helpers/pacing/outage.ts';
 
 afterAll(() => {
-  forgetThrottles();
-  forgetOutages();
+  forgetTargets();
 });

@@ -2,7 +2,7 @@
 // Every PUT sends the whole zone, so merging and replacing shops are both served; what the specification
 // leaves open (codes, bodies, which moves are allowed) is accepted as the example tests do.
 import { namedIn, readableZones } from '../../client/list-lookups.ts';
-import { PreconditionError } from '../../client/precondition.ts';
+import { PreconditionError } from '../../client/records.ts';
 import { TransportError } from '../../client/shop-transport.ts';
 import { isRefusal, isSuccess, type ListAnswer } from '../../client/zones-client.ts';
 import { formatAnswers } from '../../evidence/evidence.ts';

@@ -1,7 +1,7 @@
 // The model-based run: fast-check draws sequences of operations, each from no zone of its own; the first
 // the shop answers against the model is shrunk, and every failure loses the operations it does not need.
 import fc from 'fast-check';
-import { PreconditionError } from '../../client/precondition.ts';
+import { PreconditionError } from '../../client/records.ts';
 import { TransportError } from '../../client/shop-transport.ts';
 import { type ModelBudget, newModelSeed, seedReplayCommand } from '../../config.ts';
 import { commandArbitrary, type ZoneCommand } from './commands.ts';
