@@ -151,3 +151,13 @@ export function styleFromProfile(path: string): HouseStyle {
     latencyMs: mock.latency_ms,
   };
 }
+
+/** The settings that point the suite at a running mock: its profile when it has one (the suite reads it too), else its style. */
+export function mockSettings(reference: Pick<RunningReference, 'url' | 'token' | 'style'>, profile?: string) {
+  const { url, token } = reference;
+  const reach =
+    profile === undefined
+      ? settingsForStyle(reference.style, url, token)
+      : { ZONES_BASE_URL: url, ZONES_ACCESS_TOKEN: token, ZONES_PROFILE: profile };
+  return { ...reach, ...bookingHooksForReference() };
+}

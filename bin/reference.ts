@@ -7,7 +7,7 @@ import { faults } from '../reference/faults.ts';
 import { type ReferenceOptions, startReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles, listKeyOf, zoneKeyOf } from '../reference/styles.ts';
 import { leaveCannotRun, parseOptions } from './command-options.ts';
-import { bookingHooksForReference, settingsForStyle, styleFromProfile } from './reference-settings.ts';
+import { mockSettings, styleFromProfile } from './reference-settings.ts';
 
 function usage(): string {
   const width = Math.max(...faults.map((fault) => fault.name.length));
@@ -94,14 +94,7 @@ function readOptions(): { options: ReferenceOptions; profile?: string } {
 const { options, profile } = readOptions();
 const running = await startReference(options).catch((error: Error) => fail(`could not start: ${error.message}`));
 
-// A profile's mock is pointed at by the same profile: the suite reads there what the settings would say.
-const reach = { ZONES_BASE_URL: running.url, ZONES_ACCESS_TOKEN: running.token };
-const settings = {
-  ...(profile === undefined
-    ? settingsForStyle(running.style, running.url, running.token)
-    : { ...reach, ZONES_PROFILE: profile }),
-  ...bookingHooksForReference(),
-};
+const settings = mockSettings(running, profile);
 const authValue = running.style.authScheme ? `${running.style.authScheme} ${running.token}` : running.token;
 console.log(
   [

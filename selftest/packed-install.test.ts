@@ -119,6 +119,25 @@ describe('the installed command, run from the folder that installed it', () => {
     expect(existsSync(join(caller, 'node_modules', 'zones-conformance', 'reports'))).toBe(false);
   });
 
+  test("startMock from 'zones-conformance/mock', with its declarations, serves a create there", async () => {
+    expect(existsSync(join(caller, 'node_modules', 'zones-conformance', 'dist', 'bin', 'mock-api.d.ts'))).toBe(true);
+    writeFileSync(
+      join(caller, 'mock-check.mjs'),
+      `import { startMock } from 'zones-conformance/mock';
+const mock = await startMock();
+const created = await fetch(mock.url + '/admin/api/2026-07/zones.json', {
+  method: 'POST',
+  headers: { 'X-Shopify-Access-Token': mock.token, 'content-type': 'application/json' },
+  body: JSON.stringify({ zone: { name: 'installed', coverage: {} } }),
+});
+console.log(created.status);
+await mock.close();
+`,
+    );
+    const run = await runCommand(process.execPath, ['mock-check.mjs'], { cwd: caller });
+    expect([run.code, run.stdout.trim()], run.stderr).toEqual([0, '201']);
+  });
+
   test('report builds the HTML report there', async () => {
     const report = await zonesConformance(['report']);
     expect(report.code, report.stderr).toBe(0);
@@ -132,8 +151,13 @@ describe('the installed command, run from the folder that installed it', () => {
     const sweep = await zonesConformance(['sweep']);
     expect(sweep.code).toBe(3);
     expect(sweep.stderr).toMatch(/ZONES_BASE_URL is not set: there is no shop to sweep/);
+    const mock = await zonesConformance(['mock', '--help']);
+    expect(mock.code).toBe(0);
+    expect(mock.stdout).toMatch(/--profile FILE/);
     const unknown = await zonesConformance(['certify']);
     expect(unknown.code).toBe(3);
-    expect(unknown.stderr).toMatch(/no command "certify"; the commands are conformance, sweep, reference, report/);
+    expect(unknown.stderr).toMatch(
+      /no command "certify"; the commands are conformance, sweep, reference, mock, report/,
+    );
   });
 });
