@@ -94,7 +94,12 @@ describe('whether the build is current', () => {
 });
 
 test('npm run build writes only below dist/, whose modules find the files of the source tree', async () => {
-  const copy = unbuiltCopy('zc-build-', BUILT_FOLDERS, ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.types.json']);
+  const copy = unbuiltCopy('zc-build-', BUILT_FOLDERS, [
+    'package.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'tsconfig.types.json',
+  ]);
   const npm = npmCommand();
   const build = await runCommand(npm.command, [...npm.args, 'run', 'build'], { cwd: copy });
   expect(build.code, build.stdout + build.stderr).toBe(0);
