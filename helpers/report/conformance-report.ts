@@ -49,6 +49,7 @@ export interface RunFacts {
 
 /** The certificate of a run, built once from everything known of it; nothing edits it afterwards. */
 export function buildReport(facts: RunFacts): ConformanceReport {
+  const { config } = facts;
   const rules = judgeRules(facts.outcomes);
   const suiteErrors = [
     ...facts.runErrors,
@@ -87,11 +88,15 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     startedAt: facts.startedAt.toISOString(),
     finishedAt: facts.finishedAt.toISOString(),
     target: {
-      baseUrl: facts.config.baseUrl,
-      embedded: facts.config.embedded,
-      ...connectionOf(facts.config),
+      baseUrl: config.baseUrl,
+      embedded: config.embedded,
+      tls: !config.baseUrl.startsWith('https:') ? 'plain-http' : config.tlsInsecure ? 'not-verified' : 'verified',
+      proxy:
+        config.embedded || config.proxy === undefined
+          ? null
+          : `${shownProxy(config.proxy.url)} (${config.proxy.variable})`,
       variables: facts.targetVariables,
-      settings: describeTarget(facts.config),
+      settings: describeTarget(config),
     },
     // Below MUST a rule that fails warns (failureOf): SHOULD and MAY count warnings where MUST counts failures.
     summary: {
@@ -106,10 +111,10 @@ export function buildReport(facts: RunFacts): ConformanceReport {
       cleanup,
       preflight: facts.requests.preflight,
       throttled: facts.requests.throttled + sum((o) => o.throttled),
-      ...accountRequests(facts.outcomes, facts.requests.tally ?? {}, facts.config.apiVersion),
+      ...accountRequests(facts.outcomes, facts.requests.tally ?? {}, config.apiVersion),
     },
     consistency: {
-      timeoutMs: facts.config.consistencyTimeoutMs,
+      timeoutMs: config.consistencyTimeoutMs,
       lagSeen: lags.length,
       longestLagMs: Math.max(0, ...lags),
     },
@@ -118,13 +123,14 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     // ZONES_API_VERSION may point elsewhere than the specification, and the report says so.
     notes: [
       facts.outage && `the run could not complete: ${outageLine(facts.outage)}`,
-      otherVersionNote(facts.config.apiVersion),
-      insecureNote(facts.config),
+      otherVersionNote(config.apiVersion),
+      config.tlsInsecure &&
+        "TLS was not verified (ZONES_TLS_INSECURE=1): the shop's certificate was not checked, so this certificate cannot tell the shop from anything else that answered at its address",
       facts.bodiesNotKept,
       facts.selection &&
         `a partial run: only ${facts.selection.rules.join(', ')} (--rule ${facts.selection.rule}); the other ${rules.length - facts.selection.rules.length} rules are not verified, as not selected`,
     ].filter((note) => typeof note === 'string'),
-    ...modelSeedOf(facts.config, facts.selection),
+    ...modelSeedOf(config, facts.selection),
     ...(facts.outage ? { outage: facts.outage } : {}),
     ...(facts.selection ? { selection: facts.selection } : {}),
   };
@@ -187,22 +193,6 @@ export function alertLines(report: ConformanceReport): string[] {
     ...(report.outage ? [`**The run could not complete:** ${outageLine(report.outage)}.`, ''] : []),
     ...(report.stopped ? [`**${stoppedLine(report.stopped)}**`, ''] : []),
   ];
-}
-
-function connectionOf(config: TargetConfig): Pick<ConformanceReport['target'], 'tls' | 'proxy'> {
-  const tls = !config.baseUrl.startsWith('https:') ? 'plain-http' : config.tlsInsecure ? 'not-verified' : 'verified';
-  return {
-    tls,
-    proxy:
-      config.embedded || config.proxy === undefined
-        ? null
-        : `${shownProxy(config.proxy.url)} (${config.proxy.variable})`,
-  };
-}
-
-function insecureNote(config: TargetConfig): string | undefined {
-  if (!config.tlsInsecure) return undefined;
-  return "TLS was not verified (ZONES_TLS_INSECURE=1): the shop's certificate was not checked, so this certificate cannot tell the shop from anything else that answered at its address";
 }
 
 const TLS_SHOWN: Record<ConformanceReport['target']['tls'], FactPart[]> = {
