@@ -238,18 +238,15 @@ export function nightsShown(
   };
 }
 
-/** An earlier conformance.json, read as the night it was: the shape the nights history holds. */
-export interface Baseline {
-  path: string;
-  night: Night;
-}
-
 function refuse(path: string, why: string): never {
   throw new CannotRunError(`--baseline ${path}: ${why}`);
 }
 
+/** An earlier conformance.json, read as the night it was: the shape the nights history holds. */
+export type Baseline = ReturnType<typeof readBaseline>;
+
 /** Reads an earlier conformance.json; anything else stops the run before a request (exit 3), naming the file. */
-export function readBaseline(path: string): Baseline {
+export function readBaseline(path: string) {
   let report: Partial<ConformanceReport> | null;
   try {
     report = JSON.parse(readFileSync(path, 'utf8'));
