@@ -50,20 +50,9 @@ export interface ConformanceReport {
   /** With `--baseline`: tonight against an earlier conformance.json (history.ts, compare). */
   comparison?: Comparison;
   /** The shop stopped answering for itself partway, past the budget: the verdict is could-not-complete. */
-  outage?: RunOutage;
+  outage?: { since: string; what: string; budgetMs: number };
   /** The run was stopped by a signal before every test had run; its code is the run's `exitCode`. */
-  stopped?: RunStopped;
-}
-
-export interface RunStopped {
-  signal: NodeJS.Signals;
-  exitCode: number;
-}
-
-export interface RunOutage {
-  since: string;
-  what: string;
-  budgetMs: number;
+  stopped?: { signal: NodeJS.Signals; exitCode: number };
 }
 
 export type Change =
@@ -84,15 +73,14 @@ export interface RuleChange {
   change: Change;
 }
 
-export interface Comparison {
+type ChangeList = 'newFailures' | 'fixed' | 'stillFailing' | 'newlyNotVerified' | 'newlyVerified';
+
+/**
+ * A list per kind of change (history.ts CHANGE_LISTS). A failure is a MUST rule failed or a SHOULD or MAY rule
+ * warned (`level` tells which); newly verified (not verified in the baseline, passed tonight) never changes the exit code.
+ */
+export interface Comparison extends Record<ChangeList, RuleChange[]> {
   baseline: { path: string; runId: string; startedAt: string; verdict: string; baseUrl: string | null };
-  /** A failure is a MUST rule failed or a SHOULD or MAY rule warned; `level` tells which. */
-  newFailures: RuleChange[];
-  fixed: RuleChange[];
-  stillFailing: RuleChange[];
-  newlyNotVerified: RuleChange[];
-  /** Not verified in the baseline, passed tonight: said in the reports, never a change of the exit code. */
-  newlyVerified: RuleChange[];
   /** `new` with `--fail-on new`: the exit code then rests on new MUST failures. */
   failOn: 'new' | null;
   /** The verdict's own code, or by `--fail-on new`; the run's `exitCode` follows it unless a signal or an outage ended the run. */

@@ -16,7 +16,7 @@ import {
 } from '../judging/verdict.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import { otherVersionNote, type RuleLevel, SPEC_VERSION } from '../rules.ts';
-import type { Comparison, ConformanceJson, ConformanceReport, RunOutage, RunStopped } from './certificate.ts';
+import type { Comparison, ConformanceJson, ConformanceReport } from './certificate.ts';
 import { type Baseline, compare, comparisonLines, isSelected } from './history.ts';
 import { leftoverMarkdown } from './leftovers.ts';
 import { code, fenced } from './markdown-code.ts';
@@ -37,7 +37,7 @@ export interface RunFacts {
     /** What the launcher's own requests were; a run's facts made by hand may have none. */
     tally?: { preflight: RequestTally; sweep: RequestTally };
   };
-  outage?: RunOutage;
+  outage?: ConformanceReport['outage'];
   /** What the launcher knows and the run does not: a signal that stopped it, --rule, --baseline. */
   stoppedBy?: NodeJS.Signals;
   selection?: NonNullable<ConformanceReport['selection']>;
@@ -49,13 +49,25 @@ export interface RunFacts {
 
 /** The certificate of a run, built once from everything known of it; nothing edits it afterwards. */
 export function buildReport(facts: RunFacts): ConformanceReport {
+  const { config } = facts;
   const rules = judgeRules(facts.outcomes);
   const suiteErrors = [
     ...facts.runErrors,
     ...facts.outcomes.filter((o) => o.state === 'suite-error').map((o) => `${o.title}: ${o.reason}`),
   ];
-  if (facts.outage) for (const rule of rules) markUnreached(rule, outageLine(facts.outage));
-  if (facts.selection) for (const rule of rules) markNotSelected(rule, facts.selection);
+  // A rule the run never reached says the shop was gone (one not verified for a reason of its own keeps it);
+  // one --rule left out is not verified as not selected, not as "did not run", and its model-based notes go.
+  for (const rule of rules) {
+    if (facts.outage && rule.status === 'not-verified' && NEVER_RAN.has(rule.reason ?? '')) {
+      rule.reason = `not reached: ${outageLine(facts.outage)}`;
+      for (const test of rule.tests) if (NEVER_RAN.has(test.reason ?? '')) test.reason = rule.reason;
+    }
+    if (facts.selection && !facts.selection.rules.includes(rule.id)) {
+      rule.reason = `not selected (--rule ${facts.selection.rule})`;
+      rule.notes = undefined;
+      for (const test of rule.tests) test.reason = rule.reason;
+    }
+  }
   const verdict = facts.outage ? 'could-not-complete' : verdictOf(rules, suiteErrors);
   const count = (level: RuleLevel) => (status: RuleStatus) =>
     rules.filter((rule) => rule.level === level && rule.status === status).length;
@@ -76,11 +88,15 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     startedAt: facts.startedAt.toISOString(),
     finishedAt: facts.finishedAt.toISOString(),
     target: {
-      baseUrl: facts.config.baseUrl,
-      embedded: facts.config.embedded,
-      ...connectionOf(facts.config),
+      baseUrl: config.baseUrl,
+      embedded: config.embedded,
+      tls: !config.baseUrl.startsWith('https:') ? 'plain-http' : config.tlsInsecure ? 'not-verified' : 'verified',
+      proxy:
+        config.embedded || config.proxy === undefined
+          ? null
+          : `${shownProxy(config.proxy.url)} (${config.proxy.variable})`,
       variables: facts.targetVariables,
-      settings: describeTarget(facts.config),
+      settings: describeTarget(config),
     },
     // Below MUST a rule that fails warns (failureOf): SHOULD and MAY count warnings where MUST counts failures.
     summary: {
@@ -95,10 +111,10 @@ export function buildReport(facts: RunFacts): ConformanceReport {
       cleanup,
       preflight: facts.requests.preflight,
       throttled: facts.requests.throttled + sum((o) => o.throttled),
-      ...accountRequests(facts.outcomes, facts.requests.tally ?? {}, facts.config.apiVersion),
+      ...accountRequests(facts.outcomes, facts.requests.tally ?? {}, config.apiVersion),
     },
     consistency: {
-      timeoutMs: facts.config.consistencyTimeoutMs,
+      timeoutMs: config.consistencyTimeoutMs,
       lagSeen: lags.length,
       longestLagMs: Math.max(0, ...lags),
     },
@@ -107,13 +123,14 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     // ZONES_API_VERSION may point elsewhere than the specification, and the report says so.
     notes: [
       facts.outage && `the run could not complete: ${outageLine(facts.outage)}`,
-      otherVersionNote(facts.config.apiVersion),
-      insecureNote(facts.config),
+      otherVersionNote(config.apiVersion),
+      config.tlsInsecure &&
+        "TLS was not verified (ZONES_TLS_INSECURE=1): the shop's certificate was not checked, so this certificate cannot tell the shop from anything else that answered at its address",
       facts.bodiesNotKept,
       facts.selection &&
         `a partial run: only ${facts.selection.rules.join(', ')} (--rule ${facts.selection.rule}); the other ${rules.length - facts.selection.rules.length} rules are not verified, as not selected`,
     ].filter((note) => typeof note === 'string'),
-    ...modelSeedOf(facts.config, facts.selection),
+    ...modelSeedOf(config, facts.selection),
     ...(facts.outage ? { outage: facts.outage } : {}),
     ...(facts.selection ? { selection: facts.selection } : {}),
   };
@@ -127,32 +144,17 @@ export function buildReport(facts: RunFacts): ConformanceReport {
   return report;
 }
 
-/** A rule --rule left out is not verified, as not selected rather than "did not run"; its model-based notes go too. */
-function markNotSelected(rule: RuleResult, selection: NonNullable<RunFacts['selection']>): void {
-  if (selection.rules.includes(rule.id)) return;
-  rule.reason = `not selected (--rule ${selection.rule})`;
-  rule.notes = undefined;
-  for (const test of rule.tests) test.reason = rule.reason;
-}
-
-export function outageLine(outage: RunOutage): string {
+export function outageLine(outage: NonNullable<ConformanceReport['outage']>): string {
   return `the shop stopped answering for itself at ${outage.since} (${outage.what}) and did not come back within ZONES_OUTAGE_BUDGET_MS=${outage.budgetMs}; the rules decided before then keep their status, the rest are not verified`;
 }
 
 /** A stopped run in the words of every report, first thing under the verdict. */
-export function stoppedLine(stopped: RunStopped): string {
+export function stoppedLine(stopped: NonNullable<ConformanceReport['stopped']>): string {
   return `The run was stopped by ${stopped.signal} before every test had run; exit code ${stopped.exitCode}.`;
 }
 
 /** What a test that was never run, or a rule with none run, says of itself. */
 const NEVER_RAN = new Set(['the test did not run', 'no test of this rule ran']);
-
-/** A rule the run never reached says the shop was gone; one not verified for a reason of its own keeps that reason. */
-function markUnreached(rule: RuleResult, line: string): void {
-  if (rule.status !== 'not-verified' || !NEVER_RAN.has(rule.reason ?? '')) return;
-  rule.reason = `not reached: ${line}`;
-  for (const test of rule.tests) if (NEVER_RAN.has(test.reason ?? '')) test.reason = rule.reason;
-}
 
 /** A replay runs what the night ran: a --rule run's selection too, its spaces gone so the command needs no quotes. */
 function modelSeedOf(config: TargetConfig, selection: RunFacts['selection']): Pick<ConformanceReport, 'model'> {
@@ -193,22 +195,6 @@ export function alertLines(report: ConformanceReport): string[] {
   ];
 }
 
-function connectionOf(config: TargetConfig): Pick<ConformanceReport['target'], 'tls' | 'proxy'> {
-  const tls = !config.baseUrl.startsWith('https:') ? 'plain-http' : config.tlsInsecure ? 'not-verified' : 'verified';
-  return {
-    tls,
-    proxy:
-      config.embedded || config.proxy === undefined
-        ? null
-        : `${shownProxy(config.proxy.url)} (${config.proxy.variable})`,
-  };
-}
-
-function insecureNote(config: TargetConfig): string | undefined {
-  if (!config.tlsInsecure) return undefined;
-  return "TLS was not verified (ZONES_TLS_INSECURE=1): the shop's certificate was not checked, so this certificate cannot tell the shop from anything else that answered at its address";
-}
-
 const TLS_SHOWN: Record<ConformanceReport['target']['tls'], FactPart[]> = {
   verified: ['verified'],
   'not-verified': [{ strong: 'NOT VERIFIED' }, ' (ZONES_TLS_INSECURE=1)'],
@@ -223,9 +209,7 @@ export const targetText = (report: ConformanceReport) =>
 export const tokenVariable = (report: ConformanceReport) => operatorVariable('ACCESS_TOKEN', report.target.variables);
 
 /** A level's rules counted as every report words them: a MUST rule fails, a SHOULD or MAY rule warns. */
-export function countsText(
-  counts: { passed: number; notVerified: number } & ({ failed: number } | { warnings: number }),
-) {
+export function countsText(counts: ConformanceReport['summary'][RuleLevel]) {
   const broken = 'failed' in counts ? `${counts.failed} failed` : `${counts.warnings} warnings`;
   return `${counts.passed} passed, ${broken}, ${counts.notVerified} not verified`;
 }

@@ -10,11 +10,7 @@ import { setAsideReports } from './previous-reports.ts';
 import { type WrittenReports, writeReports } from './write-reports.ts';
 
 /** Where to write, what to keep out of the files, and what the target is, as far as the launcher got. */
-export interface LauncherFacts {
-  reportsDir: string;
-  token: string;
-  baseUrl: string | null;
-}
+export type LauncherFacts = ReturnType<typeof factsFromConfig>;
 
 /** Before the settings are validated (or when they never will be): their raw values, else the defaults. */
 export function factsFromRawSettings(env: Record<string, string | undefined>): LauncherFacts {
@@ -31,7 +27,7 @@ export function withoutUserInfo(address: string): string {
   return address.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
 }
 
-export function factsFromConfig(config: TargetConfig): LauncherFacts {
+export function factsFromConfig(config: TargetConfig) {
   return { reportsDir: config.reportsDir, token: config.token, baseUrl: config.baseUrl || null };
 }
 

@@ -195,14 +195,6 @@ export function stripStates(strip: readonly Night[], ruleId: string, selected: b
   );
 }
 
-/** `before` and `now` as the page and the summary show them; `change` on conformance.json's statuses, for the tables and --fail-on new. */
-export interface NightChange {
-  id: string;
-  before: ShownState | 'absent';
-  now: ShownState;
-  change: Change;
-}
-
 const broken = (status: RuleStatus | 'absent') => status === 'failed' || status === 'warning';
 
 function changeOf(before: RuleStatus | 'absent', now: RuleStatus): Change {
@@ -211,10 +203,13 @@ function changeOf(before: RuleStatus | 'absent', now: RuleStatus): Change {
   return before === 'not-verified' ? 'unchanged' : 'newly-not-verified';
 }
 
-/** Each of tonight's rules against the night before: the page's ▲, the summary, the tables and --fail-on new read it. */
-export function changesSince(before: Night, tonight: Night, selected: (id: string) => boolean): NightChange[] {
+/**
+ * Each of tonight's rules against the night before: the page's ▲, the summary, the tables and --fail-on new read it.
+ * `before` and `now` as the page and the summary show them; `change` on conformance.json's statuses.
+ */
+export function changesSince(before: Night, tonight: Night, selected: (id: string) => boolean) {
   return Object.keys(tonight.rules).map((id) => {
-    const change = selected(id) ? changeOf(before.rules[id] ?? 'absent', tonight.rules[id]!) : 'not-selected';
+    const change: Change = selected(id) ? changeOf(before.rules[id] ?? 'absent', tonight.rules[id]!) : 'not-selected';
     return { id, before: stateOn(before, id), now: stateOn(tonight, id) as ShownState, change };
   });
 }
@@ -230,7 +225,7 @@ export function nightsShown(
   tonight: Night,
   selected: (id: string) => boolean,
   max: number,
-): { strip: Night[]; before?: Night; changed: NightChange[] } {
+): { strip: Night[]; before?: Night; changed: ReturnType<typeof changesSince> } {
   const earlier = history?.nights.filter((night) => night.runId !== tonight.runId) ?? [];
   const strip = [...earlier, tonight].slice(-max);
   const before = history?.baseline ?? earlier.at(-1);
@@ -243,18 +238,15 @@ export function nightsShown(
   };
 }
 
-/** An earlier conformance.json, read as the night it was: the shape the nights history holds. */
-export interface Baseline {
-  path: string;
-  night: Night;
-}
-
 function refuse(path: string, why: string): never {
   throw new CannotRunError(`--baseline ${path}: ${why}`);
 }
 
+/** An earlier conformance.json, read as the night it was: the shape the nights history holds. */
+export type Baseline = ReturnType<typeof readBaseline>;
+
 /** Reads an earlier conformance.json; anything else stops the run before a request (exit 3), naming the file. */
-export function readBaseline(path: string): Baseline {
+export function readBaseline(path: string) {
   let report: Partial<ConformanceReport> | null;
   try {
     report = JSON.parse(readFileSync(path, 'utf8'));

@@ -8,19 +8,15 @@ export class Html {
 
 type Value = Html | string | number | boolean | null | undefined | readonly Value[];
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
 /** Text as HTML text or a quoted attribute value: no character of it can open a tag or close a quote. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!);
-}
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 function piece(value: Value): string {
   if (value instanceof Html) return value.markup;
   if (Array.isArray(value)) return value.map(piece).join('');
   // A condition that did not hold adds nothing: `${open && html`...`}`.
   if (value === null || value === undefined || value === false) return '';
-  return escapeHtml(String(value));
+  return String(value).replace(/[&<>"']/g, (character) => ESCAPES[character]!);
 }
 
 export function html(strings: TemplateStringsArray, ...values: readonly Value[]): Html {

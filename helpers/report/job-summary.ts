@@ -14,10 +14,9 @@ import {
   targetText,
 } from './conformance-report.ts';
 import { isSelected, nightOf, nightsShown, stripStates, type TargetHistory } from './history.ts';
+import { leftoverMarkdown } from './leftovers.ts';
 
 type Nights = ReturnType<typeof nightsShown>;
-
-import { leftoverMarkdown } from './leftovers.ts';
 
 /** Half of GitHub's limit: room for what else a job writes to its summary, and far below GitLab's. */
 export const SUMMARY_MAX_BYTES = 512 * 1024;

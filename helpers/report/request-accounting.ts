@@ -5,11 +5,7 @@ import type { TestOutcome } from '../judging/verdict.ts';
 import { rules } from '../rules.ts';
 
 /** What some tests spent: their own requests, their clean-up's apart, and the list pages among them. */
-export interface Spent {
-  requests: number;
-  cleanup: number;
-  listPages: number;
-}
+type Spent = ReturnType<typeof spentBy>;
 
 export interface RequestBreakdown {
   /** Every request of the run by method and path template (`PUT /admin/api/2026-07/zones/{zone_id}.json`). */
@@ -28,7 +24,7 @@ export interface RequestBreakdown {
   aroundTests: { preflight: Spent; finalSweep: Spent };
 }
 
-const spentBy = (test: RequestTally, cleanup: RequestTally): Spent => ({
+const spentBy = (test: RequestTally, cleanup: RequestTally) => ({
   requests: requestsIn(test),
   cleanup: requestsIn(cleanup),
   listPages: test.pages + cleanup.pages,

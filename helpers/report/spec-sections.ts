@@ -37,21 +37,15 @@ export function readSections(markdown: string): Map<string, SpecSection> {
 
 export const PROFILE_SOURCE = 'profile:';
 
-export interface Reference {
-  text: string;
-  heading?: string;
-  /** Whether the reference names item numbers; `numbers` is then empty only for a backward range. */
-  itemsNamed: boolean;
-  numbers: number[];
-  quote?: string;
-}
-
 const REFERENCE = /^(?<heading>.+?)(?: (?:rule )?(?<from>\d+)(?:-(?<to>\d+))?)?(?:: (?<quote>.+))?$/;
 
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
-/** A source's references, each as its heading, its item numbers (none: the whole section) and its quote. */
-export function referencesOf(source: string): Reference[] {
+/**
+ * A source's references, each as its heading, its item numbers (none: the whole section) and its quote;
+ * `itemsNamed` when it names item numbers, so that `numbers` is then empty only for a backward range.
+ */
+export function referencesOf(source: string) {
   return source.split('; ').map((text) => {
     const { heading, from, to, quote } = REFERENCE.exec(text)?.groups ?? {};
     const numbers = from === undefined ? [] : range(Number(from), Number(to ?? from));

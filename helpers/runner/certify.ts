@@ -14,7 +14,7 @@ import { ledgerAt, runLedgerPath } from '../ownership/ledger.ts';
 import { outageFor } from '../pacing/outage.ts';
 import { type PaceState, throttleFor } from '../pacing/throttle.ts';
 import { projectRoot } from '../project-root.ts';
-import type { ConformanceReport, RunOutage } from '../report/certificate.ts';
+import type { ConformanceReport } from '../report/certificate.ts';
 import { buildReport, type RunFacts } from '../report/conformance-report.ts';
 import { type CollectedRun, OutcomeCollector } from './collector.ts';
 import { type PreflightOptions, preflight } from './preflight.ts';
@@ -128,7 +128,7 @@ export async function certify(target: CertifyTarget, options: CertifyOptions = {
   // A test that ends with the shop gone past the budget stops the run, as a Ctrl-C does: the test
   // under way finishes with its clean-up and the rest are skipped, instead of each waiting in turn.
   let stop: (() => Promise<void>) | undefined;
-  let outage: RunOutage | undefined;
+  let outage: ConformanceReport['outage'];
   const { config, ledgerPath, pacing } = prepared;
   const { recordExchanges, targetVariables } = options;
   const project = suiteProject({
