@@ -3,9 +3,10 @@
 // grouped. Each case is what the specification of drift (docs/drift.md) says, decided before a run.
 import { describe, expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
-import { compareRuns, type RunSide } from '../helpers/drift/differences.ts';
+import { compareRuns, type Difference, type RunSide } from '../helpers/drift/differences.ts';
 import { renderDriftMarkdown, renderDriftPage } from '../helpers/drift/drift-files.ts';
 import { type DriftReport, preflightRefusalReport } from '../helpers/drift/drift-report.ts';
+import { mockSection, mockSettingOf } from '../helpers/drift/mock-setting.ts';
 import { stepsOf } from '../helpers/drift/steps.ts';
 import { inSideNames, OPERATOR_PREFIX, readDriftTargets, type Side } from '../helpers/drift/targets.ts';
 import type { AuthMode, Exchange } from '../helpers/evidence/exchange.ts';
@@ -708,4 +709,54 @@ test("a setting difference's replays reach each target as its own run's would: i
   expect(mock?.curl).toContain('--insecure');
   expect(mock?.curl).toContain('"$ZONES_MOCK_ACCESS_TOKEN"');
   expect(mock?.curl).not.toContain('--cacert');
+});
+
+test("what npm run mock's profile would set a difference away with: the service's choice, where the specification leaves one", () => {
+  const difference = (seen: Partial<Difference>, body?: unknown): Difference => ({
+    operation: 'create',
+    operations: ['create'],
+    aspect: 'status',
+    case: 'CREATE-01 x, step 1: POST zones.json',
+    service: '',
+    mock: '',
+    count: 1,
+    cases: [],
+    exchanges: {
+      service: {
+        line: '',
+        curl: '',
+        answer: { status: 201, headers: { 'content-type': 'application/vnd.shop+json' }, body: JSON.stringify(body) },
+      },
+    },
+    ...seen,
+  });
+  const zone = { zone: { id: 41, name: 'n', gid: 'gid://shop/Zone/41', synced_at: '2026-11-27T12:00:00Z', tags: [] } };
+  const settingOf = (seen: Partial<Difference>) => mockSettingOf(difference(seen, zone), SETTINGS);
+  expect(settingOf({ service: '201', mock: '200' })).toEqual({ created: 201 });
+  expect(settingOf({ operation: 'delete', service: '204', mock: '200' })).toEqual({ deleted: 204 });
+  expect(settingOf({ service: '401', mock: '403' })).toEqual({ unauthenticated: 401 });
+  expect(settingOf({ aspect: 'error-body', service: '{"error"}', mock: '{"errors"}' })).toEqual({ error_key: 'error' });
+  expect(settingOf({ aspect: 'content-type', service: 'application/vnd.shop+json', mock: 'application/json' })).toEqual(
+    { content_type: 'application/vnd.shop+json' },
+  );
+  const shape = (field: string) =>
+    settingOf({ aspect: 'shape', subject: `<zone>.${field}`, service: 'string', mock: 'absent' });
+  expect(shape('gid')).toEqual({ extra_fields: { gid: 'gid://shop/Zone/{id}' } });
+  expect(shape('synced_at')).toEqual({ extra_fields: { synced_at: '{now}' } });
+  expect(settingOf({ aspect: 'shape', subject: '<zone>.tags', service: 'array', mock: 'absent' })).toEqual({
+    extra_fields: { tags: [] },
+  });
+  expect(settingOf({ aspect: 'shape', subject: '<zone>.id', service: 'string', mock: 'number' })).toEqual({
+    id_style: 'string',
+  });
+  // What the specification decides, or a documented field the mock leaves out, is no setting away.
+  expect(shape('status')).toBeUndefined();
+  expect(settingOf({ service: '201', mock: '400' })).toBeUndefined();
+  expect(
+    mockSection([
+      difference({ mock_setting: { created: 201 } }),
+      difference({ mock_setting: { extra_fields: { a: 1 } } }),
+      difference({ mock_setting: { extra_fields: { b: 2 } } }),
+    ]),
+  ).toEqual({ created: 201, extra_fields: { a: 1, b: 2 } });
 });

@@ -2,6 +2,7 @@
 // (docs/mock.md) with the service's own choice, where the specification leaves one. A difference the section cannot
 // say (a status the specification fixes, a field's type, a value) carries none.
 import { parseJson, stringifyJson } from '../json.ts';
+import { SETTABLE_FIELDS } from '../settings.ts';
 import type { DriftSettings } from './compare.ts';
 import type { Difference } from './differences.ts';
 
@@ -45,6 +46,8 @@ export function mockSettingOf(difference: Difference, settings: DriftSettings): 
   if (aspect !== 'shape' || field === undefined) return undefined;
   if (field === settings.idField && ['number', 'string'].includes(difference.service))
     return { id_style: difference.service };
+  // A documented field is the mock's own to show (a store that keeps no status is no setting away).
+  if (SETTABLE_FIELDS.includes(field)) return undefined;
   const value = difference.mock === 'absent' && serviceValue(exchanges.service?.answer?.body, field, settings.idField);
   return value === undefined || value === false ? undefined : { extra_fields: { [field]: value } };
 }
