@@ -26,7 +26,6 @@ const modelOutcome = (ruleId: string, state: TestOutcome['state'], reason?: stri
   title: `${ruleId} a rule: sequences of operations agree with the model`,
   requests: 0,
   sharesRun: true,
-  modelBased: true,
 });
 const NOT_REACHED = (id: string) =>
   `no model-based sequence reached a check of ${id} this run (3 sequence(s), 120 requests, seed -1311814496)`;
