@@ -76,9 +76,6 @@ export function notVerified(context: Pick<TestContext, 'task' | 'skip'>, reason:
 
 type Check = (context: ConformanceContext) => Promise<void>;
 
-/** One case of a table whose cases differ in what they do. */
-type RuleCase = { label: string; check: Check };
-
 const SEVERITY: Record<RuleLevel, string> = { must: 'critical', should: 'normal', may: 'minor' };
 
 /** The test's requests as commands to paste into a shell, each under a comment saying what it got. */
@@ -131,7 +128,7 @@ export function ruleCases<C extends { label: string }>(
   cases: readonly C[],
   check: (item: C, context: ConformanceContext) => Promise<void>,
 ): void;
-export function ruleCases(id: string, cases: readonly RuleCase[]): void;
+export function ruleCases(id: string, cases: readonly { label: string; check: Check }[]): void;
 export function ruleCases(
   id: string,
   cases: readonly { label: string; check?: Check }[],
