@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { EXIT } from '../helpers/exit-codes.ts';
-import { exitCodeOf } from '../helpers/judging/states.ts';
+import { VERDICTS } from '../helpers/judging/states.ts';
 import { projectRoot } from './run-node.ts';
 
 const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
@@ -15,11 +15,11 @@ test("the README's exit table gives each verdict the code the launcher ends with
     row[2] ?? 'could-not-run',
   ]);
   expect(rows).toEqual([
-    [exitCodeOf('conformant'), 'conformant'],
-    [exitCodeOf('non-conformant'), 'non-conformant'],
-    [exitCodeOf('incomplete'), 'incomplete'],
+    [VERDICTS.conformant.exitCode, 'conformant'],
+    [VERDICTS['non-conformant'].exitCode, 'non-conformant'],
+    [VERDICTS.incomplete.exitCode, 'incomplete'],
     [EXIT.cannotRun, 'could-not-run'],
-    [exitCodeOf('could-not-complete'), 'could-not-complete'],
+    [VERDICTS['could-not-complete'].exitCode, 'could-not-complete'],
   ]);
 });
 

@@ -241,7 +241,6 @@ test('a model-based test that did not reach a rule its example tests verified is
     reason: why,
     requests: 0,
     sharesRun: true,
-    modelBased: true,
   });
   const report = buildReport(facts([...everyRule(), modelTest]));
   const note = `model-based test not verified: ${why}`;

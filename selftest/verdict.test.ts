@@ -1,7 +1,7 @@
 // How test outcomes become rule verdicts and an exit code. A MUST rule with no request behind it is
 // never passed; a SHOULD or MAY failure never changes the verdict.
 import { describe, expect, test } from 'vitest';
-import { exitCodeOf } from '../helpers/judging/states.ts';
+import { VERDICTS } from '../helpers/judging/states.ts';
 import { classify, judgeRules, type TestOutcome, verdictOf } from '../helpers/judging/verdict.ts';
 import { rules } from '../helpers/rules.ts';
 
@@ -26,7 +26,6 @@ const modelOutcome = (ruleId: string, state: TestOutcome['state'], reason?: stri
   title: `${ruleId} a rule: sequences of operations agree with the model`,
   requests: 0,
   sharesRun: true,
-  modelBased: true,
 });
 const NOT_REACHED = (id: string) =>
   `no model-based sequence reached a check of ${id} this run (3 sequence(s), 120 requests, seed -1311814496)`;
@@ -78,7 +77,7 @@ describe('classify', () => {
 describe('verdict', () => {
   test('every rule passed is conformant, exit 0', () => {
     const verdict = verdictOf(judgeRules(allPassed()));
-    expect([verdict, exitCodeOf(verdict)]).toEqual(['conformant', 0]);
+    expect([verdict, VERDICTS[verdict].exitCode]).toEqual(['conformant', 0]);
   });
   test('one MUST failure is non-conformant, exit 1, even with others not verified', () => {
     const outcomes = allPassed().map((o) =>
@@ -89,7 +88,7 @@ describe('verdict', () => {
           : o,
     );
     const verdict = verdictOf(judgeRules(outcomes));
-    expect([verdict, exitCodeOf(verdict)]).toEqual(['non-conformant', 1]);
+    expect([verdict, VERDICTS[verdict].exitCode]).toEqual(['non-conformant', 1]);
   });
   test('a MUST rule not verified makes the run incomplete, exit 2', () => {
     const outcomes = allPassed().map((o) =>
@@ -137,7 +136,7 @@ describe('verdict', () => {
       tests: [{ state: 'warning', reason: 'got 500' }],
     });
     const verdict = verdictOf(results);
-    expect([verdict, exitCodeOf(verdict)]).toEqual(['conformant', 0]);
+    expect([verdict, VERDICTS[verdict].exitCode]).toEqual(['conformant', 0]);
   });
   test('a suite error makes an otherwise clean run incomplete', () => {
     expect(verdictOf(judgeRules(allPassed()), ['a test made no request'])).toBe('incomplete');
@@ -160,7 +159,7 @@ describe('the model-based tests add to the example tests', () => {
     });
     expect(results.find((r) => r.id === 'CREATE-01')?.notes).toBeUndefined();
     const verdict = verdictOf(results);
-    expect([verdict, exitCodeOf(verdict)]).toEqual(['conformant', 0]);
+    expect([verdict, VERDICTS[verdict].exitCode]).toEqual(['conformant', 0]);
   });
 
   test('the same shop gives the same statuses whichever rules the random sequences reached', () => {

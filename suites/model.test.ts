@@ -9,7 +9,7 @@ import { MODEL_TEST_LABEL } from '../helpers/harness/model/title.ts';
 import { modelRules } from '../helpers/harness/model/top-up.ts';
 import { ruleCases } from '../helpers/harness/rule-test.ts';
 
-// One of them plays the sequences and the others read its outcome. Each is declared model-based, so
-// that the verdict lets it add a failure to the rule's example tests, never take their verdict away.
+// One of them plays the sequences and the others read its outcome. Each title says it is model-based,
+// so that the verdict lets it add a failure to the rule's example tests, never take their verdict away.
 for (const id of modelRules(currentTarget()))
-  ruleCases(id, [{ label: MODEL_TEST_LABEL, check: (context) => checkModelRule(id, context), modelBased: true }]);
+  ruleCases(id, [{ label: MODEL_TEST_LABEL, check: (context) => checkModelRule(id, context) }]);

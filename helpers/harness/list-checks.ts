@@ -1,7 +1,6 @@
-// The list checks the suites call: the list is re-read until it shows what was written, then judged by
-// the matchers; a list only the means of a check, or a field no record shows, leaves it not verified.
-// A filter's parameter and values are settings (the specification does not show them), so a filter the
-// shop seems not to take says so.
+// The list checks the suites call: the list is re-read until it shows what was written, then judged by the matchers; a
+// list only the means of a check, or a field no record shows, leaves it not verified. A filter's parameter and values
+// are settings (the specification does not show them), so a filter the shop seems not to take says so.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { type ExpectedFields, listedZone, listsZone, readableZones, showsZone } from '../client/list-lookups.ts';

@@ -76,32 +76,7 @@ export function notVerified(context: Pick<TestContext, 'task' | 'skip'>, reason:
 
 type Check = (context: ConformanceContext) => Promise<void>;
 
-/** One case of a table whose cases differ in what they do; modelBased is said when it is declared (task-meta.ts). */
-type RuleCase = { label: string; check: Check; modelBased?: boolean };
-
 const SEVERITY: Record<RuleLevel, string> = { must: 'critical', should: 'normal', may: 'minor' };
-
-/** Labels for the Allure report, the precondition outcome, and the exchanges as an attachment. */
-async function runCheck(id: string, context: ConformanceContext, check: Check): Promise<void> {
-  const rule = ruleById(id);
-  await allure.label('rule', id);
-  await allure.feature(id.split('-')[0]!);
-  await allure.severity(SEVERITY[rule.level]);
-  await allure.tag(rule.level.toUpperCase());
-  try {
-    await check(context);
-  } catch (error) {
-    if (error instanceof PreconditionError) notVerified(context, error.message);
-    throw error;
-  } finally {
-    // The same records, and so the same curl commands, as conformance.md shows.
-    const records = context.task.meta.exchanges ?? [];
-    if (records.length > 0) {
-      await allure.attachment('exchanges', records.map((record) => record.shown).join('\n\n'), 'text/plain');
-      await allure.attachment('replay with curl', replayScript(records), 'text/plain');
-    }
-  }
-}
 
 /** The test's requests as commands to paste into a shell, each under a comment saying what it got. */
 function replayScript(records: readonly ExchangeRecord[]): string {
@@ -117,12 +92,30 @@ export async function checkedWith(context: Pick<ConformanceContext, 'task'>, wha
 }
 
 /** The title leads with the rule id and its catalogue title; a case's label follows. */
-function declareTest(id: string, label: string | undefined, check: Check, meta = {}): void {
-  const title = `${id} ${ruleById(id).title}${label === undefined ? '' : `: ${label}`}`;
+function declareTest(id: string, label: string | undefined, check: Check): void {
+  const rule = ruleById(id);
+  const title = `${id} ${rule.title}${label === undefined ? '' : `: ${label}`}`;
   // vitest reads the destructuring to decide which fixtures to set up, so it is spelled out.
-  test(title, { meta }, ({ task, skip, expect, target, api, zones }) =>
-    runCheck(id, { task, skip, expect, target, api, zones }, check),
-  );
+  test(title, async ({ task, skip, expect, target, api, zones }) => {
+    // Labels for the Allure report, the precondition outcome, and the exchanges as an attachment.
+    await allure.label('rule', id);
+    await allure.feature(id.split('-')[0]!);
+    await allure.severity(SEVERITY[rule.level]);
+    await allure.tag(rule.level.toUpperCase());
+    try {
+      await check({ task, skip, expect, target, api, zones });
+    } catch (error) {
+      if (error instanceof PreconditionError) notVerified({ task, skip }, error.message);
+      throw error;
+    } finally {
+      // The same records, and so the same curl commands, as conformance.md shows.
+      const records = task.meta.exchanges ?? [];
+      if (records.length > 0) {
+        await allure.attachment('exchanges', records.map((record) => record.shown).join('\n\n'), 'text/plain');
+        await allure.attachment('replay with curl', replayScript(records), 'text/plain');
+      }
+    }
+  });
 }
 
 export function ruleTest(id: string, check: Check): void {
@@ -135,16 +128,16 @@ export function ruleCases<C extends { label: string }>(
   cases: readonly C[],
   check: (item: C, context: ConformanceContext) => Promise<void>,
 ): void;
-export function ruleCases(id: string, cases: readonly RuleCase[]): void;
+export function ruleCases(id: string, cases: readonly { label: string; check: Check }[]): void;
 export function ruleCases(
   id: string,
-  cases: readonly { label: string; check?: Check; modelBased?: boolean }[],
+  cases: readonly { label: string; check?: Check }[],
   check?: (item: { label: string }, context: ConformanceContext) => Promise<void>,
 ): void {
   // A plain loop rather than test.for: its $label interpolation quotes and shortens the label.
   for (const item of cases) {
     const run: Check | undefined = check ? (context) => check(item, context) : item.check;
     if (run === undefined) throw new Error(`${id}: the case "${item.label}" has no check`);
-    declareTest(id, item.label, run, item.modelBased ? { modelBased: true } : {});
+    declareTest(id, item.label, run);
   }
 }

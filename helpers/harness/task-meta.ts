@@ -29,8 +29,6 @@ declare module '@vitest/runner' {
     /** Requests of a run this test shares (the model-based suite's), counted under the test that sent them. */
     sharedRequests?: number;
     notVerified?: string;
-    /** Set when the test is declared: a model-based test can fail a rule, never leave it unverified. */
-    modelBased?: boolean;
     cleanup?: CleanupRecord;
     /** How long lists took to show a write, each time one lagged. */
     lagMs?: number[];

@@ -171,7 +171,3 @@ export const VERDICTS = {
     exitCode: EXIT.cannotRun,
   },
 } as const satisfies Record<ShownVerdict, VerdictLook>;
-
-export function exitCodeOf(verdict: Verdict): (typeof VERDICTS)[Verdict]['exitCode'] {
-  return VERDICTS[verdict].exitCode;
-}

@@ -1,6 +1,7 @@
 // One test's outcome as the reporter saw it, and how outcomes become rule verdicts: pure, so checked without a target.
 import type { ExchangeRecord } from '../evidence/evidence.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
+import { isModelTestTitle } from '../harness/model/title.ts';
 import type { CleanupRecord } from '../ownership/cleanup-record.ts';
 import type { OutageStart } from '../pacing/outage.ts';
 import { type Rule, type RuleLevel, rules } from '../rules.ts';
@@ -19,7 +20,6 @@ export interface TestOutcome {
   tally?: { test: RequestTally; cleanup: RequestTally };
   /** The test shares a run with others (the model-based suite's), whose requests one of them counts. */
   sharesRun?: boolean;
-  modelBased?: boolean;
   /** One line per exchange of the test body, in order. */
   exchanges: string[];
   /** Each exchange whole, with its curl command: kept only for a test that did not pass. */
@@ -118,14 +118,11 @@ function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
     const reason = failed.map((o) => `${o.title}: ${firstLine(o.reason ?? '')}`).join(' | ');
     return { ...base, status: failureOf(rule.level), reason };
   }
-  const examples = mine.filter((outcome) => !outcome.modelBased);
+  const examples = mine.filter((outcome) => !isModelTestTitle(outcome.title));
   const deciding = examples.length > 0 ? examples : mine;
-  const notes =
-    examples.length > 0
-      ? mine
-          .filter((o) => o.modelBased && o.state !== 'passed')
-          .map((o) => `model-based test not verified: ${firstLine(o.reason ?? 'it did not run')}`)
-      : [];
+  const notes = (examples.length > 0 ? mine : [])
+    .filter((o) => isModelTestTitle(o.title) && o.state !== 'passed')
+    .map((o) => `model-based test not verified: ${firstLine(o.reason ?? 'it did not run')}`);
   const judged = notes.length > 0 ? { ...base, notes } : base;
   if (deciding.length === 0) return { ...judged, status: 'not-verified', reason: 'no test of this rule ran' };
   const open = deciding.filter((outcome) => outcome.state !== 'passed');

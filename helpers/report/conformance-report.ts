@@ -5,7 +5,7 @@ import { shownProxy } from '../connection/proxy.ts';
 import { operatorVariable } from '../evidence/replay.ts';
 import type { RequestTally } from '../evidence/request-tally.ts';
 import { exitCodeForSignal } from '../exit-codes.ts';
-import { exitCodeOf, STATES, shownStateOf, testLook } from '../judging/states.ts';
+import { STATES, shownStateOf, testLook, VERDICTS } from '../judging/states.ts';
 import {
   type JudgedTest,
   judgeRules,
@@ -82,7 +82,7 @@ export function buildReport(facts: RunFacts): ConformanceReport {
     suite: 'zones-conformance',
     specification: `Zone Management Service, API version ${SPEC_VERSION}`,
     verdict,
-    exitCode: exitCodeOf(verdict),
+    exitCode: VERDICTS[verdict].exitCode,
     leftBehind: facts.cleanup.leftBehind,
     runId: facts.runId,
     startedAt: facts.startedAt.toISOString(),
@@ -336,7 +336,7 @@ export function exitCodeText(report: ConformanceJson): string {
   const comparison = report.outage ? undefined : report.comparison;
   if (comparison === undefined) return String(report.exitCode);
   if (comparison.failOn === null) return `${comparison.exitCode}, the verdict's`;
-  return `${comparison.exitCode} by --fail-on new (new MUST failures only; the verdict's own is ${exitCodeOf(report.verdict)})`;
+  return `${comparison.exitCode} by --fail-on new (new MUST failures only; the verdict's own is ${VERDICTS[report.verdict].exitCode})`;
 }
 
 export function renderComparison(report: ConformanceReport, comparison: Comparison): string[] {

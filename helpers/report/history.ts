@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { dirname, join } from 'node:path';
 import type { Secrets } from '../evidence/secrets.ts';
 import { CannotRunError } from '../exit-codes.ts';
-import { exitCodeOf, RULE_STATUSES, type ShownState, shownStateOf, VERDICTS } from '../judging/states.ts';
+import { RULE_STATUSES, type ShownState, shownStateOf, VERDICTS } from '../judging/states.ts';
 import { type RuleStatus, type Verdict, verdictOf } from '../judging/verdict.ts';
 import type { Change, Comparison, ConformanceReport, RuleChange } from './certificate.ts';
 
@@ -323,7 +323,7 @@ export function compare(report: ConformanceReport, { path, night }: Baseline, fa
     baseline: { path, runId, startedAt, verdict, baseUrl: target.baseUrl || null },
     ...lists,
     failOn,
-    exitCode: exitCodeOf(failOn === null ? report.verdict : verdictOf(counted, report.suiteErrors)),
+    exitCode: VERDICTS[failOn === null ? report.verdict : verdictOf(counted, report.suiteErrors)].exitCode,
   };
 }
 

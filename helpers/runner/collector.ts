@@ -85,8 +85,6 @@ function outcomeOf(testCase: TestCase): TestOutcome {
     cleanupRequests: requestsIn(tally.cleanup),
     tally,
     sharesRun: meta.sharedRequests !== undefined,
-    // Declared with the test, so known even for one that never ran.
-    modelBased: meta.modelBased,
     exchanges: records.map((record) => record.line),
     // Whole exchanges and their curl commands are for what needs looking into, not for every pass; the data
     // kept for a drift run is in its own file, not here too.

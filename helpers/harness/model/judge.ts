@@ -81,25 +81,6 @@ function comeBack(model: ZoneModel, records: readonly ZoneRecord[], where: strin
   }
 }
 
-/** Each field of a listed zone: one no record shows is not judged; one only ours leaves out is evidence. */
-function judgeFields(
-  model: ZoneModel,
-  zone: ModelZone,
-  record: ZoneRecord,
-  records: readonly ZoneRecord[],
-  judgement: Judgement,
-): void {
-  for (const field of FIELDS) {
-    const value = record[field];
-    // A status the records leave out is judged by the filter instead (a shop may leave out defaults).
-    if (value === undefined && field === 'status') continue;
-    if (value === undefined && !records.some((other) => other !== record && other[field] !== undefined)) continue;
-    if (expects(zone, field, value)) continue;
-    const what = `${nameOf(zone)} shows ${field} ${shownJson(value)} instead of ${expectedText(zone, field)}`;
-    judgement.findings.push({ rule: blame(model, zone, field, record), what });
-  }
-}
-
 /**
  * A list read: every live zone with every field it is known to have, and, filtered, exactly the live zones
  * known to be in that status. A record in another status breaks LIST-02; for a zone whose records show no
@@ -119,7 +100,16 @@ export function judgeList(model: ZoneModel, records: readonly ZoneRecord[], stat
     if (!record) continue;
     // A record it shows carries every field: its status agrees with the filter, the rest with the model.
     judgement.checked.push(...checkedBy(zone), ...(status === undefined && zone.seen ? ['LIST-01'] : []));
-    judgeFields(model, zone, record, records, judgement);
+    // A field no record shows is not judged; one only ours leaves out is evidence.
+    for (const field of FIELDS) {
+      const value = record[field];
+      // A status the records leave out is judged by the filter instead (a shop may leave out defaults).
+      if (value === undefined && field === 'status') continue;
+      if (value === undefined && !records.some((other) => other !== record && other[field] !== undefined)) continue;
+      if (expects(zone, field, value)) continue;
+      const what = `${nameOf(zone)} shows ${field} ${shownJson(value)} instead of ${expectedText(zone, field)}`;
+      judgement.findings.push({ rule: blame(model, zone, field, record), what });
+    }
   }
   return judgement;
 }

@@ -12,7 +12,7 @@ import { runBookingHook } from '../../ownership/booking-hooks.ts';
 import { requireReadable } from '../list-checks.ts';
 import { firstFinding, judgeList, learnFrom } from './judge.ts';
 import { Disagreement, type ModelSession } from './session.ts';
-import { type Field, type ModelZone, newZone, type ZoneModel } from './zone-model.ts';
+import { FIELDS, type Field, type ModelZone, newZone, type ZoneModel } from './zone-model.ts';
 
 export interface Sequence {
   readonly session: ModelSession;
@@ -112,7 +112,7 @@ export async function createZone(sequence: Sequence, asked: string | undefined, 
 
 /** Which fields an update changes: a new name, or which of the other coverage samples and statuses. */
 export interface Change {
-  name?: boolean;
+  name?: true;
   coverage?: number;
   status?: number;
 }
@@ -159,21 +159,16 @@ function changedValues({ session }: Sequence, zone: ModelZone, change: Change) {
   const { name, coverage, status } = zone.expected;
   const before: Values = { name: name[0], coverage: coverage[0], status: status[0] ?? 'draft' };
   const values = { ...before };
-  const changed: Field[] = [];
-  if (change.name) {
-    values.name = zones.uniqueName();
-    changed.push('name');
-  }
+  const changed = FIELDS.filter((field) => change[field] !== undefined);
+  if (change.name) values.name = zones.uniqueName();
   if (change.coverage !== undefined) {
     const samples = api.config.coverageSamples.map((_, n) => zones.coverage(n));
     const others = samples.filter((sample) => !jsonEqual(sample, before.coverage));
     values.coverage = others[change.coverage % others.length];
-    changed.push('coverage');
   }
   if (change.status !== undefined) {
     const others = api.config.statuses.filter((status) => status !== before.status);
     values.status = others[change.status % others.length];
-    changed.push('status');
   }
   return { before, values, changed };
 }

@@ -78,18 +78,6 @@ function failureMessage({ what, steps, evidence }: Disagreement, seed: number, f
 /** Room for one top-up sequence: a few operations, each with a read, on a list of a few pages. */
 const TOP_UP_REQUESTS = 30;
 
-/** The shortest sequence for each rule no random sequence checked; a failure there needs no shrinking. */
-async function topUp(session: ModelSession, seed: number, failures: Map<string, string>): Promise<void> {
-  const failedBefore = new Set(failures.keys());
-  const config = session.real.api.config;
-  for (const rule of modelRules(config)) {
-    if (session.checks.get(rule) || session.stopped || session.defect) continue;
-    session.allow(TOP_UP_REQUESTS);
-    const broken = await play(session, topUpFor(rule, config));
-    if (broken && !failedBefore.has(broken.rule)) failures.set(broken.rule, failureMessage(broken, seed));
-  }
-}
-
 /**
  * Each operation left out in turn, and kept out while the rest still break the same rule: fast-check never
  * drops a sequence's last one (here the read after it may have failed), nor shrinks a story's failure.
@@ -131,7 +119,14 @@ export async function runModel(real: RealWorld, budget: ModelBudget) {
     const story = first ? undefined : played.get(rule);
     failures.set(rule, story ? `${message}\n\nplayed on every run: it looks for ${story.about}` : message);
   }
-  // After a failure too: the search ended there, and the other rules deserve a check of their own.
-  await topUp(session, seed, failures);
+  // The shortest sequence for each rule no random sequence checked (a failure there needs no shrinking); after
+  // a failure too: the search ended there, and the other rules deserve a check of their own.
+  const config = session.real.api.config;
+  for (const rule of modelRules(config)) {
+    if (session.checks.get(rule) || session.stopped || session.defect) continue;
+    session.allow(TOP_UP_REQUESTS);
+    const broken = await play(session, topUpFor(rule, config));
+    if (broken && !found.has(broken.rule)) failures.set(broken.rule, failureMessage(broken, seed));
+  }
   return { session, seed, failures };
 }

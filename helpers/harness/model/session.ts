@@ -62,12 +62,8 @@ export class ModelSession {
 
   /** Whether one more operation may start, with `reserved` requests kept back for what must follow it. */
   mayStart(reserved = 0): boolean {
-    return (
-      this.stopped === undefined &&
-      this.defect === undefined &&
-      this.real.signal?.aborted !== true &&
-      this.spent() + reserved < this.spendUntil
-    );
+    const going = this.stopped === undefined && this.defect === undefined && this.real.signal?.aborted !== true;
+    return going && this.spent() + reserved < this.spendUntil;
   }
 
   count(rules: readonly string[]): void {

@@ -1,5 +1,5 @@
-// How a model-based test is told from an example test of the same rule, by its title alone: reports
-// and the gallery read titles, and this module loads nothing of vitest, so the launcher side can use it.
+// How a model-based test is told from an example test of the same rule, by its title alone: reports,
+// the verdict and the gallery read titles, and this module loads nothing of vitest, so the launcher can use it.
 /** The end of every model-based test's title. */
 export const MODEL_TEST_LABEL = 'sequences of operations agree with the model';
 
