@@ -13,6 +13,7 @@ const COMMANDS = {
   mock: "serve a mock of the shop: the reference in a shop profile's house style (--profile FILE)",
   report: 'build the HTML report of the last run',
   drift: 'run the same scenarios against the service and its mock (ZONES_MOCK_BASE_URL) and show where they differ',
+  ci: "a nightly job's whole work: certify against last night (--history DIR), report, summary, outputs",
 };
 
 // A reader that goes away (`zones-conformance --help | head -1`) must not turn the next write into an EPIPE
