@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { sideReportsDir } from '../helpers/drift/targets.ts';
+import { SETTINGS } from '../helpers/settings.ts';
 import { readShopProfile } from '../helpers/shop-profile.ts';
 import { projectRoot } from './run-node.ts';
 import { CiHome, type Night, type NightResult } from './support/ci-nights.ts';
@@ -331,5 +332,77 @@ describe('the optional weekly drift job beside the nightly one', () => {
       encoding: 'utf8',
     });
     expect(result.status).toBe(expected);
+  });
+});
+
+describe('action.yml, the GitHub Action at the root', () => {
+  const action = parse(readFileSync(join(projectRoot, 'action.yml'), 'utf8')) as {
+    inputs: Record<string, { required: boolean }>;
+    outputs: Record<string, { value: string }>;
+    runs: { using: string; steps: (WorkflowStep & { 'working-directory'?: string })[] };
+  };
+  const ci = action.runs.steps.find((step) => step.id === 'ci')!;
+
+  test('is a composite action with the documented inputs and outputs, the outputs read from the ci command', () => {
+    expect(action.runs.using).toBe('composite');
+    expect(Object.keys(action.inputs)).toEqual([
+      'base-url',
+      'access-token',
+      'profile',
+      'booking-hook',
+      'booking-cleanup-hook',
+      'fail-on-incomplete',
+      'history-key',
+    ]);
+    expect(Object.entries(action.outputs).map(([name, { value }]) => [name, value])).toEqual(
+      ['verdict', 'exit-code', 'report'].map((name) => [name, ['$', `{{ steps.ci.outputs.${name} }}`].join('')]),
+    );
+  });
+
+  test("its inputs reach the command under the settings' names, and no expression is inside the script", () => {
+    const settingOf: Record<string, string> = {
+      'base-url': 'ZONES_BASE_URL',
+      'access-token': 'ZONES_ACCESS_TOKEN',
+      profile: 'ZONES_PROFILE',
+      'booking-hook': 'ZONES_BOOKING_HOOK',
+      'booking-cleanup-hook': 'ZONES_BOOKING_CLEANUP_HOOK',
+    };
+    for (const [input, setting] of Object.entries(settingOf)) {
+      expect(SETTINGS.map((each) => each.name)).toContain(setting);
+      expect(ci.env?.[setting], input).toBe(['$', `{{ inputs.${input} }}`].join(''));
+    }
+    expect(ci.run).not.toMatch(/\$\{\{/);
+  });
+
+  test('its script calls zones-conformance ci with the nights folder, and --fail-on-incomplete only when asked', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zc-action-'));
+    const launcher = join(dir, 'print-arguments.mjs');
+    writeFileSync(launcher, 'console.log(JSON.stringify(process.argv.slice(2)));\n');
+    const play = (failOnIncomplete: string) =>
+      JSON.parse(
+        spawnSync('bash', ['-eo', 'pipefail', '-c', ci.run!], {
+          env: {
+            PATH: process.env.PATH,
+            LAUNCHER: launcher,
+            NIGHTS: join(dir, 'nights'),
+            FAIL_ON_INCOMPLETE: failOnIncomplete,
+          },
+          encoding: 'utf8',
+        }).stdout,
+      );
+    expect(play('false')).toEqual(['ci', '--history', join(dir, 'nights')]);
+    expect(play('true')).toEqual(['ci', '--history', join(dir, 'nights'), '--fail-on-incomplete']);
+  });
+
+  test('sets up Node 24 and installs its own pinned version; every action is a major on the Node 24 runtime', () => {
+    const setupNode = action.runs.steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
+    expect(setupNode?.with?.['node-version']).toBe(24);
+    const install = action.runs.steps.find((step) => step.run?.startsWith('npm ci'));
+    expect(install?.['working-directory']).toBe(['$', '{{ github.action_path }}'].join(''));
+    for (const uses of action.runs.steps.flatMap((step) => (step.uses ? [step.uses] : []))) {
+      const [, name, major] = uses.match(/^(actions\/[\w/-]+)@v(\d+)$/) ?? [];
+      expect(FIRST_NODE24_MAJOR, uses).toHaveProperty([name!]);
+      expect(Number(major), uses).toBeGreaterThanOrEqual(FIRST_NODE24_MAJOR[name!]!);
+    }
   });
 });
