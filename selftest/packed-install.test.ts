@@ -119,6 +119,34 @@ describe('the installed command, run from the folder that installed it', () => {
     expect(existsSync(join(caller, 'node_modules', 'zones-conformance', 'reports'))).toBe(false);
   });
 
+  test("certify from 'zones-conformance' resolves to the certificate; the declarations package.json names are there", async () => {
+    const installed = join(caller, 'node_modules', 'zones-conformance');
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+    for (const types of [manifest.types, manifest.exports['.'].types, manifest.exports['./mock'].types])
+      expect(existsSync(join(installed, types)), types).toBe(true);
+    writeFileSync(
+      join(caller, 'certify-check.mjs'),
+      `import { certify } from 'zones-conformance';
+const certificate = await certify({ settings: { ZONES_MODEL_RUNS: '0' }, reportsDir: 'api-reports' });
+console.log(certificate.verdict, certificate.exitCode);
+`,
+    );
+    const run = await runCommand(process.execPath, ['certify-check.mjs'], { cwd: caller });
+    expect([run.code, run.stdout.trim().split('\n').at(-1)], run.stderr).toEqual([0, 'conformant 0']);
+    expect(existsSync(join(caller, 'api-reports', 'conformance.json'))).toBe(true);
+    const refused = await runCommand(
+      process.execPath,
+      [
+        '--input-type=module',
+        '--eval',
+        `import { certify } from 'zones-conformance'; await certify({ settings: { ZONES_PAGING: 'pages' } });`,
+      ],
+      { cwd: caller },
+    );
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('ZONES_PAGING must be link, page or cursor');
+  });
+
   test("startMock from 'zones-conformance/mock', with its declarations, serves a create there", async () => {
     expect(existsSync(join(caller, 'node_modules', 'zones-conformance', 'dist', 'bin', 'mock-api.d.ts'))).toBe(true);
     writeFileSync(
