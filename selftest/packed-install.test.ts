@@ -172,13 +172,22 @@ await mock.close();
     expect(existsSync(join(caller, 'reports', 'allure-report', 'index.html'))).toBe(true);
   });
 
-  test('reference and sweep are subcommands; an unknown one is refused with exit 3', async () => {
+  test('--version, and reference, sweep, ci, drift and mock are subcommands; an unknown one is refused with exit 3', async () => {
     const reference = await zonesConformance(['reference', '--help']);
     expect(reference.code).toBe(0);
     expect(reference.stdout).toMatch(/Starts the embedded reference/);
     const sweep = await zonesConformance(['sweep']);
     expect(sweep.code).toBe(3);
     expect(sweep.stderr).toMatch(/ZONES_BASE_URL is not set: there is no shop to sweep/);
+    const version = await zonesConformance(['--version']);
+    expect(version.stdout.trim()).toBe(
+      `zones-conformance ${JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version}`,
+    );
+    for (const command of ['ci', 'drift']) {
+      const help = await zonesConformance([command, '--help']);
+      expect(help.code, command).toBe(0);
+      expect(help.stdout, command).toMatch(new RegExp(`Usage: (zones-conformance|npm run) ${command}`));
+    }
     const mock = await zonesConformance(['mock', '--help']);
     expect(mock.code).toBe(0);
     expect(mock.stdout).toMatch(/--profile FILE/);
