@@ -1,10 +1,10 @@
 // What a run must never write down: the access token, and the forged wrong token that AUTH-05 and
 // AUTH-06 send, which is the real one but for its last character and so gives it away. Every writer
 // (the reports, the could-not-run files, a booking hook's message) masks both, not just the client.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import { readTargetConfig } from '../helpers/config.ts';
@@ -20,11 +20,23 @@ import { writeReports } from '../helpers/report/write-reports.ts';
 import { rules } from '../helpers/rules.ts';
 import { startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
-import { filesUnder } from './support/ci-nights.ts';
 import { type Front, listening, upstreamFailed } from './support/fronts.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
 const TOKEN = 'shpat_secrets_0123456789abcdef';
+
+/** Every file under a folder, by its path there, as text: for looking for what must never be written. */
+function filesUnder(dir: string): Record<string, string> {
+  if (!existsSync(dir)) return {};
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile())
+      files[relative(dir, join(entry.parentPath, entry.name))] = readFileSync(
+        join(entry.parentPath, entry.name),
+        'utf8',
+      );
+  return files;
+}
 const FORGED = forgedToken(TOKEN);
 const reportsDir = () => mkdtempSync(join(tmpdir(), 'zc-secrets-'));
 const config = (dir: string) =>
