@@ -1,6 +1,7 @@
 // `zones-conformance ci --history DIR` night after night, as a GitHub job runs it: only DIR travels between
 // nights (each night starts in a fresh folder), GITHUB_STEP_SUMMARY and GITHUB_OUTPUT are set. A first night on a
 // correct shop, a second on the same shop with a CREATE-02 defect, then a night that cannot run.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { bookingHooksForReference, settingsForStyle } from '../bin/reference-set
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { projectRoot, runCommand } from './run-node.ts';
 import { type RewritingFront, startRewritingFront } from './support/rewriting-front.ts';
+import { suiteZonesOn, untilCreated } from './support/run-progress.ts';
 
 const history = join(mkdtempSync(join(tmpdir(), 'zc-ci-history-')), 'nights');
 const TOKEN = 'ci_nights_token_0123456789';
@@ -104,4 +106,40 @@ test('a night with no booking hook is incomplete: it passes with a warning, and 
   expect(lenient.run.stdout).toContain('incomplete: some MUST rule was not verified');
   const strict = await night(noHooks, ['--fail-on-incomplete']);
   expect(strict.run.code).toBe(2);
+});
+
+test('a night stopped by Ctrl-C to the job: the run stops once, its zones are deleted, 130, verdict=interrupted, DIR keeps its baseline', async () => {
+  const job = mkdtempSync(join(tmpdir(), 'zc-ci-stopped-'));
+  const output = join(job, 'output');
+  writeFileSync(output, '');
+  const baseline = readFileSync(join(history, 'conformance.json'), 'utf8');
+  // A job's shell leads a process group of its own; the Ctrl-C (or the CI's cancel) goes to all of it.
+  const child = spawn(process.execPath, [join(projectRoot, 'bin/zones-conformance.mjs'), 'ci', '--history', history], {
+    cwd: job,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH,
+      ...settingsForStyle(correct.style, front.url, TOKEN),
+      ...bookingHooksForReference(),
+      // Paced, so that the run is still under way once it has made its first zones.
+      ZONES_MAX_RPS: '20',
+      GITHUB_OUTPUT: output,
+    },
+  });
+  const printed = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk: Buffer) => (printed.stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (printed.stderr += chunk.toString()));
+  const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  await untilCreated(
+    { child, printed, done: done.then(() => ({ code: null, signal: null, ...printed })) },
+    join(job, 'reports'),
+    3,
+  );
+  process.kill(-child.pid!, 'SIGINT');
+  expect(await done, printed.stdout + printed.stderr).toBe(130);
+  expect(printed.stderr).not.toContain('again');
+  expect(readFileSync(output, 'utf8')).toContain('verdict=interrupted\nexit-code=130\n');
+  expect(readFileSync(join(history, 'conformance.json'), 'utf8')).toBe(baseline);
+  expect(await suiteZonesOn({ ...correct, url: front.url })).toEqual([]);
 });
