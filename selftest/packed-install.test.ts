@@ -1,6 +1,7 @@
 // The suite as another repository gets it: `npm pack`, the tarball installed into an empty folder
 // (from the npm cache where it can), and the `zones-conformance` command run there. It certifies its
-// embedded reference, writes its reports into that folder and nowhere in the package, and reaches
+// embedded reference and a shop written here apart from it (support/independent-shop.ts), writes its
+// reports into that folder and nowhere in the package, and reaches
 // each subcommand. The install takes some seconds (it fetches vitest, allure and tsx's esbuild), so
 // the time it took is printed with the result.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildIsCurrent } from '../bin/build-freshness.mjs';
 import { type ChildRun, npmCommand, projectRoot, runCommand } from './run-node.ts';
+import { startIndependentShop } from './support/independent-shop.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'zc-packed-'));
 const caller = join(work, 'caller');
@@ -119,6 +121,20 @@ describe('the installed command, run from the folder that installed it', () => {
     expect(existsSync(join(caller, 'node_modules', 'zones-conformance', 'reports'))).toBe(false);
   });
 
+  test('certifies a shop this project did not build, written from the specification alone: conformant, exit 0', async () => {
+    const shop = await startIndependentShop();
+    try {
+      const run = await zonesConformance(['conformance', '--quiet'], {
+        ...shop.settings,
+        ZONES_REPORTS_DIR: 'shop-reports',
+      });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^verdict: CONFORMANT /m);
+    } finally {
+      await shop.close();
+    }
+  });
+
   test("certify from 'zones-conformance' resolves to the certificate; the declarations package.json names are there", async () => {
     const installed = join(caller, 'node_modules', 'zones-conformance');
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
@@ -127,11 +143,17 @@ describe('the installed command, run from the folder that installed it', () => {
     writeFileSync(
       join(caller, 'certify-check.mjs'),
       `import { certify } from 'zones-conformance';
-const certificate = await certify({ settings: { ZONES_MODEL_RUNS: '0' }, reportsDir: 'api-reports' });
+const settings = JSON.parse(process.env.SHOP_SETTINGS);
+const certificate = await certify({ settings: { ...settings, ZONES_MODEL_RUNS: '0' }, reportsDir: 'api-reports' });
 console.log(certificate.verdict, certificate.exitCode);
 `,
     );
-    const run = await runCommand(process.execPath, ['certify-check.mjs'], { cwd: caller });
+    // The shop a team would certify: the one this project did not build.
+    const shop = await startIndependentShop();
+    const run = await runCommand(process.execPath, ['certify-check.mjs'], {
+      cwd: caller,
+      env: { SHOP_SETTINGS: JSON.stringify(shop.settings) },
+    }).finally(() => shop.close());
     expect([run.code, run.stdout.trim().split('\n').at(-1)], run.stderr).toEqual([0, 'conformant 0']);
     expect(existsSync(join(caller, 'api-reports', 'conformance.json'))).toBe(true);
     const refused = await runCommand(
