@@ -730,7 +730,18 @@ test("what npm run mock's profile would set a difference away with: the service'
     },
     ...seen,
   });
-  const zone = { zone: { id: 41, name: 'n', gid: 'gid://shop/Zone/41', synced_at: '2026-11-27T12:00:00Z', tags: [] } };
+  const zone = {
+    zone: {
+      id: 41,
+      name: 'n',
+      coverage: { countries: ['DE'] },
+      status: 'draft',
+      gid: 'gid://shop/Zone/41',
+      synced_at: '2026-11-27T12:00:00Z',
+      tags: [],
+      archived: false,
+    },
+  };
   const settingOf = (seen: Partial<Difference>) => mockSettingOf(difference(seen, zone), SETTINGS);
   expect(settingOf({ service: '201', mock: '200' })).toEqual({ created: 201 });
   expect(settingOf({ operation: 'delete', service: '204', mock: '200' })).toEqual({ deleted: 204 });
@@ -750,7 +761,16 @@ test("what npm run mock's profile would set a difference away with: the service'
     id_style: 'string',
   });
   // What the specification decides, or a documented field the mock leaves out, is no setting away.
+  expect(settingOf({ aspect: 'shape', subject: '<zone>.archived', service: 'boolean', mock: 'absent' })).toEqual({
+    extra_fields: { archived: false },
+  });
   expect(shape('status')).toBeUndefined();
+  expect(settingOf({ aspect: 'shape', subject: '<zone>.coverage', service: 'object', mock: 'absent' })).toBeUndefined();
+  // A booked zone's refusal is told by any of its cases, the first one or not.
+  const deleteCases = { operation: 'delete' as const, service: '409', mock: '422', case: 'X-01 y, step 2: DELETE' };
+  expect(settingOf({ ...deleteCases, cases: ['X-01 y, step 2: DELETE', 'DELETE-02 z, step 3: DELETE'] })).toEqual({
+    booked: 409,
+  });
   expect(settingOf({ service: '201', mock: '400' })).toBeUndefined();
   expect(
     mockSection([

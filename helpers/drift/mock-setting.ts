@@ -31,10 +31,10 @@ export function mockSettingOf(difference: Difference, settings: DriftSettings): 
     if (operation === 'create' && both([200, 201])) return { created: service };
     if (operation === 'delete' && both([200, 204])) return { deleted: service };
     if (both([401, 403])) return { unauthenticated: service };
-    if (operation !== 'list' && both([400, 422]) && !difference.case.startsWith('DELETE-02'))
-      return { invalid: service };
-    if (operation === 'delete' && service >= 400 && service < 500 && difference.case.startsWith('DELETE-02'))
-      return { booked: service };
+    // A booked zone's delete is DELETE-02's: told by any step the difference was seen at, not only its first.
+    const booked = operation === 'delete' && difference.cases.some((each) => each.startsWith('DELETE-02'));
+    if (operation !== 'list' && both([400, 422]) && !booked) return { invalid: service };
+    if (booked && service >= 400 && service < 500) return { booked: service };
     if (operation === 'list' && difference.case.includes('zc-no-such-status'))
       return { unknown_status_filter: service < 300 ? 'empty' : 'refused' };
   }
@@ -48,8 +48,9 @@ export function mockSettingOf(difference: Difference, settings: DriftSettings): 
     return { id_style: difference.service };
   // A documented field is the mock's own to show (a store that keeps no status is no setting away).
   if (SETTABLE_FIELDS.includes(field)) return undefined;
-  const value = difference.mock === 'absent' && serviceValue(exchanges.service?.answer?.body, field, settings.idField);
-  return value === undefined || value === false ? undefined : { extra_fields: { [field]: value } };
+  if (difference.mock !== 'absent') return undefined;
+  const value = serviceValue(exchanges.service?.answer?.body, field, settings.idField);
+  return value === undefined ? undefined : { extra_fields: { [field]: value } };
 }
 
 /** Every difference's setting in one "mock" section, to paste into the mock's profile. */
