@@ -546,6 +546,9 @@ describe('differences', () => {
     expect(JSON.parse(service.answer!).zones.map((each: { id: number }) => each.id)).toEqual(
       Array.from({ length: 22 }, (_, n) => n + 1),
     );
+    // The body a difference shows a person is the run's own zones too: never the zones others keep on the shop.
+    expect(service.bodies.answer.body).toContain(`zc-${SERVICE_RUN}-1234-1"`);
+    expect(service.bodies.answer.body).not.toContain('zc-20250101t000000');
     const comparison = compareRuns(side([test1([service])]), mockSide([test1([listed(MOCK_RUN, {})])]), SETTINGS);
     expect(comparison.differences.map((d) => [d.aspect, d.subject, d.service, d.mock])).toEqual([
       ['shape', '<zone>.tags', 'array', 'absent'],

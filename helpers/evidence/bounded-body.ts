@@ -43,7 +43,7 @@ export function shownBody(text: string): string {
 export class BodyFiles {
   constructor(
     private readonly reportsDir: string,
-    readonly secrets: Secrets,
+    private readonly secrets: Secrets,
     private readonly cap = KEPT_BODIES_CAP,
   ) {}
 

@@ -103,7 +103,12 @@ export function exchangeDetail(exchange: Exchange, isOwn: (item: unknown) => boo
     ...(answerNote === undefined ? {} : { answerNote }),
     bodies: {
       request: { method: exchange.method, url: exchange.url, body: sent ? shownBody(sent) : undefined },
-      answer: { status: exchange.status, headers: shownHeaders, body: shownBody(exchange.responseBody) || undefined },
+      // A JSON answer as the run's own zones only, however long the list: a person reads the shop's own data, not others'.
+      answer: {
+        status: exchange.status,
+        headers: shownHeaders,
+        body: shownBody(parsed ?? exchange.responseBody) || undefined,
+      },
     },
   };
 }
