@@ -22,7 +22,7 @@ export interface CertifyOptions {
   rules?: string[];
   /** The model-based sequences' seed (--seed). */
   seed?: number;
-  /** Where the reports go (ZONES_REPORTS_DIR); `false`: write none. */
+  /** Where the reports go (ZONES_REPORTS_DIR); `false`: write none (the run's ledger is still kept there, for a sweep). */
   reportsDir?: string | false;
   /** Aborting stops the run as a SIGTERM would: the test under way finishes, the run's zones are deleted. */
   signal?: AbortSignal;
@@ -41,6 +41,11 @@ export async function certify(options: CertifyOptions = {}): Promise<Conformance
   const embedded = config.embedded ? await startEmbeddedTarget(config) : undefined;
   if (embedded) config = embedded.config;
   let stopped: NodeJS.Signals | undefined;
+  const abort = (stop: () => Promise<void>) => () => {
+    stopped = 'SIGTERM';
+    void stop();
+  };
+  let listener: (() => void) | undefined;
   try {
     if (reportsDir !== false) setAsideReports(config.reportsDir);
     const report = await certifyTarget(
@@ -53,12 +58,9 @@ export async function certify(options: CertifyOptions = {}): Promise<Conformance
             ? []
             : [['allure-vitest/reporter', { resultsDir: allureLocations(config.reportsDir).results }]],
         onStarted: (stop) => {
-          const abort = () => {
-            stopped = 'SIGTERM';
-            void stop();
-          };
-          if (signal?.aborted) abort();
-          else signal?.addEventListener('abort', abort, { once: true });
+          listener = abort(stop);
+          if (signal?.aborted) listener();
+          else signal?.addEventListener('abort', listener, { once: true });
         },
         launcherFacts: () => ({
           stoppedBy: stopped,
@@ -70,6 +72,8 @@ export async function certify(options: CertifyOptions = {}): Promise<Conformance
       writeReports(report, { reportsDir: config.reportsDir, secrets: new Secrets(config), warn: console.warn });
     return report;
   } finally {
+    // A signal shared by many runs must not stop, later, one that has ended.
+    if (listener) signal?.removeEventListener('abort', listener);
     await embedded?.reference.close();
   }
 }

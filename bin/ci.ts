@@ -2,10 +2,11 @@
 // one night to the next is DIR alone (a CI cache): last night's certificate, the baseline, and the histories.
 import { spawn } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { loadEnvironment } from '../helpers/config.ts';
 import { EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
 import { inProject } from '../helpers/project-root.ts';
+import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { PAGE_FILE } from '../helpers/report/certificate-page.ts';
 import { HISTORY_FILE } from '../helpers/report/history.ts';
 import { readStopSignals } from '../helpers/runner/stop-signals.ts';
@@ -29,7 +30,7 @@ const USAGE = [
 
 /** The files a night leaves for the next: the baseline when it judged the shop; the histories always. */
 const BASELINE = 'conformance.json';
-const HISTORIES = [HISTORY_FILE, 'allure-history.jsonl'];
+const HISTORIES = [HISTORY_FILE, basename(allureLocations('.').history)];
 const launcher = inProject('bin/zones-conformance.mjs');
 
 function copy(from: string, to: string): void {
@@ -56,7 +57,7 @@ function run(args: string[]): Promise<number> {
 
 /** The night's verdict in one word, as the outputs say it: the certificate's, or what kept the run from giving one. */
 function verdictOf(reportsDir: string, code: number): string {
-  if (code === 130 || code === 137 || code === 143) return 'interrupted';
+  if (code === EXIT.SIGINT || code === EXIT.SIGTERM || code === 137) return 'interrupted';
   const path = join(reportsDir, BASELINE);
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { verdict: string }).verdict : 'could-not-run';
 }

@@ -1,6 +1,7 @@
 // Bridge between the reference and the suite: the settings that point the suite at a running reference, its
 // house style through the same validator as an operator's, its test-only booking route as the booking hooks (so
 // DELETE-02 runs through the real hook path). With no ZONES_BASE_URL the suite certifies the embedded one.
+import { resolve } from 'node:path';
 import { type Environment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { readShopProfile } from '../helpers/shop-profile.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
@@ -158,6 +159,7 @@ export function mockSettings(reference: Pick<RunningReference, 'url' | 'token' |
   const reach =
     profile === undefined
       ? settingsForStyle(reference.style, url, token)
-      : { ZONES_BASE_URL: url, ZONES_ACCESS_TOKEN: token, ZONES_PROFILE: profile };
+      : // Absolute: the printed line works from any folder the person pastes it in.
+        { ZONES_BASE_URL: url, ZONES_ACCESS_TOKEN: token, ZONES_PROFILE: resolve(profile) };
   return { ...reach, ...bookingHooksForReference() };
 }

@@ -28,7 +28,7 @@ export function createIdSource(style: HouseStyle, store: ZoneStore): IdSource {
     case 'max-plus-one':
       // What popular fake-REST servers do: the highest id held plus one, so deleting the newest zone
       // hands its id to the next create.
-      return () => String(store.all().reduce((max, zone) => Math.max(max, Number(zone.id)), 0) + 1);
+      return () => String(numericIds(store).reduce((max, id) => Math.max(max, Number(id)), 0) + 1);
     case 'number': {
       // A random start keeps a suite from passing by assuming ids begin at 1. Counted on from the
       // highest id a kept store holds, chosen at the first create, once a data file has been read.
@@ -41,8 +41,9 @@ export function createIdSource(style: HouseStyle, store: ZoneStore): IdSource {
     case 'big-number': {
       let next: bigint | undefined;
       return () => {
-        const held = numericIds(store).map((id) => BigInt(id) + BIG_ID_STEP);
-        next ??= held.reduce((max, id) => (id > max ? id : max), FIRST_UNSAFE_ODD + 2n * BigInt(randomInt(500)));
+        next ??= numericIds(store)
+          .map((id) => BigInt(id) + BIG_ID_STEP)
+          .reduce((max, id) => (id > max ? id : max), FIRST_UNSAFE_ODD + 2n * BigInt(randomInt(500)));
         const id = next;
         next += BIG_ID_STEP;
         return id.toString();

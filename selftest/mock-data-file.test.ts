@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { type RunningReference, startReference } from '../reference/server.ts';
+import { houseStyles } from '../reference/styles.ts';
 
 const TOKEN = 'mock_data_token_0123456789';
 
@@ -66,4 +67,25 @@ test.for([
     ),
   );
   expect(readFileSync(dataFile, 'utf8')).toBe(text);
+});
+
+test.for([
+  ['number', '20000', (id: string) => id === '20001'],
+  ['big-number', '9007199254760001', (id: string) => BigInt(id) > 9007199254760001n],
+  ['string', 'zn_kept00', (id: string) => id !== 'zn_kept00'],
+] as const)('a %s id kept in the file is never handed out again after a restart', async ([idStyle, kept, isNew]) => {
+  const dataFile = join(mkdtempSync(join(tmpdir(), 'zc-mock-data-')), 'zones.json');
+  const at = '2026-11-27T12:00:00.000Z';
+  const zone = { id: kept, name: 'kept', coverage: {}, status: 'draft', createdAt: at, updatedAt: at, bookings: 0 };
+  writeFileSync(dataFile, JSON.stringify({ format: 'zones-conformance mock data', version: 1, zones: [zone] }));
+  const style = { ...houseStyles.default!, idStyle, name: `kept ${idStyle}` };
+  const mock = await startReference({ token: TOKEN, dataFile, style });
+  try {
+    const created = await ask(mock, 'POST', ZONES, { zone: { name: 'next', coverage: {} } });
+    const text = await created.text();
+    const id = /"id":"?([^",}]+)/.exec(text)![1]!;
+    expect(isNew(id), `${kept} then ${id}`).toBe(true);
+  } finally {
+    await mock.close();
+  }
 });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { styleFromProfile } from '../bin/reference-settings.ts';
+import { createBucket } from '../reference/rate-limit.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 
 const PROFILE = {
@@ -61,9 +62,11 @@ const BAD: [label: string, method: string, path: () => string, body: string | un
   ['PATCH on the list', 'PATCH', () => create, '{}', 405],
 ];
 
-test.for(BAD)(
-  '%s is answered %4$i… with the profile’s error body, and changes nothing',
-  async ([, method, path, body, status]) => {
+const CASES = BAD.map(([label, method, path, body, status]) => ({ label, method, path, body, status }));
+
+test.for(CASES)(
+  '$label is answered $status with the profile’s error body, and changes nothing',
+  async ({ method, path, body, status }) => {
     const answer = await call(method, path(), body);
     expect(answer.status).toBe(status);
     expect(answer.headers.get('content-type')).toBe('application/vnd.shop+json');
@@ -83,4 +86,45 @@ test.for(['missing', 'wrong'])('a %s credential is refused 403, with no zone dat
 test('the mock still answers after every bad request', async () => {
   for (const [, method, path, body] of BAD) await call(method, path(), body);
   expect(await listed()).toEqual(['Keeper']);
+});
+
+test('a rate limit of the profile refuses past its bucket with 429 and Retry-After, and its room comes back with time', () => {
+  let now = 0;
+  const bucket = createBucket({ burst: 2, perSecond: 1 }, () => now);
+  expect([bucket.take(), bucket.take(), bucket.take()]).toEqual([undefined, undefined, 1]);
+  now += 1000;
+  expect([bucket.take(), bucket.take()]).toEqual([undefined, 1]);
+});
+
+test("the profile's API version, extra fields and rate limit shape what the mock answers", async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'zc-mock-shape-')), 'profile.json');
+  const mockSection = {
+    extra_fields: { gid: 'gid://shop/Zone/{id}', synced_at: '{now}' },
+    rate_limit: { burst: 2, per_second: 0.05 },
+  };
+  writeFileSync(path, JSON.stringify({ api_version: '2025-10', mock: mockSection }));
+  const shaped = await startReference({ style: styleFromProfile(path) });
+  const ask = (version: string) =>
+    fetch(`${shaped.url}/admin/api/${version}/zones.json`, {
+      method: 'POST',
+      headers: { 'X-Shopify-Access-Token': shaped.token },
+      body: JSON.stringify({ zone: { name: 'shaped', coverage: {} } }),
+    });
+  try {
+    const created = await ask('2025-10');
+    expect(created.status).toBe(201);
+    const { zone } = (await created.json()) as { zone: { id: number; gid: string; synced_at: string } };
+    expect(zone.gid).toBe(`gid://shop/Zone/${zone.id}`);
+    expect(Date.parse(zone.synced_at)).not.toBeNaN();
+    // The documented version's path is not the profile's: 404, and the bucket's second request spent.
+    expect((await ask('2026-07')).status).toBe(404);
+    const limited = await ask('2025-10');
+    expect(limited.status).toBe(429);
+    // A request's room comes back in 20 s: whole seconds, however slow the machine was meanwhile.
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(20);
+    expect(await limited.json()).toHaveProperty('errors');
+  } finally {
+    await shaped.close();
+  }
 });
