@@ -171,17 +171,22 @@ describe('the optional weekly drift job beside the nightly one', () => {
       ZONES_PROFILE: String(zonesStep.with?.profile),
     });
     expect(gitlabDriftText).not.toMatch(/ZONES_(MOCK_)?ACCESS_TOKEN:/);
-    expect(step('Compare the mock with the shop').run).toContain('npm run drift --');
-    expect(gitlabDrift.script.join('\n')).toContain('npm run drift --');
+    expect(step('Compare the mock with the shop').run).toContain('npx zones-conformance drift ');
+    expect(gitlabDrift.script.join('\n')).toContain('npx zones-conformance drift ');
+    expectNode24Majors(job.steps);
   });
 
   test("after an interruption each side's ledger is swept where drift keeps it, the mock's with its own address and token", () => {
     for (const sweep of [step('Sweep both sides after an interruption').run!, gitlabDrift.after_script.join('\n')]) {
-      expect(sweep).toContain(`ZONES_REPORTS_DIR=${sideReportsDir('reports', 'service')} npm run sweep -- --yes`);
+      expect(sweep).toContain(
+        `ZONES_REPORTS_DIR=${sideReportsDir('reports', 'service')} npx zones-conformance sweep --yes`,
+      );
       expect(sweep).toContain(
         `ZONES_BASE_URL="$ZONES_MOCK_BASE_URL" ZONES_ACCESS_TOKEN="$ZONES_MOCK_ACCESS_TOKEN" \\\n`,
       );
-      expect(sweep).toContain(`ZONES_REPORTS_DIR=${sideReportsDir('reports', 'mock')} npm run sweep -- --yes`);
+      expect(sweep).toContain(
+        `ZONES_REPORTS_DIR=${sideReportsDir('reports', 'mock')} npx zones-conformance sweep --yes`,
+      );
     }
     expect(step('Upload the drift reports')).toMatchObject({ if: 'always()', with: { path: 'reports/' } });
     expect(gitlabDrift.artifacts).toMatchObject({ when: 'always', paths: ['reports/'] });
