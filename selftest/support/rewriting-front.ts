@@ -47,14 +47,31 @@ export async function startRewritingFront(
   const front = { upstream, raced: 0 };
   /** The last update answer landed, by path: what a store that answers from its state shows at answer time. */
   const landed = new Map<string, Answer>();
+  /** The updates of a path in flight together, and the promise that settles once the last of them has landed. */
+  const inFlight = new Map<string, { count: number; allLanded: Promise<void>; settle: () => void }>();
   const raced = async (req: IncomingMessage, body: Buffer): Promise<Answer> => {
     if (!racingWrites || req.method !== 'PUT') return forward(front.upstream, req, body);
-    // Updates sent together land in any order, and each is answered after all of them have landed.
+    const path = req.url ?? '';
+    let group = inFlight.get(path);
+    if (!group) {
+      let settle = () => {};
+      const allLanded = new Promise<void>((resolve) => (settle = resolve));
+      group = { count: 0, allLanded, settle };
+      inFlight.set(path, group);
+    }
+    group.count += 1;
+    // Updates sent together land in an order of their own, and each is answered once all of them have landed:
+    // no fixed wait, so a slow machine races them the same way.
     await pause(Math.random() * 20);
     const answer = await forward(front.upstream, req, body);
-    landed.set(req.url ?? '', answer);
-    await pause(40);
-    const last = landed.get(req.url ?? '') ?? answer;
+    landed.set(path, answer);
+    group.count -= 1;
+    if (group.count === 0) {
+      inFlight.delete(path);
+      group.settle();
+    }
+    await group.allLanded;
+    const last = landed.get(path) ?? answer;
     if (last !== answer) front.raced += 1;
     return last;
   };
