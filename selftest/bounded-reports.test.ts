@@ -19,6 +19,7 @@ import { rules } from '../helpers/rules.ts';
 import { concludeTarget, newRunId, prepareTarget } from '../helpers/runner/certify.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { type ChildRun, projectRoot, runCommand, runEntry } from './run-node.ts';
+import { filesUnder } from './support/files-under.ts';
 import {
   type DeleteRefusingFront,
   type Front,
@@ -33,12 +34,6 @@ const REPORT_FILE_LIMIT = 256 * 1024;
 const LEFT_BEHIND = /\*\*Zones left behind: \d+\.\*\*/;
 
 const sha256Of = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
-}
 
 describe('a body too long to show', () => {
   test('is shown as its first 8 KiB, never half a character, with its size and hash', () => {

@@ -12,6 +12,7 @@ import { xml } from '../helpers/report/junit.ts';
 import { SETTINGS } from '../helpers/settings.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { type ChildRun, runEntry } from './run-node.ts';
+import { filesUnder } from './support/files-under.ts';
 
 const TOKEN = 'shpat_selftest_0123456789abcdef';
 const conformance = (env: Record<string, string>, args: string[] = []) => runEntry('bin/conformance.ts', args, env);
@@ -60,12 +61,6 @@ const badSettings = refusedRun({
 });
 const unknownOption = refusedRun({}, ['--colour']);
 const unreachable = refusedRun({ ZONES_BASE_URL: 'http://127.0.0.1:9', ZONES_ACCESS_TOKEN: TOKEN });
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
-}
 
 describe('runs that cannot happen exit 3 with one message', () => {
   test('--help lists every setting and exits 0', async () => {

@@ -1,7 +1,7 @@
 // What a run must never write down: the access token, and the forged wrong token that AUTH-05 and
 // AUTH-06 send, which is the real one but for its last character and so gives it away. Every writer
 // (the reports, the could-not-run files, a booking hook's message) masks both, not just the client.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -20,23 +20,15 @@ import { writeReports } from '../helpers/report/write-reports.ts';
 import { rules } from '../helpers/rules.ts';
 import { startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
+import { filesUnder } from './support/files-under.ts';
 import { type Front, listening, upstreamFailed } from './support/fronts.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
 const TOKEN = 'shpat_secrets_0123456789abcdef';
 
 /** Every file under a folder, by its path there, as text: for looking for what must never be written. */
-function filesUnder(dir: string): Record<string, string> {
-  if (!existsSync(dir)) return {};
-  const files: Record<string, string> = {};
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
-    if (entry.isFile())
-      files[relative(dir, join(entry.parentPath, entry.name))] = readFileSync(
-        join(entry.parentPath, entry.name),
-        'utf8',
-      );
-  return files;
-}
+const textsUnder = (dir: string): Record<string, string> =>
+  Object.fromEntries(filesUnder(dir).map((path) => [relative(dir, path), readFileSync(path, 'utf8')]));
 const FORGED = forgedToken(TOKEN);
 const reportsDir = () => mkdtempSync(join(tmpdir(), 'zc-secrets-'));
 const config = (dir: string) =>
@@ -263,7 +255,7 @@ async function wholeRun(token: string, style: string) {
       ZONES_REPORTS_DIR: dir,
       ZONES_MODEL_RUNS: '0',
     });
-    return { run, console: `${run.stdout}\n${run.stderr}`, files: filesUnder(dir), forged: forgedToken(token) };
+    return { run, console: `${run.stdout}\n${run.stderr}`, files: textsUnder(dir), forged: forgedToken(token) };
   } finally {
     await front.close();
     await reference.close();
