@@ -19,7 +19,7 @@ import { resolveFault } from '../reference/faults.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { projectRoot, runEntry } from './run-node.ts';
 import { fileUrl, launchChromium, openOffline, skipChromium } from './support/chromium.ts';
-import { driftReport, sideRan } from './support/drift-report-fixture.ts';
+import { driftReportFixture, sideRan } from './support/drift-report-fixture.ts';
 import { type Answer, type RewritingFront, startRewritingFront } from './support/rewriting-front.ts';
 
 const TOKEN = 'shpat_selftest_certificate_page_0123456789';
@@ -457,7 +457,7 @@ function driftFixture(): DriftReport {
     request: { method: 'GET' as const, url },
     answer: { status: 200, headers: { 'content-type': 'application/json' }, body: body(shown) },
   });
-  return driftReport({
+  return driftReportFixture({
     targets: {
       service: sideRan('service', 'https://staging-shop.example.com', 'conformant', 0),
       mock: sideRan('mock', 'http://127.0.0.1:38123', 'incomplete', 2),

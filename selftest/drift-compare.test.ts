@@ -19,7 +19,7 @@ import { sweepCommand } from '../helpers/ownership/final-sweep.ts';
 import { isRunZone } from '../helpers/ownership/run-names.ts';
 import { contentSecurityPolicy } from '../helpers/report/certificate-style.ts';
 import { unreachable } from '../helpers/runner/preflight.ts';
-import { driftReport } from './support/drift-report-fixture.ts';
+import { driftReportFixture } from './support/drift-report-fixture.ts';
 
 const SETTINGS = {
   envelope: 'wrapped' as const,
@@ -603,7 +603,7 @@ test("the mock's token is masked wherever the service's is", () => {
 test('drift.html shows what a shop answered as text: markup in a value is escaped, and no script may run', () => {
   const hostile = '<script>alert(1)</script>"><img src=x onerror=alert(2)>';
   const page = renderDriftPage(
-    driftReport({
+    driftReportFixture({
       differences: [
         {
           operation: 'update',

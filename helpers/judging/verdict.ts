@@ -9,6 +9,10 @@ import { type Rule, type RuleLevel, rules } from '../rules.ts';
 type TestState = 'passed' | 'failed' | 'not-verified' | 'suite-error';
 
 /** A test as the reporter read it, from its task.meta among others (helpers/harness/task-meta.ts). */
+/** The reasons of a test, and of a rule, that never ran: the certificate tells them apart from a reason of their own. */
+export const TEST_DID_NOT_RUN = 'the test did not run';
+export const NO_TEST_RAN = 'no test of this rule ran';
+
 export interface TestOutcome {
   title: string;
   file: string;
@@ -79,7 +83,7 @@ export function classify(input: {
   errorMessage?: string;
 }): { state: TestState; reason?: string } {
   if (input.state === 'skipped' || input.state === 'pending') {
-    return { state: 'not-verified', reason: input.notVerified ?? input.skipNote ?? 'the test did not run' };
+    return { state: 'not-verified', reason: input.notVerified ?? input.skipNote ?? TEST_DID_NOT_RUN };
   }
   const name = input.errorName ?? '';
   // The ownership guard: the suite, not the target, went wrong.
@@ -124,7 +128,7 @@ function judgeRule(rule: Rule, outcomes: readonly TestOutcome[]): RuleResult {
     .filter((o) => isModelTestTitle(o.title) && o.state !== 'passed')
     .map((o) => `model-based test not verified: ${firstLine(o.reason ?? 'it did not run')}`);
   const judged = notes.length > 0 ? { ...base, notes } : base;
-  if (deciding.length === 0) return { ...judged, status: 'not-verified', reason: 'no test of this rule ran' };
+  if (deciding.length === 0) return { ...judged, status: 'not-verified', reason: NO_TEST_RAN };
   const open = deciding.filter((outcome) => outcome.state !== 'passed');
   if (open.length > 0) {
     const reasons = [...new Set(open.map((o) => firstLine(o.reason ?? 'not verified')))];

@@ -9,8 +9,10 @@ import { STATES, shownStateOf, testLook, VERDICTS } from '../judging/states.ts';
 import {
   type JudgedTest,
   judgeRules,
+  NO_TEST_RAN,
   type RuleResult,
   type RuleStatus,
+  TEST_DID_NOT_RUN,
   type TestOutcome,
   verdictOf,
 } from '../judging/verdict.ts';
@@ -154,7 +156,7 @@ export function stoppedLine(stopped: NonNullable<ConformanceReport['stopped']>):
 }
 
 /** What a test that was never run, or a rule with none run, says of itself. */
-const NEVER_RAN = new Set(['the test did not run', 'no test of this rule ran']);
+const NEVER_RAN = new Set([TEST_DID_NOT_RUN, NO_TEST_RAN]);
 
 /** A replay runs what the night ran: a --rule run's selection too, its spaces gone so the command needs no quotes. */
 function modelSeedOf(config: TargetConfig, selection: RunFacts['selection']): Pick<ConformanceReport, 'model'> {

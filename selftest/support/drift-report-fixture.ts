@@ -8,7 +8,7 @@ export function sideRan(side: 'service' | 'mock', baseUrl: string, verdict: stri
   return { baseUrl, verdict, exitCode, reportsDir: `reports/drift/${side}` };
 }
 
-export function driftReport(parts: Pick<DriftReport, 'differences'> & Partial<DriftReport>): DriftReport {
+export function driftReportFixture(parts: Pick<DriftReport, 'differences'> & Partial<DriftReport>): DriftReport {
   return {
     tool: 'zones-conformance drift',
     specification: `Zone Management Service, API version ${SPEC_VERSION}`,
