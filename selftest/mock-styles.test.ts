@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { bookingHooksForReference, settingsForStyle, styleFromProfile } from '../bin/reference-settings.ts';
+import { mockSettings, settingsForStyle, styleFromProfile } from '../bin/reference-settings.ts';
 import { startReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles } from '../reference/styles.ts';
 import { runEntry } from './run-node.ts';
@@ -86,10 +86,8 @@ test.for(PROFILES)(
     const mock = await startReference({ style: styleFromProfile(path) });
     try {
       const run = await runEntry('bin/conformance.ts', ['--quiet'], {
-        ZONES_BASE_URL: mock.url,
-        ZONES_ACCESS_TOKEN: mock.token,
-        ZONES_PROFILE: path,
-        ...bookingHooksForReference(),
+        // The settings npm run mock prints for it.
+        ...mockSettings(mock, path),
         ZONES_REPORTS_DIR: join(dir, 'reports'),
         // The model-based sequences are the same in every style: the example tests judge each rule.
         ZONES_MODEL_RUNS: '0',
