@@ -92,7 +92,25 @@ function readOptions(): { options: ReferenceOptions; profile?: string } {
 }
 
 const { options, profile } = readOptions();
+
+// Stopping is set up before the server starts, so a launcher that dies the moment the listening line is out is
+// still seen: the watch takes its line of parents now, while they are alive.
+let stopping = false;
+let closeServer: (() => Promise<void>) | undefined;
+async function stop(why: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\nreference: ${why}, stopping`);
+  await closeServer?.();
+  process.exit(EXIT.ok);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
+// Killing npm (even with SIGKILL) sends the server nothing: without this it would stay up, orphaned.
+watchLauncher((what) => void stop(what));
+
 const running = await startReference(options).catch((error: Error) => fail(`could not start: ${error.message}`));
+closeServer = running.close;
 
 const settings = mockSettings(running, profile);
 const authValue = running.style.authScheme ? `${running.style.authScheme} ${running.token}` : running.token;
@@ -113,16 +131,3 @@ console.log(
     'Ctrl-C stops it; so does killing the npm run that started it.',
   ].join('\n'),
 );
-
-let stopping = false;
-async function stop(why: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  console.log(`\nreference: ${why}, stopping`);
-  await running.close();
-  process.exit(EXIT.ok);
-}
-process.on('SIGINT', () => void stop('SIGINT'));
-process.on('SIGTERM', () => void stop('SIGTERM'));
-// Killing npm (even with SIGKILL) sends the server nothing: without this it would stay up, orphaned.
-watchLauncher((what) => void stop(what));
