@@ -2,14 +2,19 @@
 // that match none of them: certified by the suite given the same profile (as `npm run mock` prints it),
 // each is CONFORMANT with nothing left on it. The styles become profiles the way a shop would write
 // one: its settings, and a "mock" section for the codes, error key, content type, extra fields and ids.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// The settings are read as a run reads them (readTargetConfig), and the mocks certified in one vitest
+// run, as the gallery certifies its targets; that `npm run mock` prints those settings, and that a run
+// started from them in a shell is CONFORMANT, is mock.test.ts's to show.
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { mockSettings, settingsForStyle, styleFromProfile } from '../bin/reference-settings.ts';
-import { startReference } from '../reference/server.ts';
+import { readTargetConfig } from '../helpers/config.ts';
+import type { ConformanceReport } from '../helpers/report/certificate.ts';
+import { type RunningReference, startReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles } from '../reference/styles.ts';
-import { runEntry } from './run-node.ts';
+import { certifyMany } from './gallery/certify-many.ts';
 
 type Profile = Record<string, unknown>;
 
@@ -77,28 +82,38 @@ const PROFILES: [string, Profile][] = [
   ...Object.entries(WRITTEN),
 ];
 
-test.for(PROFILES)(
-  'the mock from a profile of %s is CONFORMANT under the suite given that profile',
-  async ([, profile]) => {
-    const dir = mkdtempSync(join(tmpdir(), 'zc-mock-style-'));
-    const path = join(dir, 'shop-profile.json');
+const mocks = new Map<string, RunningReference>();
+let certificates: Map<string, ConformanceReport>;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zc-mock-style-'));
+  const targets = [];
+  for (const [index, [name, profile]] of PROFILES.entries()) {
+    const path = join(dir, `shop-profile-${index}.json`);
     writeFileSync(path, JSON.stringify(profile, null, 2));
     const mock = await startReference({ style: styleFromProfile(path) });
-    try {
-      const run = await runEntry('bin/conformance.ts', ['--quiet'], {
-        // The settings npm run mock prints for it.
-        ...mockSettings(mock, path),
-        ZONES_REPORTS_DIR: join(dir, 'reports'),
-        // The model-based sequences are the same in every style: the example tests judge each rule.
-        ZONES_MODEL_RUNS: '0',
-      });
-      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-      const certificate = JSON.parse(readFileSync(join(dir, 'reports', 'conformance.json'), 'utf8'));
-      expect(certificate.verdict).toBe('conformant');
-      expect(certificate.cleanup.leftBehind).toEqual([]);
-      expect(mock.backdoor.all()).toEqual([]);
-    } finally {
-      await mock.close();
-    }
-  },
-);
+    mocks.set(name, mock);
+    const config = readTargetConfig({
+      // The settings npm run mock prints for it.
+      ...mockSettings(mock, path),
+      ZONES_REPORTS_DIR: join(dir, 'reports'),
+      // The model-based sequences are the same in every style: the example tests judge each rule.
+      ZONES_MODEL_RUNS: '0',
+    });
+    targets.push({ name, config });
+  }
+  certificates = await certifyMany(targets, { workers: 2, include: ['selftest/gallery/all-suites.gallery.ts'] });
+});
+
+afterAll(async () => {
+  await Promise.all([...mocks.values()].map((mock) => mock.close()));
+});
+
+test.for(PROFILES)('the mock from a profile of %s is CONFORMANT under the suite given that profile', ([name]) => {
+  const certificate = certificates.get(name)!;
+  const failed = certificate.rules.filter((rule) => rule.status !== 'passed' && rule.level === 'must');
+  expect(failed.map((rule) => `${rule.id} ${rule.status}: ${rule.reason}`)).toEqual([]);
+  expect([certificate.verdict, certificate.exitCode, certificate.suiteErrors]).toEqual(['conformant', 0, []]);
+  expect(certificate.cleanup.leftBehind).toEqual([]);
+  expect(mocks.get(name)!.backdoor.all()).toEqual([]);
+});
