@@ -3,12 +3,12 @@
 // creates sits past the first page. Run again without the paging setting (the default, Link), the
 // suite reads only that first page: the zones it looks for are missing, and the shop must not come
 // out conformant. The specification says GET returns every zone, so a list read one page short
-// fails LIST-01; a wrong setting may cost a false failure here, never a false certificate. That run
-// checks LIST-01 alone: its failure decides the verdict whatever else runs, and the zones it makes
-// sit past the first page too, so its clean-up shows whether reading too little loses any. It runs
-// without the model-based suite: LIST-01's example test fails on the first short read, and the
-// model's search and shrinking on a shop that fails at every read would only cost time.
-import { mkdtempSync, readFileSync } from 'node:fs';
+// fails LIST-01; a wrong setting may cost a false failure here, never a false certificate. The zones
+// that run makes sit past the first page too, so its clean-up shows whether reading too little loses
+// any. It runs without the model-based suite: LIST-01's example test fails on the first short read,
+// and the model's search and shrinking on a shop that fails at every read would only cost time.
+// The settings are read as a run reads them, and the four shops certified in one vitest run.
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -18,7 +18,7 @@ import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { rules } from '../helpers/rules.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { houseStyles } from '../reference/styles.ts';
-import { type ChildRun, runEntry } from './run-node.ts';
+import { certifyMany } from './gallery/certify-many.ts';
 
 const PAGING_STYLES = ['page-numbers', 'data-envelope'];
 const PAGING_SETTINGS = ['ZONES_PAGING', 'ZONES_PAGE_PARAM', 'ZONES_CURSOR_FIELD', 'ZONES_CURSOR_PARAM'];
@@ -28,13 +28,14 @@ const PLANTED = 3;
 interface Certified {
   reference: RunningReference;
   planted: string[];
-  run: ChildRun;
   report: ConformanceReport;
 }
 
+const runs = new Map<string, { paged: Certified; unpaged: Certified }>();
 const started: RunningReference[] = [];
 
-async function certify(style: string, withPaging: boolean): Promise<Certified> {
+/** A shop of the style holding more than a page of others' zones, and its settings as a run reads them. */
+async function shop(style: string, withPaging: boolean, reportsDir: string) {
   const reference = await startReference({ style });
   started.push(reference);
   const planted = Array.from({ length: PLANTED }, (_, i) =>
@@ -43,25 +44,27 @@ async function certify(style: string, withPaging: boolean): Promise<Certified> {
   expect(reference.style.paging!.size).toBeLessThan(PLANTED);
   const settings = settingsForStyle(reference.style, reference.url, reference.token);
   if (!withPaging) for (const name of PAGING_SETTINGS) delete settings[name];
-  const dir = mkdtempSync(join(tmpdir(), 'zc-paging-style-'));
-  const run = await runEntry('bin/conformance.ts', withPaging ? [] : ['--rule', 'LIST-01'], {
+  const config = readTargetConfig({
     ...settings,
     ...bookingHooksForReference(),
-    ZONES_REPORTS_DIR: dir,
+    ZONES_REPORTS_DIR: reportsDir,
     ...(withPaging ? {} : { ZONES_MODEL_RUNS: '0' }),
   });
-  const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
-  return { reference, planted, run, report };
+  return { name: `${style} ${withPaging ? 'paged' : 'unpaged'}`, config, reference, planted };
 }
 
-const runs = new Map<string, { paged: Certified; unpaged: Certified }>();
-
 beforeAll(async () => {
-  await Promise.all(
-    PAGING_STYLES.map(async (style) => {
-      runs.set(style, { paged: await certify(style, true), unpaged: await certify(style, false) });
-    }),
-  );
+  const reportsDir = mkdtempSync(join(tmpdir(), 'zc-paging-style-'));
+  const shops: Awaited<ReturnType<typeof shop>>[] = [];
+  for (const style of PAGING_STYLES)
+    for (const withPaging of [true, false]) shops.push(await shop(style, withPaging, reportsDir));
+  const reports = await certifyMany(shops, { workers: 2, include: ['selftest/gallery/all-suites.gallery.ts'] });
+  const certified = (style: string, paging: string): Certified => {
+    const { reference, planted, name } = shops.find((s) => s.name === `${style} ${paging}`)!;
+    return { reference, planted, report: reports.get(name)! };
+  };
+  for (const style of PAGING_STYLES)
+    runs.set(style, { paged: certified(style, 'paged'), unpaged: certified(style, 'unpaged') });
 });
 
 afterAll(async () => {
@@ -75,22 +78,22 @@ function expectBystandersUntouched({ reference, planted }: Certified): void {
 
 describe.for(PAGING_STYLES)('the %s style', (style) => {
   test('with its paging settings: conformant, exit 0, every MUST rule passed, nothing left behind', () => {
-    const { run, report } = runs.get(style)!.paged;
+    const { report } = runs.get(style)!.paged;
     const must = report.rules.filter((rule) => rule.level === 'must');
     expect(
       must.filter((rule) => rule.status !== 'passed').map((rule) => `${rule.id}: ${rule.status} ${rule.reason ?? ''}`),
     ).toEqual([]);
     expect(must).toHaveLength(rules.filter((rule) => rule.level === 'must').length);
-    expect([report.verdict, run.code]).toEqual(['conformant', 0]);
+    expect([report.verdict, report.exitCode]).toEqual(['conformant', 0]);
     expect(report.cleanup.leftBehind).toEqual([]);
     expectBystandersUntouched(runs.get(style)!.paged);
   });
 
   test('without the paging setting: zones past the first page are missed, and the shop is not certified', () => {
-    const { run, report } = runs.get(style)!.unpaged;
+    const { report } = runs.get(style)!.unpaged;
     const failed = report.rules.filter((rule) => rule.status === 'failed').map((rule) => rule.id);
     expect(failed).toContain('LIST-01');
-    expect([report.verdict, run.code]).toEqual(['non-conformant', 1]);
+    expect([report.verdict, report.exitCode]).toEqual(['non-conformant', 1]);
     // Reading too little must not make the clean-up miss what the run created.
     expect(report.cleanup.created).toBeGreaterThan(0);
     expect(report.cleanup.leftBehind).toEqual([]);
