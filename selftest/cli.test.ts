@@ -275,10 +275,8 @@ describe('a full run against a target named by settings: a .env and a shop profi
 describe('a partial run at version 2026-04 of a shop whose updates ignore the name', () => {
   let reference: RunningReference;
   let front: Server;
-  let settings: Record<string, string>;
-  let dir: string;
-  let run: ChildRun;
-  let report: ConformanceReport;
+  /** The run, its settings and its reports folder, and the certificate it wrote there. */
+  let partial: { settings: Record<string, string>; dir: string; run: ChildRun; report: ConformanceReport };
 
   beforeAll(async () => {
     reference = await startReference({ token: TOKEN, fault: 'update-ignores-name' });
@@ -295,17 +293,17 @@ describe('a partial run at version 2026-04 of a shop whose updates ignore the na
     });
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
     const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
-    dir = reportsDir();
+    const dir = reportsDir();
     // Only the rules at stake: a failed MUST rule decides the exit code, whatever was left out. Its
     // example test shows it; the model-based suite would fail beside it and shrink its sequence.
-    settings = {
+    const settings = {
       ...settingsForStyle(reference.style, frontUrl, TOKEN),
       ZONES_API_VERSION: '2026-04',
       ZONES_REPORTS_DIR: dir,
       ZONES_MODEL_RUNS: '0',
     };
-    run = await conformance(settings, ['--rule', 'UPDATE-01,PATH-01']);
-    report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
+    const run = await conformance(settings, ['--rule', 'UPDATE-01,PATH-01']);
+    partial = { settings, dir, run, report: JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) };
   });
   afterAll(async () => {
     front.closeAllConnections();
@@ -314,6 +312,7 @@ describe('a partial run at version 2026-04 of a shop whose updates ignore the na
   });
 
   test('a target that breaks a rule exits 1 and names the rule', () => {
+    const { run, dir } = partial;
     expect(run.stdout).toMatch(/FAILED\s+UPDATE-01 an update changes the name/);
     expect(run.stdout).toMatch(/verdict: NON-CONFORMANT/);
     expect(run.code).toBe(1);
@@ -323,6 +322,7 @@ describe('a partial run at version 2026-04 of a shop whose updates ignore the na
   });
 
   test("at a version segment other than the specification's, PATH-01 is not verified and the report says why", async () => {
+    const { report, settings } = partial;
     expect(report.rules.find((rule) => rule.id === 'PATH-01')).toMatchObject({
       status: 'not-verified',
       reason: expect.stringContaining('version segment 2026-04'),
