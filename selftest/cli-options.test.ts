@@ -13,6 +13,7 @@ import { bookingHooksForReference, settingsForStyle } from '../bin/reference-set
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import type { TestExchanges } from '../helpers/evidence/exchange-detail.ts';
 import { CannotRunError } from '../helpers/exit-codes.ts';
+import { isModelTestTitle } from '../helpers/harness/model/title.ts';
 import type { Comparison, ConformanceReport } from '../helpers/report/certificate.ts';
 import { buildReport } from '../helpers/report/conformance-report.ts';
 import { readBaseline } from '../helpers/report/history.ts';
@@ -43,14 +44,14 @@ function refusalOf(refused: () => unknown): string {
 
 let embeddedRun: Promise<{ dir: string; run: ChildRun }> | undefined;
 /**
- * The embedded reference, `--rule AUTH,CREATE-02` and no other option, with a retired setting a nightly
- * job may still set: three tests read it, whichever comes first starts it.
+ * The embedded reference, `--rule AUTH,CREATE-02,DELETE-02` and no other option, with a retired setting
+ * a nightly job may still set: four tests read it, whichever comes first starts it.
  */
 function embeddedPartialRun() {
   embeddedRun ??= (async () => {
     const dir = reportsDir();
     const env = { ZONES_REPORTS_DIR: dir, ZONES_CONCURRENCY: '4' };
-    return { dir, run: await conformance(env, ['--rule', 'AUTH,CREATE-02']) };
+    return { dir, run: await conformance(env, ['--rule', 'AUTH,CREATE-02,DELETE-02']) };
   })();
   return embeddedRun;
 }
@@ -84,13 +85,13 @@ describe('--rule, --list and --quiet', () => {
     expect(readFileSync(join(dir, 'badge.svg'), 'utf8')).toContain('conformance: could not run');
   });
 
-  test('--rule AUTH,CREATE-02 runs exactly those rules; the rest are "not selected", never NOT VERIFIED', async () => {
+  test('--rule AUTH,CREATE-02,DELETE-02 runs exactly those rules; the rest are "not selected", never NOT VERIFIED', async () => {
     const { dir, run } = await embeddedPartialRun();
     const report = readReport(dir);
-    const wanted = ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05', 'AUTH-06', 'CREATE-02'];
+    const wanted = ['AUTH-01', 'AUTH-02', 'AUTH-03', 'AUTH-04', 'AUTH-05', 'AUTH-06', 'CREATE-02', 'DELETE-02'];
     expect(rulesRun(report)).toEqual(wanted);
     for (const rule of report.rules.filter((r) => wanted.includes(r.id))) expect(rule.status, rule.id).toBe('passed');
-    expect(report.selection).toEqual({ rule: 'AUTH,CREATE-02', rules: wanted });
+    expect(report.selection).toEqual({ rule: 'AUTH,CREATE-02,DELETE-02', rules: wanted });
     // A partial run cannot certify: incomplete, exit 2, and it says why.
     expect(report.verdict).toBe('incomplete');
     expect(run.code).toBe(2);
@@ -100,7 +101,9 @@ describe('--rule, --list and --quiet', () => {
     expect(run.stdout).toMatch(/^ {2}CREATE-02 +MUST +passed +2\/2 passed$/m);
     expect(run.stdout).toMatch(/^ {2}-- auth: 15 test\(s\) done: 15 pass$/m);
     expect(run.stdout, 'no line for a test left out').not.toMatch(/ {2}n\/v +CREATE-01/);
-    expect(run.stdout).toMatch(/MUST 7 passed, 0 failed, 0 not verified, 11 not selected \(--rule AUTH,CREATE-02\)/);
+    expect(run.stdout).toMatch(
+      /MUST 8 passed, 0 failed, 0 not verified, 10 not selected \(--rule AUTH,CREATE-02,DELETE-02\)/,
+    );
     // The closing table: one line per rule.
     for (const rule of rules)
       expect(run.stdout).toMatch(new RegExp(`^ {2}${rule.id} +${rule.level.toUpperCase()} `, 'm'));
@@ -121,7 +124,27 @@ test('a run that sets ZONES_CONCURRENCY says so once, on stderr, and certifies a
   expect(run.stderr.split('\n').filter((line) => line.includes('ZONES_CONCURRENCY'))).toEqual([
     expect.stringMatching(/^zones-conformance: ZONES_CONCURRENCY no longer has an effect/),
   ]);
-  expect(run.stdout).toMatch(/verdict: INCOMPLETE {2}MUST 7 passed, 0 failed/);
+  expect(run.stdout).toMatch(/verdict: INCOMPLETE {2}MUST 8 passed, 0 failed/);
+});
+
+// Moved from embedded-settings.test.ts, whose run this was: its reports name who books a zone.
+test("the embedded run names the reference's booking route as what DELETE-02 books with, never a ZONES_BOOKING_HOOK the user set", async () => {
+  const { dir, run } = await embeddedPartialRun();
+  expect(run.code, run.stderr).toBe(2);
+  const report = readReport(dir);
+  const route = "(the embedded reference's booking route)";
+  expect(report.target.settings).toMatchObject({ bookingHook: route, bookingCleanupHook: route });
+  const delete02 = report.rules.find((rule) => rule.id === 'DELETE-02')!;
+  // Its example test; the model-based one, which this run has too, names what it checked with nowhere.
+  const example = delete02.tests.filter((test) => !isModelTestTitle(test.title));
+  expect(example.map((test) => test.checkedWith)).toEqual([
+    ["a zone booked through the embedded reference's booking route"],
+  ]);
+  const markdown = readFileSync(join(dir, 'conformance.md'), 'utf8');
+  expect(markdown).toContain(`"bookingHook": "${route}"`);
+  expect(markdown).not.toContain('ZONES_BOOKING_HOOK');
+  // The coverage samples are JSON in the settings, not JSON text quoted again.
+  expect(markdown).not.toContain('\\"');
 });
 
 describe('night over night: --baseline and --fail-on new', () => {
