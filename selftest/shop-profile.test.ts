@@ -2,19 +2,18 @@
 // schema and then by the same validator as the variables, which win over it. The token and the other
 // settings that are secret or the run's own never go in one. Every setting is accounted for, so a
 // new one cannot be left out of the profile by accident, and a reference style certified through
-// its profile alone comes out conformant.
+// its profile alone comes out conformant (that run is cli.test.ts's whole run).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
+import { describe, expect, test } from 'vitest';
+import { settingsForStyle } from '../bin/reference-settings.ts';
 import { describeTarget, type Environment, readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import { parseJson } from '../helpers/json.ts';
 import { SETTINGS } from '../helpers/settings.ts';
 import { profileKey, profileSchema } from '../helpers/shop-profile.ts';
-import { type RunningReference, startReference } from '../reference/server.ts';
 import { houseStyles } from '../reference/styles.ts';
-import { type ChildRun, projectRoot, runCommand, runEntry } from './run-node.ts';
+import { projectRoot, runEntry } from './run-node.ts';
 import { problemsOf } from './support/settings-problems.ts';
 
 const SHOP = { ZONES_BASE_URL: 'https://shop.example', ZONES_ACCESS_TOKEN: 'shpat_profile_0123' };
@@ -185,45 +184,17 @@ describe('what a profile refuses, naming the file, the key and why', () => {
   });
 });
 
-describe('a run with a profile, from the folder that holds it', () => {
-  let reference: RunningReference;
-  let caller: string;
-  let run: ChildRun;
-
-  beforeAll(async () => {
-    reference = await startReference({ token: SHOP.ZONES_ACCESS_TOKEN, style: 'data-envelope' });
-    caller = mkdtempSync(join(tmpdir(), 'zc-profile-run-'));
-    writeFileSync(join(caller, 'shop.json'), readFileSync(DATA_ENVELOPE));
-    // Where the shop is and its token come from the caller's .env, the house style from the profile
-    // beside it (a relative path), and the booking hooks, which a profile refuses, from variables.
-    writeFileSync(
-      join(caller, '.env'),
-      `ZONES_BASE_URL=${reference.url}\nZONES_ACCESS_TOKEN=${SHOP.ZONES_ACCESS_TOKEN}\nZONES_PROFILE=shop.json\n`,
-    );
-    run = await runCommand(process.execPath, [join(projectRoot, 'bin', 'zones-conformance.mjs')], {
-      cwd: caller,
-      env: bookingHooksForReference(),
-    });
+// A whole run certified through a profile alone, from the folder that holds it with a .env, is in
+// cli.test.ts ("a full run against a target named by settings"), which reads that one run for its own
+// evidence too. The launcher's refusal of a bad profile is here.
+test('a bad profile stops the run with exit 3 and one line naming the file', async () => {
+  const bad = await runEntry('bin/conformance.ts', [], {
+    ...SHOP,
+    ZONES_PROFILE: profileFile({ envelope: 'boxed', access_token: 'x' }),
+    ZONES_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'zc-profile-bad-')),
   });
-  afterAll(() => reference.close());
-
-  test('certifies the reference in that style: conformant, exit 0, the report naming the profile', () => {
-    expect(run.stdout).toMatch(/verdict: CONFORMANT/);
-    expect(run.code, run.stderr).toBe(0);
-    const report = JSON.parse(readFileSync(join(caller, 'reports', 'conformance.json'), 'utf8'));
-    expect(report.target).toMatchObject({ baseUrl: reference.url, embedded: false });
-    expect(report.target.settings).toMatchObject({ profile: 'shop.json', zoneKey: 'data', paging: 'cursor' });
-  });
-
-  test('a bad profile stops the run with exit 3 and one line naming the file', async () => {
-    const bad = await runEntry('bin/conformance.ts', [], {
-      ...SHOP,
-      ZONES_PROFILE: profileFile({ envelope: 'boxed', access_token: 'x' }),
-      ZONES_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'zc-profile-bad-')),
-    });
-    expect(bad.code).toBe(3);
-    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
-    expect(bad.stderr).toMatch(/cannot run: bad settings: ZONES_PROFILE \S+: access_token cannot be in a profile/);
-    expect(bad.stderr).toMatch(/envelope must be one of wrapped, bare/);
-  });
+  expect(bad.code).toBe(3);
+  expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+  expect(bad.stderr).toMatch(/cannot run: bad settings: ZONES_PROFILE \S+: access_token cannot be in a profile/);
+  expect(bad.stderr).toMatch(/envelope must be one of wrapped, bare/);
 });
