@@ -14,13 +14,10 @@ import { exchangesPath, readDriftTargets, SIDES } from '../../helpers/drift/targ
 import { Secrets } from '../../helpers/evidence/secrets.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import { certifyMany } from '../gallery/certify-many.ts';
+import type { DriftRun } from './drift-run.ts';
 
-export interface RecordedDrift {
-  reportsDir: string;
-  report: DriftReport;
-  markdown: string;
-  html: string;
-}
+/** What `npm run drift` wrote, as runDrift reads it, without a launcher run to show. */
+export type RecordedDrift = Omit<DriftRun, 'run'>;
 
 /** Drift of the mock from the service, with the service's settings; `env` adds or overrides settings. */
 export async function recordedDrift(
