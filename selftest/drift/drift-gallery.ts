@@ -1,22 +1,23 @@
 // The drift gallery: the reference as the service, and each drift mutant (reference/drift-mutants.ts)
-// as its mock. The service's run is made once and each mutant's is compared with it by the comparer
-// `npm run drift` uses (helpers/drift): drift's own launcher is proven by selftest/drift.test.ts, and
-// a second service run per mutant would double the cost for nothing. The model-based suite is left out
-// (ZONES_MODEL_RUNS=0): every mutant differs in an answer an example test already asks for, or in a
-// rule an example test decides.
-import { mkdtempSync } from 'node:fs';
+// as its mock. Each target's run is recorded once, all of them in one vitest run as the mutation gallery
+// certifies its targets (certify-many.ts: two workers go from target to target, where a launcher run
+// each paid vitest's start eleven times), and each mutant's run is compared with the service's by the
+// comparer `npm run drift` uses (helpers/drift). Drift's own launcher, and its runs' --record-exchanges,
+// are proven by selftest/drift.test.ts. The model-based suite is left out (ZONES_MODEL_RUNS=0): every
+// mutant differs in an answer an example test already asks for, or in a rule an example test decides.
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { settingsForStyle } from '../../bin/reference-settings.ts';
 import { readTargetConfig } from '../../helpers/config.ts';
-import { compareRuns, type Difference, type RunSide } from '../../helpers/drift/differences.ts';
-import { readCertificate, readRunSide } from '../../helpers/drift/drift-report.ts';
+import { compareRuns, type Difference } from '../../helpers/drift/differences.ts';
+import { readRunSide } from '../../helpers/drift/drift-report.ts';
 import { exchangesPath } from '../../helpers/drift/targets.ts';
 import { type DriftAspect, driftMutants } from '../../reference/drift-mutants.ts';
 import { type RunningReference, startReference } from '../../reference/server.ts';
 import { houseStyles } from '../../reference/styles.ts';
 import { cell } from '../catalogue/between-markers.ts';
-import { runEntry } from '../run-node.ts';
+import { certifyMany } from '../gallery/certify-many.ts';
 
 export interface DriftGalleryResult {
   name: string;
@@ -31,35 +32,7 @@ export interface DriftGalleryResult {
 }
 
 const SEED = '20261126';
-const TWO_AT_ONCE = 2;
-
-/** One conformance run of a reference, recording every exchange; its reports folder. */
-async function recordRun(
-  reference: RunningReference,
-  settings: Record<string, string>,
-): Promise<{ dir: string; code: number | null }> {
-  const dir = mkdtempSync(join(tmpdir(), 'zc-drift-gallery-'));
-  const recording = ['--record-exchanges', exchangesPath(dir)];
-  const run = await runEntry('bin/conformance.ts', ['--quiet', `--seed=${SEED}`, ...recording], {
-    ...settings,
-    ZONES_BASE_URL: reference.url,
-    ZONES_ACCESS_TOKEN: reference.token,
-    ZONES_MODEL_RUNS: '0',
-    ZONES_REPORTS_DIR: dir,
-  });
-  if (run.code === 3) throw new Error(`a drift gallery run could not run:\n${run.stderr}`);
-  return { dir, code: run.code };
-}
-
-/** A run's recorded side, or an error that says which run wrote no certificate, how it ended and where its reports are. */
-function recordedSide(run: { dir: string; code: number | null }, which: string): RunSide {
-  const certificate = readCertificate(run.dir);
-  if (certificate === undefined)
-    throw new Error(
-      `the drift gallery's run of ${which} ended (exit ${run.code}) without writing conformance.json in ${run.dir}`,
-    );
-  return readRunSide(run.dir, certificate);
-}
+const SERVICE = 'service';
 
 export async function runDriftGallery(): Promise<{ results: DriftGalleryResult[]; seconds: number }> {
   const started = Date.now();
@@ -67,48 +40,58 @@ export async function runDriftGallery(): Promise<{ results: DriftGalleryResult[]
   // Every target is spoken to with the service's settings: a mutant differs only where its style does.
   const settings = settingsForStyle(style, 'http://placeholder', 'placeholder');
   const config = readTargetConfig({ ...settings, ZONES_BASE_URL: 'http://127.0.0.1:1', ZONES_ACCESS_TOKEN: 'x' });
-  const service = await startReference({ style });
-  const results: DriftGalleryResult[] = [];
+  const runsDir = mkdtempSync(join(tmpdir(), 'zc-drift-gallery-'));
+  // Each run's reports folder, where its ledger and its exchanges go, as a launcher run's would.
+  const reportsDirOf = (name: string) => join(runsDir, String(names.indexOf(name)));
+  const names = [SERVICE, ...driftMutants.map((mutant) => mutant.name)];
+  const references = new Map<string, RunningReference>();
   try {
-    const serviceRun = await recordRun(service, settings);
-    const serviceSide = recordedSide(serviceRun, 'the reference (the service)');
-    const queue = [...driftMutants];
-    const worker = async () => {
-      for (let mutant = queue.shift(); mutant !== undefined; mutant = queue.shift()) {
-        const mock = await startReference({ style: mutant.style, fault: mutant.fault });
-        try {
-          const mockRun = await recordRun(mock, settings);
-          const comparison = compareRuns(serviceSide, recordedSide(mockRun, `the mutant ${mutant.name}`), config);
-          results.push({
-            name: mutant.name,
-            description: mutant.description,
-            aspect: mutant.aspect,
-            differences: comparison.differences.map(
-              ({ aspect, subject, operations, service: a, mock: b, verdicts }) => ({
-                aspect,
-                subject,
-                operations,
-                service: a,
-                mock: b,
-                verdicts,
-              }),
-            ),
-            compared: { tests: comparison.comparedTests, steps: comparison.comparedSteps },
-            exitCode: mockRun.code,
-            left: mock.backdoor.all().length,
-          });
-        } finally {
-          await mock.close();
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: TWO_AT_ONCE }, worker));
+    references.set(SERVICE, await startReference({ style }));
+    for (const mutant of driftMutants)
+      references.set(mutant.name, await startReference({ style: mutant.style, fault: mutant.fault }));
+    const targets = names.map((name) => {
+      const reference = references.get(name)!;
+      mkdirSync(reportsDirOf(name));
+      const env = {
+        ...settings,
+        ZONES_BASE_URL: reference.url,
+        ZONES_ACCESS_TOKEN: reference.token,
+        ZONES_MODEL_RUNS: '0',
+        ZONES_MODEL_SEED: SEED,
+        ZONES_REPORTS_DIR: reportsDirOf(name),
+      };
+      return { name, config: readTargetConfig(env) };
+    });
+    const reports = await certifyMany(targets, {
+      workers: 2,
+      include: ['selftest/gallery/all-suites.gallery.ts'],
+      recordExchanges: (name) => exchangesPath(reportsDirOf(name)),
+    });
+    const sideOf = (name: string) => readRunSide(reportsDirOf(name), reports.get(name)!);
+    const serviceSide = sideOf(SERVICE);
+    const results = driftMutants.map((mutant): DriftGalleryResult => {
+      const comparison = compareRuns(serviceSide, sideOf(mutant.name), config);
+      return {
+        name: mutant.name,
+        description: mutant.description,
+        aspect: mutant.aspect,
+        differences: comparison.differences.map(({ aspect, subject, operations, service: a, mock: b, verdicts }) => ({
+          aspect,
+          subject,
+          operations,
+          service: a,
+          mock: b,
+          verdicts,
+        })),
+        compared: { tests: comparison.comparedTests, steps: comparison.comparedSteps },
+        exitCode: reports.get(mutant.name)!.exitCode,
+        left: references.get(mutant.name)!.backdoor.all().length,
+      };
+    });
+    return { results, seconds: Math.round((Date.now() - started) / 1000) };
   } finally {
-    await service.close();
+    await Promise.all([...references.values()].map((reference) => reference.close()));
   }
-  const order = driftMutants.map((mutant) => mutant.name);
-  results.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
-  return { results, seconds: Math.round((Date.now() - started) / 1000) };
 }
 
 /** docs/drift-matrix.md: each mutant and the differences drift found, with nothing that changes from run to run. */

@@ -15,6 +15,7 @@ import {
   type PreparedTarget,
   prepareTarget,
 } from '../../helpers/runner/certify.ts';
+import type { Reporter, TestCase } from 'vitest/node';
 import { OutcomeCollector } from '../../helpers/runner/collector.ts';
 import { runVitest, suiteProject, testTimeoutFor } from '../../helpers/runner/run-suites.ts';
 import { writeTargetFiles } from './target-files.ts';
@@ -24,8 +25,14 @@ const FILE_TARGET = fileURLToPath(new URL('./file-target.ts', import.meta.url));
 
 export async function certifyMany(
   targets: readonly CertifyTarget[],
-  options: { include: string[]; workers: number },
+  options: {
+    include: string[];
+    workers: number;
+    /** Each target's exchanges, recorded as `--record-exchanges` records a run's, in the file named for it (drift's gallery). */
+    recordExchanges?: (target: string) => string;
+  },
 ): Promise<Map<string, ConformanceReport>> {
+  const { recordExchanges } = options;
   const runId = newRunId();
   const startedAt = new Date();
   const prepared: PreparedTarget[] = [];
@@ -35,7 +42,8 @@ export async function certifyMany(
     const project = suiteProject({
       name: 'targets',
       include: ['*.target.test.ts'],
-      provide: { zonesTargets: files.provided, runId },
+      // The workers only ask whether the run records; each target's file is the recorder's (below).
+      provide: { zonesTargets: files.provided, runId, ...(recordExchanges ? { recordExchanges: 'by target' } : {}) },
       timeoutMs: Math.max(...prepared.map((target) => testTimeoutFor(target.config))),
     });
     const run = await runVitest({
@@ -49,11 +57,32 @@ export async function certifyMany(
       ],
       collector: new OutcomeCollector(undefined, files.targetOf),
       workers: options.workers,
+      ...(recordExchanges ? { reporters: [new ExchangesByTarget(files.targetOf, recordExchanges)] } : {}),
     });
     const reports = new Map<string, ConformanceReport>();
     for (const target of prepared) reports.set(target.name, await concludeTarget(target, run, { runId, startedAt }));
     return reports;
   } finally {
     files.remove();
+  }
+}
+
+/** Each test's exchanges into its target's file: a run's collector writes them, one collector a target. */
+class ExchangesByTarget implements Reporter {
+  private readonly collectors = new Map<string, OutcomeCollector>();
+
+  constructor(
+    private readonly targetOf: (testCase: TestCase) => string,
+    private readonly fileOf: (target: string) => string,
+  ) {}
+
+  onTestCaseResult(testCase: TestCase): void {
+    const target = this.targetOf(testCase);
+    let collector = this.collectors.get(target);
+    if (collector === undefined) {
+      collector = new OutcomeCollector(undefined, () => target, this.fileOf(target));
+      this.collectors.set(target, collector);
+    }
+    collector.onTestCaseResult(testCase);
   }
 }
