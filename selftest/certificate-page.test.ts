@@ -1,8 +1,9 @@
 // The certificate page (reports/conformance.html) as its reader meets it: opened from disk in headless
-// Chromium at 1440x900, with no server and no network. Three nights of one shop through the launcher,
-// a release on the third that answers a filtered list without a credential; a month of nights at a
-// laptop's and a phone's width; then a shop whose answers carry markup and a script, which the page
-// must show as text and never run.
+// Chromium at 1440x900, with no server and no network, one browser for the file. One whole run of a shop on its
+// third night, a release that answers a filtered list without a credential, after two good nights kept as the
+// nightly job keeps them; the page that run wrote, and the same certificate after a month of nights, written by
+// the function every run writes its reports with, at a laptop's and a phone's width; then a shop whose answers
+// carry markup and a script, which the page must show as text and never run.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +12,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import { renderDriftPage } from '../helpers/drift/drift-files.ts';
 import type { DriftReport } from '../helpers/drift/drift-report.ts';
+import { Secrets } from '../helpers/evidence/secrets.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { STRIP_NIGHTS } from '../helpers/report/certificate-page.ts';
-import { HISTORY_FILE, type Night } from '../helpers/report/history.ts';
+import { HISTORY_FILE, type Night, nightOf } from '../helpers/report/history.ts';
+import { writeReports } from '../helpers/report/write-reports.ts';
 import { rules, SPEC_VERSION } from '../helpers/rules.ts';
 import { resolveFault } from '../reference/faults.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
@@ -32,10 +35,10 @@ function openFile(browser: Browser, path: string, viewport = { width: 1440, heig
   return openOffline(browser, fileUrl(path), viewport);
 }
 
-/** Settings for the suite against a front of a reference, with the reference's booking hooks (DELETE-02). */
-function settingsFor(reference: RunningReference, front: RewritingFront, reportsDir: string): Record<string, string> {
+/** Settings for the suite against a reference at `url` (itself or a front of it), with the reference's booking hooks (DELETE-02). */
+function settingsFor(reference: RunningReference, url: string, reportsDir: string): Record<string, string> {
   return {
-    ...settingsForStyle(reference.style, front.url, TOKEN),
+    ...settingsForStyle(reference.style, url, TOKEN),
     ...bookingHooksForReference(),
     ZONES_REPORTS_DIR: reportsDir,
     // The model-based suite's random sequences are left out: the example tests decide every rule, the
@@ -72,46 +75,67 @@ async function keepScreenshot(
   await annotate(`the first screen, ${name}, also in ${path}`, { contentType: 'image/png', body: screenshot });
 }
 
+/** Nights of `target` before `tonight`, as the nightly job kept them: every rule passed, a day apart, the last a day before. */
+function earlierNights(target: Night['target'], tonight: Date, count: number): Night[] {
+  const day = 24 * 60 * 60 * 1000;
+  return Array.from({ length: count }, (_, n) => ({
+    runId: `earlier-${n + 1}`,
+    startedAt: new Date(tonight.getTime() - (count - n) * day).toISOString(),
+    verdict: 'conformant',
+    target,
+    rules: Object.fromEntries(rules.map((rule) => [rule.id, 'passed'])),
+    suiteDefects: [],
+  }));
+}
+
+const writeNights = (dir: string, nights: Night[]) =>
+  writeFileSync(join(dir, HISTORY_FILE), nights.map((night) => `${JSON.stringify(night)}\n`).join(''));
+
+let browser: Browser;
+/** The one whole run: the third night, its two nights before kept in its reports folder. */
+let reportsDir: string;
+let code: number | null;
+
+beforeAll(async () => {
+  if (noChromium) return;
+  const broken = await startReference({ token: TOKEN, fault: THIRD_NIGHT_FAULT.name });
+  try {
+    reportsDir = mkdtempSync(join(tmpdir(), 'zc-page-'));
+    const env: Record<string, string> = {
+      ...settingsFor(broken, broken.url, reportsDir),
+      ZONES_API_VERSION: SPEC_VERSION,
+    };
+    const target = { baseUrl: env.ZONES_BASE_URL!, embedded: false, apiVersion: SPEC_VERSION };
+    writeNights(reportsDir, earlierNights(target, new Date(), 2));
+    const run = await runEntry('bin/conformance.ts', [], env);
+    code = run.code;
+    expect(run.code, run.stderr).not.toBe(3);
+  } finally {
+    await broken.close();
+  }
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe.skipIf(noChromium)(`three nights of one shop, the third breaking AUTH-01, in Chromium`, () => {
-  let healthy: RunningReference;
-  let broken: RunningReference;
-  let front: RewritingFront;
-  let reportsDir: string;
-  let browser: Browser;
   let page: Page;
   let consoleSeen: string[];
-  const codes: (number | null)[] = [];
 
   beforeAll(async () => {
-    healthy = await startReference({ token: TOKEN });
-    broken = await startReference({ token: TOKEN, fault: THIRD_NIGHT_FAULT.name });
-    front = await startRewritingFront(healthy.url);
-    reportsDir = mkdtempSync(join(tmpdir(), 'zc-page-'));
-    const env = settingsFor(healthy, front, reportsDir);
-    for (const night of [1, 2, 3]) {
-      if (night === 3) front.upstream = broken.url;
-      const run = await runEntry('bin/conformance.ts', [], env);
-      codes.push(run.code);
-      expect(run.code, `night ${night}: ${run.stderr}`).not.toBe(3);
-    }
-    browser = await launchChromium();
     ({ page, console: consoleSeen } = await openFile(browser, join(reportsDir, 'conformance.html')));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await front?.close();
-    await healthy?.close();
-    await broken?.close();
-  });
-
-  test('the nights went as the specification says: conformant twice, then AUTH-01 failed alone', () => {
-    // A correct shop passes every rule. One whose filtered list answers without a credential breaks
-    // Authentication 1 (every endpoint requires it), which AUTH-01 checks on the filtered list too; no
-    // other test sends a filtered list without a credential (the profile's refusal checks use the
-    // unfiltered one), so nothing else changes. Its `breaks` in reference/faults.ts say the same.
+  test('the third night went as the specification says: AUTH-01 failed alone, and it joined the two nights before', () => {
+    // A correct shop passes every rule (gallery.test.ts certifies the reference in every house style). One whose
+    // filtered list answers without a credential breaks Authentication 1 (every endpoint requires it), which
+    // AUTH-01 checks on the filtered list too; no other test sends a filtered list without a credential (the
+    // profile's refusal checks use the unfiltered one), so nothing else changes. Its `breaks` in
+    // reference/faults.ts say the same.
     expect(THIRD_NIGHT_FAULT.breaks).toEqual(['AUTH-01']);
-    expect(codes).toEqual([0, 0, 1]);
+    expect(code).toBe(1);
     const tonight = readReport(reportsDir);
     const expected = Object.fromEntries(
       rules.map((rule) => [rule.id, THIRD_NIGHT_FAULT.breaks.includes(rule.id) ? 'failed' : 'passed']),
@@ -206,44 +230,20 @@ const overlap = (a: DOMRectReadOnly, b: DOMRectReadOnly) =>
   b.top < a.bottom - 0.5;
 
 describe.skipIf(noChromium)(`a month of nights, on a laptop's screen and a phone's, in Chromium`, () => {
-  const EARLIER = STRIP_NIGHTS - 1;
-  let reference: RunningReference;
-  let front: RewritingFront;
-  let reportsDir: string;
-  let browser: Browser;
+  let monthDir: string;
+  /** Each rule's state tonight, as conformance.json has it. */
+  let tonightStates: Record<string, string>;
 
-  beforeAll(async () => {
-    reference = await startReference({ token: TOKEN });
-    front = await startRewritingFront(reference.url);
-    reportsDir = mkdtempSync(join(tmpdir(), 'zc-page-month-'));
-    const env: Record<string, string> = {
-      ...settingsFor(reference, front, reportsDir),
-      ZONES_API_VERSION: SPEC_VERSION,
-    };
-    // The month before tonight, written as the nightly job would have kept it, rather than run 29
-    // times: AUTH-01 failed every night, so tonight, passing, it is the one rule marked changed.
-    const day = 24 * 60 * 60 * 1000;
-    const earlier = Array.from(
-      { length: EARLIER },
-      (_, n): Night => ({
-        runId: `earlier-${n + 1}`,
-        startedAt: new Date(Date.now() - (EARLIER - n) * day).toISOString(),
-        verdict: 'non-conformant',
-        target: { baseUrl: env.ZONES_BASE_URL!, embedded: false, apiVersion: SPEC_VERSION },
-        rules: Object.fromEntries(rules.map((rule) => [rule.id, rule.id === 'AUTH-01' ? 'failed' : 'passed'])),
-        suiteDefects: [],
-      }),
-    );
-    writeFileSync(join(reportsDir, HISTORY_FILE), earlier.map((night) => `${JSON.stringify(night)}\n`).join(''));
-    const run = await runEntry('bin/conformance.ts', [], env);
-    expect(run.code, run.stderr).toBe(0);
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await front?.close();
-    await reference?.close();
+  beforeAll(() => {
+    // The third night's certificate after the month before it, rather than 30 runs: AUTH-01 passed every earlier
+    // night, so tonight, failing, it is the one rule marked changed. Written as a run writes its reports.
+    const tonight = readReport(reportsDir);
+    tonightStates = Object.fromEntries(tonight.rules.map((rule) => [rule.id, rule.status]));
+    monthDir = mkdtempSync(join(tmpdir(), 'zc-page-month-'));
+    writeNights(monthDir, earlierNights(nightOf(tonight).target, new Date(tonight.startedAt), STRIP_NIGHTS - 1));
+    // Its folder has no Allure results to complete, which writeReports says through `warn`: not this page's concern.
+    writeReports(tonight, { reportsDir: monthDir, secrets: new Secrets({ token: TOKEN }), warn: () => undefined });
+    expect(readFileSync(join(monthDir, HISTORY_FILE), 'utf8').trim().split('\n')).toHaveLength(STRIP_NIGHTS);
   });
 
   test.for([
@@ -252,12 +252,12 @@ describe.skipIf(noChromium)(`a month of nights, on a laptop's screen and a phone
   ])(
     "at $width x $height, tonight's cell of every rule is on the screen, inside its strip, beside the rule's other parts",
     async (viewport, { annotate }) => {
-      const { page, console } = await openFile(browser, join(reportsDir, 'conformance.html'), viewport);
+      const { page, console } = await openFile(browser, join(monthDir, 'conformance.html'), viewport);
       await page.locator('#grid').waitFor({ state: 'visible' });
       expect(await page.locator('.history').innerText()).toContain(`${STRIP_NIGHTS} nights of this target`);
       for (const row of await rowLayouts(page)) {
         expect(row.cells, row.rule).toBe(STRIP_NIGHTS);
-        expect(row.tonightTitle, row.rule).toMatch(/\(tonight\): passed$/);
+        expect(row.tonightTitle, row.rule).toMatch(new RegExp(`\\(tonight\\): ${tonightStates[row.rule]}$`));
         expect(within(row.tonight, row.strip), `${row.rule}: tonight inside its strip`).toBe(true);
         expect(within(row.tonight, { left: 0, right: viewport.width }), `${row.rule}: tonight inside the window`).toBe(
           true,
@@ -284,7 +284,7 @@ describe.skipIf(noChromium)(`a month of nights, on a laptop's screen and a phone
     annotate,
   }) => {
     const viewport = { width: 390, height: 844 };
-    const { page, console } = await openFile(browser, join(reportsDir, 'conformance.html'), viewport);
+    const { page, console } = await openFile(browser, join(monthDir, 'conformance.html'), viewport);
     await page.locator('#grid').waitFor({ state: 'visible' });
     expect(
       await page.evaluate(() => document.documentElement.scrollWidth),
@@ -311,7 +311,7 @@ describe.skipIf(noChromium)(`a month of nights, on a laptop's screen and a phone
   test("drift.html is a page of the same look: on a phone's screen it does not scroll sideways, and every rule shows both states", async ({
     annotate,
   }) => {
-    const path = join(reportsDir, 'drift.html');
+    const path = join(monthDir, 'drift.html');
     writeFileSync(path, renderDriftPage(driftFixture()));
     const viewport = { width: 390, height: 844 };
     const { page, console } = await openFile(browser, path, viewport);
@@ -367,7 +367,6 @@ describe.skipIf(noChromium)(`a shop whose answers carry markup and a script, in 
   let reference: RunningReference;
   let front: RewritingFront;
   let reportsDir: string;
-  let browser: Browser;
 
   beforeAll(async () => {
     reference = await startReference({ token: TOKEN });
@@ -377,14 +376,12 @@ describe.skipIf(noChromium)(`a shop whose answers carry markup and a script, in 
     const run = await runEntry(
       'bin/conformance.ts',
       ['--rule', 'CREATE-01,PROFILE-03'],
-      settingsFor(reference, front, reportsDir),
+      settingsFor(reference, front.url, reportsDir),
     );
     expect(run.code, run.stderr).toBe(1);
-    browser = await launchChromium();
   });
 
   afterAll(async () => {
-    await browser?.close();
     await front?.close();
     await reference?.close();
   });

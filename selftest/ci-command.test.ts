@@ -1,14 +1,18 @@
 // `zones-conformance ci --history DIR` night after night, as a GitHub job runs it: only DIR travels between
-// nights (each night starts in a fresh folder), GITHUB_STEP_SUMMARY and GITHUB_OUTPUT are set. A first night on a
-// correct shop, a second on the same shop with a CREATE-02 defect, then a night that cannot run.
+// nights (each night starts in a fresh folder), GITHUB_STEP_SUMMARY and GITHUB_OUTPUT are set. Three nights run the
+// whole way, certifications and Allure report included: a first night on a shop with a CREATE-02 defect, a night
+// that cannot run, and a night stopped by Ctrl-C. Every other turn of the ci logic (a conformant night, a known
+// failure, an incomplete night, what each leaves in DIR) is played with a stand-in for the commands ci starts
+// (support/ci-stand-in.ts): what conformance does with --baseline and --fail-on new is cli-options.test.ts's.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { projectRoot, runCommand } from './run-node.ts';
+import { standInCi } from './support/ci-stand-in.ts';
 import { type RewritingFront, startRewritingFront } from './support/rewriting-front.ts';
 import { suiteZonesOn, untilCreated } from './support/run-progress.ts';
 
@@ -21,13 +25,13 @@ let correct: RunningReference;
 let broken: RunningReference;
 
 /** One night in a fresh folder: the command's exit code, its outputs and the summary it wrote. */
-async function night(more: Record<string, string> = {}, options: string[] = []) {
+async function night(more: Record<string, string> = {}) {
   const job = mkdtempSync(join(tmpdir(), 'zc-ci-night-'));
   const [summary, output] = [join(job, 'summary'), join(job, 'output')];
   writeFileSync(summary, '');
   writeFileSync(output, '');
   const launcher = join(projectRoot, 'bin/zones-conformance.mjs');
-  const run = await runCommand(process.execPath, [launcher, 'ci', '--history', history, ...options], {
+  const run = await runCommand(process.execPath, [launcher, 'ci', '--history', history], {
     cwd: job,
     env: {
       ...settingsForStyle(correct.style, front.url, TOKEN),
@@ -61,57 +65,36 @@ afterAll(async () => {
   for (const close of closers) await close();
 });
 
-test('night 1 on a correct shop passes: verdict=conformant, the summary opens with the verdict, DIR keeps the night', async () => {
+test('night 1, the shop making zones published: exit 1 (on a first night any MUST failure is new), verdict=non-conformant, the summary names CREATE-02, the HTML report is built, DIR keeps the night', async () => {
+  front.upstream = broken.url;
   const first = await night();
-  expect(first.run.code, first.run.stdout + first.run.stderr).toBe(0);
+  expect(first.run.code, first.run.stdout + first.run.stderr).toBe(1);
   expect(first.outputs).toEqual({
-    verdict: 'conformant',
-    'exit-code': '0',
+    verdict: 'non-conformant',
+    'exit-code': '1',
     report: join('reports', 'conformance.html'),
   });
-  expect(first.summary.split('\n')[0]).toMatch(/CONFORMANT/);
+  expect(first.summary.split('\n')[0]).toMatch(/NON-CONFORMANT/);
+  expect(first.summary).toContain('CREATE-02');
   expect(existsSync(join(first.job, 'reports', 'allure-report', 'index.html')), 'the HTML report was built').toBe(true);
   expect(first.run.stdout).toContain('tonight is the first baseline');
   expect(nightsKept()).toBe(1);
 });
 
-test('night 2, the shop now making zones published: exit 1, verdict=non-conformant, the summary names CREATE-02', async () => {
-  front.upstream = broken.url;
-  const second = await night();
-  expect(second.run.code, second.run.stdout + second.run.stderr).toBe(1);
-  expect(second.outputs).toMatchObject({ verdict: 'non-conformant', 'exit-code': '1' });
-  expect(second.summary.split('\n')[0]).toMatch(/NON-CONFORMANT/);
-  expect(second.summary).toContain('CREATE-02');
-  expect(nightsKept()).toBe(2);
-});
-
-test('night 3, still broken: a known failure, not a new one, passes; night 4 cannot run and leaves DIR as it was', async () => {
-  const third = await night();
-  expect(third.run.code, third.run.stdout + third.run.stderr).toBe(0);
-  expect(third.outputs.verdict).toBe('non-conformant');
+test('night 2 cannot run (a wrong token): exit 3, verdict=could-not-run, and DIR is left as it was', async () => {
   const baseline = readFileSync(join(history, 'conformance.json'), 'utf8');
-  const fourth = await night({ ZONES_ACCESS_TOKEN: 'not_the_token_0123456789' });
-  expect(fourth.run.code).toBe(3);
-  expect(fourth.outputs).toMatchObject({ verdict: 'could-not-run', 'exit-code': '3' });
+  const second = await night({ ZONES_ACCESS_TOKEN: 'not_the_token_0123456789' });
+  expect(second.run.code).toBe(3);
+  expect(second.outputs).toMatchObject({ verdict: 'could-not-run', 'exit-code': '3' });
   expect(readFileSync(join(history, 'conformance.json'), 'utf8')).toBe(baseline);
-  expect(nightsKept()).toBe(3);
-});
-
-test('a night with no booking hook is incomplete: it passes with a warning, and with --fail-on-incomplete it exits 2', async () => {
-  front.upstream = correct.url;
-  const noHooks = { ZONES_BOOKING_HOOK: '', ZONES_BOOKING_CLEANUP_HOOK: '' };
-  const lenient = await night(noHooks);
-  expect(lenient.run.code, lenient.run.stdout + lenient.run.stderr).toBe(0);
-  expect(lenient.outputs).toMatchObject({ verdict: 'incomplete', 'exit-code': '2' });
-  expect(lenient.run.stdout).toContain('incomplete: some MUST rule was not verified');
-  const strict = await night(noHooks, ['--fail-on-incomplete']);
-  expect(strict.run.code).toBe(2);
+  expect(nightsKept()).toBe(1);
 });
 
 test('a night stopped by Ctrl-C to the job: the run stops once, its zones are deleted, 130, verdict=interrupted, DIR keeps its baseline', async () => {
   const job = mkdtempSync(join(tmpdir(), 'zc-ci-stopped-'));
   const output = join(job, 'output');
   writeFileSync(output, '');
+  front.upstream = correct.url;
   const baseline = readFileSync(join(history, 'conformance.json'), 'utf8');
   // A job's shell leads a process group of its own; the Ctrl-C (or the CI's cancel) goes to all of it.
   const child = spawn(process.execPath, [join(projectRoot, 'bin/zones-conformance.mjs'), 'ci', '--history', history], {
@@ -142,4 +125,81 @@ test('a night stopped by Ctrl-C to the job: the run stops once, its zones are de
   expect(readFileSync(output, 'utf8')).toContain('verdict=interrupted\nexit-code=130\n');
   expect(readFileSync(join(history, 'conformance.json'), 'utf8')).toBe(baseline);
   expect(await suiteZonesOn({ ...correct, url: front.url })).toEqual([]);
+});
+
+describe('the ci logic night after night, its commands played by a stand-in', () => {
+  const ci = standInCi();
+  const kept = () => readFileSync(join(ci.history, 'conformance-history.jsonl'), 'utf8').trim().split('\n').length;
+  const keptBaseline = () => JSON.parse(readFileSync(join(ci.history, 'conformance.json'), 'utf8'));
+
+  test('a first night that certifies the shop conformant passes: verdict=conformant, the summary opens with the verdict, the report is built, DIR keeps the night', async () => {
+    const first = await ci.night({ code: 0, verdict: 'conformant' });
+    expect(first.run.code, first.run.stdout + first.run.stderr).toBe(0);
+    expect(first.calls.map((call) => call.args)).toEqual([['conformance'], ['report']]);
+    expect(first.run.stdout).toContain('tonight is the first baseline');
+    expect(first.outputs).toEqual({
+      verdict: 'conformant',
+      'exit-code': '0',
+      report: join('reports', 'conformance.html'),
+    });
+    expect(first.summary.split('\n')[0]).toMatch(/CONFORMANT/);
+    expect(kept()).toBe(1);
+    expect(keptBaseline()).toEqual({ verdict: 'conformant', night: 'night 1' });
+  });
+
+  test('the next night certifies against last night with --fail-on new: a new failure exits 1 and becomes the baseline', async () => {
+    const second = await ci.night({ code: 1, verdict: 'non-conformant' });
+    expect(second.run.code).toBe(1);
+    const [conformance] = second.calls;
+    expect(conformance?.args).toEqual([
+      'conformance',
+      '--baseline',
+      join(ci.history, 'conformance.json'),
+      '--fail-on',
+      'new',
+    ]);
+    expect(JSON.parse(conformance!.baseline!)).toEqual({ verdict: 'conformant', night: 'night 1' });
+    expect(second.outputs).toMatchObject({ verdict: 'non-conformant', 'exit-code': '1' });
+    expect(second.summary.split('\n')[0]).toMatch(/NON-CONFORMANT/);
+    expect([kept(), keptBaseline().night]).toEqual([2, 'night 2']);
+  });
+
+  test('a known failure, which conformance passes under --fail-on new, passes: exit 0, verdict=non-conformant', async () => {
+    const third = await ci.night({ code: 0, verdict: 'non-conformant' });
+    expect(third.run.code).toBe(0);
+    expect(JSON.parse(third.calls[0]!.baseline!).night).toBe('night 2');
+    expect(third.outputs).toMatchObject({ verdict: 'non-conformant', 'exit-code': '0' });
+    expect([kept(), keptBaseline().night]).toEqual([3, 'night 3']);
+  });
+
+  test('a night that cannot run builds no report, says so in the summary, and leaves DIR as it was', async () => {
+    const fourth = await ci.night({ code: 3 });
+    expect(fourth.run.code).toBe(3);
+    expect(fourth.calls.map((call) => call.args[0])).toEqual(['conformance']);
+    expect(fourth.outputs).toMatchObject({ verdict: 'could-not-run', 'exit-code': '3' });
+    expect(fourth.summary).toBe('zones-conformance: could-not-run (exit 3); no summary.md was written.\n');
+    expect([kept(), keptBaseline().night]).toEqual([3, 'night 3']);
+  });
+
+  test('an incomplete night passes with a warning, and with --fail-on-incomplete it exits 2; either way it is kept', async () => {
+    const lenient = await ci.night({ code: 2, verdict: 'incomplete' });
+    expect(lenient.run.code, lenient.run.stdout + lenient.run.stderr).toBe(0);
+    expect(lenient.outputs).toMatchObject({ verdict: 'incomplete', 'exit-code': '2' });
+    expect(lenient.run.stdout).toContain('incomplete: some MUST rule was not verified');
+    const strict = await ci.night({ code: 2, verdict: 'incomplete' }, ['--fail-on-incomplete']);
+    expect(strict.run.code).toBe(2);
+    expect(strict.run.stdout).not.toContain('incomplete: some MUST rule was not verified');
+    expect([kept(), keptBaseline().night]).toEqual([5, 'night 6']);
+  });
+
+  test('an interrupted night is swept, builds no report, and keeps the baseline: 130, verdict=interrupted', async () => {
+    const stopped = await ci.night({ code: 130 });
+    expect(stopped.run.code).toBe(130);
+    expect(stopped.calls.map((call) => call.args)).toEqual([
+      ['conformance', '--baseline', join(ci.history, 'conformance.json'), '--fail-on', 'new'],
+      ['sweep', '--yes'],
+    ]);
+    expect(stopped.outputs).toMatchObject({ verdict: 'interrupted', 'exit-code': '130' });
+    expect(keptBaseline().night).toBe('night 6');
+  });
 });

@@ -12,7 +12,7 @@ import { styleFromProfile } from '../bin/reference-settings.ts';
 import { mockSection } from '../helpers/drift/mock-setting.ts';
 import { startReference } from '../reference/server.ts';
 import { runDrift } from './drift/drift-run.ts';
-import { killGroup, runEntry, startNpmRun } from './run-node.ts';
+import { killGroup, projectRoot, runCommand, runEntry, startNpmRun } from './run-node.ts';
 
 const NEVER_SEEN = {
   description: 'A shop this project has never seen',
@@ -92,7 +92,10 @@ test('a profile whose "mock" section is wrong is one message naming each key, ex
   const dir = mkdtempSync(join(tmpdir(), 'zc-mock-bad-'));
   const profile = join(dir, 'shop-profile.json');
   writeFileSync(profile, JSON.stringify({ mock: { created: 202, colour: 'red' } }));
-  const run = await runEntry('bin/mock.ts', ['--profile', profile], {});
+  // Through the launcher, as npm run mock starts it: its build when current, where bin/mock.ts alone needs tsx.
+  const run = await runCommand(process.execPath, ['bin/zones-conformance.mjs', 'mock', '--profile', profile], {
+    cwd: projectRoot,
+  });
   expect(run.code).toBe(3);
   expect(run.stderr).toContain('mock.colour is not a key of "mock"');
   expect(run.stderr).toContain('mock.created must be one of 200, 201');

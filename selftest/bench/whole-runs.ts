@@ -65,6 +65,27 @@ export function rateLimitSeconds(report: ConformanceReport, limit: RateLimit): n
   return (report.requests.total - report.requests.throttled) / limit.perSecond;
 }
 
+/**
+ * What a run under these conditions cost, from its report and the proxy's count of requests inside a Retry-After
+ * window: apart from the run itself, so that a self-test can check each figure on a report it made.
+ */
+export function figuresOf(
+  conditions: Pick<ShopConditions, 'latencyMs' | 'rateLimit'>,
+  { seconds, report }: { seconds: number; report: ConformanceReport },
+  violations: number,
+): Timed {
+  return {
+    seconds,
+    requests: report.requests.total,
+    throttled: report.requests.throttled,
+    verdict: report.verdict,
+    listPages: report.requests.listPages,
+    violations: conditions.rateLimit ? violations : undefined,
+    criticalPathSeconds: criticalPathSeconds(report, conditions.latencyMs ?? 0),
+    rateLimitSeconds: conditions.rateLimit ? rateLimitSeconds(report, conditions.rateLimit) : undefined,
+  };
+}
+
 /** A whole certification under these conditions, on a fresh reference each time (a full bucket, no leftovers). */
 export function wholeRun(conditions: ShopConditions): Scenario {
   return {
@@ -90,17 +111,8 @@ export function wholeRun(conditions: ShopConditions): Scenario {
         };
         // A partial run (--rule) is incomplete at best: exit 2.
         const expectedExit = conditions.args?.includes('--rule') ? 2 : 0;
-        const { seconds, report } = await timedConformance(env, conditions.args, expectedExit);
-        return {
-          seconds,
-          requests: report.requests.total,
-          throttled: report.requests.throttled,
-          verdict: report.verdict,
-          listPages: report.requests.listPages,
-          violations: conditions.rateLimit ? proxy.violations : undefined,
-          criticalPathSeconds: criticalPathSeconds(report, conditions.latencyMs ?? 0),
-          rateLimitSeconds: conditions.rateLimit ? rateLimitSeconds(report, conditions.rateLimit) : undefined,
-        };
+        const timed = await timedConformance(env, conditions.args, expectedExit);
+        return figuresOf(conditions, timed, proxy.violations);
       } finally {
         await proxy.close();
         await reference.close();
