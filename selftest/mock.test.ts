@@ -11,7 +11,7 @@ import { expect, test } from 'vitest';
 import { styleFromProfile } from '../bin/reference-settings.ts';
 import { mockSection } from '../helpers/drift/mock-setting.ts';
 import { startReference } from '../reference/server.ts';
-import { runDrift } from './drift/drift-run.ts';
+import { recordedDrift } from './drift/recorded-drift.ts';
 import { killGroup, projectRoot, runCommand, runEntry, startNpmRun } from './run-node.ts';
 
 const NEVER_SEEN = {
@@ -115,17 +115,17 @@ test('drift between a shop of a style never seen and the mock from its profile: 
   let fitted: Awaited<ReturnType<typeof startReference>> | undefined;
   try {
     const env = { ZONES_PROFILE: join(dir, 'shop.json'), ZONES_MODEL_RUNS: '0' };
-    const first = await runDrift(shop, plain, env);
-    expect(first.run.code, `${first.run.stdout}\n${first.run.stderr}`).toBe(1);
+    const first = await recordedDrift(shop, plain, env);
+    expect(first.report.exitCode).toBe(1);
     const moved = first.report.rules.filter((rule) => rule.level === 'must' && rule.service !== rule.mock);
     expect(moved).toEqual([]);
     const section = mockSection(first.report.differences);
     expect(section).toMatchObject({ created: choices.created, deleted: choices.deleted, error_key: choices.error_key });
     expect(first.markdown).toContain('"mock": {');
     fitted = await startReference({ style: styleFromProfile(write('fitted.json', { ...settings, mock: section })) });
-    const second = await runDrift(shop, fitted, env);
+    const second = await recordedDrift(shop, fitted, env);
     expect(second.report.differences.map((d) => [d.aspect, d.subject, d.service, d.mock])).toEqual([]);
-    expect(second.run.code).toBe(0);
+    expect(second.report.exitCode).toBe(0);
   } finally {
     for (const server of [shop, plain, fitted]) await server?.close();
   }
