@@ -1,5 +1,8 @@
 // A run killed with SIGINT or SIGTERM partway through stops its tests, deletes every zone it made
-// (the ledger sweep), and exits with the signal's code: nothing of its own stays on the shop.
+// (the ledger sweep), and exits with the signal's code: nothing of its own stays on the shop. Here the
+// launcher alone gets SIGTERM, as from a `kill` of its pid, and its own exit code is seen. SIGINT to the
+// launcher alone is terminal-interrupt's (one Ctrl-C relayed twice); either signal to the whole group
+// of `npm run conformance` is one-exit-code's, whose runs check every output and the clean-up too.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,10 +12,9 @@ import { startReference } from '../reference/server.ts';
 import { startEntry } from './run-node.ts';
 import { suiteZonesOn, untilCreated } from './support/run-progress.ts';
 
-test.for([
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-] as const)('a run stopped by %s leaves no zone of its own behind', async ([signal, code]) => {
+test('a run stopped by SIGTERM leaves no zone of its own behind', async () => {
+  const signal = 'SIGTERM';
+  const code = 143;
   const reference = await startReference({ token: 'tok-interrupted' });
   try {
     const dir = mkdtempSync(join(tmpdir(), 'zc-killed-'));
