@@ -8,7 +8,9 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
 import { ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
+import { CannotRunError } from '../helpers/exit-codes.ts';
 import { Ledger, runLedgerPath } from '../helpers/ownership/ledger.ts';
+import { ledgerFiles } from '../helpers/ownership/leftover-sweep.ts';
 import { runStartOfName, zoneName } from '../helpers/ownership/run-names.ts';
 import { newRunId, PREFLIGHT_OUTAGE_BUDGET_MS } from '../helpers/runner/certify.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
@@ -53,6 +55,16 @@ beforeEach(async () => {
   for (const name of ['shop-zone-berlin', oldRunZone, recentRunZone, lookalike]) await makeZone(name);
 });
 afterEach(() => reference.close());
+
+/** The error `refused` throws; a call that goes through fails the test. */
+function refusalOf(refused: () => unknown): Error {
+  try {
+    refused();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a refusal, and it went through');
+}
 
 test('the suite can read the age back from the names it gives', () => {
   expect(runStartOfName(oldRunZone)?.getTime()).toBeLessThan(Date.now() - 2 * 86_400_000);
@@ -135,15 +147,20 @@ test('a plain sweep deletes a zone the run renamed itself; an id under a name th
   expect(run.stdout).toContain(`leaving ${plain.text}: `);
 });
 
-test("a ledger of zones made on another target is refused by name, exit 3 in one line: drift's mock ledger in a shell aimed at the service", async () => {
+// Refused where the ledgers are read, before any request; the refusal leaves as every other one does,
+// exit 3 in one line (the shop that answers 503, below, is refused through the same catch).
+test("a ledger of zones made on another target is refused by name, in one line: drift's mock ledger in a shell aimed at the service", async () => {
   const other = await startReference({ token: 'tok-other-shop' });
   try {
     const before = await names();
-    const otherEnv = { ...settingsForStyle(other.style, other.url, other.token), ZONES_REPORTS_DIR: dir };
-    const run = await runEntry('bin/sweep.ts', ['--ledger', runLedgerPath(dir, threeDaysAgo)], otherEnv);
-    expect(run.code).toBe(3);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toContain(`records zones made on ${reference.url}`);
+    const otherConfig = readTargetConfig({
+      ...settingsForStyle(other.style, other.url, other.token),
+      ZONES_REPORTS_DIR: dir,
+    });
+    const refusal = refusalOf(() => ledgerFiles(otherConfig, [runLedgerPath(dir, threeDaysAgo)]));
+    expect(refusal).toBeInstanceOf(CannotRunError);
+    expect(refusal.message.split('\n')).toHaveLength(1);
+    expect(refusal.message).toContain(`records zones made on ${reference.url}`);
     expect(await names()).toEqual(before);
   } finally {
     await other.close();
