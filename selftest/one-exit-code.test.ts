@@ -2,7 +2,7 @@
 // run is `npm run conformance` as a terminal starts it (its own process group), and each of its outputs
 // is read: conformance.json, conformance.md, summary.md, the certificate page, junit.xml, the console.
 // A run of a signal is also the one that shows a stop leaves no zone behind and reads as a stop, not a
-// suite error; what a signal to the launcher alone does is in interrupted-run and terminal-interrupt.
+// suite error; what a signal to the launcher alone does is in terminal-interrupt.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
