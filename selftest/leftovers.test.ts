@@ -1,21 +1,37 @@
 // Zones a run leaves can't be missed: a run behind a shop that refuses their DELETEs prints them even
 // with --quiet, puts them first in conformance.json, conformance.md and junit.xml with the command that
 // deletes them, that command runs as printed, and a plain npm run sweep deletes them once the shop
-// lets them go, the one ROBUST-06 renamed into other scripts among them. One partial run (two rules)
+// lets them go, the one ROBUST-06 renamed into other scripts among them. The same shop accepts
+// ROBUST-04's 1 MiB create (a front with a larger body limit than the reference), and the reports of
+// that run stay small (bounded-reports checks the parts that cut and keep bodies): the body is kept
+// whole once, in reports/bodies/, and its curl command sends that file. One partial run (three rules)
 // serves every test here; they go in order.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
 import { shellWord, sweepCommand } from '../helpers/ownership/final-sweep.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
+import { SUMMARY_MAX_BYTES } from '../helpers/report/job-summary.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import type { StoredZone } from '../reference/zone-store.ts';
-import { type ChildRun, runCommand, runEntry } from './run-node.ts';
-import { type DeleteRefusingFront, startDeleteRefusingFront } from './support/fronts.ts';
+import { type ChildRun, projectRoot, runCommand, runEntry } from './run-node.ts';
+import { filesUnder } from './support/files-under.ts';
+import {
+  type DeleteRefusingFront,
+  type Front,
+  startDeleteRefusingFront,
+  startLargeBodyFront,
+} from './support/fronts.ts';
 
 const TOKEN = 'shpat_selftest_leftovers_0123456789';
+/** The issue's bound for every report file of such a run. */
+const REPORT_FILE_LIMIT = 256 * 1024;
+const LEFT_BEHIND = /\*\*Zones left behind: \d+\.\*\*/;
+
+const sha256Of = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 /** How the npm script starts the sweep; the command printed must begin so in this checkout. */
 const NPM_SWEEP = 'npm run sweep -- ';
 
@@ -45,12 +61,14 @@ function shellWords(command: string): string[] {
   return words;
 }
 
-describe('a run behind a shop that refuses to let its zones go', () => {
+describe('a run behind a shop that takes a 1 MiB create and refuses to let its zones go', () => {
   let reference: RunningReference;
   let front: DeleteRefusingFront;
+  let large: Front;
   let env: Record<string, string>;
   let dir: string;
   let run: ChildRun;
+  let report: ConformanceReport;
   /** What the shop still holds after the run: the reference started empty, so every one is the run's. */
   let left: StoredZone[];
 
@@ -58,26 +76,29 @@ describe('a run behind a shop that refuses to let its zones go', () => {
     reference = await startReference({ token: TOKEN });
     // The preflight's own delete goes through; every later one, each test's and the final sweep's, is refused.
     front = await startDeleteRefusingFront(reference.url, { spare: 1 });
+    large = await startLargeBodyFront(front.url);
     dir = mkdtempSync(join(tmpdir(), 'zc-leftovers-'));
     env = {
-      ...settingsForStyle(reference.style, front.url, TOKEN),
+      ...settingsForStyle(reference.style, large.url, TOKEN),
       ZONES_REPORTS_DIR: dir,
-      // The two example tests make the zones; the model-based suite would only add more of the same.
+      // The three example tests make the zones; the model-based suite would only add more of the same.
       ZONES_MODEL_RUNS: '0',
     };
-    run = await runEntry('bin/conformance.ts', ['--quiet', '--rule', 'CREATE-02,ROBUST-06'], env);
+    run = await runEntry('bin/conformance.ts', ['--quiet', '--rule', 'CREATE-02,ROBUST-06,ROBUST-04'], env);
+    report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
     left = reference.backdoor.all();
   });
   afterAll(async () => {
+    await large?.close();
     await front?.close();
     await reference?.close();
   });
 
   const printedCommand = () => /^ {4}(npm run sweep -- .*)$/m.exec(run.stdout)?.[1];
 
-  test('the run left zones of both tests, one of them renamed into other scripts', () => {
+  test('the run left zones of each test, one of them renamed into other scripts', () => {
     expect(front.refused.length, run.stdout + run.stderr).toBeGreaterThan(0);
-    expect(left.length).toBeGreaterThanOrEqual(2);
+    expect(left.length).toBeGreaterThanOrEqual(3);
     expect(left.map((zone) => zone.name)).toContainEqual(expect.stringMatching(/^zc-\S+ .*区域/));
   });
 
@@ -138,6 +159,65 @@ describe('a run behind a shop that refuses to let its zones go', () => {
     expect(plain.stdout).toContain(`deleted ${left.length}, could not delete 0`);
     expect(plain.stdout).not.toContain('known by their name alone');
     for (const zone of left) expect(reference.backdoor.stored(zone.id), zone.name).toBeUndefined();
+  });
+
+  const robust04 = () => report.rules.find((rule) => rule.id === 'ROBUST-04')!;
+  const bodyFiles = () => filesUnder(join(dir, 'bodies'));
+
+  // The zones left are gone by now; what follows reads the run's reports, and sends ROBUST-04's create again.
+  test('the shop took the 1 MiB body and made a zone, which it kept: ROBUST-04 warns and the zone is left', () => {
+    expect(robust04().status, run.stdout + run.stderr).toBe('warning');
+    // Its zone by the name the shop's 201 gave back: the other tests' zones are left too.
+    const created = robust04()
+      .tests.flatMap((each) => each.evidence ?? [])
+      .find((record) => record.line.startsWith('POST ') && record.line.endsWith(' -> 201'));
+    const answer = /^< 201 .*\n\s*(\{.*\})$/m.exec(created?.shown ?? '')?.[1];
+    expect(answer, 'the 201 of the 1 MiB create').toBeDefined();
+    const made = (JSON.parse(answer!) as { zone: { name: string } }).zone.name;
+    expect(report.leftBehind.map((zone) => zone.name)).toContain(made);
+  });
+
+  test('every report file is under 256 KiB, the kept bodies aside', () => {
+    const reports = filesUnder(dir).filter((path) => !relative(dir, path).startsWith('bodies/'));
+    for (const name of ['conformance.json', 'conformance.md', 'summary.md', 'junit.xml'])
+      expect(reports).toContain(join(dir, name));
+    expect(reports.filter((path) => path.includes('allure-results')).length).toBeGreaterThan(0);
+    for (const path of reports) expect(statSync(path).size, relative(dir, path)).toBeLessThan(REPORT_FILE_LIMIT);
+  });
+
+  test('the 1 MiB body is kept whole once, by its hash, and every report names that file', () => {
+    const [big, ...others] = bodyFiles().filter((path) => statSync(path).size > 1024 * 1024);
+    expect(big, 'one body file of over 1 MiB').toBeDefined();
+    expect(others).toEqual([]);
+    const hash = sha256Of(readFileSync(big!)).slice(0, 12);
+    expect(relative(dir, big!)).toBe(`bodies/${hash}.txt`);
+    const named = `sha256 ${hash}; the whole body is bodies/${hash}.txt`;
+    for (const name of ['conformance.json', 'conformance.md', 'junit.xml'])
+      expect(readFileSync(join(dir, name), 'utf8'), name).toContain(named);
+    const attachments = filesUnder(join(dir, 'allure-results')).filter((path) => !path.endsWith('.json'));
+    expect(attachments.some((path) => readFileSync(path, 'utf8').includes(named))).toBe(true);
+  });
+
+  test('its curl command sends the kept file, and runs as printed', async () => {
+    const curl = robust04()
+      .tests.flatMap((each) => each.evidence ?? [])
+      .map((record) => record.curl)
+      .find((command) => command.startsWith('curl') && command.includes(' -X POST '))!;
+    expect(curl).toMatch(/ --data-binary @'[^']*\/bodies\/[0-9a-f]{12}\.txt'$/);
+    expect(curl.length).toBeLessThan(2048);
+    const before = reference.backdoor.all().length;
+    const replay = await runCommand('bash', ['-c', curl], { cwd: projectRoot, env: { ZONES_ACCESS_TOKEN: TOKEN } });
+    // curl asks to continue before a body this long (Expect: 100-continue), so the 201 is the second status line.
+    expect(replay.stdout, replay.stderr).toMatch(/^HTTP\/1\.1 201 /m);
+    expect(reference.backdoor.all()).toHaveLength(before + 1);
+  });
+
+  // zones-conformance ci appends summary.md whole to GitHub's job summary; the GitLab job prints it to the log.
+  test('summary.md, the job summary and the log, shows the zones left behind, under 512 KiB', () => {
+    const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
+    expect(summary).toMatch(LEFT_BEHIND);
+    expect(summary).toContain('| ROBUST-04 | MAY | WARNING (MAY) |');
+    expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_MAX_BYTES);
   });
 });
 

@@ -1,7 +1,10 @@
 // Ctrl-C as a terminal sends it: SIGINT to every process of the foreground group of `npm run
 // conformance` (npm, sh, node). One press is one stop: the tests stop, the sweep deletes this run's
 // zones, and the run ends with 130. A signal delivered twice by a wrapper is still one press; only
-// a deliberate second one leaves at once, clean-up or not.
+// a deliberate second one leaves at once, clean-up or not. A SIGTERM, as `kill` sends it, stops a run
+// the same way and ends it with 143. Either signal to the whole group of `npm run conformance` is
+// one-exit-code's, whose runs check all of that on every output; here the launcher is the child, so
+// its own exit code is seen.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +14,7 @@ import { bookingHooksForReference, settingsForStyle } from '../bin/reference-set
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { SAME_PRESS_MS } from '../helpers/runner/stop-signals.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
-import { killGroup, shellStatus, startEntry, startNpmRun } from './run-node.ts';
+import { startEntry } from './run-node.ts';
 import { suiteZonesOn, untilCreated } from './support/run-progress.ts';
 import { startUnrulyProxy, type UnrulyProxy } from './support/unruly-proxy.ts';
 
@@ -51,31 +54,6 @@ function readReport(dir: string): ConformanceReport {
   return JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
 }
 
-test('one Ctrl-C to the process group of npm run conformance is one stop: tests stop, clean-up runs, 130', async () => {
-  const target = await slowTarget(20);
-  const run = startNpmRun('conformance', [], target.env);
-  try {
-    const created = await untilCreated(run, target.reportsDir, 4);
-    process.kill(-run.child.pid!, 'SIGINT');
-    const ended = await run.done;
-
-    expect(created, 'the run had made zones before the signal').toBeGreaterThanOrEqual(4);
-    // npm leads the group and got the Ctrl-C as well: it ends by SIGINT once its script has ended,
-    // which a shell shows as 130. The launcher's own code is checked where it is the child.
-    expect([ended.signal, shellStatus(ended)]).toEqual(['SIGINT', 130]);
-    expect(ended.stderr).toContain(ONE_STOP);
-    expect(ended.stderr).not.toContain('again');
-    const report = readReport(target.reportsDir);
-    expect(report.stopped, 'the signal came after the tests had all run').toEqual({ signal: 'SIGINT', exitCode: 130 });
-    expect(report.exitCode).toBe(130);
-    expect(report.cleanup.leftBehind).toEqual([]);
-    expect(await suiteZonesOn(target.reference)).toEqual([]);
-  } finally {
-    killGroup(run);
-    await target.close();
-  }
-});
-
 test('a SIGINT delivered twice, 30 ms apart as the tsx CLI relays one, is one stop', async () => {
   const target = await slowTarget(20);
   try {
@@ -89,7 +67,10 @@ test('a SIGINT delivered twice, 30 ms apart as the tsx CLI relays one, is one st
     expect(ended.code).toBe(130);
     expect(ended.stderr.split(ONE_STOP)).toHaveLength(2);
     expect(ended.stderr).not.toContain('again');
-    expect(readReport(target.reportsDir).cleanup.leftBehind).toEqual([]);
+    const report = readReport(target.reportsDir);
+    expect(report.stopped).toEqual({ signal: 'SIGINT', exitCode: 130 });
+    expect(report.exitCode).toBe(130);
+    expect(report.cleanup.leftBehind).toEqual([]);
     expect(await suiteZonesOn(target.reference)).toEqual([]);
   } finally {
     await target.close();
@@ -118,5 +99,49 @@ test('a deliberate second SIGINT leaves at once, before the clean-up and the rep
     expect(existsSync(join(dir, 'conformance.json')), 'no report: the run left before writing one').toBe(false);
   } finally {
     await target.close();
+  }
+});
+
+test('a run stopped by SIGTERM leaves no zone of its own behind', async () => {
+  const signal = 'SIGTERM';
+  const code = 143;
+  const reference = await startReference({ token: 'tok-killed' });
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'zc-killed-'));
+    const env = {
+      ...settingsForStyle(reference.style, reference.url, reference.token),
+      ...bookingHooksForReference(),
+      ZONES_REPORTS_DIR: dir,
+    };
+    const run = startEntry('bin/conformance.ts', [], env);
+    const created = await untilCreated(run, dir, 4);
+    run.child.kill(signal);
+    const ended = await run.done;
+
+    expect(created, 'the run had made zones before it was stopped').toBeGreaterThanOrEqual(4);
+    expect(ended.code).toBe(code);
+    expect(ended.stderr).toContain(`${signal}: stopping the tests, then deleting this run's zones`);
+    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
+    // A stop is not a defect of the suite: the reports say what the process did, and with which exit
+    // code, first thing under the verdict, and every output names that one code.
+    expect(report.suiteErrors.join('\n')).not.toContain(signal);
+    expect(report.stopped).toEqual({ signal, exitCode: code });
+    expect(report.exitCode).toBe(code);
+    const stopped = `The run was stopped by ${signal} before every test had run; exit code ${code}.`;
+    const named = `exit code ${code}, stopped by ${signal}`;
+    const md = readFileSync(join(dir, 'conformance.md'), 'utf8');
+    expect(md).toContain(`**${stopped}**`);
+    expect(md).toContain(`(${named}) |`);
+    const page = readFileSync(join(dir, 'conformance.html'), 'utf8');
+    expect(page).toContain(`<p class="alert">${stopped}</p>`);
+    expect(page).toContain(`E${named.slice(1)}.`);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain(`(${named})`);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain(`<property name="exit code" value="${code}"/>`);
+    expect(ended.stdout).toContain(`(${named})`);
+    expect(ended.stdout).not.toMatch(/SUITE ERROR/);
+    expect(report.cleanup.leftBehind).toEqual([]);
+    expect(await suiteZonesOn(reference)).toEqual([]);
+  } finally {
+    await reference.close();
   }
 });
