@@ -6,6 +6,7 @@
 // are therefore one project with a test file each (target-files.ts), and a few workers take the files
 // one after another; each target still runs in one worker, one test at a time, with its own throttle.
 import { fileURLToPath } from 'node:url';
+import type { Reporter, TestCase } from 'vitest/node';
 import { projectRoot } from '../../helpers/project-root.ts';
 import type { ConformanceReport } from '../../helpers/report/certificate.ts';
 import {
@@ -15,7 +16,6 @@ import {
   type PreparedTarget,
   prepareTarget,
 } from '../../helpers/runner/certify.ts';
-import type { Reporter, TestCase } from 'vitest/node';
 import { OutcomeCollector } from '../../helpers/runner/collector.ts';
 import { runVitest, suiteProject, testTimeoutFor } from '../../helpers/runner/run-suites.ts';
 import { writeTargetFiles } from './target-files.ts';
