@@ -1,6 +1,8 @@
-// Redirects are never followed, tried through the CLI. The commonest slip, an http:// base URL that a
+// Redirects are never followed. The commonest slip, an http:// base URL that a
 // load balancer redirects to https://, stops in the preflight naming ZONES_BASE_URL and the address to
-// use, before any zone is made; a redirect later in the run is evidence, shown with its Location.
+// use, before any zone is made (the launcher's preflight, in process: the exit 3 it leads to is shown
+// through the CLI in tls.test.ts); a redirect later in the run is evidence, shown with its Location, in
+// a run of the CLI.
 // The https:// side is trusted (ZONES_CA_FILE), so a client that followed would get answers there: the
 // tests check that nothing ever arrived.
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
 import { type Front, samePathOn, startRedirectFront, startRedirectingFront, startTlsFront } from './support/fronts.ts';
+import { preflightRefusal } from './support/net-in-process.ts';
 import { suiteZonesOn } from './support/run-progress.ts';
 import { makeTestCa, type TestCa } from './support/test-certificates.ts';
 
@@ -54,18 +57,18 @@ function settingsAt(url: string, dir: string): Record<string, string> {
   };
 }
 
+// The launcher's preflight, in this process: the reason it gives is the one line a run prints before exit 3.
 describe('a base URL that redirects stops the run in the preflight, before any zone is made', () => {
   test.for([301, 308])(
-    'http:// answered %i to https://: exit 3 naming ZONES_BASE_URL and the https:// address',
+    'http:// answered %i to https://: the preflight stops naming ZONES_BASE_URL and the https:// address',
     async (status) => {
       const redirecting = await front(startRedirectFront(status, samePathOn(httpsFront.url)));
-      const run = await conformance(settingsAt(redirecting.url, reportsDir()));
-      expect(run.code).toBe(3);
-      expect(run.stderr.trim().split('\n')).toHaveLength(1);
-      expect(run.stderr).toContain(
-        `cannot run: GET ${redirecting.url}/admin/api/2026-07/zones.json answered ${status}, a redirect to ${httpsFront.url}/admin/api/2026-07/zones.json`,
+      const reason = await preflightRefusal(settingsAt(redirecting.url, reportsDir()));
+      expect(reason).not.toContain('\n');
+      expect(reason).toContain(
+        `GET ${redirecting.url}/admin/api/2026-07/zones.json answered ${status}, a redirect to ${httpsFront.url}/admin/api/2026-07/zones.json`,
       );
-      expect(run.stderr).toMatch(new RegExp(`: set ZONES_BASE_URL=${httpsFront.url.replace(/\./g, '\\.')}\\n?$`));
+      expect(reason).toMatch(new RegExp(`: set ZONES_BASE_URL=${httpsFront.url.replace(/\./g, '\\.')}$`));
       // Asked once, and nothing more: no create, and nothing sent where the redirect pointed.
       expect(redirecting.log).toEqual(['GET /admin/api/2026-07/zones.json']);
       expect(httpsFront.log).toEqual([]);
@@ -73,12 +76,11 @@ describe('a base URL that redirects stops the run in the preflight, before any z
     },
   );
 
-  test('a redirect that leads elsewhere than the zone list (a sign-in gateway): exit 3 naming ZONES_BASE_URL, with no address guessed', async () => {
+  test('a redirect that leads elsewhere than the zone list (a sign-in gateway): the preflight stops naming ZONES_BASE_URL, with no address guessed', async () => {
     const gateway = await front(startRedirectFront(302, (path) => `/sso/login?return_to=${encodeURIComponent(path)}`));
-    const run = await conformance(settingsAt(gateway.url, reportsDir()));
-    expect(run.code).toBe(3);
-    expect(run.stderr).toContain(`answered 302, a redirect to ${gateway.url}/sso/login?return_to=`);
-    expect(run.stderr).toMatch(
+    const reason = await preflightRefusal(settingsAt(gateway.url, reportsDir()));
+    expect(reason).toContain(`answered 302, a redirect to ${gateway.url}/sso/login?return_to=`);
+    expect(reason).toMatch(
       /which is not the zone list \(a sign-in gateway\?\).*: set ZONES_BASE_URL to the shop's own address/,
     );
     expect(gateway.log).toEqual(['GET /admin/api/2026-07/zones.json']);
