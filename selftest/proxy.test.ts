@@ -57,6 +57,16 @@ async function zonesOf(reference: RunningReference): Promise<string[]> {
   return zones.map((zone) => zone.name).filter((name) => name.startsWith('zc-'));
 }
 
+/** Absolute-form requests for the hidden host, writes included, and every one of `sent`: the proxy carried them all. */
+function expectCarried(proxy: ForwardProxy, reference: RunningReference, sent: number): void {
+  const collection = `http://${HIDDEN_HOST}:${new URL(reference.url).port}/admin/api/2026-07/zones.json`;
+  expect(proxy.log).toContain(`GET ${collection}`);
+  expect(proxy.log).toContain(`POST ${collection}`);
+  expect(proxy.log.some((line) => line.startsWith('PUT '))).toBe(true);
+  expect(proxy.log.some((line) => line.startsWith('DELETE '))).toBe(true);
+  expect(proxy.log.length).toBe(sent);
+}
+
 describe('a shop reachable only through a forward proxy', () => {
   // Through the CLI once: a run whose test (UPDATE-01's: a create, an update, a list read and a delete)
   // goes through a proxy that wants credentials, which come from the proxy URL and are never shown. The
@@ -78,13 +88,7 @@ describe('a shop reachable only through a forward proxy', () => {
     // A partial run: the rules left out are not verified.
     expect([report.verdict, run.code]).toEqual(['incomplete', 2]);
     expect(report.target.proxy).toBe(`${proxy.url} (credentials not shown) (HTTP_PROXY)`);
-    // Absolute-form requests for the hidden host, writes included: the proxy carried the run.
-    const collection = `http://${HIDDEN_HOST}:${new URL(reference.url).port}/admin/api/2026-07/zones.json`;
-    expect(proxy.log).toContain(`GET ${collection}`);
-    expect(proxy.log).toContain(`POST ${collection}`);
-    expect(proxy.log.some((line) => line.startsWith('PUT '))).toBe(true);
-    expect(proxy.log.some((line) => line.startsWith('DELETE '))).toBe(true);
-    expect(proxy.log.length).toBe(report.requests.total);
+    expectCarried(proxy, reference, report.requests.total);
     expect(await zonesOf(reference)).toEqual([]);
     expect(run.stdout + run.stderr).not.toContain(PROXY_PASSWORD);
     for (const file of readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())) {
@@ -104,12 +108,7 @@ describe('a shop reachable only through a forward proxy', () => {
       `certifying ${hidden} through the proxy ${proxy.url} (http_proxy)`,
     );
     expect(certificateFor(config).report.target.proxy).toBe(`${proxy.url} (http_proxy)`);
-    const collection = `${hidden}/admin/api/2026-07/zones.json`;
-    expect(proxy.log).toContain(`GET ${collection}`);
-    expect(proxy.log).toContain(`POST ${collection}`);
-    expect(proxy.log.some((line) => line.startsWith('PUT '))).toBe(true);
-    expect(proxy.log.some((line) => line.startsWith('DELETE '))).toBe(true);
-    expect(proxy.log.length).toBe(sent.length);
+    expectCarried(proxy, reference, sent.length);
     expect(await zonesOf(reference)).toEqual([]);
   });
 
