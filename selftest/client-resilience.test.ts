@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, onTestFinished, test, vi } from 'vitest';
 import { configForReference } from '../bin/reference-settings.ts';
 import { ShopUnavailableError, TransportError } from '../helpers/client/shop-transport.ts';
 import { ZonesClient } from '../helpers/client/zones-client.ts';
@@ -167,18 +167,31 @@ test('Retry-After is read as whole or fractional seconds, or as a date', () => {
   expect(retryAfterMs('soon')).toBeUndefined();
 });
 
+// On vitest's clock: the throttle reads Date.now and waits with setTimeout, both of them faked here, so
+// the waits are the throttle's own to the millisecond and take no time.
 test('after a 429, nothing is let through before the window ends; ZONES_MAX_RPS spaces requests', async () => {
+  vi.useFakeTimers();
+  onTestFinished(() => void vi.useRealTimers());
+  /** When `ready()` let the request go, the faked timers run until it did. */
+  const readyAt = async (throttle: Throttle): Promise<number> => {
+    let at: number | undefined;
+    const ready = throttle.ready().then(() => (at = Date.now()));
+    await vi.runAllTimersAsync();
+    await ready;
+    return at!;
+  };
+
   const throttle = new Throttle(0);
   throttle.tooManyRequests({ 'retry-after': '0.3' }, 0);
   const blocked = Date.now();
-  await throttle.ready();
-  expect(Date.now() - blocked).toBeGreaterThanOrEqual(300);
+  expect((await readyAt(throttle)) - blocked).toBeGreaterThanOrEqual(300);
   expect(throttle.throttled).toBe(1);
 
   const paced = new Throttle(20);
   const started = Date.now();
-  for (let i = 0; i < 5; i += 1) await paced.ready();
-  expect(Date.now() - started).toBeGreaterThanOrEqual(4 * 50 - 5);
+  let last = started;
+  for (let i = 0; i < 5; i += 1) last = await readyAt(paced);
+  expect(last - started).toBeGreaterThanOrEqual(4 * 50 - 5);
 });
 
 test('without Retry-After, the back-off grows', () => {

@@ -2,8 +2,9 @@
 // ends, 300 MB of list, a body that trickles, JSON nested 100,000 deep, a gateway's sign-in page, and
 // keys that name a prototype. Each run ends on its own, in a bounded process, with one line that says
 // what came back and which limit or setting it met, and never with a stack trace. Each is decided in
-// the preflight (exit 3), before any zone is made; a correct shop whose records carry "__proto__"
-// members is certified as the correct shop it is.
+// the preflight (exit 3), before any zone is made: the 300 MB one through the CLI, in a bounded heap,
+// the others by the launcher's preflight in this process, whose reason is the line a run prints. A
+// correct shop whose records carry "__proto__" members is certified as the correct shop it is.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,8 +14,9 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { startReference } from '../reference/server.ts';
-import { type ChildRun, runEntry } from './run-node.ts';
+import { runEntry } from './run-node.ts';
 import { listening, upstreamFailed } from './support/fronts.ts';
+import { preflightRefusal } from './support/net-in-process.ts';
 
 const TOKEN = 'shpat_bodies_0123456789abcdef';
 const closers: (() => Promise<void>)[] = [];
@@ -76,29 +78,34 @@ const json = (res: ServerResponse, text: string) =>
 const SIGN_IN_PAGE =
   '<!DOCTYPE html>\n<html lang="en">\n<head><title>Sign in to Example SSO</title></head>\n<body><form method="post" action="/login">...</form></body>\n</html>\n';
 
-function expectOneLineWithoutStack(run: ChildRun): void {
-  expect(run.stderr.trim().split('\n')).toHaveLength(1);
-  expect(run.stderr).toMatch(/^zones-conformance: cannot run: /);
-  for (const output of [run.stdout, run.stderr]) {
-    expect(output).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
-    expect(output).not.toMatch(/RangeError|Maximum call stack|heap out of memory/);
-  }
+/** The one line a run prints: no stack trace, no sign of a parser or a heap that gave way. */
+function expectOneLineWithoutStack(output: string): void {
+  expect(output).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+  expect(output).not.toMatch(/RangeError|Maximum call stack|heap out of memory/);
 }
 
+/** Asked once, and nothing written: a GET past a limit is not sent again, and no zone was made. */
+function expectAskedOnceAndCut(shop: Target): void {
+  expect(shop.requests).toEqual(['GET /admin/api/2026-07/zones.json']);
+  // The rest of an endless or huge body was never fetched; socket buffers took what was written.
+  expect(shop.sent()).toBeLessThan(64 * 1024 * 1024);
+}
+
+const settingsFor = (shop: Target, env: Record<string, string> = {}) => ({
+  ZONES_BASE_URL: shop.url,
+  ZONES_ACCESS_TOKEN: TOKEN,
+  ZONES_REPORTS_DIR: reportsDir(),
+  ...env,
+});
+
+// The launcher's preflight, in this process: the reason it gives is the line a run prints before exit 3.
 const cases: { label: string; answer: Answer; env?: Record<string, string>; message: RegExp }[] = [
   {
     label: 'a body that never ends is cut at ZONES_MAX_BODY_BYTES',
     answer: (res, count) => stream(res, count),
     env: { ZONES_MAX_BODY_BYTES: '1048576' },
     message:
-      /GET http:\S+zones\.json answered 200 \(application\/json\), but its body ran past ZONES_MAX_BODY_BYTES=1048576 bytes, so the suite stopped reading it \(it began "\{"zones":\[\{"id":1,"name":"zone",.*raise ZONES_MAX_BODY_BYTES/,
-  },
-  {
-    // With the heap held to 192 MiB, reading the whole 300 MB would end the run out of memory.
-    label: 'a 300 MB list is cut at the default 8 MiB, in a process held to a 192 MiB heap',
-    answer: (res, count) => stream(res, count, 300 * 1024 * 1024),
-    env: { NODE_OPTIONS: '--max-old-space-size=192' },
-    message: /answered 200 \(application\/json\), but its body ran past ZONES_MAX_BODY_BYTES=8388608 bytes/,
+      /^GET http:\S+zones\.json answered 200 \(application\/json\), but its body ran past ZONES_MAX_BODY_BYTES=1048576 bytes, so the suite stopped reading it \(it began "\{"zones":\[\{"id":1,"name":"zone",.*raise ZONES_MAX_BODY_BYTES/,
   },
   {
     label: 'a body that trickles one byte a second is cut at ZONES_TIMEOUT_MS',
@@ -110,7 +117,7 @@ const cases: { label: string; answer: Answer; env?: Record<string, string>; mess
     },
     env: { ZONES_TIMEOUT_MS: '2500' },
     message:
-      /GET http:\S+zones\.json answered 200 \(application\/json\), but its body was still coming when the time limit ZONES_TIMEOUT_MS=2500 ran out \(\d+ bytes by then; it began "\{"zones":\["\)/,
+      /^GET http:\S+zones\.json answered 200 \(application\/json\), but its body was still coming when the time limit ZONES_TIMEOUT_MS=2500 ran out \(\d+ bytes by then; it began "\{"zones":\["\)/,
   },
   {
     label: 'JSON nested 100,000 deep is refused unread',
@@ -122,7 +129,7 @@ const cases: { label: string; answer: Answer; env?: Record<string, string>; mess
     label: 'an SSO sign-in page is named as HTML, not blamed on the envelope settings',
     answer: (res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SIGN_IN_PAGE),
     message:
-      /GET http:\S+zones\.json answered 200, but the body is HTML, not JSON \(text\/html; charset=utf-8\), beginning "<!DOCTYPE html> <html lang="en"> <head><title>Sign in to Example SSO.*": a sign-in page\?.*check ZONES_BASE_URL/,
+      /^GET http:\S+zones\.json answered 200, but the body is HTML, not JSON \(text\/html; charset=utf-8\), beginning "<!DOCTYPE html> <html lang="en"> <head><title>Sign in to Example SSO.*": a sign-in page\?.*check ZONES_BASE_URL/,
   },
   {
     label: 'records whose ids sit only under "__proto__" have no id, and their members are named',
@@ -133,22 +140,32 @@ const cases: { label: string; answer: Answer; env?: Record<string, string>; mess
 ];
 
 describe('a target that answers badly stops the run in its preflight: exit 3, one line saying what came back', () => {
+  // Through the CLI: the process is bounded (with the heap held to 192 MiB, reading the whole 300 MB
+  // would end the run out of memory) and says it in one line, without a stack trace.
+  test('a 300 MB list is cut at the default 8 MiB, in a process held to a 192 MiB heap', async () => {
+    const shop = await target((res, count) => stream(res, count, 300 * 1024 * 1024));
+    const run = await runEntry('bin/conformance.ts', [], {
+      ...settingsFor(shop),
+      NODE_OPTIONS: '--max-old-space-size=192',
+    });
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^zones-conformance: cannot run: /);
+    for (const output of [run.stdout, run.stderr]) expectOneLineWithoutStack(output);
+    expect(run.stderr.trim()).toMatch(
+      /answered 200 \(application\/json\), but its body ran past ZONES_MAX_BODY_BYTES=8388608 bytes/,
+    );
+    expectAskedOnceAndCut(shop);
+  });
+
   for (const { label, answer, env, message } of cases) {
     test(label, async () => {
       const shop = await target(answer);
-      const run = await runEntry('bin/conformance.ts', [], {
-        ZONES_BASE_URL: shop.url,
-        ZONES_ACCESS_TOKEN: TOKEN,
-        ZONES_REPORTS_DIR: reportsDir(),
-        ...env,
-      });
-      expect(run.code, run.stderr).toBe(3);
-      expectOneLineWithoutStack(run);
-      expect(run.stderr.trim()).toMatch(message);
-      // Asked once, and nothing written: a GET past a limit is not sent again, and no zone was made.
-      expect(shop.requests).toEqual(['GET /admin/api/2026-07/zones.json']);
-      // The rest of an endless or huge body was never fetched; socket buffers took what was written.
-      expect(shop.sent()).toBeLessThan(64 * 1024 * 1024);
+      const reason = await preflightRefusal(settingsFor(shop, env));
+      expect(reason).not.toContain('\n');
+      expectOneLineWithoutStack(reason);
+      expect(reason).toMatch(message);
+      expectAskedOnceAndCut(shop);
     });
   }
 });

@@ -1,33 +1,31 @@
-// A shop behind TLS signed by a private CA, tried through the CLI. The CA and the server certificates
-// are made when the tests start and removed when they end. A certificate the suite does not trust
-// stops the run (exit 3) naming the settings that fix it; with the CA given either way, the run works;
-// with verification switched off, it works and says so on every run and on the certificate.
-// One run certifies the shop over verified TLS, every rule's example tests; the other ways to trust the
-// CA, the tunnel and the switch each decide only whether the run can reach the shop, so they run one
-// rule's test (UPDATE-01: a create, an update, a list read and a delete) between the preflight and the
-// sweep. The model-based suite is left out of all of them: its client is built as the example tests'
-// is, so its hundred or so requests would cross the same TLS connection and say nothing more about it.
+// A shop behind TLS signed by a private CA. The CA and the server certificates are made when the tests
+// start and removed when they end. A certificate the suite does not trust stops the run (exit 3) naming
+// the settings that fix it; with the CA given either way, the run works; with verification switched
+// off, it works and says so on every run and on the certificate.
+// Through the CLI: one refusal (exit 3, its one line and its report); one run whose test reaches the
+// shop over verified TLS (UPDATE-01's example test, from the worker as from the launcher's preflight);
+// the warning ZONES_TLS_INSECURE=1 prints; and the two ways of trusting the CA that only Node's start
+// can take (NODE_EXTRA_CA_CERTS), each shown by an answer that came back over the verified connection.
+// The rest is the launcher's own code in this process: the preflight a run starts with, and the
+// requests of UPDATE-01's example test through the client and connection a run builds from the same
+// settings.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
+import { insecureWarning, routeDescription } from '../helpers/connection/transport.ts';
 import type { ConformanceJson, ConformanceReport } from '../helpers/report/certificate.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { type ChildRun, runEntry } from './run-node.ts';
 import { type ForwardProxy, startForwardProxy } from './support/forward-proxy.ts';
 import { type Front, startTlsFront } from './support/fronts.ts';
+import { certificateFor, clientFor, configFrom, preflightRefusal, updateOneZone } from './support/net-in-process.ts';
 import { suiteZonesOn } from './support/run-progress.ts';
 import { makeTestCa, type TestCa } from './support/test-certificates.ts';
 
 const reportsDir = () => mkdtempSync(join(tmpdir(), 'zc-tls-'));
 const conformance = (env: Record<string, string>, args: string[] = []) => runEntry('bin/conformance.ts', args, env);
-/**
- * One rule's example test reaches the shop as surely as a whole run does. The model-based suite is left
- * out of these runs: its hundred or so requests would say nothing more about the TLS connection.
- */
-const oneRule = (env: Record<string, string>) =>
-  runEntry('bin/conformance.ts', ['--rule', 'UPDATE-01'], { ...env, ZONES_MODEL_RUNS: '0' });
 
 let ca: TestCa;
 let strangerCa: TestCa;
@@ -54,7 +52,7 @@ afterAll(async () => {
 });
 
 /** The reference's settings, at the given https:// address; hooks book zones on the reference directly. */
-function settingsAt(url: string, dir: string): Record<string, string> {
+function settingsAt(url: string, dir = reportsDir()): Record<string, string> {
   return {
     ...settingsForStyle(reference.style, url, reference.token),
     ...bookingHooksForReference(reference.url),
@@ -66,12 +64,24 @@ function reportIn(dir: string): ConformanceJson {
   return JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceJson;
 }
 
-/** A run of oneRule that reached the shop: its rule passed, and it is incomplete only for the rules left out. */
-function expectOneRuleWorked(run: ChildRun, report: ConformanceReport): void {
-  expect(report.rules.find((rule) => rule.id === 'UPDATE-01')?.status, run.stderr).toBe('passed');
-  expect(report.rules.filter((rule) => rule.status === 'failed').map((rule) => rule.id)).toEqual([]);
-  expect(report.suiteErrors).toEqual([]);
-  expect([report.verdict, run.code]).toEqual(['incomplete', 2]);
+/**
+ * A child whose token the shop refuses: its preflight stops at the first answer, so an answer that came
+ * back at all, and no complaint about the certificate, shows the handshake was verified and passed.
+ */
+async function answeredOverTls(extra: Record<string, string>): Promise<ChildRun> {
+  const asked = front.log.length;
+  const run = await conformance({
+    ...settingsAt(front.url),
+    ZONES_ACCESS_TOKEN: 'shpat_not_the_reference_token',
+    ...extra,
+  });
+  expect(run.code, run.stderr).toBe(3);
+  expect(run.stderr).not.toMatch(/certificate|warning/i);
+  expect(run.stderr).toMatch(
+    /cannot run: the target rejects the access token \(GET https:\/\/127\.0\.0\.1:\d+\/admin\/api\/2026-07\/zones\.json answered 401\)/,
+  );
+  expect(front.log.slice(asked)).toEqual(['GET /admin/api/2026-07/zones.json']);
+  return run;
 }
 
 describe('a certificate the suite does not trust stops the run before any zone is made', () => {
@@ -88,16 +98,16 @@ describe('a certificate the suite does not trust stops the run before any zone i
     expect(await suiteZonesOn(reference)).toEqual([]);
   });
 
-  test('ZONES_CA_FILE holding another CA: exit 3 saying the file does not hold the one that signed it', async () => {
-    const run = await conformance({ ...settingsAt(front.url, reportsDir()), ZONES_CA_FILE: strangerCa.caFile });
-    expect(run.code).toBe(3);
-    expect(run.stderr).toContain(`ZONES_CA_FILE=${strangerCa.caFile} does not hold it`);
+  test('ZONES_CA_FILE holding another CA: the preflight stops, saying the file does not hold the one that signed it', async () => {
+    const reason = await preflightRefusal({ ...settingsAt(front.url), ZONES_CA_FILE: strangerCa.caFile });
+    expect(reason).toMatch(/^the target's TLS certificate is not accepted: .*UNABLE_TO_VERIFY_LEAF_SIGNATURE/);
+    expect(reason).toContain(`ZONES_CA_FILE=${strangerCa.caFile} does not hold it`);
+    expect(front.log).toEqual([]);
   });
 
-  test('made out to another host name: exit 3 naming the host name mismatch, ZONES_BASE_URL, and both CA settings', async () => {
-    const run = await conformance({ ...settingsAt(misnamed.url, reportsDir()), ZONES_CA_FILE: ca.caFile });
-    expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(
+  test('made out to another host name: the preflight stops naming the host name mismatch, ZONES_BASE_URL, and both CA settings', async () => {
+    const reason = await preflightRefusal({ ...settingsAt(misnamed.url), ZONES_CA_FILE: ca.caFile });
+    expect(reason).toMatch(
       /failed with ERR_TLS_CERT_ALTNAME_INVALID .*another host name, so ZONES_BASE_URL must use a name it lists; a CA in ZONES_CA_FILE \(a PEM file\) or NODE_EXTRA_CA_CERTS cannot change that/,
     );
     expect(misnamed.log).toEqual([]);
@@ -105,17 +115,23 @@ describe('a certificate the suite does not trust stops the run before any zone i
 });
 
 describe('with the private CA given, the run works', () => {
-  test('in ZONES_CA_FILE: a run of every rule, conformant, TLS verified', async () => {
+  // One rule's example test (a create, an update, a list read and a delete) in the worker: every rule's
+  // requests go out through the one connection the worker builds from ZONES_CA_FILE, so the others
+  // would cross the same handshake and say nothing more about it.
+  test('in ZONES_CA_FILE: a run of the CLI reaches the shop from its tests, TLS verified', async () => {
     const dir = reportsDir();
-    const run = await conformance({
-      ...settingsAt(front.url, dir),
-      ZONES_CA_FILE: ca.caFile,
-      ZONES_MODEL_RUNS: '0',
-    });
-    expect(run.code, run.stderr).toBe(0);
+    const run = await conformance({ ...settingsAt(front.url, dir), ZONES_CA_FILE: ca.caFile, ZONES_MODEL_RUNS: '0' }, [
+      '--rule',
+      'UPDATE-01',
+    ]);
     expect(run.stderr).not.toMatch(/warning/i);
     const report = reportIn(dir) as ConformanceReport;
-    expect(report).toMatchObject({ verdict: 'conformant', target: { tls: 'verified', proxy: null } });
+    expect(report.rules.find((rule) => rule.id === 'UPDATE-01')?.status, run.stderr).toBe('passed');
+    expect(report.rules.filter((rule) => rule.status === 'failed').map((rule) => rule.id)).toEqual([]);
+    expect(report.suiteErrors).toEqual([]);
+    // Incomplete only for the rules left out.
+    expect([report.verdict, run.code]).toEqual(['incomplete', 2]);
+    expect(report).toMatchObject({ target: { tls: 'verified', proxy: null } });
     expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('| TLS | verified |');
   });
 
@@ -126,27 +142,29 @@ describe('with the private CA given, the run works', () => {
       'NODE_EXTRA_CA_CERTS, beside a ZONES_CA_FILE of another CA',
       () => ({ NODE_EXTRA_CA_CERTS: ca.caFile, ZONES_CA_FILE: strangerCa.caFile }),
     ],
-  ] as [string, () => Record<string, string>][])('in %s: the shop is reached, TLS verified', async ([, extra]) => {
-    const dir = reportsDir();
-    const run = await oneRule({ ...settingsAt(front.url, dir), ...extra() });
-    expect(run.stderr).not.toMatch(/warning/i);
-    const report = reportIn(dir) as ConformanceReport;
-    expectOneRuleWorked(run, report);
+  ] as [string, () => Record<string, string>][])('in %s: the shop answers over verified TLS', async ([, extra]) => {
+    await answeredOverTls(extra());
+    // The certificate such a run writes: what it says of TLS is read from the same settings.
+    const { report, markdown } = certificateFor(configFrom({ ...settingsAt(front.url), ...extra() }));
     expect(report).toMatchObject({ target: { tls: 'verified', proxy: null } });
-    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('| TLS | verified |');
+    expect(markdown).toContain('| TLS | verified |');
   });
 
   test('through a proxy as well: the https:// shop is reached through a CONNECT tunnel', async () => {
-    const dir = reportsDir();
     const hidden = `https://staging.internal:${front.port}`;
-    const run = await oneRule({
-      ...settingsAt(hidden, dir),
+    const config = configFrom({
+      ...settingsAt(hidden),
       ZONES_CA_FILE: ca.caFile,
       HTTPS_PROXY: proxy.url,
       NO_PROXY: '127.0.0.1',
     });
-    expectOneRuleWorked(run, reportIn(dir) as ConformanceReport);
-    expect(run.stdout).toContain(`certifying ${hidden} through the proxy ${proxy.url} (HTTPS_PROXY)`);
+    const { api, sent } = clientFor(config);
+    expect(await updateOneZone(api, 'zc-tls-tunnel')).toEqual([201, 200, 200, 200]);
+    expect(sent.every((exchange) => exchange.url.startsWith(`${hidden}/`))).toBe(true);
+    // The line a run starts with: zones-conformance: certifying <url><route>.
+    expect(`certifying ${config.baseUrl}${routeDescription(config)}`).toBe(
+      `certifying ${hidden} through the proxy ${proxy.url} (HTTPS_PROXY)`,
+    );
     expect(proxy.log.length).toBeGreaterThan(0);
     expect(new Set(proxy.log)).toEqual(new Set([`CONNECT staging.internal:${front.port}`]));
   });
@@ -154,16 +172,22 @@ describe('with the private CA given, the run works', () => {
 
 describe('ZONES_TLS_INSECURE=1, for a shop with no valid certificate', () => {
   test('the run works, warns, and the certificate says TLS was not verified', async () => {
-    const dir = reportsDir();
-    const run = await oneRule({ ...settingsAt(front.url, dir), ZONES_TLS_INSECURE: '1' });
+    const insecure = { ...settingsAt(front.url), ZONES_TLS_INSECURE: '1' };
+    // The warning comes before the preflight, so a run stopped there prints it too: every run does.
+    const run = await conformance({ ...insecure, ZONES_ACCESS_TOKEN: 'shpat_not_the_reference_token' });
+    expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toMatch(
-      /zones-conformance: warning: ZONES_TLS_INSECURE=1: the TLS certificate of 127\.0\.0\.1:\d+ is not verified/,
+      /^zones-conformance: warning: ZONES_TLS_INSECURE=1: the TLS certificate of 127\.0\.0\.1:\d+ is not verified/,
     );
-    const report = reportIn(dir) as ConformanceReport;
-    expectOneRuleWorked(run, report);
+    expect(run.stderr).toMatch(/cannot run: the target rejects the access token/);
+
+    const config = configFrom(insecure);
+    expect(insecureWarning(config)).toMatch(/^warning: ZONES_TLS_INSECURE=1: the TLS certificate of 127\.0\.0\.1:\d+/);
+    const { api } = clientFor(config);
+    expect(await updateOneZone(api, 'zc-tls-insecure')).toEqual([201, 200, 200, 200]);
+    const { report, markdown } = certificateFor(config);
     expect(report).toMatchObject({ target: { tls: 'not-verified' } });
     expect(report.notes).toContainEqual(expect.stringMatching(/^TLS was not verified \(ZONES_TLS_INSECURE=1\)/));
-    const markdown = readFileSync(join(dir, 'conformance.md'), 'utf8');
     // In the header table, beside the verdict, not only somewhere below it.
     expect(markdown.split('## Rules')[0]).toContain('| TLS | **NOT VERIFIED** (ZONES_TLS_INSECURE=1) |');
   });

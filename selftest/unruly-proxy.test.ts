@@ -1,9 +1,8 @@
 // The unruly proxy misbehaves exactly as announced, so a self-test that leans on it proves the suite,
 // not the proxy.
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parse, stringify } from 'lossless-json';
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, onTestFinished, test, vi } from 'vitest';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { startUnrulyProxy, type UnrulyOptions } from './support/unruly-proxy.ts';
 
@@ -62,8 +61,18 @@ async function listIds(ref: RunningReference, base: string, query = ''): Promise
   return idsIn(ref, listed.json);
 }
 
+/**
+ * The proxy's clock (its bucket, its lag) is Date.now: faked and still, it moves only when the test
+ * moves it, so a window is waited out in no time and no request lands early or late by the machine's pace.
+ */
+function stillClock(): { pass(ms: number): void } {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  onTestFinished(() => void vi.useRealTimers());
+  return { pass: (ms) => vi.setSystemTime(Date.now() + ms) };
+}
+
 test('the rate limit answers 429 with a fractional Retry-After and counts only early retries as violations', async () => {
-  // One call a second: the window is long enough that a loaded machine still sends the early retry in it.
+  const clock = stillClock();
   const { ref, proxy } = await startBehindProxy({ rateLimit: { perSecond: 1, burst: 2 } });
   const list = () => call(ref, proxy.url, 'GET', LIST);
   expect((await list()).status).toBe(200);
@@ -81,7 +90,7 @@ test('the rate limit answers 429 with a fractional Retry-After and counts only e
   expect((await list()).status).toBe(429);
   expect(proxy.violations).toBe(1);
 
-  await sleep(Number(retryAfter) * 1000 + 20);
+  clock.pass(Number(retryAfter) * 1000 + 20);
   expect((await list()).status).toBe(200);
   expect({ violations: proxy.violations, throttled: proxy.throttled }).toEqual({ violations: 1, throttled: 2 });
 });
@@ -190,6 +199,7 @@ test('refuseLimit answers 400 to a list that carries limit, and the list without
 });
 
 test('lists lag behind a write for listLagMs and are fresh afterwards', async () => {
+  const clock = stillClock();
   const { ref, proxy } = await startBehindProxy({ listLagMs: 300 });
   expect(await listIds(ref, proxy.url)).toEqual([]);
   const id = await createZone(ref, proxy.url, 'late');
@@ -199,7 +209,7 @@ test('lists lag behind a write for listLagMs and are fresh afterwards', async ()
   // A query never listed before the write has nothing stale to serve.
   expect(await listIds(ref, proxy.url, '?status=draft')).toEqual([id]);
 
-  await sleep(350);
+  clock.pass(350);
   expect(await listIds(ref, proxy.url)).toEqual([id]);
   expect(proxy.laggedAnswers).toBe(1);
 });
