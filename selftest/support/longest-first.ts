@@ -5,21 +5,20 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest, longest first (measured with `npm test`), with the three that wait on a
- * rate limit or a latency for most of their 10 to 30 s next to the gallery, whose child keeps both cores
- * busy meanwhile: left to vitest's order they started last and ended a fresh clone's run alone, 20 s
- * after the rest.
+ * The files that take longest, longest first (their wall times in a fresh clone's `npm test`, 2026-11-27), the
+ * two that wait on a rate limit for most of their time among them, next to the gallery, whose run keeps both
+ * cores busy meanwhile: left to vitest's order they started last and ended a fresh clone's run alone.
  */
 const LONGEST = [
-  'unruly-target.test.ts',
   'gallery.test.ts',
-  'request-accounting.test.ts',
-  'rate-limited-client.test.ts',
-  'again-alone.test.ts',
-  'strangers.test.ts',
-  'html-report.test.ts',
   'packed-install.test.ts',
-  'cli-options.test.ts',
+  'request-accounting.test.ts',
+  'unruly-target.test.ts',
+  'rate-limited-client.test.ts',
+  'html-report.test.ts',
+  'mock.test.ts',
+  'strangers.test.ts',
+  'certificate-page.test.ts',
 ];
 
 function rank(spec: TestSpecification): number {
