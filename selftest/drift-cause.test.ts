@@ -5,10 +5,17 @@
 // updates sent together each with whichever landed last, as json-server does. What drift finds of them
 // is asked of its report builder on the two runs recorded (recorded-drift.ts); its launcher, the
 // same builder's caller, is run for real in drift.test.ts.
+// Beside it, drift against what a real staging shop looks like: a service that holds 62 zones of other
+// people (three of them left by an earlier run of the suite, named as the suite names its zones, with a
+// coverage the spec does not show) and pages its lists 50 at a time, against the same shop empty.
+// Decided from the issue before any run: list contents are never compared, ids and generated names are
+// normalised, and the same scenarios are played on both; two shops that answer alike are "same". Both
+// pairs are recorded in one vitest run (recordedDrifts), which starts vitest and its workers once.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type RunningReference, startReference } from '../reference/server.ts';
-import { type RecordedDrift, recordedDrift } from './drift/recorded-drift.ts';
+import { type HouseStyle, houseStyles } from '../reference/styles.ts';
+import { type RecordedDrift, recordedDrifts } from './drift/recorded-drift.ts';
 import { type Answer, type RewritingFront, startRewritingFront } from './support/rewriting-front.ts';
 
 const SERVICE_TOKEN = 'svc_cause_0123456789abcdef';
@@ -20,6 +27,7 @@ const MARKS = {
 
 const closers: (() => Promise<void>)[] = [];
 let drift: RecordedDrift;
+let busyDrift: RecordedDrift;
 let racingFront: RewritingFront | undefined;
 
 type Body = Record<string, unknown>;
@@ -57,11 +65,41 @@ async function behindFront(
   return { ...reference, url: front.url };
 }
 
+/** Pages of 50 by page number, no Link header: a service with 62 zones reads two pages, the empty mock one. */
+const PAGES_OF_50: HouseStyle = {
+  ...houseStyles['page-numbers']!,
+  name: 'pages-of-50',
+  paging: { kind: 'page', param: 'page', size: 50 },
+};
+
+async function pagingShop(token: string): Promise<RunningReference> {
+  const reference = await startReference({ token, style: PAGES_OF_50 });
+  closers.push(() => reference.close());
+  return reference;
+}
+
+/** The staging shop: 59 zones of other teams and 3 leftovers of an earlier run. */
+async function busyService(): Promise<RunningReference> {
+  const service = await pagingShop('svc_busy_0123456789abcdef');
+  for (let n = 1; n <= 59; n += 1)
+    service.backdoor.plant({ name: `another team's zone ${n}`, coverage: { provinces: ['BY', 'NW'] } });
+  // Earlier runs' leftovers: numbered below anything this run sends, and shaped unlike the run's zones.
+  for (let n = 1; n <= 3; n += 1)
+    service.backdoor.plant({ name: `zc-20250101t000000-abcd-ef01-${n}`, coverage: { provinces: ['HH'] } });
+  return service;
+}
+
 beforeAll(async () => {
   const service = await behindFront(SERVICE_TOKEN, rewriting('service_marker', MARKS.service));
   const withoutStatus = ({ status: _status, created_at: _created, ...fields }: Body) => fields;
   const mock = await behindFront(MOCK_TOKEN, rewriting('mock_marker', MARKS.mock, withoutStatus), true);
-  drift = await recordedDrift(service, mock, { ZONES_MODEL_SEED: '1' });
+  const busy = { service: await busyService(), mock: await pagingShop('mock_busy_fedcba9876543210') };
+  const drifts = await recordedDrifts([
+    { service, mock, env: { ZONES_MODEL_SEED: '1' } },
+    { ...busy, env: { ZONES_MODEL_SEED: '1' } },
+  ]);
+  drift = drifts[0]!;
+  busyDrift = drifts[1]!;
 });
 
 afterAll(async () => {
@@ -106,4 +144,14 @@ test('updates sent together, each answered with whichever landed last: what ROBU
   const values = report.differences.filter((d) => d.aspect === 'value');
   expect(values.map((d) => [d.subject, d.service, d.mock, d.case])).toEqual([]);
   expect(report.rules.find((rule) => rule.id === 'ROBUST-07')).toMatchObject({ service: 'passed', mock: 'passed' });
+});
+
+test('a service holding 62 zones of others, leftovers of an earlier run among them, is the same as its empty copy', () => {
+  const { report } = busyDrift;
+  const differences = report.differences.map((d) => `${d.aspect} (${d.subject ?? ''}): ${d.service} / ${d.mock}`);
+  expect(differences, report.reason).toEqual([]);
+  expect(report.verdict).toBe('same');
+  expect(report.exitCode).toBe(0);
+  // The model-based sequences were compared to their end on both, not cut off where one side's budget ran out.
+  expect(report.compared.steps).toBeGreaterThan(100);
 });

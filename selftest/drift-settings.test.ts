@@ -1,15 +1,21 @@
 // A mock that needs other settings than its service differs from it: drift says which setting, exit 1.
 // Only a target that cannot be reached or compared at all is exit 3, and drift names which one. The
 // model-based suite is left out: these are about the preflight and the launcher, not the sequences.
+// What differs between cases is the report, asked of drift's preflights in process
+// (support/drift2-preflights.ts); the launcher that writes it, prints it and exits with its code, never
+// starting a run after a refusal, is run for real once per exit path: 1 (a setting), 3 (a target refused
+// at its preflight) and 3 (refused before any request, with its own reports).
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { readDriftTargets } from '../helpers/drift/targets.ts';
 import { rules as catalogue } from '../helpers/rules.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles } from '../reference/styles.ts';
 import { runDrift } from './drift/drift-run.ts';
 import { projectRoot, runCommand } from './run-node.ts';
+import { refusedAtPreflight } from './support/drift2-preflights.ts';
 import { startRewritingFront } from './support/rewriting-front.ts';
 
 const closers: (() => Promise<void>)[] = [];
@@ -32,12 +38,10 @@ const reference = houseStyles.default!;
  */
 const GONE = { url: 'http://127.0.0.1:1', token: 'gone_token_0123456789', style: reference };
 
+const BEARER_AUTH = { ...reference, name: 'bearer-auth', authHeader: 'Authorization', authScheme: 'Bearer' };
+
 test.for([
-  {
-    label: 'another auth header',
-    style: { ...reference, name: 'bearer-auth', authHeader: 'Authorization', authScheme: 'Bearer' },
-    setting: 'ZONES_AUTH_HEADER',
-  },
+  { label: 'another auth header', style: BEARER_AUTH, setting: 'ZONES_AUTH_HEADER' },
   {
     label: 'another envelope',
     style: { ...reference, name: 'bare-bodies', envelope: 'bare' as const },
@@ -46,8 +50,8 @@ test.for([
 ])('a mock that needs $label than the service drifts, exit 1, naming $setting', async ({ style, setting }) => {
   const service = await shop();
   const mock = await shop(style);
-  const { run, report, markdown, reportsDir } = await runDrift(service, mock, WITHOUT_MODEL);
-  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
+  const { report, markdown } = await refusedAtPreflight(service, mock);
+  expect(report.exitCode, JSON.stringify(report, null, 2)).toBe(1);
   expect(report.verdict).toBe('drifted');
   expect(report.differences).toHaveLength(1);
   const difference = report.differences[0]!;
@@ -57,11 +61,23 @@ test.for([
   // The mock's challenge (WWW-Authenticate: Bearer) says it reads the credential another way: not a wrong token.
   if (setting === 'ZONES_AUTH_HEADER') expect(difference.mock).toMatch(/asks for the credential by the scheme Bearer/);
   expect(markdown).toContain(setting);
-  // Drift's own preflights decided it: the service's passed, the mock's refused the setting, and
-  // neither conformance run started, so the service's suite made no zone on it for nothing.
+  // Drift's own preflights decided it: the service's passed, the mock's refused the setting, and the
+  // report says neither conformance run started; each preflight deleted its zone.
   expect(report.targets.service.verdict).toBe('not run (its preflight passed)');
   expect(report.rules.map((rule) => rule.id)).toEqual(catalogue.map((rule) => rule.id));
   expect(report.rules.every((rule) => rule.service === 'not run' && rule.mock === 'not run')).toBe(true);
+  expect(mock.backdoor.all()).toEqual([]);
+  expect(service.backdoor.all()).toEqual([]);
+});
+
+test('through the launcher, a mock that needs another auth header is exit 1, its setting in drift.md, and neither run starts', async () => {
+  const service = await shop();
+  const mock = await shop(BEARER_AUTH);
+  const { run, report, markdown, reportsDir } = await runDrift(service, mock, WITHOUT_MODEL);
+  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
+  expect(report.verdict).toBe('drifted');
+  expect(markdown).toContain('ZONES_AUTH_HEADER');
+  // The service's suite made no zone on it for nothing: no run wrote a certificate.
   for (const side of ['service', 'mock'])
     expect(existsSync(join(reportsDir, 'drift', side, 'conformance.json')), side).toBe(false);
   expect(mock.backdoor.all()).toEqual([]);
@@ -70,17 +86,17 @@ test.for([
 
 test('a mock that cannot be reached is exit 3, naming the mock', async () => {
   const service = await shop();
-  const { run, report, reportsDir } = await runDrift(service, GONE, WITHOUT_MODEL);
-  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(3);
+  const { report, line } = await refusedAtPreflight(service, GONE);
+  expect(report.exitCode, JSON.stringify(report, null, 2)).toBe(3);
   expect(report.verdict).toBe('could-not-run');
   expect(report.reason).toMatch(/^the mock could not run: /);
-  expect(run.stderr).toContain('the mock could not run');
-  // Known at the preflights: the service's suite never ran, and its preflight's zone is gone.
-  expect(existsSync(join(reportsDir, 'drift', 'service', 'conformance.json'))).toBe(false);
+  expect(line).toContain('the mock could not run');
+  // Known at the preflights: the service was never asked, and its preflight's zone is gone.
+  expect(report.targets.service.verdict).toBe('not run (not asked: the mock could not run)');
   expect(service.backdoor.all()).toEqual([]);
 });
 
-test('a mistyped mock token is exit 3 naming ZONES_MOCK_ACCESS_TOKEN, and nothing is asked of the service', async () => {
+test('through the launcher, a mistyped mock token is exit 3 naming ZONES_MOCK_ACCESS_TOKEN, and nothing is asked of the service', async () => {
   const reference = await shop();
   const asked: string[] = [];
   const front = await startRewritingFront(reference.url, (answer, request) => {
@@ -107,24 +123,19 @@ test('a mistyped mock token is exit 3 naming ZONES_MOCK_ACCESS_TOKEN, and nothin
 
 test('a service that cannot be reached is exit 3, naming the service, whatever the mock did', async () => {
   const mock = await shop();
-  const { run, report } = await runDrift(GONE, mock, WITHOUT_MODEL);
-  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(3);
+  const { report } = await refusedAtPreflight(GONE, mock);
+  expect(report.exitCode, JSON.stringify(report, null, 2)).toBe(3);
   expect(report.reason).toMatch(/^the service could not run: /);
   expect(mock.backdoor.all()).toEqual([]);
 });
 
-test('drift without a mock to compare with is exit 3, naming ZONES_MOCK_BASE_URL, before any request', async () => {
-  const run = await runCommand(process.execPath, ['bin/zones-conformance.mjs', 'drift'], {
-    cwd: projectRoot,
-    // Its could-not-run reports go to a folder of the test's own, never into the project's reports/.
-    env: {
-      ZONES_BASE_URL: 'http://127.0.0.1:1',
-      ZONES_ACCESS_TOKEN: 'svc_token_0123456789',
-      ZONES_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'zc-drift-no-mock-')),
-    },
-  });
-  expect(run.code).toBe(3);
-  expect(run.stderr).toMatch(/cannot run: .*ZONES_MOCK_BASE_URL \(the mock\) is not set/);
+test('drift without a mock to compare with is exit 3, naming ZONES_MOCK_BASE_URL, before any request', () => {
+  // Refused on its settings as the launcher reads them (its refuse leaves with exit 3, as the next test shows).
+  const settings = { ZONES_BASE_URL: 'http://127.0.0.1:1', ZONES_ACCESS_TOKEN: 'svc_token_0123456789' };
+  const refuse = (reason: string): never => {
+    throw new Error(reason);
+  };
+  expect(() => readDriftTargets(settings, refuse)).toThrow(/ZONES_MOCK_BASE_URL \(the mock\) is not set/);
 });
 
 test("a password in the mock's address is refused before any request, and no report or line repeats it", async () => {
@@ -140,7 +151,7 @@ test("a password in the mock's address is refused before any request, and no rep
     },
   });
   expect(run.code).toBe(3);
-  expect(run.stderr).toMatch(/ZONES_MOCK_BASE_URL must not carry a user name or password/);
+  expect(run.stderr).toMatch(/cannot run: .*ZONES_MOCK_BASE_URL must not carry a user name or password/);
   const written = readdirSync(reportsDir).map((name) => readFileSync(join(reportsDir, name), 'utf8'));
   expect(written.length).toBeGreaterThan(0);
   for (const text of [...written, run.stdout, run.stderr]) expect(text).not.toContain('m0ck-Secret');

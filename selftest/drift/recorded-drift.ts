@@ -10,7 +10,7 @@ import { bookingHooksForReference, settingsForStyle } from '../../bin/reference-
 import { newModelSeed } from '../../helpers/config.ts';
 import { writeDriftReports } from '../../helpers/drift/drift-files.ts';
 import { buildDriftReport, type DriftReport } from '../../helpers/drift/drift-report.ts';
-import { exchangesPath, readDriftTargets, SIDES } from '../../helpers/drift/targets.ts';
+import { exchangesPath, readDriftTargets, SIDES, type Side } from '../../helpers/drift/targets.ts';
 import { Secrets } from '../../helpers/evidence/secrets.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import { certifyMany } from '../gallery/certify-many.ts';
@@ -19,56 +19,81 @@ import type { DriftRun } from './drift-run.ts';
 /** What `npm run drift` wrote, as runDrift reads it, without a launcher run to show. */
 export type RecordedDrift = Omit<DriftRun, 'run'>;
 
+/** A service and its mock, and the settings `env` adds to the service's or overrides. */
+export interface DriftPair {
+  service: Pick<RunningReference, 'url' | 'token' | 'style'>;
+  mock: { url: string; token: string };
+  env?: Record<string, string>;
+}
+
 /** Drift of the mock from the service, with the service's settings; `env` adds or overrides settings. */
 export async function recordedDrift(
-  service: Pick<RunningReference, 'url' | 'token' | 'style'>,
-  mock: { url: string; token: string },
+  service: DriftPair['service'],
+  mock: DriftPair['mock'],
   env: Record<string, string> = {},
 ): Promise<RecordedDrift> {
+  const [drift] = await recordedDrifts([{ service, mock, env }]);
+  return drift!;
+}
+
+/**
+ * Several pairs' drifts, every side of every pair certified in one vitest run: one start of vitest and its
+ * workers for all of them. Each pair keeps its own settings, seed and reports folder, as its own drift would.
+ */
+export async function recordedDrifts(pairs: readonly DriftPair[]): Promise<RecordedDrift[]> {
   const startedAt = new Date();
-  const reportsDir = mkdtempSync(join(tmpdir(), 'zc-recorded-drift-'));
-  const settings: Record<string, string> = {
-    ...settingsForStyle(service.style, service.url, service.token),
-    ...bookingHooksForReference(),
-    ZONES_MOCK_BASE_URL: mock.url,
-    ZONES_MOCK_ACCESS_TOKEN: mock.token,
-    ZONES_REPORTS_DIR: reportsDir,
-    // One seed for both, as drift draws it.
-    ZONES_MODEL_SEED: String(newModelSeed()),
-    ...env,
-  };
-  const configs = readDriftTargets(settings, (reason) => {
-    throw new Error(`drift would not run: ${reason}`);
+  const prepared = pairs.map(({ service, mock, env = {} }) => {
+    const reportsDir = mkdtempSync(join(tmpdir(), 'zc-recorded-drift-'));
+    const settings: Record<string, string> = {
+      ...settingsForStyle(service.style, service.url, service.token),
+      ...bookingHooksForReference(),
+      ZONES_MOCK_BASE_URL: mock.url,
+      ZONES_MOCK_ACCESS_TOKEN: mock.token,
+      ZONES_REPORTS_DIR: reportsDir,
+      // One seed for both, as drift draws it.
+      ZONES_MODEL_SEED: String(newModelSeed()),
+      ...env,
+    };
+    const configs = readDriftTargets(settings, (reason) => {
+      throw new Error(`drift would not run: ${reason}`);
+    });
+    for (const side of SIDES) mkdirSync(configs[side].reportsDir, { recursive: true });
+    return { service, mock, reportsDir, configs };
   });
-  const sideDir = (side: string) => configs[side as (typeof SIDES)[number]].reportsDir;
-  for (const side of SIDES) mkdirSync(sideDir(side), { recursive: true });
+  // A target's name says its pair and side; its reports go where that side's run would write them.
+  const nameOf = (pair: number, side: Side) => `${pair}-${side}`;
+  const byName = new Map(
+    prepared.flatMap(({ configs }, pair) => SIDES.map((side) => [nameOf(pair, side), configs[side]])),
+  );
   const reports = await certifyMany(
-    SIDES.map((side) => ({ name: side, config: configs[side] })),
+    [...byName].map(([name, config]) => ({ name, config })),
     {
       workers: 2,
       include: ['selftest/gallery/all-suites.gallery.ts'],
-      recordExchanges: (side) => exchangesPath(sideDir(side)),
+      recordExchanges: (name) => exchangesPath(byName.get(name)!.reportsDir),
     },
   );
-  const runs = SIDES.map((side) => {
-    const report = reports.get(side)!;
-    writeFileSync(join(configs[side].reportsDir, 'conformance.json'), JSON.stringify(report));
-    return { side, reportsDir: configs[side].reportsDir, code: report.exitCode, signal: null };
+  return prepared.map(({ service, mock, reportsDir, configs }, pair) => {
+    const runs = SIDES.map((side) => {
+      const report = reports.get(nameOf(pair, side))!;
+      writeFileSync(join(configs[side].reportsDir, 'conformance.json'), JSON.stringify(report));
+      return { side, reportsDir: configs[side].reportsDir, code: report.exitCode, signal: null };
+    });
+    const seed = configs.service.model.seed!;
+    const report = buildDriftReport({ startedAt, seed, runs, configs });
+    const secrets = new Secrets({
+      token: service.token,
+      mockToken: mock.token,
+      authHeader: configs.service.authHeader,
+      authScheme: configs.service.authScheme,
+    });
+    writeDriftReports(report, reportsDir, secrets);
+    const read = (name: string) => readFileSync(join(reportsDir, name), 'utf8');
+    return {
+      reportsDir,
+      report: JSON.parse(read('drift.json')) as DriftReport,
+      markdown: read('drift.md'),
+      html: read('drift.html'),
+    };
   });
-  const seed = configs.service.model.seed!;
-  const report = buildDriftReport({ startedAt, seed, runs, configs });
-  const secrets = new Secrets({
-    token: service.token,
-    mockToken: mock.token,
-    authHeader: configs.service.authHeader,
-    authScheme: configs.service.authScheme,
-  });
-  writeDriftReports(report, reportsDir, secrets);
-  const read = (name: string) => readFileSync(join(reportsDir, name), 'utf8');
-  return {
-    reportsDir,
-    report: JSON.parse(read('drift.json')) as DriftReport,
-    markdown: read('drift.md'),
-    html: read('drift.html'),
-  };
 }
