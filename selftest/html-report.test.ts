@@ -105,13 +105,19 @@ describe.skipIf(noChromium)(inChromium, () => {
 
   const reportUrl = () => fileUrl(join(reportsDir, 'allure-report', 'index.html'));
   /**
-   * The report as a reader opens it first, at one of its pages (a test's, say) if given. Each test
-   * gets a fresh browser context: the report keeps its view (the tab last chosen, the folders and
-   * attachments opened) in the browser's storage, so one test's clicks would be the next's starting
-   * page.
+   * The report as a reader opens it first, at one of its pages (a test's, say) if given. One page, loaded once,
+   * moves between them by the address's hash, as the report's own links do: a load of a report of a few MB costs
+   * seconds of CPU. The report keeps its view (the tab last chosen, the folders and attachments opened) in the
+   * browser's storage, so the tests on this page click no tab until the last (the categories); the failed test's
+   * tabs are clicked on a page of their own.
    */
   async function openReport(hash = ''): Promise<void> {
-    await page?.context().close();
+    if (page) {
+      await page.evaluate((to) => {
+        window.location.hash = to;
+      }, hash);
+      return;
+    }
     // Tall enough that the report's fixed footer never covers the row a click aims at.
     // The report must stand on its own: nothing is fetched from anywhere but the file.
     ({ page } = await openOffline(browser, `${reportUrl()}${hash}`, { width: 1280, height: 2400 }));
