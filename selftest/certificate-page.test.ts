@@ -246,13 +246,25 @@ describe.skipIf(noChromium)(`a month of nights, on a laptop's screen and a phone
     expect(readFileSync(join(monthDir, HISTORY_FILE), 'utf8').trim().split('\n')).toHaveLength(STRIP_NIGHTS);
   });
 
+  let monthPage: ReturnType<typeof openFile> | undefined;
+  /**
+   * The month's page at a screen's size: loaded once, then resized for each screen, which lays it out again as a
+   * window of that size would (its media queries answer the new width); every message it gave since is kept.
+   */
+  async function openMonth(viewport: { width: number; height: number }) {
+    monthPage ??= openFile(browser, join(monthDir, 'conformance.html'), viewport);
+    const opened = await monthPage;
+    await opened.page.setViewportSize(viewport);
+    return opened;
+  }
+
   test.for([
     { width: 1280, height: 720 },
     { width: 1440, height: 900 },
   ])(
     "at $width x $height, tonight's cell of every rule is on the screen, inside its strip, beside the rule's other parts",
     async (viewport, { annotate }) => {
-      const { page, console } = await openFile(browser, join(monthDir, 'conformance.html'), viewport);
+      const { page, console } = await openMonth(viewport);
       await page.locator('#grid').waitFor({ state: 'visible' });
       expect(await page.locator('.history').innerText()).toContain(`${STRIP_NIGHTS} nights of this target`);
       for (const row of await rowLayouts(page)) {
@@ -284,7 +296,7 @@ describe.skipIf(noChromium)(`a month of nights, on a laptop's screen and a phone
     annotate,
   }) => {
     const viewport = { width: 390, height: 844 };
-    const { page, console } = await openFile(browser, join(monthDir, 'conformance.html'), viewport);
+    const { page, console } = await openMonth(viewport);
     await page.locator('#grid').waitFor({ state: 'visible' });
     expect(
       await page.evaluate(() => document.documentElement.scrollWidth),

@@ -105,26 +105,41 @@ describe.skipIf(noChromium)(inChromium, () => {
 
   const reportUrl = () => fileUrl(join(reportsDir, 'allure-report', 'index.html'));
   /**
-   * The report as a reader opens it first, at one of its pages (a test's, say) if given. Each test
-   * gets a fresh browser context: the report keeps its view (the tab last chosen, the folders and
-   * attachments opened) in the browser's storage, so one test's clicks would be the next's starting
-   * page.
+   * The report as a reader opens it first, at one of its pages (a test's, say) if given. One page, loaded once,
+   * moves between them by the address's hash, as the report's own links do: a load of a report of a few MB costs
+   * seconds of CPU. The report keeps its view (the tab last chosen, the folders and attachments opened) in the
+   * browser's storage, so the tests on this page click no tab until the last (the categories); the failed test's
+   * tabs are clicked on a page of their own.
    */
   async function openReport(hash = ''): Promise<void> {
-    await page?.context().close();
+    if (page) {
+      await page.evaluate((to) => {
+        window.location.hash = to;
+      }, hash);
+      return;
+    }
     // Tall enough that the report's fixed footer never covers the row a click aims at.
     // The report must stand on its own: nothing is fetched from anywhere but the file.
     ({ page } = await openOffline(browser, `${reportUrl()}${hash}`, { width: 1280, height: 2400 }));
   }
   // innerText: the page as a reader sees it (textContent runs labels and values together).
-  const text = () => page.locator('body').innerText();
-  /** The failed example test of UPDATE-01, found as a reader finds it: by searching the tree. */
-  async function openFailedTest(): Promise<void> {
-    await openReport();
-    await page.getByPlaceholder('Search tests').fill('UPDATE-01');
-    // Exactly this title: the model-based test's begins with it.
-    await page.getByTestId('tree-leaf-title').getByText(EXAMPLE_FAILURE, { exact: true }).click();
-    await page.getByTestId('test-result-info-title').getByText(EXAMPLE_FAILURE, { exact: true }).waitFor();
+  const text = (on = page) => on.locator('body').innerText();
+  let failedTest: Promise<Page> | undefined;
+  /**
+   * The failed example test of UPDATE-01, found as a reader finds it: by searching the tree. One page, in its own
+   * context, for the tests that read its tabs (exchanges, curl, history): a load of the report costs seconds of
+   * CPU, and each of those tests opens what it reads by its own click, whatever the one before left open.
+   */
+  function openFailedTest(): Promise<Page> {
+    failedTest ??= (async () => {
+      const { page } = await openOffline(browser, reportUrl(), { width: 1280, height: 2400 });
+      await page.getByPlaceholder('Search tests').fill('UPDATE-01');
+      // Exactly this title: the model-based test's begins with it.
+      await page.getByTestId('tree-leaf-title').getByText(EXAMPLE_FAILURE, { exact: true }).click();
+      await page.getByTestId('test-result-info-title').getByText(EXAMPLE_FAILURE, { exact: true }).waitFor();
+      return page;
+    })();
+    return failedTest;
   }
   /** A test's own page, by the id the report gave it: the tree keeps the folders of tests that did not fail closed. */
   async function openTestPage(title: string): Promise<void> {
@@ -152,28 +167,28 @@ describe.skipIf(noChromium)(inChromium, () => {
   });
 
   test('the failed MUST rule opens on the exchanges behind it, the PUT that was answered 200 among them', async () => {
-    await openFailedTest();
-    await page.getByText('Category: MUST failure').waitFor();
-    await page.getByTestId('test-result-tab-attachments').click();
-    await page.getByText('exchanges', { exact: true }).click();
-    await page
+    const failed = await openFailedTest();
+    await failed.getByText('Category: MUST failure').waitFor();
+    await failed.getByTestId('test-result-tab-attachments').click();
+    await failed.getByText('exchanges', { exact: true }).click();
+    await failed
       .getByText(/> PUT http/)
       .first()
       .waitFor();
-    expect(await text()).toMatch(
+    expect(await text(failed)).toMatch(
       /> PUT http:\/\/127\.0\.0\.1:\d+\/admin\/api\/2026-07\/zones\/\S+\.json.*\n.*\n< 200 /,
     );
   });
 
   test('each exchange of the failed rule comes with the curl command that replays it, the token left to the shell', async () => {
-    await openFailedTest();
-    await page.getByTestId('test-result-tab-attachments').click();
-    await page.getByText('replay with curl', { exact: true }).click();
-    await page
+    const failed = await openFailedTest();
+    await failed.getByTestId('test-result-tab-attachments').click();
+    await failed.getByText('replay with curl', { exact: true }).click();
+    await failed
       .getByText(/curl -sS -i -X PUT /)
       .first()
       .waitFor();
-    const commands = (await text()).split('\n').filter((line) => line.startsWith('curl '));
+    const commands = (await text(failed)).split('\n').filter((line) => line.startsWith('curl '));
     expect(commands.map((command) => command.split(' ')[4])).toEqual(['POST', 'PUT', 'PUT', 'GET']);
     for (const command of commands) expect(command).toContain(`'X-Auth-Token: '"$ZONES_ACCESS_TOKEN"`);
   });
@@ -253,9 +268,9 @@ describe.skipIf(noChromium)(inChromium, () => {
 
   test("last night's failure is in the failed test's history", async () => {
     expect(readFileSync(join(reportsDir, 'allure-history.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
-    await openFailedTest();
-    await page.getByTestId('test-result-tab-history').click();
-    const lastNight = page.getByTestId('test-result-history-item');
+    const failed = await openFailedTest();
+    await failed.getByTestId('test-result-tab-history').click();
+    const lastNight = failed.getByTestId('test-result-history-item');
     await expect.poll(() => lastNight.count()).toBe(1);
     expect(await lastNight.getByTestId('tree-leaf-status-failed').count()).toBe(1);
   });
