@@ -51,6 +51,14 @@ const SEQUENCE_MUTANTS: [rule: string, fault: string][] = [
   ['UPDATE-04', 'update-lands-on-next-zone'],
 ];
 const SHRINK_SEED = 2;
+/**
+ * The sequence mutant run a second time, to show the seed replays a failure: the one whose search ran
+ * longest before it found it (32 operations), so the most drawing and shrinking is seen replayed. What
+ * a replay shows is the model's, not the mutant's: its drawing and shrinking take no randomness but the
+ * seed's, and every mutant is a deterministic store. Replaying each of the four once cost a run apiece;
+ * that one seed plays the same sequences on two shops is drift.test.ts's to show too.
+ */
+const REPLAYED = 'update-undoes-rename';
 /** Requests for shrinking on SHRINK_SEED: enough to reach the three or four operations each defect needs. */
 const SHRINK_REQUESTS = 150;
 const shrinkTarget = (fault: string, again = false) => `${fault} on seed ${SHRINK_SEED}${again ? ' again' : ''}`;
@@ -77,7 +85,7 @@ beforeAll(async () => {
     ...BREAKERS.map(([, fault]) => ({ name: fault, fault, seed: SEED, shrinkRequests: SMALL_SHRINK })),
     ...TRIMMED.map(([, fault, seed]) => ({ name: trimmedTarget(fault), fault, seed, shrinkRequests: SMALL_SHRINK })),
     ...SEQUENCE_MUTANTS.flatMap(([, fault]) =>
-      [false, true].map((again) => ({
+      (fault === REPLAYED ? [false, true] : [false]).map((again) => ({
         name: shrinkTarget(fault, again),
         fault,
         seed: SHRINK_SEED,
@@ -97,8 +105,9 @@ beforeAll(async () => {
     // spare most of this file's requests: about 3,000 of 3,700 once went to shrinking.
     targets.push({ name, config: { ...config, model: { ...config.model, shrinkRequests } } });
   }
-  // The targets share two workers, as the gallery's do: a worker for each would load everything twelve times.
-  reports = await certifyMany(targets, { workers: 2, include: ['suites/model.test.ts'] });
+  // The targets share one worker, which takes them in turn: every worker more loads vitest, the suites and
+  // fast-check again, and costs more than it saves in waiting (the shops answer in-process, at once).
+  reports = await certifyMany(targets, { workers: 1, include: ['suites/model.test.ts'] });
 });
 
 afterAll(async () => {
@@ -152,13 +161,15 @@ describe.for(SEQUENCE_MUTANTS)(
       expect(steps.length).toBeLessThanOrEqual(5);
       expect(foundAfter(reason)).toBeGreaterThan(steps.length);
     });
-
-    test(`the seed replays ${fault}: the same seed against the same shop finds and shrinks the same sequence`, () => {
-      const [first, again] = [reasonOf(), reasonOf(true)];
-      expect([foundAfter(again), shortestSequence(again)]).toEqual([foundAfter(first), shortestSequence(first)]);
-    });
   },
 );
+
+test(`the seed replays ${REPLAYED}: the same seed against the same shop finds and shrinks the same sequence`, () => {
+  const [rule] = SEQUENCE_MUTANTS.find(([, fault]) => fault === REPLAYED)!;
+  const first = modelTest(shrinkTarget(REPLAYED), rule).reason ?? '';
+  const again = modelTest(shrinkTarget(REPLAYED, true), rule).reason ?? '';
+  expect([foundAfter(again), shortestSequence(again)]).toEqual([foundAfter(first), shortestSequence(first)]);
+});
 
 describe.for(TRIMMED)('the model-based test of %s against %s, on seed %i', ([rule, fault, , steps]) => {
   test('reports the shortest sequence with no operation the failure does not need', () => {

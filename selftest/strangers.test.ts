@@ -8,12 +8,15 @@ import { createServer, type IncomingMessage, request, type Server } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
+import { readTargetConfig } from '../helpers/config.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
+import { certifyMany } from './gallery/certify-many.ts';
 import { runEntry, startEntry } from './run-node.ts';
 import { listening, upstreamFailed } from './support/fronts.ts';
+import { type Answer, startRewritingFront } from './support/rewriting-front.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -186,45 +189,92 @@ describe('the preflight proves the settings before any test', () => {
   });
 });
 
+// The four shops below certified in one vitest run, as the gallery certifies its targets, on the settings
+// read as a run reads them: the evidence is each certificate's content; what the launcher prints and
+// exits for a partial run is the test below's, and the settings' refusals are the child runs above.
+// One --rule for all four: the rules judged below, the union of what each shop's test needs, so a
+// failure of LIST-02 decides the exit code where it fails, and AUTH-05 is judged where no rule fails.
+const unaffected = ['AUTH-05', 'CREATE-01', 'CREATE-02', 'UPDATE-01', 'UPDATE-04', 'DELETE-02'];
+const RULES = ['AUTH', 'LIST-02', 'UPDATE-03', 'DELETE-01', ...unaffected].join(',');
+const references = new Map<string, RunningReference>();
+/** What the example mock's front changed: without both kinds of rewrite its test would prove nothing. */
+const rewritten = { names: 0, refusals: 0 };
+let reports: Map<string, ConformanceReport>;
+
+beforeAll(async () => {
+  const ignored = await startReference();
+  const broken = await startReference();
+  const filtered = await startReference();
+  references.set('ignored filter', ignored);
+  references.set('broken list', broken);
+  references.set('refused filter', filtered);
+  const examples = await startReference();
+  references.set('example mock', examples);
+  const exampleFront = await startRewritingFront(examples.url, asExamples);
+  closers.push(() => exampleFront.close());
+  const dir = reportsDir();
+  const hooks = (reference: RunningReference) => bookingHooksForReference(reference.url);
+  const settings = {
+    // A filter parameter the shop ignores.
+    'ignored filter': {
+      ...settingsForStyle(ignored.style, ignored.url, ignored.token),
+      ...hooks(ignored),
+      ZONES_STATUS_PARAM: 'state',
+      // LIST-02's example test gives the hint; the model-based sequences of the other rules would only cost time.
+      ZONES_MODEL_RUNS: '0',
+    },
+    // Of the rules run, only the AUTH family sends calls without a credential, after which the front
+    // breaks a list read (PROFILE's tests send some too, and are SHOULD). A full run meets the broken
+    // reads in AUTH-05 and PROFILE-03 alone.
+    'broken list': {
+      ...settingsForStyle(broken.style, await listBrokenAfterUnauthenticated(broken), broken.token),
+      ...hooks(broken),
+      // As in a run of the AUTH family alone, which has no model-based test.
+      ZONES_MODEL_RUNS: '0',
+    },
+    'refused filter': {
+      ...settingsForStyle(filtered.style, await refusingFilter(filtered, filtered.style.statusParam), filtered.token),
+      ...hooks(filtered),
+    },
+    // A mock answering from examples.
+    'example mock': {
+      ...settingsForStyle(examples.style, exampleFront.url, examples.token),
+      // As in a run of AUTH-01 alone, which has no model-based test.
+      ZONES_MODEL_RUNS: '0',
+    },
+  };
+  const targets = Object.entries(settings).map(([name, env]) => ({
+    name,
+    config: readTargetConfig({ ...env, ZONES_REPORTS_DIR: dir }),
+  }));
+  // One worker takes the four in turn: a second would load vitest and the suites again for one shop.
+  reports = await certifyMany(targets, {
+    workers: 1,
+    include: ['selftest/gallery/all-suites.gallery.ts'],
+    rule: RULES,
+  });
+  // The fronts served the run alone; the shops stay to be read.
+  for (const close of closers.splice(0)) await close();
+});
+
+afterAll(async () => {
+  await Promise.all([...references.values()].map((reference) => reference.close()));
+});
+
 describe('where the target and the settings disagree, the failure says which setting may be at fault', () => {
   test('a filter parameter the shop ignores fails LIST-02 with a hint at ZONES_STATUS_PARAM', async () => {
-    const reference = await shop();
-    const dir = reportsDir();
-    // That rule alone: its failure decides the exit code, whatever was left out.
-    const run = await conformance(
-      {
-        ...settingsForStyle(reference.style, reference.url, reference.token),
-        ZONES_STATUS_PARAM: 'state',
-        ZONES_REPORTS_DIR: dir,
-      },
-      ['--rule', 'LIST-02'],
-    );
-    expect(run.code).toBe(1);
-    const report = reportIn(dir);
+    const report = reports.get('ignored filter')!;
+    expect(report.exitCode).toBe(1);
     expect(ruleOf(report, 'LIST-02')).toMatchObject({
       status: 'failed',
       reason: expect.stringContaining('ZONES_STATUS_PARAM (now "state")'),
     });
     expect(report.cleanup.leftBehind).toEqual([]);
-    await expectNothingOfOursLeft(reference);
+    await expectNothingOfOursLeft(references.get('ignored filter')!);
   });
 
   test('a list read-back that fails is not blamed on AUTH-05: not verified, with the reason, and no other rule fails', async () => {
-    const reference = await shop();
-    const front = await listBrokenAfterUnauthenticated(reference);
-    const dir = reportsDir();
-    // The AUTH family: of the MUST rules, only its tests send calls without a credential, after which
-    // the front breaks a list read (PROFILE's tests send some too, and are SHOULD). A full run meets the
-    // broken reads in AUTH-05 and PROFILE-03 alone.
-    const run = await conformance(
-      {
-        ...settingsForStyle(reference.style, front, reference.token),
-        ...bookingHooksForReference(reference.url),
-        ZONES_REPORTS_DIR: dir,
-      },
-      ['--rule', 'AUTH'],
-    );
-    const report = reportIn(dir);
+    const report = reports.get('broken list')!;
     expect(ruleOf(report, 'AUTH-05')).toMatchObject({
       status: 'not-verified',
       reason: expect.stringContaining('the zone list answered 404, so this check cannot be made'),
@@ -232,26 +282,13 @@ describe('where the target and the settings disagree, the failure says which set
     expect(
       report.rules.filter((rule) => rule.level === 'must' && rule.status === 'failed').map((rule) => rule.id),
     ).toEqual([]);
-    expect(run.code).toBe(2);
-    await expectNothingOfOursLeft(reference);
+    expect(report.exitCode).toBe(2);
+    await expectNothingOfOursLeft(references.get('broken list')!);
   });
 
   test('a filter that answers 404 fails the rules about the filter only; DELETE-01 is not verified, with the reason', async () => {
-    const reference = await shop();
-    const front = await refusingFilter(reference, reference.style.statusParam);
-    const dir = reportsDir();
-    // The rules judged below, and those alone: a failure of LIST-02 decides the exit code.
-    const unaffected = ['AUTH-05', 'CREATE-01', 'CREATE-02', 'UPDATE-01', 'UPDATE-04', 'DELETE-02'];
-    const run = await conformance(
-      {
-        ...settingsForStyle(reference.style, front, reference.token),
-        ...bookingHooksForReference(reference.url),
-        ZONES_REPORTS_DIR: dir,
-      },
-      ['--rule', ['LIST-02', 'UPDATE-03', 'DELETE-01', ...unaffected].join(',')],
-    );
-    expect(run.code).toBe(1);
-    const report = reportIn(dir);
+    const report = reports.get('refused filter')!;
+    expect(report.exitCode).toBe(1);
     expect(ruleOf(report, 'LIST-02')).toMatchObject({
       status: 'failed',
       reason: expect.stringContaining('ZONES_STATUS_PARAM'),
@@ -262,9 +299,36 @@ describe('where the target and the settings disagree, the failure says which set
       reason: expect.stringMatching(/the list filtered by draft \(status=draft\) answered 404.*ZONES_STATUS_PARAM/),
     });
     for (const id of unaffected) expect([id, ruleOf(report, id).status]).toEqual([id, 'passed']);
-    await expectNothingOfOursLeft(reference);
+    await expectNothingOfOursLeft(references.get('refused filter')!);
   });
 });
+
+// A mock that answers from examples, as Prism does from an OpenAPI document: every zone it returns is
+// named "string", and its refusals say {"errors":"string"}. AUTH-01 asks that a refusal carry no zone
+// data; judged by the name the shop answered, the word "string" in the error text looked like a leak.
+// The check must look for the unique name the suite sent, which no refusal of such a mock contains.
+test('AUTH-01 passes on a mock whose refusal text is the same word as every zone name it answers', () => {
+  const auth01 = ruleOf(reports.get('example mock')!, 'AUTH-01');
+  expect([auth01.status, auth01.reason], JSON.stringify(auth01.tests)).toEqual(['passed', undefined]);
+  // The front did rewrite: the zones it answered carried the example name, and its refusals the same word.
+  expect(auth01.tests.length).toBeGreaterThan(0);
+  expect(rewritten.names, 'no zone name was rewritten: the test proves nothing').toBeGreaterThan(0);
+  expect(rewritten.refusals, 'no refusal was rewritten: the test proves nothing').toBeGreaterThan(0);
+});
+
+/** Every "name" in a JSON answer becomes "string", and every refusal's body {"errors":"string"}. */
+function asExamples(answer: Answer): Answer {
+  if (answer.status === 401 || answer.status === 403) {
+    rewritten.refusals += 1;
+    return { ...answer, body: '{"errors":"string"}' };
+  }
+  if (!String(answer.headers['content-type'] ?? '').includes('json')) return answer;
+  const body = answer.body.replace(/"name":"[^"]*"/g, () => {
+    rewritten.names += 1;
+    return '"name":"string"';
+  });
+  return { ...answer, body };
+}
 
 test('a reader of the output that goes away (| head, a Ctrl-C that took | tee down) does not stop the clean-up or the reports', async () => {
   const reference = await shop();

@@ -17,6 +17,7 @@ import {
   prepareTarget,
 } from '../../helpers/runner/certify.ts';
 import { OutcomeCollector } from '../../helpers/runner/collector.ts';
+import { selectRules, testNamePatternFor } from '../../helpers/runner/rule-selection.ts';
 import { runVitest, suiteProject, testTimeoutFor } from '../../helpers/runner/run-suites.ts';
 import { writeTargetFiles } from './target-files.ts';
 
@@ -30,9 +31,12 @@ export async function certifyMany(
     workers: number;
     /** Each target's exchanges, recorded as `--record-exchanges` records a run's, in the file named for it (drift's gallery). */
     recordExchanges?: (target: string) => string;
+    /** The rules every target is checked on, as `--rule` names them; each report is then a partial run's, as the launcher's is. */
+    rule?: string;
   },
 ): Promise<Map<string, ConformanceReport>> {
-  const { recordExchanges } = options;
+  const { recordExchanges, rule } = options;
+  const selected = rule === undefined ? undefined : selectRules(rule);
   const runId = newRunId();
   const startedAt = new Date();
   const prepared: PreparedTarget[] = [];
@@ -57,10 +61,19 @@ export async function certifyMany(
       ],
       collector: new OutcomeCollector(undefined, files.targetOf),
       workers: options.workers,
+      ...(selected ? { testNamePattern: testNamePatternFor(selected) } : {}),
       ...(recordExchanges ? { reporters: [new ExchangesByTarget(files.targetOf, recordExchanges)] } : {}),
     });
     const reports = new Map<string, ConformanceReport>();
-    for (const target of prepared) reports.set(target.name, await concludeTarget(target, run, { runId, startedAt }));
+    for (const target of prepared)
+      reports.set(
+        target.name,
+        await concludeTarget(target, run, {
+          runId,
+          startedAt,
+          ...(rule !== undefined && selected ? { selection: { rule, rules: selected } } : {}),
+        }),
+      );
     return reports;
   } finally {
     files.remove();
