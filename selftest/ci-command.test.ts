@@ -1,9 +1,10 @@
 // `zones-conformance ci --history DIR` night after night, as a GitHub job runs it: only DIR travels between
-// nights (each night starts in a fresh folder), GITHUB_STEP_SUMMARY and GITHUB_OUTPUT are set. Three nights run the
-// whole way, certifications and Allure report included: a first night on a shop with a CREATE-02 defect, a night
-// that cannot run, and a night stopped by Ctrl-C. Every other turn of the ci logic (a conformant night, a known
-// failure, an incomplete night, what each leaves in DIR) is played with a stand-in for the commands ci starts
-// (support/ci-stand-in.ts): what conformance does with --baseline and --fail-on new is cli-options.test.ts's.
+// nights (each night starts in a fresh folder), GITHUB_STEP_SUMMARY and GITHUB_OUTPUT are set. Four nights run the
+// whole way, certifications and Allure report included: a first night on a correct shop, a second on the same
+// address with a CREATE-02 defect behind it, a night that cannot run, and a night stopped by Ctrl-C. Every other
+// turn of the ci logic (a known failure, an incomplete night, what each leaves in DIR) is played with a stand-in for
+// the commands ci starts (support/ci-stand-in.ts): what conformance does with --baseline and --fail-on new beyond
+// that is cli-options.test.ts's.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,29 +66,46 @@ afterAll(async () => {
   for (const close of closers) await close();
 });
 
-test('night 1, the shop making zones published: exit 1 (on a first night any MUST failure is new), verdict=non-conformant, the summary names CREATE-02, the HTML report is built, DIR keeps the night', async () => {
-  front.upstream = broken.url;
+test('night 1, a correct shop: exit 0, verdict=conformant, the summary opens with the verdict, the HTML report is built, DIR keeps the night', async () => {
+  front.upstream = correct.url;
   const first = await night();
-  expect(first.run.code, first.run.stdout + first.run.stderr).toBe(1);
+  expect(first.run.code, first.run.stdout + first.run.stderr).toBe(0);
   expect(first.outputs).toEqual({
-    verdict: 'non-conformant',
-    'exit-code': '1',
+    verdict: 'conformant',
+    'exit-code': '0',
     report: join('reports', 'conformance.html'),
   });
-  expect(first.summary.split('\n')[0]).toMatch(/NON-CONFORMANT/);
-  expect(first.summary).toContain('CREATE-02');
+  expect(first.summary.split('\n')[0]).toMatch(/\bCONFORMANT/);
+  expect(first.summary.split('\n')[0]).not.toMatch(/NON-CONFORMANT/);
   expect(existsSync(join(first.job, 'reports', 'allure-report', 'index.html')), 'the HTML report was built').toBe(true);
   expect(first.run.stdout).toContain('tonight is the first baseline');
   expect(nightsKept()).toBe(1);
 });
 
-test('night 2 cannot run (a wrong token): exit 3, verdict=could-not-run, and DIR is left as it was', async () => {
+test('night 2, the same address now making zones published: a new failure against night 1, exit 1, verdict=non-conformant, the summary names CREATE-02, DIR keeps the night', async () => {
+  front.upstream = broken.url;
+  const second = await night();
+  expect(second.run.code, second.run.stdout + second.run.stderr).toBe(1);
+  expect(second.outputs).toEqual({
+    verdict: 'non-conformant',
+    'exit-code': '1',
+    report: join('reports', 'conformance.html'),
+  });
+  expect(second.summary.split('\n')[0]).toMatch(/NON-CONFORMANT/);
+  expect(second.summary).toContain('CREATE-02');
+  expect(existsSync(join(second.job, 'reports', 'allure-report', 'index.html')), 'the HTML report was built').toBe(
+    true,
+  );
+  expect(nightsKept()).toBe(2);
+});
+
+test('night 3 cannot run (a wrong token): exit 3, verdict=could-not-run, and DIR is left as it was', async () => {
   const baseline = readFileSync(join(history, 'conformance.json'), 'utf8');
-  const second = await night({ ZONES_ACCESS_TOKEN: 'not_the_token_0123456789' });
-  expect(second.run.code).toBe(3);
-  expect(second.outputs).toMatchObject({ verdict: 'could-not-run', 'exit-code': '3' });
+  const third = await night({ ZONES_ACCESS_TOKEN: 'not_the_token_0123456789' });
+  expect(third.run.code).toBe(3);
+  expect(third.outputs).toMatchObject({ verdict: 'could-not-run', 'exit-code': '3' });
   expect(readFileSync(join(history, 'conformance.json'), 'utf8')).toBe(baseline);
-  expect(nightsKept()).toBe(1);
+  expect(nightsKept()).toBe(2);
 });
 
 test('a night stopped by Ctrl-C to the job: the run stops once, its zones are deleted, 130, verdict=interrupted, DIR keeps its baseline', async () => {
