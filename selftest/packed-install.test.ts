@@ -121,8 +121,21 @@ describe('the installed command, run from the folder that installed it', () => {
     expect(existsSync(join(caller, 'node_modules', 'zones-conformance', 'reports'))).toBe(false);
   });
 
-  // The one certification of a shop this project did not build, written from the specification alone: a team's
-  // script certifies it through the package's export, as the command would (the command's own run is the one above).
+  test('certifies a shop this project did not build, written from the specification alone: conformant, exit 0', async () => {
+    const shop = await startIndependentShop();
+    try {
+      const run = await zonesConformance(['conformance', '--quiet'], {
+        ...shop.settings,
+        ZONES_REPORTS_DIR: 'shop-reports',
+      });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^verdict: CONFORMANT /m);
+    } finally {
+      await shop.close();
+    }
+  });
+
+  // The same shop, as a team's script certifies it through the package's export.
   test("certify from 'zones-conformance' resolves to the certificate, conformant for a shop this project did not build; settings it cannot use reject; the declarations package.json names are there", async () => {
     const installed = join(caller, 'node_modules', 'zones-conformance');
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
