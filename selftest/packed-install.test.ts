@@ -1,8 +1,8 @@
 // The suite as another repository gets it: `npm pack`, the tarball installed into an empty folder
 // (from the npm cache where it can), and the `zones-conformance` command run there. It certifies its
-// embedded reference, writing its reports into that folder and nowhere in the package; from code, certify()
-// certifies a shop written here apart from it (support/independent-shop.ts) and startMock() serves a mock;
-// and each subcommand answers. The install takes some seconds (it fetches vitest, allure and tsx's esbuild), so
+// embedded reference, writing its reports into that folder and nowhere in the package, and a shop written here
+// apart from it (support/independent-shop.ts); from code, certify() certifies that shop too and startMock()
+// serves a mock; and each subcommand answers. The install takes some seconds (it fetches vitest, allure and tsx's esbuild), so
 // the time it took is printed with the result.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
