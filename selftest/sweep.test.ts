@@ -146,6 +146,11 @@ test('--ledger names one ledger: a sweep of it deletes a zone the run renamed it
   expect(await names()).toEqual(
     expect.arrayContaining([zoneName(threeDaysAgo, 'cafe', 1), zoneName(threeDaysAgo, 'cafe', 2)]),
   );
+  // A ledger that is not there names no zone: nothing to sweep, not a failure (a run that stopped before its first create).
+  const before = await names();
+  const missing = await runEntry('bin/sweep.ts', ['--yes', '--ledger', join(dir, 'no-such.jsonl')], env);
+  expect(missing.code, missing.stderr).toBe(0);
+  expect(await names()).toEqual(before);
 });
 
 // Refused where the ledgers are read, before any request; the refusal leaves as every other one does,
