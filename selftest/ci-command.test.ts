@@ -66,18 +66,20 @@ afterAll(async () => {
   for (const close of closers) await close();
 });
 
+/** A night that judged the shop: its exit code and outputs, the verdict first in the summary, the HTML report built. */
+function expectJudged(judged: Awaited<ReturnType<typeof night>>, verdict: string, code: number): void {
+  expect(judged.run.code, judged.run.stdout + judged.run.stderr).toBe(code);
+  expect(judged.outputs).toEqual({ verdict, 'exit-code': String(code), report: join('reports', 'conformance.html') });
+  expect(/NON-CONFORMANT|CONFORMANT/.exec(judged.summary.split('\n')[0]!)?.[0]).toBe(verdict.toUpperCase());
+  expect(existsSync(join(judged.job, 'reports', 'allure-report', 'index.html')), 'the HTML report was built').toBe(
+    true,
+  );
+}
+
 test('night 1, a correct shop: exit 0, verdict=conformant, the summary opens with the verdict, the HTML report is built, DIR keeps the night', async () => {
   front.upstream = correct.url;
   const first = await night();
-  expect(first.run.code, first.run.stdout + first.run.stderr).toBe(0);
-  expect(first.outputs).toEqual({
-    verdict: 'conformant',
-    'exit-code': '0',
-    report: join('reports', 'conformance.html'),
-  });
-  expect(first.summary.split('\n')[0]).toMatch(/\bCONFORMANT/);
-  expect(first.summary.split('\n')[0]).not.toMatch(/NON-CONFORMANT/);
-  expect(existsSync(join(first.job, 'reports', 'allure-report', 'index.html')), 'the HTML report was built').toBe(true);
+  expectJudged(first, 'conformant', 0);
   expect(first.run.stdout).toContain('tonight is the first baseline');
   expect(nightsKept()).toBe(1);
 });
@@ -85,17 +87,8 @@ test('night 1, a correct shop: exit 0, verdict=conformant, the summary opens wit
 test('night 2, the same address now making zones published: a new failure against night 1, exit 1, verdict=non-conformant, the summary names CREATE-02, DIR keeps the night', async () => {
   front.upstream = broken.url;
   const second = await night();
-  expect(second.run.code, second.run.stdout + second.run.stderr).toBe(1);
-  expect(second.outputs).toEqual({
-    verdict: 'non-conformant',
-    'exit-code': '1',
-    report: join('reports', 'conformance.html'),
-  });
-  expect(second.summary.split('\n')[0]).toMatch(/NON-CONFORMANT/);
+  expectJudged(second, 'non-conformant', 1);
   expect(second.summary).toContain('CREATE-02');
-  expect(existsSync(join(second.job, 'reports', 'allure-report', 'index.html')), 'the HTML report was built').toBe(
-    true,
-  );
   expect(nightsKept()).toBe(2);
 });
 
