@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
+import { driftSettings } from './drift/drift-run.ts';
 import { killGroup, shellStatus, startEntry, startNpmRun } from './run-node.ts';
 import { untilCreated } from './support/run-progress.ts';
 
@@ -20,23 +20,16 @@ async function shop(): Promise<RunningReference> {
   return reference;
 }
 
-function driftSettings(service: RunningReference, mock: RunningReference, reportsDir: string) {
-  return {
-    ...settingsForStyle(service.style, service.url, service.token),
-    ...bookingHooksForReference(),
-    ZONES_MOCK_BASE_URL: mock.url,
-    ZONES_MOCK_ACCESS_TOKEN: mock.token,
-    ZONES_REPORTS_DIR: reportsDir,
-    // Paced, so that each run is still under way once both have made their first zones.
-    ZONES_MAX_RPS: '20',
-  };
+function pacedDrift(service: RunningReference, mock: RunningReference, reportsDir: string) {
+  // Paced, so that each run is still under way once both have made their first zones.
+  return { ...driftSettings(service, mock, reportsDir), ZONES_MAX_RPS: '20' };
 }
 
 test('SIGTERM to drift stops both runs, each deletes its zones, and drift exits 143 with no comparison', async () => {
   const service = await shop();
   const mock = await shop();
   const reportsDir = mkdtempSync(join(tmpdir(), 'zc-drift-stop-'));
-  const drift = startEntry('bin/drift.ts', [], driftSettings(service, mock, reportsDir));
+  const drift = startEntry('bin/drift.ts', [], pacedDrift(service, mock, reportsDir));
   // Only drift is signalled, as a service manager would: the runs hear of it from drift alone.
   for (const side of ['service', 'mock']) await untilCreated(drift, join(reportsDir, 'drift', side), 3);
   drift.child.kill('SIGTERM');
@@ -58,7 +51,7 @@ test('Ctrl-C to the process group of npm run drift is one stop for each run: eac
   const service = await shop();
   const mock = await shop();
   const reportsDir = mkdtempSync(join(tmpdir(), 'zc-drift-ctrl-c-'));
-  const drift = startNpmRun('drift', [], driftSettings(service, mock, reportsDir));
+  const drift = startNpmRun('drift', [], pacedDrift(service, mock, reportsDir));
   try {
     for (const side of ['service', 'mock']) await untilCreated(drift, join(reportsDir, 'drift', side), 3);
     process.kill(-drift.child.pid!, 'SIGINT');

@@ -2,7 +2,7 @@
 // Only a target that cannot be reached or compared at all is exit 3, and drift names which one. The
 // model-based suite is left out: these are about the preflight and the launcher, not the sequences.
 // What differs between cases is the report, asked of drift's preflights in process
-// (support/drift2-preflights.ts); the launcher that writes it, prints it and exits with its code, never
+// (drift/drift-preflights.ts); the launcher that writes it, prints it and exits with its code, never
 // starting a run after a refusal, is run for real once per exit path: 1 (a setting), 3 (a target refused
 // at its preflight) and 3 (refused before any request, with its own reports).
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -13,9 +13,9 @@ import { readDriftTargets } from '../helpers/drift/targets.ts';
 import { rules as catalogue } from '../helpers/rules.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles } from '../reference/styles.ts';
+import { refusedAtPreflight } from './drift/drift-preflights.ts';
 import { runDrift } from './drift/drift-run.ts';
 import { projectRoot, runCommand } from './run-node.ts';
-import { refusedAtPreflight } from './support/drift2-preflights.ts';
 import { startRewritingFront } from './support/rewriting-front.ts';
 
 const closers: (() => Promise<void>)[] = [];

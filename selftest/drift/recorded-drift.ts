@@ -6,15 +6,13 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bookingHooksForReference, settingsForStyle } from '../../bin/reference-settings.ts';
 import { newModelSeed } from '../../helpers/config.ts';
 import { writeDriftReports } from '../../helpers/drift/drift-files.ts';
 import { buildDriftReport, type DriftReport } from '../../helpers/drift/drift-report.ts';
-import { exchangesPath, readDriftTargets, SIDES, type Side } from '../../helpers/drift/targets.ts';
-import { Secrets } from '../../helpers/evidence/secrets.ts';
+import { exchangesPath, SIDES, type Side } from '../../helpers/drift/targets.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import { certifyMany } from '../gallery/certify-many.ts';
-import type { DriftRun } from './drift-run.ts';
+import { type DriftRun, driftSecrets, driftSettings, driftTargets } from './drift-run.ts';
 
 /** What `npm run drift` wrote, as runDrift reads it, without a launcher run to show. */
 export type RecordedDrift = Omit<DriftRun, 'run'>;
@@ -44,19 +42,13 @@ export async function recordedDrifts(pairs: readonly DriftPair[]): Promise<Recor
   const startedAt = new Date();
   const prepared = pairs.map(({ service, mock, env = {} }) => {
     const reportsDir = mkdtempSync(join(tmpdir(), 'zc-recorded-drift-'));
-    const settings: Record<string, string> = {
-      ...settingsForStyle(service.style, service.url, service.token),
-      ...bookingHooksForReference(),
-      ZONES_MOCK_BASE_URL: mock.url,
-      ZONES_MOCK_ACCESS_TOKEN: mock.token,
-      ZONES_REPORTS_DIR: reportsDir,
+    const settings = {
+      ...driftSettings(service, mock, reportsDir),
       // One seed for both, as drift draws it.
       ZONES_MODEL_SEED: String(newModelSeed()),
       ...env,
     };
-    const configs = readDriftTargets(settings, (reason) => {
-      throw new Error(`drift would not run: ${reason}`);
-    });
+    const configs = driftTargets(settings);
     for (const side of SIDES) mkdirSync(configs[side].reportsDir, { recursive: true });
     return { service, mock, reportsDir, configs };
   });
@@ -73,7 +65,7 @@ export async function recordedDrifts(pairs: readonly DriftPair[]): Promise<Recor
       recordExchanges: (name) => exchangesPath(byName.get(name)!.reportsDir),
     },
   );
-  return prepared.map(({ service, mock, reportsDir, configs }, pair) => {
+  return prepared.map(({ mock, reportsDir, configs }, pair) => {
     const runs = SIDES.map((side) => {
       const report = reports.get(nameOf(pair, side))!;
       writeFileSync(join(configs[side].reportsDir, 'conformance.json'), JSON.stringify(report));
@@ -81,13 +73,7 @@ export async function recordedDrifts(pairs: readonly DriftPair[]): Promise<Recor
     });
     const seed = configs.service.model.seed!;
     const report = buildDriftReport({ startedAt, seed, runs, configs });
-    const secrets = new Secrets({
-      token: service.token,
-      mockToken: mock.token,
-      authHeader: configs.service.authHeader,
-      authScheme: configs.service.authScheme,
-    });
-    writeDriftReports(report, reportsDir, secrets);
+    writeDriftReports(report, reportsDir, driftSecrets(configs, mock.token));
     const read = (name: string) => readFileSync(join(reportsDir, name), 'utf8');
     return {
       reportsDir,

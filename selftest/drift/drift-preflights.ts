@@ -5,13 +5,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bookingHooksForReference, settingsForStyle } from '../../bin/reference-settings.ts';
 import { renderDriftMarkdown, verdictLine } from '../../helpers/drift/drift-files.ts';
 import { type DriftReport, preflightRefusalReport } from '../../helpers/drift/drift-report.ts';
 import { preflightBoth } from '../../helpers/drift/side-runs.ts';
-import { readDriftTargets } from '../../helpers/drift/targets.ts';
-import { Secrets } from '../../helpers/evidence/secrets.ts';
 import type { RunningReference } from '../../reference/server.ts';
+import { driftSecrets, driftSettings, driftTargets } from './drift-run.ts';
 
 export interface PreflightRefusal {
   report: DriftReport;
@@ -26,26 +24,12 @@ export async function refusedAtPreflight(
   mock: { url: string; token: string },
 ): Promise<PreflightRefusal> {
   const startedAt = new Date();
-  const configs = readDriftTargets(
-    {
-      ...settingsForStyle(service.style, service.url, service.token),
-      ...bookingHooksForReference(),
-      ZONES_MOCK_BASE_URL: mock.url,
-      ZONES_MOCK_ACCESS_TOKEN: mock.token,
-      // The preflights' ledgers go to a folder of the test's own, never into the project's reports/.
-      ZONES_REPORTS_DIR: mkdtempSync(join(tmpdir(), 'zc-drift-preflights-')),
-      ZONES_MODEL_SEED: '1',
-    },
-    (reason) => {
-      throw new Error(`drift would not run: ${reason}`);
-    },
-  );
-  const secrets = new Secrets({
-    token: service.token,
-    mockToken: mock.token,
-    authHeader: configs.service.authHeader,
-    authScheme: configs.service.authScheme,
+  // The preflights' ledgers go to a folder of the test's own, never into the project's reports/.
+  const configs = driftTargets({
+    ...driftSettings(service, mock, mkdtempSync(join(tmpdir(), 'zc-drift-preflights-'))),
+    ZONES_MODEL_SEED: '1',
   });
+  const secrets = driftSecrets(configs, mock.token);
   const refusals = await preflightBoth(configs, secrets);
   const report = preflightRefusalReport(
     { startedAt, seed: configs.service.model.seed!, configs },
