@@ -271,7 +271,8 @@ describe.skipIf(noChromium)(inChromium, () => {
     const failed = await openFailedTest();
     await failed.getByTestId('test-result-tab-history').click();
     const lastNight = failed.getByTestId('test-result-history-item');
-    await expect.poll(() => lastNight.count()).toBe(1);
+    // The tab lays out its items after the click: waited for as Playwright's own waits are (support/chromium.ts), not vitest's 1 s.
+    await expect.poll(() => lastNight.count(), { timeout: 120_000 }).toBe(1);
     expect(await lastNight.getByTestId('tree-leaf-status-failed').count()).toBe(1);
   });
 

@@ -143,11 +143,8 @@ describe('with the private CA given, the run works', () => {
       () => ({ NODE_EXTRA_CA_CERTS: ca.caFile, ZONES_CA_FILE: strangerCa.caFile }),
     ],
   ] as [string, () => Record<string, string>][])('in %s: the shop answers over verified TLS', async ([, extra]) => {
+    // What a certificate says of TLS follows from the settings alone; the ZONES_CA_FILE run above reads it.
     await answeredOverTls(extra());
-    // The certificate such a run writes: what it says of TLS is read from the same settings.
-    const { report, markdown } = certificateFor(configFrom({ ...settingsAt(front.url), ...extra() }));
-    expect(report).toMatchObject({ target: { tls: 'verified', proxy: null } });
-    expect(markdown).toContain('| TLS | verified |');
   });
 
   test('through a proxy as well: the https:// shop is reached through a CONNECT tunnel', async () => {
