@@ -39,6 +39,8 @@ interface Case {
   args?: string[];
   /** Sent to the whole group once the run has made a few zones. */
   signal?: NodeJS.Signals;
+  /** What the rules the run was narrowed to came to: the reason for its end, not only the selection. */
+  statuses?: Record<string, string>;
 }
 
 async function shop(options: { fault?: string; hooks?: boolean; in?: 'outage' | 'latency' } = {}): Promise<Shop> {
@@ -75,14 +77,16 @@ const cases: Case[] = [
     code: 1,
     verdict: 'non-conformant',
     args: ['--rule', 'CREATE-01'],
+    statuses: { 'CREATE-01': 'failed' },
     shop: () => withoutModel(shop({ fault: 'create-unlisted' })),
   },
-  // No booking hook: DELETE-02 cannot be checked.
+  // A partial run is incomplete whatever it finds; DELETE-02 without a booking hook would be, even in a whole run.
   {
     label: 'incomplete',
     code: 2,
     verdict: 'incomplete',
     args: ['--rule', 'DELETE-02'],
+    statuses: { 'DELETE-02': 'not-verified' },
     shop: () => withoutModel(shop({ hooks: false })),
   },
   {
@@ -140,6 +144,11 @@ test.for(cases)('$label: exit $code, and every output says so', async (each) => 
 
   expect(shellStatus(run), run.stderr).toBe(code);
   expect(report).toMatchObject({ verdict, exitCode: code });
+  const statuses = Object.keys(each.statuses ?? {}).map((id) => [
+    id,
+    report.rules.find((r: { id: string }) => r.id === id)?.status,
+  ]);
+  expect(Object.fromEntries(statuses)).toEqual(each.statuses ?? {});
   expect(file('conformance.md')).toContain(`| Verdict | **${verdict}** (exit code ${worded}) |`);
   expect(file('summary.md')).toContain(`**${verdict}** (exit code ${worded})`);
   expect(file('conformance.html')).toContain(`Exit code ${worded}.`);
