@@ -16,7 +16,7 @@ export default defineConfig({
     hookTimeout: 900_000,
     reporters: ['default', './selftest/closing-line-reporter.ts'],
     // Self-tests wait on child processes and sockets as much as on the CPU: run them side by side.
-    // Five: three of them spend their first 15 to 65 s waiting on a rate limit (longest-first.ts), and
+    // Five: two of them spend most of their time waiting on a rate limit (longest-first.ts), and
     // each worker they hold is one fewer for the files that compute. Timed in turn, 2026-11-24: four
     // against three 0.86 to 1.01 of the wall time (four pairs); five against four 0.89 and 0.92 of the
     // wall time and 0.94 of the CPU (two pairs); six against five 1.06 and 1.13 of the wall time.

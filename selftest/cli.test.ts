@@ -9,31 +9,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import { readTargetConfig } from '../helpers/config.ts';
-import { CannotRunError } from '../helpers/exit-codes.ts';
 import type { ConformanceJson, ConformanceReport } from '../helpers/report/certificate.ts';
 import { xml } from '../helpers/report/junit.ts';
-import { newRunId, prepareTarget } from '../helpers/runner/certify.ts';
 import { SETTINGS } from '../helpers/settings.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { type ChildRun, projectRoot, runCommand, runEntry } from './run-node.ts';
 import { judgeAgain } from './support/cli-nights.ts';
 import { filesUnder } from './support/files-under.ts';
+import { preflightRefusal } from './support/net-in-process.ts';
 
 const TOKEN = 'shpat_selftest_0123456789abcdef';
 const conformance = (env: Record<string, string>, args: string[] = []) => runEntry('bin/conformance.ts', args, env);
 const reportsDir = () => mkdtempSync(join(tmpdir(), 'zc-cli-'));
-
-/** What the preflight refuses a target for, as the launcher then says it after "cannot run: ". */
-async function preflightRefusal(env: Record<string, string>): Promise<string> {
-  const config = readTargetConfig({ ...env, ZONES_REPORTS_DIR: reportsDir() });
-  try {
-    await prepareTarget({ name: 'target', config }, { runId: newRunId() });
-  } catch (error) {
-    if (error instanceof CannotRunError) return error.message;
-    throw error;
-  }
-  throw new Error('the preflight passed');
-}
 
 /** Reports from an earlier run that was certified, as a CI workspace kept them. */
 function staleReportsDir(): string {

@@ -1,3 +1,8 @@
+// The embedded reference is configured as any shop is: its house style's settings go through the
+// settings validator. The operator's own settings (limits, pacing, reports) still hold for it, a
+// setting meant for some shop's interface does not leak into it, and every setting is accounted for,
+// so a new one cannot be dropped on its way to the embedded target without this failing. That its
+// reports name the reference's own booking route is shown on cli-options.test.ts's embedded run.
 import { expect, test } from 'vitest';
 import {
   bookingHooksForReference,

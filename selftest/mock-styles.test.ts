@@ -96,7 +96,8 @@ beforeAll(async () => {
     const config = readTargetConfig({
       // The settings npm run mock prints for it.
       ...mockSettings(mock, path),
-      ZONES_REPORTS_DIR: join(dir, 'reports'),
+      // Each mock's reports, ledger included, in a folder of its own, as its own run would keep them.
+      ZONES_REPORTS_DIR: join(dir, 'reports', String(index)),
       // The model-based sequences are the same in every style: the example tests judge each rule.
       ZONES_MODEL_RUNS: '0',
     });

@@ -9,14 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { settingsForStyle } from '../bin/reference-settings.ts';
-import { ZonesClient } from '../helpers/client/zones-client.ts';
-import { readTargetConfig } from '../helpers/config.ts';
 import { likelyFilterCause } from '../helpers/harness/list-checks.ts';
 import { bookedDeleteCause } from '../helpers/ownership/booking-hooks.ts';
-import { Ledger } from '../helpers/ownership/ledger.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
+import { clientFor, configFrom } from './support/net-in-process.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -51,12 +49,10 @@ test('a filter parameter the shop does not know is named as the likelier cause: 
   // call when a filter answers other statuses; the run below shows them carrying its answer into the reports.
   const reference = await shop({ style: 'bearer-bare' });
   reference.backdoor.plant({ name: 'a zone of another team', coverage: { countries: ['DE'] } });
-  const config = readTargetConfig({
-    ...settingsForStyle(reference.style, reference.url, reference.token),
-    ZONES_STATUS_PARAM: 'status',
-  });
-  const ledger = new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-hints-')), 'run.jsonl'));
-  expect(await likelyFilterCause(new ZonesClient(config, { ledger }))).toMatch(
+  const { api } = clientFor(
+    configFrom({ ...settingsForStyle(reference.style, reference.url, reference.token), ZONES_STATUS_PARAM: 'status' }),
+  );
+  expect(await likelyFilterCause(api)).toMatch(
     new RegExp(
       String.raw`^ZONES_STATUS_PARAM \(now "status"\) may be a parameter the shop does not know, likelier than a broken filter: ${PROBE}, it answered [1-9]\d* zone\(s\), as a shop does that ignores an unknown parameter$`,
     ),

@@ -41,9 +41,9 @@ export async function runDriftGallery(): Promise<{ results: DriftGalleryResult[]
   const settings = settingsForStyle(style, 'http://placeholder', 'placeholder');
   const config = readTargetConfig({ ...settings, ZONES_BASE_URL: 'http://127.0.0.1:1', ZONES_ACCESS_TOKEN: 'x' });
   const runsDir = mkdtempSync(join(tmpdir(), 'zc-drift-gallery-'));
+  const names = [SERVICE, ...driftMutants.map((mutant) => mutant.name)];
   // Each run's reports folder, where its ledger and its exchanges go, as a launcher run's would.
   const reportsDirOf = (name: string) => join(runsDir, String(names.indexOf(name)));
-  const names = [SERVICE, ...driftMutants.map((mutant) => mutant.name)];
   const references = new Map<string, RunningReference>();
   try {
     references.set(SERVICE, await startReference({ style }));
