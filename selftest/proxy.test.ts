@@ -7,17 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, configForReference, settingsForStyle } from '../bin/reference-settings.ts';
-import { ZonesClient } from '../helpers/client/zones-client.ts';
 import { readTargetConfig } from '../helpers/config.ts';
 import { routeDescription } from '../helpers/connection/transport.ts';
 import { formatExchange } from '../helpers/evidence/evidence.ts';
-import { Ledger } from '../helpers/ownership/ledger.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
 import { type ForwardProxy, startForwardProxy } from './support/forward-proxy.ts';
 import { samePathOn, startRedirectingFront } from './support/fronts.ts';
 import { certificateFor, clientFor, configFrom, preflightRefusal, updateOneZone } from './support/net-in-process.ts';
+import { suiteZonesOn } from './support/run-progress.ts';
 
 const HIDDEN_HOST = 'staging.internal';
 const PROXY_PASSWORD = 'pr0xy-s3cret-pass';
@@ -46,15 +45,6 @@ async function hiddenShop(
     NO_PROXY: '127.0.0.1,localhost',
   };
   return { reference, proxy, settings };
-}
-
-/** The names of the zones this suite's runs made that the shop still holds, read past every front. */
-async function zonesOf(reference: RunningReference): Promise<string[]> {
-  const answer = await fetch(`${reference.url}/admin/api/2026-07/zones.json`, {
-    headers: { [reference.style.authHeader]: reference.token },
-  });
-  const { zones } = (await answer.json()) as { zones: { name: string }[] };
-  return zones.map((zone) => zone.name).filter((name) => name.startsWith('zc-'));
 }
 
 /** Absolute-form requests for the hidden host, writes included, and every one of `sent`: the proxy carried them all. */
@@ -89,7 +79,7 @@ describe('a shop reachable only through a forward proxy', () => {
     expect([report.verdict, run.code]).toEqual(['incomplete', 2]);
     expect(report.target.proxy).toBe(`${proxy.url} (credentials not shown) (HTTP_PROXY)`);
     expectCarried(proxy, reference, report.requests.total);
-    expect(await zonesOf(reference)).toEqual([]);
+    expect(await suiteZonesOn(reference)).toEqual([]);
     expect(run.stdout + run.stderr).not.toContain(PROXY_PASSWORD);
     for (const file of readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())) {
       expect(readFileSync(join(file.parentPath, file.name), 'utf8').includes(PROXY_PASSWORD), file.name).toBe(false);
@@ -109,7 +99,7 @@ describe('a shop reachable only through a forward proxy', () => {
     );
     expect(certificateFor(config).report.target.proxy).toBe(`${proxy.url} (http_proxy)`);
     expectCarried(proxy, reference, sent.length);
-    expect(await zonesOf(reference)).toEqual([]);
+    expect(await suiteZonesOn(reference)).toEqual([]);
   });
 
   test('a proxy refused for want of credentials: the preflight stops naming the variable to put them in', async () => {
@@ -130,13 +120,11 @@ describe('a shop reachable only through a forward proxy', () => {
       /^cannot reach the target at http:\/\/staging\.internal:\d+\/admin\/api\/2026-07\/zones\.json: .*staging\.internal/,
     );
     expect(proxy.log).toEqual([]);
-    expect(await zonesOf(reference)).toEqual([]);
+    expect(await suiteZonesOn(reference)).toEqual([]);
   });
 });
 
 describe('the client, in process', () => {
-  const ledger = () => new Ledger(join(mkdtempSync(join(tmpdir(), 'zc-proxy-client-')), 'run.jsonl'));
-
   test('the embedded reference is reached directly, whatever proxy the settings name', async () => {
     const { reference, proxy } = await hiddenShop();
     // A proxy that would refuse every request: the reference answering proves it was not asked.
@@ -144,7 +132,7 @@ describe('the client, in process', () => {
       ...configForReference(readTargetConfig({}), reference),
       proxy: { url: 'http://127.0.0.1:9', variable: 'HTTP_PROXY' },
     };
-    const list = await new ZonesClient(config, { ledger: ledger() }).listZones();
+    const list = await clientFor(config).api.listZones();
     expect(list.status).toBe(200);
     expect(proxy.log).toEqual([]);
   });
@@ -164,7 +152,7 @@ describe('the client, in process', () => {
       ZONES_ACCESS_TOKEN: reference.token,
       HTTP_PROXY: proxy.url,
     });
-    const list = await new ZonesClient(config, { ledger: ledger() }).listZones();
+    const list = await clientFor(config).api.listZones();
     expect(list.status).toBe(307);
     expect(formatExchange(list.exchange)).toContain(
       `Location: http://${HIDDEN_HOST}:${new URL(elsewhere.reference.url).port}/admin/api/2026-07/zones.json`,
