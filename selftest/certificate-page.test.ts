@@ -15,7 +15,7 @@ import type { DriftReport } from '../helpers/drift/drift-report.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { STRIP_NIGHTS } from '../helpers/report/certificate-page.ts';
-import { HISTORY_FILE, type Night, nightOf } from '../helpers/report/history.ts';
+import { HISTORY_FILE, type Night, nightOf, writeNights } from '../helpers/report/history.ts';
 import { writeReports } from '../helpers/report/write-reports.ts';
 import { rules, SPEC_VERSION } from '../helpers/rules.ts';
 import { resolveFault } from '../reference/faults.ts';
@@ -88,8 +88,9 @@ function earlierNights(target: Night['target'], tonight: Date, count: number): N
   }));
 }
 
-const writeNights = (dir: string, nights: Night[]) =>
-  writeFileSync(join(dir, HISTORY_FILE), nights.map((night) => `${JSON.stringify(night)}\n`).join(''));
+/** Earlier nights kept in a reports folder, by the writer every run keeps its nights with. */
+const keepNights = (dir: string, nights: Night[]) =>
+  writeNights(join(dir, HISTORY_FILE), nights, new Secrets({ token: TOKEN }));
 
 let browser: Browser;
 /** The one whole run: the third night, its two nights before kept in its reports folder. */
@@ -106,7 +107,7 @@ beforeAll(async () => {
       ZONES_API_VERSION: SPEC_VERSION,
     };
     const target = { baseUrl: env.ZONES_BASE_URL!, embedded: false, apiVersion: SPEC_VERSION };
-    writeNights(reportsDir, earlierNights(target, new Date(), 2));
+    keepNights(reportsDir, earlierNights(target, new Date(), 2));
     const run = await runEntry('bin/conformance.ts', [], env);
     code = run.code;
     expect(run.code, run.stderr).not.toBe(3);
@@ -240,7 +241,7 @@ describe.skipIf(noChromium)(`a month of nights, on a laptop's screen and a phone
     const tonight = readReport(reportsDir);
     tonightStates = Object.fromEntries(tonight.rules.map((rule) => [rule.id, rule.status]));
     monthDir = mkdtempSync(join(tmpdir(), 'zc-page-month-'));
-    writeNights(monthDir, earlierNights(nightOf(tonight).target, new Date(tonight.startedAt), STRIP_NIGHTS - 1));
+    keepNights(monthDir, earlierNights(nightOf(tonight).target, new Date(tonight.startedAt), STRIP_NIGHTS - 1));
     // Its folder has no Allure results to complete, which writeReports says through `warn`: not this page's concern.
     writeReports(tonight, { reportsDir: monthDir, secrets: new Secrets({ token: TOKEN }), warn: () => undefined });
     expect(readFileSync(join(monthDir, HISTORY_FILE), 'utf8').trim().split('\n')).toHaveLength(STRIP_NIGHTS);
