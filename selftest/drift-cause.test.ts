@@ -12,9 +12,15 @@
 // normalised, and the same scenarios are played on both; two shops that answer alike are "same". Both
 // pairs are recorded in one vitest run (recordedDrifts), which starts vitest and its workers once.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { verdictLine } from '../helpers/drift/drift-files.ts';
+import { exchangesPath, SIDES, sideReportsDir } from '../helpers/drift/targets.ts';
+import type { TestExchanges } from '../helpers/evidence/exchange-detail.ts';
+import { isModelTestTitle } from '../helpers/harness/model/title.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { type HouseStyle, houseStyles } from '../reference/styles.ts';
+import { everyFileText } from './drift/drift-run.ts';
 import { type RecordedDrift, recordedDrifts } from './drift/recorded-drift.ts';
 import { type Answer, type RewritingFront, startRewritingFront } from './support/rewriting-front.ts';
 
@@ -29,6 +35,11 @@ const closers: (() => Promise<void>)[] = [];
 let drift: RecordedDrift;
 let busyDrift: RecordedDrift;
 let racingFront: RewritingFront | undefined;
+const BUSY_SERVICE_TOKEN = 'svc_busy_0123456789abcdef';
+const BUSY_MOCK_TOKEN = 'mock_busy_fedcba9876543210';
+let busy: { service: RunningReference; mock: RunningReference };
+/** The busy service's zones before the drift: each run must leave them exactly as they were. */
+let busyZonesBefore: unknown[];
 
 type Body = Record<string, unknown>;
 
@@ -80,7 +91,7 @@ async function pagingShop(token: string): Promise<RunningReference> {
 
 /** The staging shop: 59 zones of other teams and 3 leftovers of an earlier run. */
 async function busyService(): Promise<RunningReference> {
-  const service = await pagingShop('svc_busy_0123456789abcdef');
+  const service = await pagingShop(BUSY_SERVICE_TOKEN);
   for (let n = 1; n <= 59; n += 1)
     service.backdoor.plant({ name: `another team's zone ${n}`, coverage: { provinces: ['BY', 'NW'] } });
   // Earlier runs' leftovers: numbered below anything this run sends, and shaped unlike the run's zones.
@@ -93,7 +104,8 @@ beforeAll(async () => {
   const service = await behindFront(SERVICE_TOKEN, rewriting('service_marker', MARKS.service));
   const withoutStatus = ({ status: _status, created_at: _created, ...fields }: Body) => fields;
   const mock = await behindFront(MOCK_TOKEN, rewriting('mock_marker', MARKS.mock, withoutStatus), true);
-  const busy = { service: await busyService(), mock: await pagingShop('mock_busy_fedcba9876543210') };
+  busy = { service: await busyService(), mock: await pagingShop(BUSY_MOCK_TOKEN) };
+  busyZonesBefore = busy.service.backdoor.all();
   const drifts = await recordedDrifts([
     { service, mock, env: { ZONES_MODEL_SEED: '1' } },
     { ...busy, env: { ZONES_MODEL_SEED: '1' } },
@@ -154,4 +166,21 @@ test('a service holding 62 zones of others, leftovers of an earlier run among th
   expect(report.exitCode).toBe(0);
   // The model-based sequences were compared to their end on both, not cut off where one side's budget ran out.
   expect(report.compared.steps).toBeGreaterThan(100);
+  expect(report.rules.filter((rule) => rule.service !== rule.mock)).toEqual([]);
+  expect([report.targets.service.verdict, report.targets.mock.verdict]).toEqual(['conformant', 'conformant']);
+  for (const side of SIDES) {
+    const played = readFileSync(exchangesPath(sideReportsDir(busyDrift.reportsDir, side)), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as TestExchanges)
+      .filter((t) => isModelTestTitle(t.title) && t.exchanges.length > 0);
+    expect(played, side).toHaveLength(1);
+  }
+  expect(busyDrift.markdown).toMatch(/^# Drift: SAME\n/);
+  expect(verdictLine(report)).toContain('SAME: the mock answered as the service did');
+  // Somebody else's zones, leftovers of an earlier run among them, are exactly as they were; the mock is empty again.
+  expect(busy.service.backdoor.all()).toEqual(busyZonesBefore);
+  expect(busy.mock.backdoor.all()).toEqual([]);
+  for (const { path, text } of everyFileText(busyDrift.reportsDir))
+    for (const token of [BUSY_SERVICE_TOKEN, BUSY_MOCK_TOKEN]) expect(text.includes(token), path).toBe(false);
 });
