@@ -3,8 +3,8 @@
 // zones, and the run ends with 130. A signal delivered twice by a wrapper is still one press; only
 // a deliberate second one leaves at once, clean-up or not. A SIGTERM, as `kill` sends it, stops a run
 // the same way and ends it with 143. Either signal to the whole group of `npm run conformance` is
-// one-exit-code's, whose runs check all of that on every output; here the launcher is the child, so
-// its own exit code is seen.
+// one-exit-code's, whose runs check all of that on every output, the sweep and the shop left as found
+// included; here the launcher is the child, so its own exit code is seen.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,49 +99,5 @@ test('a deliberate second SIGINT leaves at once, before the clean-up and the rep
     expect(existsSync(join(dir, 'conformance.json')), 'no report: the run left before writing one').toBe(false);
   } finally {
     await target.close();
-  }
-});
-
-test('a run stopped by SIGTERM leaves no zone of its own behind', async () => {
-  const signal = 'SIGTERM';
-  const code = 143;
-  const reference = await startReference({ token: 'tok-killed' });
-  try {
-    const dir = mkdtempSync(join(tmpdir(), 'zc-killed-'));
-    const env = {
-      ...settingsForStyle(reference.style, reference.url, reference.token),
-      ...bookingHooksForReference(),
-      ZONES_REPORTS_DIR: dir,
-    };
-    const run = startEntry('bin/conformance.ts', [], env);
-    const created = await untilCreated(run, dir, 4);
-    run.child.kill(signal);
-    const ended = await run.done;
-
-    expect(created, 'the run had made zones before it was stopped').toBeGreaterThanOrEqual(4);
-    expect(ended.code).toBe(code);
-    expect(ended.stderr).toContain(`${signal}: stopping the tests, then deleting this run's zones`);
-    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
-    // A stop is not a defect of the suite: the reports say what the process did, and with which exit
-    // code, first thing under the verdict, and every output names that one code.
-    expect(report.suiteErrors.join('\n')).not.toContain(signal);
-    expect(report.stopped).toEqual({ signal, exitCode: code });
-    expect(report.exitCode).toBe(code);
-    const stopped = `The run was stopped by ${signal} before every test had run; exit code ${code}.`;
-    const named = `exit code ${code}, stopped by ${signal}`;
-    const md = readFileSync(join(dir, 'conformance.md'), 'utf8');
-    expect(md).toContain(`**${stopped}**`);
-    expect(md).toContain(`(${named}) |`);
-    const page = readFileSync(join(dir, 'conformance.html'), 'utf8');
-    expect(page).toContain(`<p class="alert">${stopped}</p>`);
-    expect(page).toContain(`E${named.slice(1)}.`);
-    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain(`(${named})`);
-    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain(`<property name="exit code" value="${code}"/>`);
-    expect(ended.stdout).toContain(`(${named})`);
-    expect(ended.stdout).not.toMatch(/SUITE ERROR/);
-    expect(report.cleanup.leftBehind).toEqual([]);
-    expect(await suiteZonesOn(reference)).toEqual([]);
-  } finally {
-    await reference.close();
   }
 });
