@@ -1,7 +1,7 @@
 // The launcher runs the compiled JavaScript only while it is current, and the TypeScript otherwise:
 // a stale build must never certify a shop with yesterday's code. npm test builds first, so every
 // other self-test goes through the compiled path; the TypeScript path is run here, in a copy of the
-// project that has no build, and the build itself in a copy too, where it writes only to dist/.
+// project that has no build, and the build npm test made is shown to have written only to dist/.
 import {
   cpSync,
   existsSync,
@@ -94,23 +94,18 @@ describe('whether the build is current', () => {
 });
 
 test('npm run build writes only below dist/, whose modules find the files of the source tree', async () => {
-  const copy = unbuiltCopy('zc-build-', BUILT_FOLDERS, [
-    'package.json',
-    'tsconfig.json',
-    'tsconfig.build.json',
-    'tsconfig.types.json',
-  ]);
-  const npm = npmCommand();
-  const build = await runCommand(npm.command, [...npm.args, 'run', 'build'], { cwd: copy });
-  expect(build.code, build.stdout + build.stderr).toBe(0);
+  // npm test builds before its tests, so the build to look at is that one, in the project itself. Run by hand
+  // with a stale build (a source edited since), the build is made in a copy: here it would change, under the
+  // other self-tests, which modules they run.
+  const built = buildIsCurrent(projectRoot) ? projectRoot : await buildInCopy();
 
-  const beside = BUILT_FOLDERS.flatMap((folder) => filesEndingIn(join(copy, folder), '.js'));
+  const beside = BUILT_FOLDERS.flatMap((folder) => filesEndingIn(join(built, folder), '.js'));
   expect(beside).toEqual([]);
-  const sources = BUILT_FOLDERS.flatMap((folder) => filesEndingIn(join(copy, folder), '.ts')).filter(
+  const sources = BUILT_FOLDERS.flatMap((folder) => filesEndingIn(join(built, folder), '.ts')).filter(
     (path) => !path.endsWith('.d.ts'),
   );
-  expect(sources.filter((source) => !existsSync(builtModuleOf(copy, source)))).toEqual([]);
-  expect(buildIsCurrent(copy)).toBe(true);
+  expect(sources.filter((source) => !existsSync(builtModuleOf(built, source)))).toEqual([]);
+  expect(buildIsCurrent(built)).toBe(true);
 
   // The suites, the contract and vitest's setup files are not compiled: from dist/, the modules
   // must still name them in the source tree.
@@ -121,11 +116,25 @@ test('npm run build writes only below dist/, whose modules find the files of the
       '--eval',
       `console.log((await import('./${BUILD_FOLDER}/helpers/project-root.js')).projectRoot)`,
     ],
-    { cwd: copy },
+    { cwd: built },
   );
   // node names a module by its real path (macOS's temporary folder is behind a symbolic link).
-  expect(root.stdout.trim(), root.stderr).toBe(`${realpathSync(copy)}${sep}`);
+  expect(root.stdout.trim(), root.stderr).toBe(`${realpathSync(built)}${sep}`);
 });
+
+/** npm run build in an unbuilt copy of the project; the copy's folder. */
+async function buildInCopy(): Promise<string> {
+  const copy = unbuiltCopy('zc-build-', BUILT_FOLDERS, [
+    'package.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'tsconfig.types.json',
+  ]);
+  const npm = npmCommand();
+  const build = await runCommand(npm.command, [...npm.args, 'run', 'build'], { cwd: copy });
+  expect(build.code, build.stdout + build.stderr).toBe(0);
+  return copy;
+}
 
 test('without a build, the launcher runs the TypeScript through tsx and certifies the same', async () => {
   // The project as a clone has it before npm run build: sources, no dist/.
