@@ -56,7 +56,7 @@ function collect(child: ChildProcess): StartedEntry {
 }
 
 /** The commands of bin/zones-conformance.mjs, which the npm scripts run: bin/<command>.ts each. */
-const LAUNCHED = /^bin\/(conformance|sweep|reference|report)\.ts$/;
+const LAUNCHED = /^bin\/(conformance|sweep|reference|mock|report|drift|ci)\.ts$/;
 
 /**
  * How node starts an entry point: a command of the package through its launcher, as `npm run` and the
