@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { verdictLine } from '../helpers/drift/drift-files.ts';
+import { readCertificate } from '../helpers/drift/drift-report.ts';
 import { exchangesPath, SIDES, sideReportsDir } from '../helpers/drift/targets.ts';
 import type { TestExchanges } from '../helpers/evidence/exchange-detail.ts';
 import { isModelTestTitle } from '../helpers/harness/model/title.ts';
@@ -183,4 +184,23 @@ test('a service holding 62 zones of others, leftovers of an earlier run among th
   expect(busy.mock.backdoor.all()).toEqual([]);
   for (const { path, text } of everyFileText(busyDrift.reportsDir))
     for (const token of [BUSY_SERVICE_TOKEN, BUSY_MOCK_TOKEN]) expect(text.includes(token), path).toBe(false);
+});
+
+test("each side's zones are named by its own run id, as npm run drift's two runs name them, and the two still compare as the same", () => {
+  const sides = SIDES.map((side) => {
+    const reportsDir = sideReportsDir(busyDrift.reportsDir, side);
+    const certificate = readCertificate(reportsDir);
+    return {
+      runId: certificate !== undefined && 'runId' in certificate ? certificate.runId : '',
+      exchanges: readFileSync(exchangesPath(reportsDir), 'utf8'),
+    };
+  });
+  const [service, mock] = sides as [(typeof sides)[number], (typeof sides)[number]];
+  expect(service.runId).not.toBe(mock.runId);
+  // Unless drift reads each side's names by that side's id, every step that names a zone differs.
+  expect(service.exchanges).toContain(`zc-${service.runId}-`);
+  expect(service.exchanges).not.toContain(`zc-${mock.runId}-`);
+  expect(mock.exchanges).toContain(`zc-${mock.runId}-`);
+  expect(mock.exchanges).not.toContain(`zc-${service.runId}-`);
+  expect(busyDrift.report.verdict).toBe('same');
 });

@@ -15,6 +15,7 @@ const target = (name: string, port: number) => ({
   name,
   config: readTargetConfig({ ZONES_BASE_URL: `http://127.0.0.1:${port}`, ZONES_ACCESS_TOKEN: TOKEN }),
   ledgerPath: `/tmp/ledger-${name}.jsonl`,
+  runId: `20260101t000000-${port}`,
 });
 const targets = [target('style-default', 4001), target('mutant-"quoted"', 4002)];
 const testIn = (dir: string, file: string) => ({ module: { moduleId: join(dir, file) } }) as TestCase;

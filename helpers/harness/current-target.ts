@@ -15,3 +15,8 @@ export function currentTarget(): TargetConfig {
 export function currentLedgerPath(): string {
   return inject('ledgerPath');
 }
+
+/** The run's id: it names every zone the tests create, and the ledger the final sweep reads. */
+export function currentRunId(): string {
+  return inject('runId');
+}

@@ -14,7 +14,7 @@ import { isRunZone } from '../ownership/run-names.ts';
 import './task-meta.ts';
 import { PreconditionError } from '../client/records.ts';
 import { type RuleLevel, ruleById } from '../rules.ts';
-import { currentLedgerPath, currentTarget } from './current-target.ts';
+import { currentLedgerPath, currentRunId, currentTarget } from './current-target.ts';
 import { OwnZones } from './own-zones.ts';
 
 interface ConformanceFixtures {
@@ -40,7 +40,7 @@ const test = baseTest.extend<ConformanceFixtures>({
     const { tally, cleanupTally } = task.meta;
     // Bodies too long to show go whole into the reports folder, masked like the reports themselves.
     const bodies = new BodyFiles(target.reportsDir, new Secrets(target));
-    const ownZone = inject('recordExchanges') === undefined ? undefined : isRunZone(inject('runId'));
+    const ownZone = inject('recordExchanges') === undefined ? undefined : isRunZone(currentRunId());
     const recording = { targetVariables: inject('targetVariables'), ownZone };
     const api = new ZonesClient(target, {
       ledger: ledgerAt(currentLedgerPath()),
@@ -60,7 +60,7 @@ const test = baseTest.extend<ConformanceFixtures>({
     if (outage !== undefined) task.meta.outage = outage;
   },
   zones: async ({ api, task }, use) => {
-    const zones = new OwnZones(api, inject('runId'));
+    const zones = new OwnZones(api, currentRunId());
     await use(zones);
     cleaningUp.add(task);
     task.meta.cleanup = await zones.cleanUp();

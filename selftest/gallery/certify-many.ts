@@ -37,17 +37,23 @@ export async function certifyMany(
 ): Promise<Map<string, ConformanceReport>> {
   const { recordExchanges, rule } = options;
   const selected = rule === undefined ? undefined : selectRules(rule);
-  const runId = newRunId();
   const startedAt = new Date();
-  const prepared: PreparedTarget[] = [];
-  for (const target of targets) prepared.push(await prepareTarget(target, { runId, ledgerName: target.name }));
+  // Each target has its run id, as separate certifications would: one id for all would leave untested what
+  // tells two runs' zones apart (drift names each side's zones by its own). Drawn until unlike the others,
+  // so that two targets never share one by chance within the same second.
+  const prepared: (PreparedTarget & { runId: string })[] = [];
+  for (const target of targets) {
+    let runId = newRunId();
+    while (prepared.some((other) => other.runId === runId)) runId = newRunId();
+    prepared.push({ ...(await prepareTarget(target, { runId, ledgerName: target.name })), runId });
+  }
   const files = writeTargetFiles(prepared, projectRoot, options.include);
   try {
     const project = suiteProject({
       name: 'targets',
       include: ['*.target.test.ts'],
       // The workers only ask whether the run records; each target's file is the recorder's (below).
-      provide: { zonesTargets: files.provided, runId, ...(recordExchanges ? { recordExchanges: 'by target' } : {}) },
+      provide: { zonesTargets: files.provided, ...(recordExchanges ? { recordExchanges: 'by target' } : {}) },
       timeoutMs: Math.max(...prepared.map((target) => testTimeoutFor(target.config))),
     });
     const run = await runVitest({
@@ -69,7 +75,7 @@ export async function certifyMany(
       reports.set(
         target.name,
         await concludeTarget(target, run, {
-          runId,
+          runId: target.runId,
           startedAt,
           ...(rule !== undefined && selected ? { selection: { rule, rules: selected } } : {}),
         }),

@@ -7,10 +7,18 @@
 import { inject } from 'vitest';
 import type { TargetConfig } from '../../helpers/config.ts';
 
+/** What a target's file reads of its target: the runner provides it to the project, under the target's name. */
+export interface ProvidedTarget {
+  config: TargetConfig;
+  ledgerPath: string;
+  /** The target's own, as separate certifications would have: drift's recorded sides then differ as a real drift's do. */
+  runId: string;
+}
+
 declare module 'vitest' {
   interface ProvidedContext {
     /** The gallery's targets by name, a test file each. */
-    zonesTargets: Record<string, { config: TargetConfig; ledgerPath: string }>;
+    zonesTargets: Record<string, ProvidedTarget>;
   }
 }
 
@@ -24,7 +32,7 @@ export function certifyThisFileFor(name: string): void {
   shared.__zonesFileTarget = name;
 }
 
-function fileTarget(): { config: TargetConfig; ledgerPath: string } {
+function fileTarget(): ProvidedTarget {
   const name = shared.__zonesFileTarget;
   if (name === undefined) throw new Error('suite defect: a gallery test file ran before naming its target');
   const found = inject('zonesTargets')[name];
@@ -38,4 +46,8 @@ export function currentTarget(): TargetConfig {
 
 export function currentLedgerPath(): string {
   return fileTarget().ledgerPath;
+}
+
+export function currentRunId(): string {
+  return fileTarget().runId;
 }

@@ -6,13 +6,13 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { TestCase } from 'vitest/node';
-import type { TargetConfig } from '../../helpers/config.ts';
+import type { ProvidedTarget } from './file-target.ts';
 
 export interface TargetFiles {
   /** The folder of the files, for the project's `dir`; only they are in it. */
   dir: string;
   /** What the files find their target in (file-target.ts reads it). */
-  provided: Record<string, { config: TargetConfig; ledgerPath: string }>;
+  provided: Record<string, ProvidedTarget>;
   targetOf: (testCase: TestCase) => string;
   remove: () => void;
 }
@@ -24,7 +24,7 @@ const FILE_TARGET = 'selftest/gallery/file-target.ts';
  * down: its settings, access token included, reach the worker through provide, never the disk.
  */
 export function writeTargetFiles(
-  targets: readonly { name: string; config: TargetConfig; ledgerPath: string }[],
+  targets: readonly (ProvidedTarget & { name: string })[],
   projectRoot: string,
   suiteModules: readonly string[],
 ): TargetFiles {
@@ -39,7 +39,9 @@ export function writeTargetFiles(
   });
   return {
     dir,
-    provided: Object.fromEntries(targets.map((t) => [t.name, { config: t.config, ledgerPath: t.ledgerPath }])),
+    provided: Object.fromEntries(
+      targets.map(({ name, config, ledgerPath, runId }) => [name, { config, ledgerPath, runId }]),
+    ),
     targetOf: (testCase) => {
       const name = names.get(testCase.module.moduleId);
       if (name === undefined) throw new Error(`suite defect: ${testCase.module.moduleId} certifies no known target`);

@@ -3,6 +3,7 @@
 import { inject } from 'vitest';
 import { readsOfTheShop } from '../../evidence/list-reads.ts';
 import { emptyTally, requestsIn } from '../../evidence/request-tally.ts';
+import { currentRunId } from '../current-target.ts';
 import { type ConformanceContext, notVerified } from '../rule-test.ts';
 import { runModel } from './run-model.ts';
 
@@ -18,7 +19,7 @@ function budgetCounter({ target, task }: ConformanceContext): (() => number) | u
 
 function outcomeFor(context: ConformanceContext): ReturnType<typeof runModel> {
   const { api, zones, target, task } = context;
-  const key = `${inject('runId')} ${target.baseUrl}`;
+  const key = `${currentRunId()} ${target.baseUrl}`;
   let run = runs.get(key);
   if (run === undefined) {
     const requestsSoFar = () => requestsIn(task.meta.tally ?? emptyTally());
