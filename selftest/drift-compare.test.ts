@@ -3,6 +3,7 @@
 // grouped. Each case is what the specification of drift (docs/drift.md) says, decided before a run.
 import { describe, expect, test } from 'vitest';
 import { readTargetConfig } from '../helpers/config.ts';
+import { type DriftSettings, partsOf, type Seen } from '../helpers/drift/compare.ts';
 import { compareRuns, type Difference, type RunSide } from '../helpers/drift/differences.ts';
 import { renderDriftMarkdown, renderDriftPage } from '../helpers/drift/drift-files.ts';
 import { type DriftReport, preflightRefusalReport } from '../helpers/drift/drift-report.ts';
@@ -15,6 +16,7 @@ import { nextPageLink } from '../helpers/evidence/link-header.ts';
 import { readsOfTheShop } from '../helpers/evidence/list-reads.ts';
 import { curlCommand } from '../helpers/evidence/replay.ts';
 import { Secrets } from '../helpers/evidence/secrets.ts';
+import { MODEL_TEST_LABEL } from '../helpers/harness/model/title.ts';
 import { sweepCommand } from '../helpers/ownership/final-sweep.ts';
 import { isRunZone } from '../helpers/ownership/run-names.ts';
 import { contentSecurityPolicy } from '../helpers/report/certificate-style.ts';
@@ -203,6 +205,30 @@ describe('steps', () => {
       'POST zones.json',
       'PUT zones/<id1>.json',
       'DELETE zones/<id1>.json',
+    ]);
+  });
+
+  test("a run's name in a request is numbered from the first name the test sent; a name an answer shows, or another run's, moves nothing", () => {
+    // Each side's counter stands where its earlier tests left it: 5 on the service, 12 on the mock.
+    const requests = (runId: string, first: number) =>
+      stepsOf(
+        [
+          exchange('GET', 'zones.json', 200, {
+            zones: [zone(3, `zc-${runId}-bbbb-${first - 3}`).zone, zone(4, 'zc-20250101t000000-abcd-ef01-1').zone],
+          }),
+          created(1, `zc-${runId}-bbbb-${first}`),
+          exchange('GET', `zones.json?name=zc-${runId}-bbbb-${first + 1}`, 200, { zones: [] }),
+          exchange('GET', 'zones.json?name=zc-20250101t000000-abcd-ef01-2', 200, { zones: [] }),
+        ],
+        SETTINGS,
+        runId,
+      ).map((step) => step.request);
+    expect(requests(SERVICE_RUN, 5)).toEqual(requests(MOCK_RUN, 12));
+    expect(requests(SERVICE_RUN, 5)).toEqual([
+      'GET zones.json',
+      'POST zones.json',
+      'GET zones.json?name=<name+1>',
+      'GET zones.json?name=zc-20250101t000000-abcd-ef01-2',
     ]);
   });
 
@@ -464,6 +490,114 @@ describe('differences', () => {
     });
   });
 
+  test("a verdict is told only with a difference in a part its own rule reads, not one another rule's check reads", () => {
+    // AUTH-02 reads only the outcome: a zone without status (LIST-02 reads it) and a 403 for a 401 (PROFILE-03's
+    // code) leave its verdict unexplained.
+    const differences = verdictCase(
+      'AUTH-02',
+      'failed',
+      (isMock) => (isMock ? {} : { status: 'draft' }),
+      (_, isMock) => exchange('POST', 'zones.json', isMock ? 403 : 401, { errors: 'no' }, { auth: 'none' }),
+    );
+    expect(differences.map((d) => [d.aspect, d.subject, d.verdicts?.map((v) => v.rule)])).toEqual([
+      ['shape', '<zone>.status', undefined],
+      ['status', undefined, undefined],
+      ['verdict', 'AUTH-02', undefined],
+    ]);
+  });
+
+  test('a verdict is told with a step asked on one side only: the test went another way there, whatever its rule reads', () => {
+    const differences = verdictCase(
+      'UPDATE-04',
+      'failed',
+      () => ({ status: 'draft' }),
+      (record, isMock) =>
+        isMock ? exchange('DELETE', 'zones/1.json', 200, {}) : exchange('PUT', 'zones/1.json', 200, { zone: record }),
+    );
+    expect(differences.map((d) => [d.aspect, d.service, d.mock, d.verdicts?.map((v) => v.rule)])).toEqual([
+      ['step', 'PUT zones/<id1>.json', 'DELETE zones/<id1>.json', ['UPDATE-04']],
+    ]);
+  });
+
+  test("a model-based test's verdict is told with the model run's difference, recorded under another model-based title; an example test's never", () => {
+    // One model-based test plays the sequences for all of them; the others only read its outcome.
+    const model = (rule: string, exchanges: RecordedExchange[], state = 'passed') => ({
+      ...test1(exchanges, state),
+      title: `${rule} x: ${MODEL_TEST_LABEL}`,
+      ruleId: rule,
+    });
+    const tests = (runId: string, isMock: boolean) => {
+      const state = isMock ? 'failed' : 'passed';
+      const filtered = exchange('GET', 'zones.json?status=draft', isMock ? 400 : 200, { zones: [] });
+      return [
+        model('CREATE-01', [created(1, `zc-${runId}-abcd-1`, 201, isMock ? { status: undefined } : {})]),
+        model('UPDATE-02', [], state),
+        { ...test1([filtered], state), title: 'LIST-02 x', ruleId: 'LIST-02' },
+      ];
+    };
+    const rules = (state: string) => [
+      { id: 'CREATE-01', status: 'passed' },
+      { id: 'UPDATE-02', status: state },
+      { id: 'LIST-02', status: state },
+    ];
+    const differences = compareRuns(
+      side(tests(SERVICE_RUN, false), rules('passed')),
+      mockSide(tests(MOCK_RUN, true), rules('failed')),
+      SETTINGS,
+    ).differences;
+    expect(differences.map((d) => [d.aspect, d.subject, d.verdicts?.map((v) => v.rule)])).toEqual([
+      ['shape', '<zone>.status', ['UPDATE-02']],
+      ['status', undefined, ['LIST-02']],
+    ]);
+  });
+
+  /** One case of the table in docs/drift.md: a difference, and the parts of an answer it is in. */
+  type PartsCase = { label: string; seen: Omit<Seen, 'service' | 'mock'> & Partial<Seen>; parts: string[] | 'all' };
+  const ZONE_AND_LIST = ['id', 'name', 'coverage', 'status', 'list'];
+  const EVERY_PART_BUT_THE_STATUS = [...ZONE_AND_LIST, 'paging', 'error'];
+  const partsCases: PartsCase[] = [
+    {
+      label: 'a status of another class',
+      seen: { aspect: 'status', service: '201', mock: '422' },
+      parts: ['outcome', 'code'],
+    },
+    { label: 'another success code', seen: { aspect: 'status', service: '201', mock: '200' }, parts: ['code'] },
+    { label: 'a step asked on one side only', seen: { aspect: 'step' }, parts: 'all' },
+    { label: 'a predictable value', seen: { aspect: 'value', subject: 'coverage' }, parts: ['coverage'] },
+    { label: 'a paging header', seen: { aspect: 'header', subject: 'x-total-count' }, parts: ['paging'] },
+    { label: 'the error body', seen: { aspect: 'error-body', subject: 'errors' }, parts: ['error'] },
+    {
+      label: 'a body that is no JSON on one side',
+      seen: { aspect: 'shape', subject: '(the body)' },
+      parts: EVERY_PART_BUT_THE_STATUS,
+    },
+    {
+      label: 'the zone of another type',
+      seen: { aspect: 'shape', subject: '<zone>' },
+      parts: ZONE_AND_LIST,
+    },
+    { label: 'the list key', seen: { aspect: 'shape', subject: 'zones' }, parts: ZONE_AND_LIST },
+    { label: 'the cursor field', seen: { aspect: 'shape', subject: 'next_cursor' }, parts: ['paging'] },
+    { label: "a zone's id", seen: { aspect: 'shape', subject: '<zone>.id' }, parts: ['id'] },
+    { label: "a zone's status", seen: { aspect: 'shape', subject: '<zone>.status' }, parts: ['status'] },
+    { label: 'an extra field', seen: { aspect: 'shape', subject: '<zone>.tags' }, parts: [] },
+    { label: 'a content type', seen: { aspect: 'content-type' }, parts: [] },
+  ];
+
+  // A plain loop: test.for's $label would quote each label in the title.
+  for (const { label, seen, parts } of partsCases)
+    test(`a difference in ${label} is in the parts of an answer docs/drift.md names`, () => {
+      const read = partsOf({ service: 'a', mock: 'b', ...seen }, SETTINGS);
+      expect(read === 'all' ? read : [...read].sort()).toEqual(parts === 'all' ? parts : [...parts].sort());
+    });
+
+  test('the id is the field ZONES_ID_FIELD names: a field called id is then an extra field', () => {
+    const byUuid = { ...SETTINGS, idField: 'uuid' };
+    const shape = (subject: string): Seen => ({ aspect: 'shape', subject, service: 'string', mock: 'absent' });
+    expect(partsOf(shape('<zone>.uuid'), byUuid)).toEqual(['id']);
+    expect(partsOf(shape('<zone>.id'), byUuid)).toEqual([]);
+  });
+
   test('a test that stopped at its failed check is not a step difference; a step asked on one side only is', () => {
     const full = [created(1, 'zc-20261126t120000-aaaa-bbbb-1'), exchange('GET', 'zones.json', 200, { zones: [] })];
     const stopped = compareRuns(side([test1(full)]), side([test1(full.slice(0, 1), 'failed')]), SETTINGS);
@@ -555,22 +689,61 @@ describe('differences', () => {
     ]);
   });
 
+  /** A page of a list read that sends `headers`. */
+  const listPage = (path: string, headers: string[]) =>
+    exchange('GET', path, 200, { zones: [] }, { pagingHeaders: headers });
+
+  /** The header differences drift finds between two reads of the list, as [header, service, mock]. */
+  const headerDifferences = (service: RecordedExchange[], mock: RecordedExchange[]) =>
+    compareRuns(side([test1(service)]), side([test1(mock)]), SETTINGS).differences.map((d) => [
+      d.subject,
+      d.service,
+      d.mock,
+    ]);
+
   test('a header that only says "more pages" is compared only between reads of as many pages; a count header always', () => {
     // Decided from the issue: the paging headers' presence is compared, but a shop sends rel="next"
     // only on a page that has a next one, which depends on how many zones it holds, not how it pages.
-    const page = (path: string, headers: string[]) =>
-      exchange('GET', path, 200, { zones: [] }, { pagingHeaders: headers });
-    const twoPages = [page('zones.json', ['link', 'x-total-count']), page('zones.json?page=2', ['x-total-count'])];
-    const onePage = (headers: string[]) => [page('zones.json', headers)];
-    const found = (service: RecordedExchange[], mock: RecordedExchange[]) =>
-      compareRuns(side([test1(service)]), side([test1(mock)]), SETTINGS).differences.map((d) => [
-        d.subject,
-        d.service,
-        d.mock,
-      ]);
-    expect(found(twoPages, onePage(['x-total-count']))).toEqual([]);
-    expect(found(twoPages, onePage([]))).toEqual([['x-total-count', 'present', 'absent']]);
-    expect(found(onePage(['link']), onePage([]))).toEqual([['link', 'present', 'absent']]);
+    const twoPages = [
+      listPage('zones.json', ['link', 'x-total-count']),
+      listPage('zones.json?page=2', ['x-total-count']),
+    ];
+    const onePage = (headers: string[]) => [listPage('zones.json', headers)];
+    expect(headerDifferences(twoPages, onePage(['x-total-count']))).toEqual([]);
+    expect(headerDifferences(twoPages, onePage([]))).toEqual([['x-total-count', 'present', 'absent']]);
+    expect(headerDifferences(onePage(['link']), onePage([]))).toEqual([['link', 'present', 'absent']]);
+  });
+
+  test.for(['link', 'x-next-page', 'x-next-cursor'])(
+    'the %s header, which only says "more pages", is no difference beside a read of more pages or fewer, and one beside as many',
+    (header) => {
+      // docs/drift.md names all three; the shop that holds more zones may be either side.
+      const twoPages = [listPage('zones.json', [header]), listPage('zones.json?page=2', [])];
+      const onePage = [listPage('zones.json', [])];
+      expect(headerDifferences(twoPages, onePage)).toEqual([]);
+      expect(headerDifferences(onePage, twoPages)).toEqual([]);
+      expect(headerDifferences([listPage('zones.json', [header])], onePage)).toEqual([[header, 'present', 'absent']]);
+    },
+  );
+
+  test('a list read again at once is compared by its last read, the one the test used: its headers as well as its zones', () => {
+    // The first read, before the write showed, is the way to the shop: a service that lags sent it without the count.
+    const service = [listPage('zones.json', []), listPage('zones.json', ['x-total-count'])];
+    expect(headerDifferences(service, [listPage('zones.json', ['x-total-count'])])).toEqual([]);
+  });
+
+  test("under the bare envelope too, listed zones are shaped from the run's own, never from others' zones", () => {
+    // The list is the whole answer there: others' zones with a field of their own are still not the run's.
+    const bare: DriftSettings = { ...SETTINGS, envelope: 'bare' };
+    const others = zone(900, 'another team', { tags: [] }).zone;
+    const listed = (zones: unknown[]) => [exchange('GET', 'zones.json', 200, zones)];
+    const own = (runId: string, extra = {}) => zone(1, `zc-${runId}-1234-1`, extra).zone;
+    const service = side([test1(listed([others, own(SERVICE_RUN)]))]);
+    expect(compareRuns(service, mockSide([test1(listed([own(MOCK_RUN)]))]), bare).differences).toEqual([]);
+    const tagged = mockSide([test1(listed([own(MOCK_RUN, { tags: [] })]))]);
+    expect(compareRuns(service, tagged, bare).differences.map((d) => [d.aspect, d.subject, d.service])).toEqual([
+      ['shape', '<zone>.tags', 'absent'],
+    ]);
   });
 
   test("a paging header on one side's lists, and a field every zone carries on one side only, are one difference each", () => {
