@@ -2,7 +2,9 @@
 // run is `npm run conformance` as a terminal starts it (its own process group), and each of its outputs
 // is read: conformance.json, conformance.md, summary.md, the certificate page, junit.xml, the console.
 // A run of a signal is also the one that shows a stop leaves no zone behind and reads as a stop, not a
-// suite error; what a signal to the launcher alone does is in terminal-interrupt.
+// suite error. A SIGINT to the launcher alone, which then ends with its own 130, is terminal-interrupt's;
+// a SIGTERM's 143 is the report's exit code, which the launcher ends with (bin/conformance.ts) and the
+// SIGTERM case here reads.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -160,7 +162,8 @@ test.for(cases)('$label: exit $code, and every output says so', async (each) => 
   // say what the process did first thing under the verdict. A stop is not a defect of the suite.
   expect(run.created, 'the run had made zones before it was stopped').toBeGreaterThanOrEqual(4);
   // npm leads the group and got the signal as well: it ends by it once its script has ended, which a
-  // shell shows as the same code. The launcher's own code is checked where it is the child.
+  // shell shows as the same code. The launcher ends with its report's exitCode, read below; it is seen
+  // ending so where it is the child, in terminal-interrupt.
   expect(run.signal).toBe(signal);
   // The signal reached npm, sh and node, and npm relays its own: still one stop.
   expect(run.stderr).toContain(`${signal}: stopping the tests, then deleting this run's zones`);

@@ -79,7 +79,7 @@ describe('a nightly job wired wrong never certifies the embedded reference', () 
 });
 
 describe('the preflight proves the settings before any test', () => {
-  test('a wrong ZONES_ID_FIELD on a new, empty shop: exit 3 naming it and the fields there are, and nothing left behind', async () => {
+  test('a wrong ZONES_ID_FIELD on a new, empty shop: the preflight refuses it, naming it and the fields there are, and leaves nothing behind', async () => {
     const reference = await shop();
     const refusal = await preflightRefusal({
       ...settingsForStyle(reference.style, reference.url, reference.token),
@@ -117,7 +117,7 @@ describe('the preflight proves the settings before any test', () => {
     expect((await zonesOn(reference)).map((zone) => zone.name)).toEqual([String(leftZone!.id)]);
   });
 
-  test('the API root pasted as the base URL: exit 3 naming ZONES_BASE_URL and its path', async () => {
+  test('the API root pasted as the base URL: the preflight refuses it, naming ZONES_BASE_URL and its path', async () => {
     const reference = await shop();
     const settings = settingsForStyle(reference.style, `${reference.url}/admin/api/2026-07`, reference.token);
     expect(await preflightRefusal(settings)).toMatch(
@@ -125,7 +125,7 @@ describe('the preflight proves the settings before any test', () => {
     );
   });
 
-  test('a shop whose schema refuses the default coverage samples: exit 3 naming ZONES_COVERAGE_SAMPLES, nothing left behind', async () => {
+  test('a shop whose schema refuses the default coverage samples: the preflight stops, naming ZONES_COVERAGE_SAMPLES, and leaves nothing behind', async () => {
     const reference = await shop({ style: 'schema-checked' });
     const { ZONES_COVERAGE_SAMPLES: _samples, ...settings } = settingsForStyle(
       reference.style,
@@ -145,7 +145,7 @@ describe('the preflight proves the settings before any test', () => {
       '{"data":[],"meta":{}}',
       /the body has no "zones" array; the body's members are data, meta/,
     ],
-  ])('a list answer with %s: exit 3 saying what came back', async ([, body, message]) => {
+  ])('a list answer with %s: the preflight stops, saying what came back', async ([, body, message]) => {
     const stub: Server = createServer((_req, res) =>
       res.writeHead(200, { 'content-type': 'application/json' }).end(body),
     );

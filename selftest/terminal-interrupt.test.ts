@@ -1,10 +1,11 @@
 // Ctrl-C as a terminal sends it: SIGINT to every process of the foreground group of `npm run
 // conformance` (npm, sh, node). One press is one stop: the tests stop, the sweep deletes this run's
 // zones, and the run ends with 130. A signal delivered twice by a wrapper is still one press; only
-// a deliberate second one leaves at once, clean-up or not. A SIGTERM, as `kill` sends it, stops a run
-// the same way and ends it with 143. Either signal to the whole group of `npm run conformance` is
-// one-exit-code's, whose runs check all of that on every output, the sweep and the shop left as found
-// included; here the launcher is the child, so its own exit code is seen.
+// a deliberate second one leaves at once, clean-up or not. Here the launcher is the child and the only
+// process signalled, so its own exit code is seen. A SIGTERM, as `kill` sends it, stops a run the same
+// way and ends it with 143: either signal to the whole group of `npm run conformance` is one-exit-code's,
+// whose runs check every output, the sweep and the shop left as found; the launcher ends with the
+// report's exit code, which the SIGTERM case there reads.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
