@@ -8,11 +8,11 @@ import { type Rule, type RuleLevel, rules } from '../rules.ts';
 
 type TestState = 'passed' | 'failed' | 'not-verified' | 'suite-error';
 
-/** A test as the reporter read it, from its task.meta among others (helpers/harness/task-meta.ts). */
 /** The reasons of a test, and of a rule, that never ran: the certificate tells them apart from a reason of their own. */
 export const TEST_DID_NOT_RUN = 'the test did not run';
 export const NO_TEST_RAN = 'no test of this rule ran';
 
+/** A test as the reporter read it, from its task.meta among others (helpers/harness/task-meta.ts). */
 export interface TestOutcome {
   title: string;
   file: string;
