@@ -20,30 +20,37 @@ function randomToken(length: number): string {
   return text;
 }
 
-/** The ids a store holds that are numbers: a data file written in another style may hold others. */
-const numericIds = (store: ZoneStore) => store.all().flatMap((zone) => (/^\d+$/.test(zone.id) ? [zone.id] : []));
+/**
+ * The highest numeric id a store holds, exactly, and 0n for none: a data file written in another style may hold
+ * ids that are not numbers, or numbers past 2^53, which a JS number would round onto an id already given.
+ */
+function highestHeld(store: ZoneStore): bigint {
+  let highest = 0n;
+  for (const zone of store.all()) if (/^\d+$/.test(zone.id) && BigInt(zone.id) > highest) highest = BigInt(zone.id);
+  return highest;
+}
+
+const larger = (a: bigint, b: bigint) => (a > b ? a : b);
 
 export function createIdSource(style: HouseStyle, store: ZoneStore): IdSource {
   switch (style.idStyle) {
     case 'max-plus-one':
       // What popular fake-REST servers do: the highest id held plus one, so deleting the newest zone
       // hands its id to the next create.
-      return () => String(numericIds(store).reduce((max, id) => Math.max(max, Number(id)), 0) + 1);
+      return () => String(highestHeld(store) + 1n);
     case 'number': {
       // A random start keeps a suite from passing by assuming ids begin at 1. Counted on from the
       // highest id a kept store holds, chosen at the first create, once a data file has been read.
-      let next: number | undefined;
+      let next: bigint | undefined;
       return () => {
-        next ??= Math.max(1000 + randomInt(9000), ...numericIds(store).map((id) => Number(id) + 1));
+        next ??= larger(BigInt(1000 + randomInt(9000)), highestHeld(store) + 1n);
         return String(next++);
       };
     }
     case 'big-number': {
       let next: bigint | undefined;
       return () => {
-        next ??= numericIds(store)
-          .map((id) => BigInt(id) + BIG_ID_STEP)
-          .reduce((max, id) => (id > max ? id : max), FIRST_UNSAFE_ODD + 2n * BigInt(randomInt(500)));
+        next ??= larger(FIRST_UNSAFE_ODD + 2n * BigInt(randomInt(500)), highestHeld(store) + BIG_ID_STEP);
         const id = next;
         next += BIG_ID_STEP;
         return id.toString();

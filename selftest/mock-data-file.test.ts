@@ -70,22 +70,38 @@ test.for([
 });
 
 test.for([
-  ['number', '20000', (id: string) => id === '20001'],
+  ['number', '20000', (id: string) => BigInt(id) > 20000n],
+  // A data file written in another style: a number past 2^53 must not be rounded onto an id already given.
+  ['number', '9007199254760001', (id: string) => BigInt(id) > 9007199254760001n],
+  ['max-plus-one', '9007199254760001', (id: string) => BigInt(id) > 9007199254760001n],
+  ['max-plus-one', 'zn_kept00', (id: string) => /^\d+$/.test(id)],
   ['big-number', '9007199254760001', (id: string) => BigInt(id) > 9007199254760001n],
   ['string', 'zn_kept00', (id: string) => id !== 'zn_kept00'],
-] as const)('a %s id kept in the file is never handed out again after a restart', async ([idStyle, kept, isNew]) => {
-  const dataFile = join(mkdtempSync(join(tmpdir(), 'zc-mock-data-')), 'zones.json');
-  const at = '2026-11-27T12:00:00.000Z';
-  const zone = { id: kept, name: 'kept', coverage: {}, status: 'draft', createdAt: at, updatedAt: at, bookings: 0 };
-  writeFileSync(dataFile, JSON.stringify({ format: 'zones-conformance mock data', version: 1, zones: [zone] }));
-  const style = { ...houseStyles.default!, idStyle, name: `kept ${idStyle}` };
-  const mock = await startReference({ token: TOKEN, dataFile, style });
-  try {
-    const created = await ask(mock, 'POST', ZONES, { zone: { name: 'next', coverage: {} } });
-    const text = await created.text();
-    const id = /"id":"?([^",}]+)/.exec(text)![1]!;
-    expect(isNew(id), `${kept} then ${id}`).toBe(true);
-  } finally {
-    await mock.close();
-  }
-});
+] as const)(
+  'a %s id %s kept in the file is never handed out again after a restart, nor twice',
+  async ([idStyle, kept, isNew]) => {
+    const dataFile = join(mkdtempSync(join(tmpdir(), 'zc-mock-data-')), 'zones.json');
+    const at = '2026-11-27T12:00:00.000Z';
+    const zone = { id: kept, name: 'kept', coverage: {}, status: 'draft', createdAt: at, updatedAt: at, bookings: 0 };
+    writeFileSync(dataFile, JSON.stringify({ format: 'zones-conformance mock data', version: 1, zones: [zone] }));
+    const style = { ...houseStyles.default!, idStyle, name: `kept ${idStyle}` };
+    const mock = await startReference({ token: TOKEN, dataFile, style });
+    try {
+      const ids: string[] = [];
+      for (const name of ['next', 'after']) {
+        const created = await ask(mock, 'POST', ZONES, { zone: { name, coverage: {} } });
+        ids.push(/"id":"?([^",}]+)/.exec(await created.text())![1]!);
+      }
+      expect(ids.map(isNew), `${kept} then ${ids.join(', ')}`).toEqual([true, true]);
+      expect(new Set(ids).size, ids.join(', ')).toBe(2);
+      expect(
+        mock.backdoor
+          .all()
+          .map((stored) => stored.name)
+          .sort(),
+      ).toEqual(['after', 'kept', 'next']);
+    } finally {
+      await mock.close();
+    }
+  },
+);
