@@ -2,9 +2,10 @@
 // one night to the next is DIR alone (a CI cache): last night's certificate, the baseline, and the histories.
 import { spawn } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { basename, join } from 'node:path';
 import { loadEnvironment } from '../helpers/config.ts';
-import { EXIT, exitCodeForSignal } from '../helpers/exit-codes.ts';
+import { EXIT } from '../helpers/exit-codes.ts';
 import { inProject } from '../helpers/project-root.ts';
 import { allureLocations } from '../helpers/report/allure-layout.ts';
 import { PAGE_FILE } from '../helpers/report/certificate-page.ts';
@@ -25,13 +26,15 @@ const USAGE = [
   '  --fail-on-incomplete  exit 2 when some MUST rule is not verified (else the job passes, with a warning)',
   '',
   `Exit codes: ${EXIT.ok} pass (and incomplete without --fail-on-incomplete), ${EXIT.failed} a new MUST failure (any, on the first`,
-  `night), ${EXIT.incomplete} incomplete with --fail-on-incomplete, ${EXIT.cannotRun} could not run, 130/143 interrupted.`,
+  `night), ${EXIT.incomplete} incomplete with --fail-on-incomplete, ${EXIT.cannotRun} could not run, 130/143 interrupted, 137 killed.`,
 ].join('\n');
 
 /** The files a night leaves for the next: the baseline when it judged the shop; the histories always. */
 const BASELINE = 'conformance.json';
 const HISTORIES = [HISTORY_FILE, basename(allureLocations('.').history)];
 const launcher = inProject('bin/zones-conformance.mjs');
+/** A command killed outright (SIGKILL, as an out-of-memory killer sends it): ended, not judged, like a stopped one. */
+const KILLED = 128 + constants.signals.SIGKILL;
 
 function copy(from: string, to: string): void {
   if (existsSync(from)) copyFileSync(from, to);
@@ -50,14 +53,15 @@ function run(args: string[]): Promise<number> {
   return new Promise((resolve) =>
     child.on('close', (code, signal) => {
       process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-      resolve(code ?? (signal ? exitCodeForSignal(signal) : EXIT.cannotRun));
+      // Any signal, a SIGKILL from an out-of-memory killer too, as 128 plus its number: the stop signals give 130 and 143.
+      resolve(code ?? (signal ? 128 + constants.signals[signal] : EXIT.cannotRun));
     }),
   );
 }
 
 /** The night's verdict in one word, as the outputs say it: the certificate's, or what kept the run from giving one. */
 function verdictOf(reportsDir: string, code: number): string {
-  if (code === EXIT.SIGINT || code === EXIT.SIGTERM || code === 137) return 'interrupted';
+  if (code === EXIT.SIGINT || code === EXIT.SIGTERM || code === KILLED) return 'interrupted';
   const path = join(reportsDir, BASELINE);
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { verdict: string }).verdict : 'could-not-run';
 }

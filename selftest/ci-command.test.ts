@@ -217,4 +217,12 @@ describe('the ci logic night after night, its commands played by a stand-in', ()
     expect(stopped.outputs).toMatchObject({ verdict: 'interrupted', 'exit-code': '130' });
     expect(keptBaseline().night).toBe('night 6');
   });
+
+  test('a night whose run is killed outright (SIGKILL) is one ended, not judged: 137, verdict=interrupted, swept, the baseline kept', async () => {
+    const killed = await ci.night({ killedBy: 'SIGKILL' });
+    expect(killed.run.code).toBe(137);
+    expect(killed.calls.map((call) => call.args[0])).toEqual(['conformance', 'sweep']);
+    expect(killed.outputs).toMatchObject({ verdict: 'interrupted', 'exit-code': '137' });
+    expect(keptBaseline().night).toBe('night 6');
+  });
 });

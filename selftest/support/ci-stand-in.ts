@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { buildIsCurrent } from '../../bin/build-freshness.mjs';
 import { type ChildRun, projectRoot, runCommand } from '../run-node.ts';
 
-/** What the stand-in's conformance does tonight: its exit code, and the verdict it certifies (none: it wrote no certificate). */
-export interface PlayedNight {
-  code: number;
-  verdict?: string;
-}
+/**
+ * What the stand-in's conformance does tonight: its exit code, and the verdict it certifies (none: it wrote no
+ * certificate); or the signal that kills it outright, as an out-of-memory killer would.
+ */
+export type PlayedNight = { code: number; verdict?: string } | { killedBy: NodeJS.Signals };
 
 /** One call of a command by ci, as the stand-in saw it. */
 export interface StandInCall {
@@ -43,6 +43,7 @@ if (command === 'report') {
   mkdirSync(join(reports, 'allure-report'), { recursive: true });
   writeFileSync(join(reports, 'allure-report', 'index.html'), '<html></html>');
 }
+if (command === 'conformance' && night.killedBy) process.kill(process.pid, night.killedBy);
 process.exitCode = command === 'conformance' ? night.code : 0;
 `;
 
