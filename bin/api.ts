@@ -22,7 +22,10 @@ export interface CertifyOptions {
   rules?: string[];
   /** The model-based sequences' seed (--seed). */
   seed?: number;
-  /** Where the reports go (ZONES_REPORTS_DIR); `false`: write none (the run's ledger is still kept there, for a sweep). */
+  /**
+   * Where the reports go (ZONES_REPORTS_DIR); `false`: write none. The run's ledger, for a sweep, is kept either way, in
+   * the settings' ZONES_REPORTS_DIR (reports/ when unset).
+   */
   reportsDir?: string | false;
   /** Aborting stops the run as a SIGTERM would: the test under way finishes, the run's zones are deleted. */
   signal?: AbortSignal;
@@ -41,11 +44,7 @@ export async function certify(options: CertifyOptions = {}): Promise<Conformance
   const embedded = config.embedded ? await startEmbeddedTarget(config) : undefined;
   if (embedded) config = embedded.config;
   let stopped: NodeJS.Signals | undefined;
-  const abort = (stop: () => Promise<void>) => () => {
-    stopped = 'SIGTERM';
-    void stop();
-  };
-  let listener: (() => void) | undefined;
+  let unlisten: (() => void) | undefined;
   try {
     if (reportsDir !== false) setAsideReports(config.reportsDir);
     const report = await certifyTarget(
@@ -58,9 +57,13 @@ export async function certify(options: CertifyOptions = {}): Promise<Conformance
             ? []
             : [['allure-vitest/reporter', { resultsDir: allureLocations(config.reportsDir).results }]],
         onStarted: (stop) => {
-          listener = abort(stop);
-          if (signal?.aborted) listener();
-          else signal?.addEventListener('abort', listener, { once: true });
+          const abort = () => {
+            stopped = 'SIGTERM';
+            void stop();
+          };
+          if (signal?.aborted) return abort();
+          signal?.addEventListener('abort', abort, { once: true });
+          unlisten = () => signal?.removeEventListener('abort', abort);
         },
         launcherFacts: () => ({
           stoppedBy: stopped,
@@ -73,7 +76,7 @@ export async function certify(options: CertifyOptions = {}): Promise<Conformance
     return report;
   } finally {
     // A signal shared by many runs must not stop, later, one that has ended.
-    if (listener) signal?.removeEventListener('abort', listener);
+    unlisten?.();
     await embedded?.reference.close();
   }
 }

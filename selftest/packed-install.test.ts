@@ -136,18 +136,24 @@ describe('the installed command, run from the folder that installed it', () => {
   });
 
   // The same shop, as a team's script certifies it through the package's export.
-  test("certify from 'zones-conformance' resolves to the certificate, conformant for a shop this project did not build; settings it cannot use reject; the declarations package.json names are there", async () => {
+  test("certify from 'zones-conformance' resolves to the certificate, conformant for a shop this project did not build; settings it cannot use reject; an aborted signal stops a run as SIGTERM does, and an ended run lets go of its signal; the declarations package.json names are there", async () => {
     const installed = join(caller, 'node_modules', 'zones-conformance');
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
     for (const types of [manifest.types, manifest.exports['.'].types, manifest.exports['./mock'].types])
       expect(existsSync(join(installed, types)), types).toBe(true);
     writeFileSync(
       join(caller, 'certify-check.mjs'),
-      `import { certify } from 'zones-conformance';
+      `import { getEventListeners } from 'node:events';
+import { certify } from 'zones-conformance';
 const settings = JSON.parse(process.env.SHOP_SETTINGS);
 const refusal = await certify({ settings: { ZONES_PAGING: 'pages' } }).then(() => 'not refused', (error) => error.message);
 console.log(JSON.stringify(refusal));
-const certificate = await certify({ settings: { ...settings, ZONES_MODEL_RUNS: '0' }, reportsDir: 'api-reports' });
+// One signal shared by the runs of a script: aborted, it stops a run as a SIGTERM would; a run that has ended lets go of it.
+const shared = new AbortController();
+const certificate = await certify({ settings: { ...settings, ZONES_MODEL_RUNS: '0' }, reportsDir: 'api-reports', signal: shared.signal });
+console.log('listeners', getEventListeners(shared.signal, 'abort').length);
+const stopped = await certify({ settings, rules: ['CREATE-02'], reportsDir: false, signal: AbortSignal.abort() });
+console.log('stopped', JSON.stringify(stopped.stopped), stopped.exitCode);
 console.log(certificate.verdict, certificate.exitCode);
 `,
     );
@@ -158,6 +164,8 @@ console.log(certificate.verdict, certificate.exitCode);
     }).finally(() => shop.close());
     const [refusal, ...rest] = run.stdout.trim().split('\n');
     expect([run.code, rest.at(-1)], run.stdout + run.stderr).toEqual([0, 'conformant 0']);
+    expect(rest).toContain('listeners 0');
+    expect(rest).toContain('stopped {"signal":"SIGTERM","exitCode":143} 143');
     expect(existsSync(join(caller, 'api-reports', 'conformance.json'))).toBe(true);
     expect(JSON.parse(refusal!)).toContain('ZONES_PAGING must be link, page or cursor');
   });
