@@ -3,6 +3,8 @@
 // It proves the bench produces every figure issue 13 asks for, computed from the run's report rather than
 // guessed. The counts themselves are the report's (request-accounting.test.ts checks them against a proxy's
 // log), the paging and the Retry-After windows the proxy's (unruly-proxy.test.ts). No time is asserted.
+// The bench's own run of a shop (whole-runs.ts wholeRun: starting it behind the proxy, running it, reading it)
+// is run by `npm run bench` alone: a break there shows there, not here.
 import { expect, test } from 'vitest';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { measure, table } from './bench/measurements.ts';

@@ -2,7 +2,7 @@
 // proxy alone (`staging.internal`), so a rule that passed proves the run went through it, and the
 // proxy's log shows that it did. NO_PROXY sends the run past it. One run through the CLI; the other
 // ways are the launcher's own code in this process (its preflight, its client, its certificate).
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -13,6 +13,7 @@ import { formatExchange } from '../helpers/evidence/evidence.ts';
 import type { ConformanceReport } from '../helpers/report/certificate.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { runEntry } from './run-node.ts';
+import { filesUnder } from './support/files-under.ts';
 import { type ForwardProxy, startForwardProxy } from './support/forward-proxy.ts';
 import { samePathOn, startRedirectingFront } from './support/fronts.ts';
 import { certificateFor, clientFor, configFrom, preflightRefusal, updateOneZone } from './support/net-in-process.ts';
@@ -81,9 +82,7 @@ describe('a shop reachable only through a forward proxy', () => {
     expectCarried(proxy, reference, report.requests.total);
     expect(await suiteZonesOn(reference)).toEqual([]);
     expect(run.stdout + run.stderr).not.toContain(PROXY_PASSWORD);
-    for (const file of readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())) {
-      expect(readFileSync(join(file.parentPath, file.name), 'utf8').includes(PROXY_PASSWORD), file.name).toBe(false);
-    }
+    for (const file of filesUnder(dir)) expect(readFileSync(file, 'utf8').includes(PROXY_PASSWORD), file).toBe(false);
   });
 
   // Which variable names the proxy decides only the route: the client a run builds from the settings

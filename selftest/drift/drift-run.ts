@@ -1,6 +1,6 @@
 // `npm run drift` as a user runs it, through the installed command, against references started here:
 // the service and its mock, one set of settings (the service's style), and what drift wrote.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bookingHooksForReference, settingsForStyle } from '../../bin/reference-settings.ts';
@@ -9,6 +9,7 @@ import { readDriftTargets } from '../../helpers/drift/targets.ts';
 import { Secrets } from '../../helpers/evidence/secrets.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import { type ChildRun, projectRoot, runCommand } from '../run-node.ts';
+import { filesUnder } from '../support/files-under.ts';
 
 type DriftTargets = ReturnType<typeof readDriftTargets>;
 
@@ -72,8 +73,5 @@ export async function runDrift(
 
 /** Every file under a folder, as text: for looking for what must never be written. */
 export function everyFileText(dir: string): { path: string; text: string }[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile())
-    .map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+  return filesUnder(dir).map((path) => ({ path, text: readFileSync(path, 'utf8') }));
 }
