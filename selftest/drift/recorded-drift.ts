@@ -1,8 +1,10 @@
 // Drift's report on two targets, for a test about what drift finds rather than how its launcher runs:
 // both runs recorded in one vitest run (certify-many.ts), then drift's own report builder and writer on
 // what they recorded. The same settings reach each side as under `npm run drift` (readDriftTargets), and
-// the same reports come out (writeDriftReports, masked for both tokens); what is left out is the launcher
-// with its two child runs, which selftest/drift.test.ts runs for real, at about twice the CPU.
+// drift's own reports come out (writeDriftReports, masked for both tokens). What is left out is the launcher
+// with its two child runs, which selftest/drift.test.ts runs for real, at about twice the CPU, and with it
+// the mock run's --target-variables ZONES_MOCK_: here the mock side's replays and sweep name the service's
+// variables, so which variables each side's commands read is drift.test.ts's to show.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

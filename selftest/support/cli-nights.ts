@@ -23,7 +23,7 @@ import { sampleRunFacts } from './sample-run.ts';
  * Each test of the certificate as the collector handed it over; a test of a rule `selected` leaves out
  * is one vitest skipped, as a --rule run skips it. `edit` changes a test's outcome first.
  */
-export function outcomesOf(
+function outcomesOf(
   report: ConformanceReport,
   selected: (ruleId: string) => boolean = () => true,
   edit: (outcome: TestOutcome) => TestOutcome = (outcome) => outcome,

@@ -60,8 +60,10 @@ export async function startRewritingFront(
       inFlight.set(path, group);
     }
     group.count += 1;
-    // Updates sent together land in an order of their own, and each is answered once all of them have landed:
-    // no fixed wait, so a slow machine races them the same way.
+    // Updates sent together land in an order of their own, and each is answered once all of its group have
+    // landed. A group is the updates that reach the front before the last of them lands (a random pause of up
+    // to 20 ms, then the forward): updates a loaded machine delivers further apart race in smaller groups or
+    // not at all, which drift-cause's check that some answer did race then says.
     await pause(Math.random() * 20);
     const answer = await forward(front.upstream, req, body);
     landed.set(path, answer);
