@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingHooksForReference, settingsForStyle } from '../bin/reference-settings.ts';
 import { readTargetConfig, type TargetConfig } from '../helpers/config.ts';
 import type { TestExchanges } from '../helpers/evidence/exchange-detail.ts';
-import { CannotRunError } from '../helpers/exit-codes.ts';
 import { isModelTestTitle } from '../helpers/harness/model/title.ts';
 import type { Comparison, ConformanceReport } from '../helpers/report/certificate.ts';
 import { buildReport } from '../helpers/report/conformance-report.ts';
@@ -22,6 +21,7 @@ import { selectRules } from '../helpers/runner/rule-selection.ts';
 import { type RunningReference, startReference } from '../reference/server.ts';
 import { type ChildRun, runEntry } from './run-node.ts';
 import { judgeAgain } from './support/cli-nights.ts';
+import { cannotRunReason } from './support/net-in-process.ts';
 import { sampleOutcome, sampleRunFacts } from './support/sample-run.ts';
 
 const TOKEN = 'shpat_selftest_options_0123456789';
@@ -32,16 +32,6 @@ const readReport = (dir: string) =>
 const NOT_SELECTED = /^not selected \(--rule /;
 
 /** The message a refusal throws: what the launcher prints after "cannot run: ". */
-function refusalOf(refused: () => unknown): string {
-  try {
-    refused();
-  } catch (error) {
-    if (error instanceof CannotRunError) return error.message;
-    throw error;
-  }
-  throw new Error('not refused');
-}
-
 let embeddedRun: Promise<{ dir: string; run: ChildRun }> | undefined;
 /**
  * The embedded reference, `--rule AUTH,CREATE-02,DELETE-02` and no other option, with a retired setting
@@ -363,7 +353,7 @@ describe('night over night: --baseline and --fail-on new', () => {
       [other, /is not a conformance\.json/],
       [couldNotRun, /could not run/],
     ] as const) {
-      const refusal = refusalOf(() => readBaseline(path));
+      const refusal = cannotRunReason(() => readBaseline(path));
       expect(refusal, path).toContain(`--baseline ${path}: `);
       expect(refusal).toMatch(why);
     }
@@ -388,7 +378,7 @@ describe('night over night: --baseline and --fail-on new', () => {
     expect(readReport(join(dir, 'previous')).verdict).toBe('could-not-complete');
     for (const path of [couldNotComplete, previous])
       expect(
-        refusalOf(() => readBaseline(path)),
+        cannotRunReason(() => readBaseline(path)),
         path,
       ).toBe(refusal(path));
   });

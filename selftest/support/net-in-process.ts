@@ -33,6 +33,17 @@ export async function preflightRefusal(env: Record<string, string>): Promise<str
   return outcome.message;
 }
 
+/** The reason a call refuses with, as `cannot run: <reason>` prints it before exit 3; anything else fails the test. */
+export function cannotRunReason(refused: () => unknown): string {
+  try {
+    refused();
+  } catch (error) {
+    if (error instanceof CannotRunError) return error.message;
+    throw error;
+  }
+  throw new Error('expected a refusal (CannotRunError), and it went through');
+}
+
 /** A client as the tests' own, recording every exchange, with a ledger of its own. */
 export function clientFor(config: TargetConfig, options: Partial<ClientOptions> = {}) {
   const sent: Exchange[] = [];
