@@ -88,7 +88,7 @@ test('the mock still answers after every bad request', async () => {
   expect(await listed()).toEqual(['Keeper']);
 });
 
-test('a rate limit of the profile refuses past its bucket with 429 and Retry-After, and its room comes back with time', () => {
+test("a profile's rate-limit bucket lets its burst through, then names the wait in whole seconds, and its room comes back with time", () => {
   let now = 0;
   const bucket = createBucket({ burst: 2, perSecond: 1 }, () => now);
   expect([bucket.take(), bucket.take(), bucket.take()]).toEqual([undefined, undefined, 1]);

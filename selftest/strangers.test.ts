@@ -223,7 +223,7 @@ beforeAll(async () => {
     'broken list': {
       ...settingsForStyle(broken.style, await listBrokenAfterUnauthenticated(broken), broken.token),
       ...hooks(broken),
-      // As in a run of the AUTH family alone, which has no model-based test.
+      // Without the model-based suite: only the rules' example tests are read here.
       ZONES_MODEL_RUNS: '0',
     },
     'refused filter': {
@@ -233,7 +233,7 @@ beforeAll(async () => {
     // A mock answering from examples.
     'example mock': {
       ...settingsForStyle(examples.style, exampleFront.url, examples.token),
-      // As in a run of AUTH-01 alone, which has no model-based test.
+      // Without the model-based suite: only AUTH-01's example test is read here.
       ZONES_MODEL_RUNS: '0',
     },
   };
