@@ -146,6 +146,7 @@ describe('the optional weekly drift job beside the nightly one', () => {
     after_script: string[];
     artifacts: { when: string; paths: string[] };
     resource_group: string;
+    image: string;
   };
   /** A GitHub expression reading the secret `name`, as the workflow writes it. */
   const secretOf = (name: string) => ['$', `{{ secrets.${name} }}`].join('');
@@ -171,9 +172,13 @@ describe('the optional weekly drift job beside the nightly one', () => {
       ZONES_PROFILE: String(zonesStep.with?.profile),
     });
     expect(gitlabDriftText).not.toMatch(/ZONES_(MOCK_)?ACCESS_TOKEN:/);
+  });
+
+  test('both run npx zones-conformance drift where the package is installed: GitHub with actions on the Node 24 runtime, GitLab on the official Node 24 image', () => {
     expect(step('Compare the mock with the shop').run).toContain('npx zones-conformance drift ');
     expect(gitlabDrift.script.join('\n')).toContain('npx zones-conformance drift ');
     expectNode24Majors(job.steps);
+    expect(gitlabDrift.image).toMatch(/^node:24(-[a-z]+)*$/);
   });
 
   test("after an interruption each side's ledger is swept where drift keeps it, the mock's with its own address and token", () => {
