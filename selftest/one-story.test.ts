@@ -247,9 +247,8 @@ test('a MAY warning reads as the SHOULD one does, its level aside, and never loo
   expect(console).toMatch(/^WARNING ROBUST-05 /m);
   expect(console).toMatch(/^verdict: CONFORMANT .*; SHOULD 0 warning\(s\); MAY 1 warning\(s\)$/m);
   expect(console).not.toMatch(/FAIL/);
-  // The other probes passed.
+  // The other probes passed (the test above counts them).
   const others = probes.length - 1;
-  expect(json.summary.may).toEqual({ passed: others, warnings: 1, notVerified: 0 });
   expect(json.rules.find((r) => r.id === 'ROBUST-05')?.tests).toEqual([
     expect.objectContaining({ title, state: 'warning', reason: expect.stringMatching(/got 500/) }),
   ]);
