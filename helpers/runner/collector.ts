@@ -22,8 +22,8 @@ export class OutcomeCollector implements Reporter {
     private readonly onOutcome?: (target: string, outcome: TestOutcome) => void,
     /** Which target a test certified: its project's name, where each target has a project of its own. */
     private readonly targetOf: (testCase: TestCase) => string = (testCase) => testCase.project.name,
-    /** Where each test's exchanges go, one line a test, when drift records them. */
-    private readonly exchangesFile?: string,
+    /** Where each test's exchanges go, one line a test, when drift records them: one file, or one for each target. */
+    private readonly exchangesFile?: string | ((target: string) => string),
   ) {}
 
   onTestCaseResult(testCase: TestCase): void {
@@ -31,8 +31,8 @@ export class OutcomeCollector implements Reporter {
     const target = this.targetOf(testCase);
     if (!this.run.outcomes.has(target)) this.run.outcomes.set(target, []);
     this.run.outcomes.get(target)!.push(outcome);
-    if (this.exchangesFile !== undefined)
-      appendFileSync(this.exchangesFile, `${JSON.stringify(testExchanges(outcome, testCase))}\n`);
+    const file = typeof this.exchangesFile === 'function' ? this.exchangesFile(target) : this.exchangesFile;
+    if (file !== undefined) appendFileSync(file, `${JSON.stringify(testExchanges(outcome, testCase))}\n`);
     this.onOutcome?.(target, outcome);
   }
 

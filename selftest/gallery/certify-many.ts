@@ -6,7 +6,6 @@
 // are therefore one project with a test file each (target-files.ts), and a few workers take the files
 // one after another; each target still runs in one worker, one test at a time, with its own throttle.
 import { fileURLToPath } from 'node:url';
-import type { Reporter, TestCase } from 'vitest/node';
 import { projectRoot } from '../../helpers/project-root.ts';
 import type { ConformanceReport } from '../../helpers/report/certificate.ts';
 import {
@@ -65,10 +64,10 @@ export async function certifyMany(
           test: { ...project.test, dir: files.dir },
         },
       ],
-      collector: new OutcomeCollector(undefined, files.targetOf),
+      // Each test's exchanges into its target's file, as --record-exchanges writes a run's.
+      collector: new OutcomeCollector(undefined, files.targetOf, recordExchanges),
       workers: options.workers,
       ...(selected ? { testNamePattern: testNamePatternFor(selected) } : {}),
-      ...(recordExchanges ? { reporters: [new ExchangesByTarget(files.targetOf, recordExchanges)] } : {}),
     });
     const reports = new Map<string, ConformanceReport>();
     for (const target of prepared)
@@ -83,25 +82,5 @@ export async function certifyMany(
     return reports;
   } finally {
     files.remove();
-  }
-}
-
-/** Each test's exchanges into its target's file: a run's collector writes them, one collector a target. */
-class ExchangesByTarget implements Reporter {
-  private readonly collectors = new Map<string, OutcomeCollector>();
-
-  constructor(
-    private readonly targetOf: (testCase: TestCase) => string,
-    private readonly fileOf: (target: string) => string,
-  ) {}
-
-  onTestCaseResult(testCase: TestCase): void {
-    const target = this.targetOf(testCase);
-    let collector = this.collectors.get(target);
-    if (collector === undefined) {
-      collector = new OutcomeCollector(undefined, () => target, this.fileOf(target));
-      this.collectors.set(target, collector);
-    }
-    collector.onTestCaseResult(testCase);
   }
 }
